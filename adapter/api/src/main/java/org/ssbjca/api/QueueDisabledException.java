@@ -1,0 +1,28 @@
+package org.ssbjca.api;
+
+/**
+ * Thrown by RECEIVE and GET CONVERSATION GROUP on a queue whose status is OFF. Service Broker disables a queue
+ * after five rolled-back RECEIVE transactions in a row when poison message handling is on, or an administrator
+ * disabled it; {@code ALTER QUEUE ... WITH STATUS = ON} enables it again.
+ */
+public class QueueDisabledException extends BrokerException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String queue;
+
+    /**
+     * @param queue the disabled queue
+     * @param cause the database's error, or null
+     */
+    public QueueDisabledException(String queue, Throwable cause) {
+        super("queue " + queue + " is disabled (STATUS = OFF): enable it with ALTER QUEUE ... WITH STATUS = ON",
+                cause);
+        this.queue = queue;
+    }
+
+    /** @return the disabled queue's name */
+    public String queue() {
+        return queue;
+    }
+}

@@ -1,0 +1,151 @@
+package org.ssbjca.api;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A connection to the broker: the Service Broker verbs, run in the caller's transaction.
+ *
+ * <p>Transaction contract: inside a JTA transaction every verb is part of that transaction (the connection is an XA
+ * resource): a SEND in a transaction that rolls back is never delivered. Outside a JTA transaction each verb
+ * commits on its own.
+ *
+ * <p>Threading: a connection is used by one thread at a time. Close it (try-with-resources) when done; a closed
+ * connection, or one the container took back, throws {@link BrokerException} from every method.
+ *
+ * <pre>{@code
+ * try (ServiceBrokerConnection c = factory.getConnection()) {
+ *     Conversation dialog = c.beginDialog("ClientService", "OrderService", "OrderContract");
+ *     c.send(dialog, "OrderRequest", "<order id='42'/>".getBytes(StandardCharsets.UTF_8));
+ * }
+ * }</pre>
+ */
+public interface ServiceBrokerConnection extends AutoCloseable {
+
+    /**
+     * BEGIN DIALOG CONVERSATION with default options (ENCRYPTION = OFF).
+     *
+     * @param fromService the initiating service, in this database
+     * @param toService the target service name
+     * @param contract the contract both services support
+     * @return the initiator's side of the new dialog
+     */
+    default Conversation beginDialog(String fromService, String toService, String contract) {
+        return beginDialog(fromService, toService, contract, DialogOptions.defaults());
+    }
+
+    /**
+     * BEGIN DIALOG CONVERSATION.
+     *
+     * @param fromService the initiating service, in this database
+     * @param toService the target service name
+     * @param contract the contract both services support
+     * @param options related group or conversation, lifetime, encryption
+     * @return the initiator's side of the new dialog
+     */
+    Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options);
+
+    /**
+     * SEND ON CONVERSATION ... MESSAGE TYPE ... (body).
+     *
+     * @param conversation this side of the conversation
+     * @param messageType a message type the contract allows this side to send
+     * @param body the body, or null (or empty) for none
+     * @throws ConversationEndedException if the conversation is ended or unknown
+     */
+    void send(Conversation conversation, String messageType, byte[] body);
+
+    /**
+     * Sends text encoded as UTF-8.
+     *
+     * @param conversation this side of the conversation
+     * @param messageType a message type the contract allows this side to send
+     * @param text the body text
+     */
+    void sendText(Conversation conversation, String messageType, String text);
+
+    /**
+     * END CONVERSATION: ends this side normally; the other side receives EndDialog.
+     *
+     * @param conversation this side of the conversation
+     */
+    void endConversation(Conversation conversation);
+
+    /**
+     * END CONVERSATION ... WITH ERROR = code DESCRIPTION = description: the other side receives an Error message.
+     *
+     * @param conversation this side of the conversation
+     * @param code the error code, greater than 0
+     * @param description the error text, at most 3000 characters
+     */
+    void endConversationWithError(Conversation conversation, int code, String description);
+
+    /**
+     * END CONVERSATION ... WITH CLEANUP: removes this side and its messages without telling the other side. For
+     * conversations that cannot complete normally; never part of a normal message exchange.
+     *
+     * @param conversation this side of the conversation
+     */
+    void endConversationWithCleanup(Conversation conversation);
+
+    /**
+     * BEGIN CONVERSATION TIMER: after the timeout this side receives a DialogTimer message. Setting a timer again
+     * replaces the previous one.
+     *
+     * @param conversation this side of the conversation
+     * @param timeout at least one second
+     */
+    void beginConversationTimer(Conversation conversation, Duration timeout);
+
+    /**
+     * MOVE CONVERSATION: puts this side of the conversation into another conversation group of the same queue.
+     *
+     * @param conversation this side of the conversation
+     * @param targetGroup the conversation group to move it to
+     */
+    void moveConversation(Conversation conversation, UUID targetGroup);
+
+    /**
+     * WAITFOR (GET CONVERSATION GROUP ... FROM queue), TIMEOUT t: locks the next conversation group that has
+     * messages, until the transaction ends, without receiving anything.
+     *
+     * @param queue the queue name
+     * @param timeout how long to wait; {@link Duration#ZERO} for no waiting
+     * @return the locked group, or empty when none became available in time
+     */
+    Optional<UUID> getConversationGroup(String queue, Duration timeout);
+
+    /**
+     * WAITFOR (RECEIVE TOP (n) ... FROM queue [WHERE ...]), TIMEOUT t: removes and returns messages of one
+     * conversation group, in order, and locks that group until the transaction ends.
+     *
+     * @param request queue, batch size, timeout, optional conversation or group filter
+     * @return the messages, in order; empty when none arrived in time
+     */
+    List<BrokerMessage> receive(ReceiveRequest request);
+
+    /**
+     * Sets the priority of a conversation group: the adapter's readers take groups with a higher priority first
+     * (then those that waited longest). The entry is removed once the group has been processed.
+     *
+     * @param conversationGroupId the group
+     * @param priority 0 (lowest) to 255 (highest)
+     */
+    void setPriority(UUID conversationGroupId, int priority);
+
+    /**
+     * The JDBC connection this broker connection uses, to read and write the application's own tables in the same
+     * database and the same transaction. The returned object refuses {@code close}, {@code commit},
+     * {@code rollback} and {@code setAutoCommit}: the transaction belongs to the container or to this connection.
+     *
+     * @return a guarded view of the underlying JDBC connection, valid until this connection is closed
+     */
+    Connection jdbcConnection();
+
+    /** Returns the connection to the pool. Idempotent. */
+    @Override
+    void close();
+}

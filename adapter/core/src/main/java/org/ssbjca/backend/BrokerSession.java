@@ -1,0 +1,115 @@
+package org.ssbjca.backend;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+
+/**
+ * The Service Broker verbs on one connection, in whatever transaction that connection is in. Not thread safe.
+ *
+ * <p>Errors: a conversation that is unknown or ended raises {@link org.ssbjca.api.ConversationEndedException};
+ * everything else raises {@link org.ssbjca.api.BrokerException} with the database's exception as cause.
+ */
+public interface BrokerSession {
+
+    /** @return the connection the verbs run on */
+    Connection connection();
+
+    /**
+     * BEGIN DIALOG CONVERSATION.
+     *
+     * @param fromService initiating service
+     * @param toService target service
+     * @param contract contract
+     * @param options related group or conversation, lifetime, encryption
+     * @return the initiator's side
+     */
+    Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options);
+
+    /**
+     * SEND ON CONVERSATION handle MESSAGE TYPE type (body).
+     *
+     * @param handle this side's conversation handle
+     * @param messageType the message type
+     * @param body the body, or null for none
+     */
+    void send(UUID handle, String messageType, byte[] body);
+
+    /**
+     * END CONVERSATION, normally or WITH ERROR.
+     *
+     * @param handle this side's conversation handle
+     * @param errorCode null for a normal end, else the error code (greater than 0)
+     * @param errorDescription the error text when {@code errorCode} is set
+     */
+    void endConversation(UUID handle, Integer errorCode, String errorDescription);
+
+    /**
+     * END CONVERSATION ... WITH CLEANUP.
+     *
+     * @param handle this side's conversation handle
+     */
+    void endConversationWithCleanup(UUID handle);
+
+    /**
+     * BEGIN CONVERSATION TIMER.
+     *
+     * @param handle this side's conversation handle
+     * @param timeout at least one second
+     */
+    void beginConversationTimer(UUID handle, Duration timeout);
+
+    /**
+     * MOVE CONVERSATION handle TO group.
+     *
+     * @param handle this side's conversation handle
+     * @param group target group, in the same queue
+     */
+    void moveConversation(UUID handle, UUID group);
+
+    /**
+     * WAITFOR (GET CONVERSATION GROUP ...), TIMEOUT t.
+     *
+     * @param queue the queue
+     * @param timeout how long to wait, {@link ReceiveRequest#FOREVER} for no limit
+     * @return the locked group, or empty
+     */
+    Optional<UUID> getConversationGroup(String queue, Duration timeout);
+
+    /**
+     * WAITFOR (RECEIVE TOP (n) ... FROM queue [WHERE ...]), TIMEOUT t.
+     *
+     * @param request what to receive
+     * @return the messages of one conversation group, in order; empty on timeout
+     */
+    List<BrokerMessage> receive(ReceiveRequest request);
+
+    /**
+     * Records a priority for a conversation group: readers take higher priorities first.
+     *
+     * @param group the group
+     * @param priority 0 to 255
+     */
+    void setPriority(UUID group, int priority);
+
+    /**
+     * Removes a group's priority entry (done once a reader processed the group).
+     *
+     * @param group the group
+     */
+    void clearPriority(UUID group);
+
+    /**
+     * Must be called by the transaction's owner when the transaction of {@link #connection()} ended, so that
+     * readers waiting for messages this session sent wake up.
+     *
+     * @param committed whether it committed
+     */
+    void afterCompletion(boolean committed);
+}

@@ -1,0 +1,67 @@
+package org.ssbjca.backend;
+
+import java.util.Objects;
+
+/**
+ * Where the broker lives: JDBC URL and credentials. Equal configurations share one {@link Broker}.
+ * {@link #toString()} never shows the password.
+ */
+public final class DatabaseConfig {
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final BackendKind kind;
+
+    /**
+     * @param url JDBC URL ({@code jdbc:sqlserver:}, {@code jdbc:postgresql:} or {@code jdbc:h2:})
+     * @param user user name, or null
+     * @param password password, or null
+     * @throws IllegalArgumentException if the URL selects no backend
+     */
+    public DatabaseConfig(String url, String user, String password) {
+        this.url = Objects.requireNonNull(url, "url").trim();
+        this.user = user == null || user.isEmpty() ? null : user;
+        this.password = password == null || password.isEmpty() ? null : password;
+        this.kind = BackendKind.fromUrl(this.url);
+    }
+
+    /** @return the JDBC URL */
+    public String url() {
+        return url;
+    }
+
+    /** @return the user, or null */
+    public String user() {
+        return user;
+    }
+
+    /** @return the password, or null */
+    public String password() {
+        return password;
+    }
+
+    /** @return the backend the URL selects */
+    public BackendKind kind() {
+        return kind;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof DatabaseConfig)) {
+            return false;
+        }
+        DatabaseConfig d = (DatabaseConfig) o;
+        return url.equals(d.url) && Objects.equals(user, d.user) && Objects.equals(password, d.password);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(url, user, password);
+    }
+
+    @Override
+    public String toString() {
+        return kind + "[" + url + (user == null ? "" : ", user=" + user) + "]";
+    }
+}

@@ -1,0 +1,153 @@
+package org.ssbjca.backend;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Small helpers that bind parameters by their Java type and run one statement. */
+public final class Jdbc {
+
+    /** Maps the current row of a result set. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        /**
+         * @param rs the result set, on a row
+         * @return the mapped value
+         * @throws SQLException if a column cannot be read
+         */
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private Jdbc() {
+    }
+
+    /**
+     * Binds parameters: {@link UUID} and {@link Instant} as objects (an instant as a UTC
+     * {@link OffsetDateTime}), {@code byte[]} as bytes, null as NULL.
+     *
+     * @param ps the statement
+     * @param params the parameters, in order
+     * @throws SQLException if binding fails
+     */
+    public static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            if (p == null) {
+                ps.setNull(i + 1, Types.NULL);
+            } else if (p instanceof Instant) {
+                ps.setObject(i + 1, OffsetDateTime.ofInstant((Instant) p, ZoneOffset.UTC));
+            } else if (p instanceof byte[]) {
+                ps.setBytes(i + 1, (byte[]) p);
+            } else {
+                ps.setObject(i + 1, p);
+            }
+        }
+    }
+
+    /**
+     * @param c connection
+     * @param sql statement
+     * @param params parameters
+     * @return the update count
+     * @throws SQLException on error
+     */
+    public static int update(Connection c, String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            return ps.executeUpdate();
+        }
+    }
+
+    /**
+     * @param c connection
+     * @param sql query
+     * @param mapper maps each row
+     * @param params parameters
+     * @param <T> row type
+     * @return every row, mapped
+     * @throws SQLException on error
+     */
+    public static <T> List<T> list(Connection c, String sql, RowMapper<T> mapper, Object... params)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    /**
+     * @param c connection
+     * @param sql query
+     * @param mapper maps the first row
+     * @param params parameters
+     * @param <T> row type
+     * @return the first row, mapped, or null when there is none
+     * @throws SQLException on error
+     */
+    public static <T> T first(Connection c, String sql, RowMapper<T> mapper, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? mapper.map(rs) : null;
+            }
+        }
+    }
+
+    /**
+     * @param c connection
+     * @param sql query
+     * @param params parameters
+     * @return whether the query returned a row
+     * @throws SQLException on error
+     */
+    public static boolean exists(Connection c, String sql, Object... params) throws SQLException {
+        return first(c, sql, rs -> Boolean.TRUE, params) != null;
+    }
+
+    /**
+     * @param c connection
+     * @param sql a query returning one number
+     * @param params parameters
+     * @return the number, 0 when there is no row
+     * @throws SQLException on error
+     */
+    public static long count(Connection c, String sql, Object... params) throws SQLException {
+        Long n = first(c, sql, rs -> rs.getLong(1), params);
+        return n == null ? 0 : n;
+    }
+
+    /**
+     * @param rs result set on a row
+     * @param column column label
+     * @return the column as a UUID, or null
+     * @throws SQLException on error
+     */
+    public static UUID uuid(ResultSet rs, String column) throws SQLException {
+        return rs.getObject(column, UUID.class);
+    }
+
+    /**
+     * @param rs result set on a row
+     * @param column column label
+     * @return the column as an instant, or null
+     * @throws SQLException on error
+     */
+    public static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+}

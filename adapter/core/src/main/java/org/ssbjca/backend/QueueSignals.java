@@ -1,0 +1,89 @@
+package org.ssbjca.backend;
+
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * In-process wake-ups for readers waiting on a queue, so that waiting never busy-polls. Each queue has a generation
+ * counter: a reader reads it before looking at the queue, and waits only while it is unchanged, so a signal between
+ * the look and the wait is never lost. Signals are raised after a sending transaction commits (in this JVM) or when
+ * a database notification arrives (PostgreSQL LISTEN/NOTIFY); readers still look again after a bounded time in case a
+ * signal was missed (another JVM on H2, a dropped listener connection).
+ */
+public final class QueueSignals {
+
+    private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
+
+    /**
+     * @param queue a queue name
+     * @return the current generation; pass it to {@link #await}
+     */
+    public long generation(String queue) {
+        return of(queue).generation;
+    }
+
+    /**
+     * Waits until the queue's generation differs from {@code seen}, or the time is up.
+     *
+     * @param queue the queue
+     * @param seen the generation read before the reader looked at the queue
+     * @param timeoutMillis the longest wait
+     * @throws InterruptedException if interrupted
+     */
+    public void await(String queue, long seen, long timeoutMillis) throws InterruptedException {
+        Signal s = of(queue);
+        s.lock.lock();
+        try {
+            long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            while (s.generation == seen && nanos > 0) {
+                nanos = s.changed.awaitNanos(nanos);
+            }
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
+    /**
+     * Wakes the readers of a queue.
+     *
+     * @param queue the queue
+     */
+    public void signal(String queue) {
+        Signal s = of(queue);
+        s.lock.lock();
+        try {
+            s.generation++;
+            s.changed.signalAll();
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
+    /**
+     * Wakes the readers of several queues.
+     *
+     * @param queues the queues
+     */
+    public void signalAll(Collection<String> queues) {
+        queues.forEach(this::signal);
+    }
+
+    /** Wakes every waiting reader (after a lost notification connection came back). */
+    public void signalEverything() {
+        signals.keySet().forEach(this::signal);
+    }
+
+    private Signal of(String queue) {
+        return signals.computeIfAbsent(queue, q -> new Signal());
+    }
+
+    private static final class Signal {
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition changed = lock.newCondition();
+        volatile long generation;
+    }
+}

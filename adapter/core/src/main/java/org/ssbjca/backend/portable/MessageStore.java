@@ -1,0 +1,246 @@
+package org.ssbjca.backend.portable;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.ssbjca.api.BrokerException;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.QueueDisabledException;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.Jdbc;
+
+/** Puts messages on queues and takes them off, one conversation group at a time. */
+final class MessageStore {
+
+    /** How many candidate groups one look at the queue considers before it pages on. */
+    private static final int CANDIDATE_PAGE = 32;
+    /** The sequence number of messages the broker raises itself, outside the conversation's sequence. */
+    static final long BROKER_SEQUENCE = -1;
+
+    private final PortableBroker broker;
+    private final PortableSql sql;
+    private final Connection c;
+    private final Set<String> touchedQueues;
+    private final Set<String> notifiedQueues = new HashSet<>();
+
+    MessageStore(PortableBroker broker, Connection c, Set<String> touchedQueues) {
+        this.broker = broker;
+        this.sql = broker.sql();
+        this.c = c;
+        this.touchedQueues = touchedQueues;
+    }
+
+    /** Sends one message from one side to the other, with the sender's next sequence number. */
+    void deliver(Endpoint from, Endpoint to, String messageType, byte[] body) throws SQLException {
+        String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), to.service);
+        if (queue == null) {
+            throw new BrokerException("service '" + to.service + "' of conversation " + to.handle
+                    + " no longer exists");
+        }
+        Boolean enabled = Jdbc.first(c, sql.queueEnabled, rs -> rs.getBoolean(1), queue);
+        if (Boolean.TRUE.equals(enabled)) {
+            enqueue(queue, to.groupId, to.handle, from.sendSequence, messageType, body);
+        } else {
+            Jdbc.update(c, sql.insertTransmission, from.handle, to.handle, queue, from.sendSequence, messageType, body,
+                    broker.now(), "The queue '" + queue + "' is disabled.");
+        }
+    }
+
+    /** Puts a message on a queue now (the caller checked that the queue is enabled). */
+    void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body)
+            throws SQLException {
+        Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body, broker.now());
+        touchedQueues.add(queue);
+        if (broker.notifiesOnCommit() && notifiedQueues.add(queue)) {
+            broker.notifyCommitted(c, queue);
+        }
+    }
+
+    /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */
+    void enqueueToSelf(Endpoint e, String messageType, byte[] body) throws SQLException {
+        String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), e.service);
+        if (queue == null) {
+            return;
+        }
+        if (Boolean.TRUE.equals(Jdbc.first(c, sql.queueEnabled, rs -> rs.getBoolean(1), queue))) {
+            enqueue(queue, e.groupId, e.handle, BROKER_SEQUENCE, messageType, body);
+        } else {
+            Jdbc.update(c, sql.insertTransmission, e.handle, e.handle, queue, BROKER_SEQUENCE, messageType, body,
+                    broker.now(), "The queue '" + queue + "' is disabled.");
+        }
+    }
+
+    void requireEnabled(String queue) {
+        try {
+            Boolean enabled = Jdbc.first(c, sql.queueEnabled, rs -> rs.getBoolean(1), queue);
+            if (enabled == null) {
+                throw new BrokerException("queue '" + queue + "' does not exist");
+            }
+            if (!enabled) {
+                throw new QueueDisabledException(queue, null);
+            }
+        } catch (SQLException e) {
+            throw PortableSession.failure("reading the status of queue '" + queue + "'", e);
+        }
+    }
+
+    /** One look at the queue: the messages of one group (locked), or an empty list. Never waits for a lock. */
+    List<BrokerMessage> receiveOnce(ReceiveRequest r) {
+        try {
+            if (r.conversationHandle() != null) {
+                UUID group = Jdbc.first(c, sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
+                        r.conversationHandle());
+                if (group == null || !Jdbc.exists(c, sql.tryLockGroup, group)) {
+                    return List.of();
+                }
+                return take(group, sql.messagesOfConversation, r.conversationHandle(), r.top());
+            }
+            if (r.conversationGroupId() != null) {
+                if (!Jdbc.exists(c, sql.tryLockGroup, r.conversationGroupId())) {
+                    return List.of();
+                }
+                return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
+            }
+            for (UUID group : candidates(r.queue())) {
+                if (Jdbc.exists(c, sql.tryLockGroup, group)) {
+                    List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
+                    if (!batch.isEmpty()) {
+                        return batch;
+                    }
+                }
+            }
+            return List.of();
+        } catch (SQLException e) {
+            throw PortableSession.failure("RECEIVE from queue '" + r.queue() + "'", e);
+        }
+    }
+
+    /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */
+    UUID lockNextGroup(String queue) {
+        try {
+            for (UUID group : candidates(queue)) {
+                if (Jdbc.exists(c, sql.tryLockGroup, group)) {
+                    Jdbc.update(c, sql.nextTurn, group);
+                    return group;
+                }
+            }
+            return null;
+        } catch (SQLException e) {
+            throw PortableSession.failure("GET CONVERSATION GROUP from queue '" + queue + "'", e);
+        }
+    }
+
+    /**
+     * Groups that have messages, best first: prioritised groups (highest priority, then earliest request), then the
+     * others in round-robin order (the group served longest ago first). Paged, so that many groups locked by other
+     * readers do not hide the free ones behind them.
+     */
+    private Iterable<UUID> candidates(String queue) throws SQLException {
+        List<UUID> prioritised = Jdbc.list(c, sql.priorityCandidates, rs -> Jdbc.uuid(rs, "conversation_group_id"),
+                queue, CANDIDATE_PAGE);
+        return () -> new GroupCursor(prioritised, queue);
+    }
+
+    private List<BrokerMessage> take(UUID group, String query, UUID key, int top) throws SQLException {
+        List<BrokerMessage> batch = Jdbc.list(c, query, MessageStore::readMessage, key, top);
+        if (batch.isEmpty()) {
+            return batch;
+        }
+        Long[] orders = new Long[batch.size()];
+        for (int i = 0; i < orders.length; i++) {
+            orders[i] = batch.get(i).queuingOrder();
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.deleteMessages)) {
+            Array array = c.createArrayOf("BIGINT", orders);
+            ps.setArray(1, array);
+            int deleted = ps.executeUpdate();
+            if (deleted != orders.length) {
+                throw new SQLException("RECEIVE removed " + deleted + " of " + orders.length + " messages of group "
+                        + group + ": another transaction changed them");
+            }
+        }
+        Jdbc.update(c, sql.nextTurn, group);
+        return Collections.unmodifiableList(batch);
+    }
+
+    private static BrokerMessage readMessage(ResultSet rs) throws SQLException {
+        return BrokerMessage.builder()
+                .queuingOrder(rs.getLong("queuing_order"))
+                .conversationGroupId(Jdbc.uuid(rs, "conversation_group_id"))
+                .conversationHandle(Jdbc.uuid(rs, "conversation_handle"))
+                .messageSequenceNumber(rs.getLong("message_sequence_number"))
+                .messageTypeName(rs.getString("message_type_name"))
+                .body(rs.getBytes("message_body"))
+                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
+                .conversationId(Jdbc.uuid(rs, "conversation_id"))
+                .serviceName(rs.getString("service_name"))
+                .serviceContractName(rs.getString("service_contract_name"))
+                .build();
+    }
+
+    void afterCompletion() {
+        notifiedQueues.clear();
+    }
+
+    /** Walks the prioritised groups, then the round-robin pages. */
+    private final class GroupCursor implements java.util.Iterator<UUID> {
+        private final List<UUID> page = new ArrayList<>();
+        private final String queue;
+        private final Set<UUID> seen = new HashSet<>();
+        private int index;
+        private long lastTurn = Long.MIN_VALUE;
+        private boolean exhausted;
+
+        GroupCursor(List<UUID> prioritised, String queue) {
+            this.page.addAll(prioritised);
+            this.seen.addAll(prioritised);
+            this.queue = queue;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (index >= page.size()) {
+                if (exhausted) {
+                    return false;
+                }
+                loadPage();
+            }
+            return true;
+        }
+
+        @Override
+        public UUID next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            return page.get(index++);
+        }
+
+        private void loadPage() {
+            page.clear();
+            index = 0;
+            try {
+                List<Object[]> rows = Jdbc.list(c, sql.candidateGroups,
+                        rs -> new Object[] {Jdbc.uuid(rs, "conversation_group_id"), rs.getLong("turn")}, queue,
+                        lastTurn, CANDIDATE_PAGE);
+                for (Object[] row : rows) {
+                    lastTurn = (Long) row[1];
+                    if (seen.add((UUID) row[0])) {
+                        page.add((UUID) row[0]);
+                    }
+                }
+                exhausted = rows.size() < CANDIDATE_PAGE;
+            } catch (SQLException e) {
+                throw PortableSession.failure("RECEIVE from queue '" + queue + "'", e);
+            }
+        }
+    }
+}

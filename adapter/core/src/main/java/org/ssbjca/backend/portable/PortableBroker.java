@@ -1,0 +1,126 @@
+package org.ssbjca.backend.portable;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.Broker;
+import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.QueueSignals;
+
+/**
+ * The portable broker on H2 or PostgreSQL. Readers in this JVM are woken by {@link QueueSignals} after a sending
+ * transaction commits; on PostgreSQL a LISTEN connection also turns NOTIFY (sent inside the sending transaction, so
+ * delivered only after it commits) into signals, which wakes readers whose messages were sent by another JVM.
+ */
+public final class PortableBroker implements Broker {
+
+    /** The PostgreSQL notification channel; the payload is the queue name. */
+    static final String CHANNEL = "ssb_queue";
+
+    private final DatabaseConfig config;
+    private final Dialect dialect;
+    private final PortableSql sql;
+    private final QueueSignals signals = new QueueSignals();
+    private final Waiting waiting;
+    private final Housekeeping housekeeping;
+    private final Clock clock;
+    private final PgListener listener;
+
+    /**
+     * @param source where the database is
+     * @param runner runs the PostgreSQL notification listener; ignored for H2
+     * @param options timing options
+     */
+    public PortableBroker(ConnectionSource source, BackgroundRunner runner, PortableOptions options) {
+        this.config = source.config();
+        this.dialect = Dialect.of(config.kind());
+        this.sql = new PortableSql(dialect);
+        this.clock = options.clock();
+        this.waiting = new Waiting(signals, options.fallbackPollMillis());
+        this.housekeeping = new Housekeeping(this, options.housekeepingMillis());
+        if (dialect == Dialect.POSTGRESQL) {
+            this.listener = new PgListener(source, signals);
+            runner.run("ssb-jca PostgreSQL LISTEN " + config.url(), listener);
+        } else {
+            this.listener = null;
+        }
+    }
+
+    @Override
+    public BackendKind kind() {
+        return config.kind();
+    }
+
+    @Override
+    public DatabaseConfig config() {
+        return config;
+    }
+
+    @Override
+    public BrokerSession session(Connection connection) {
+        return new PortableSession(this, connection);
+    }
+
+    @Override
+    public BrokerAdmin admin(Connection connection) {
+        return new PortableAdmin(this, connection);
+    }
+
+    @Override
+    public QueueSignals signals() {
+        return signals;
+    }
+
+    /**
+     * Creates the portable schema if it is missing, from the same scripts as {@code sql/h2} and
+     * {@code sql/postgresql}.
+     *
+     * @param connection a connection with DDL rights; committed by this method
+     * @throws SQLException if a statement fails
+     */
+    public void installSchema(Connection connection) throws SQLException {
+        SchemaScripts.run(connection, dialect.scriptFolder, "install.sql", dialect == Dialect.POSTGRESQL);
+    }
+
+    @Override
+    public void close() {
+        if (listener != null) {
+            listener.stop();
+        }
+    }
+
+    PortableSql sql() {
+        return sql;
+    }
+
+    Waiting waiting() {
+        return waiting;
+    }
+
+    Housekeeping housekeeping() {
+        return housekeeping;
+    }
+
+    Instant now() {
+        return clock.instant();
+    }
+
+    boolean notifiesOnCommit() {
+        return dialect == Dialect.POSTGRESQL;
+    }
+
+    /** Queues a NOTIFY in the connection's transaction; PostgreSQL delivers it when (and if) it commits. */
+    void notifyCommitted(Connection c, String queue) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify('" + CHANNEL + "', ?)")) {
+            ps.setString(1, queue);
+            ps.execute();
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package org.ssbjca.backend.portable;
+
+/**
+ * Every statement of the portable broker schema, for one dialect. Names of queues, services, contracts and message
+ * types are always bound as parameters: they are data in this schema, never identifiers.
+ */
+final class PortableSql {
+
+    static final String ENDPOINT_COLUMNS = "conversation_handle, conversation_id, is_initiator, conversation_group_id,"
+            + " service_name, far_service, service_contract_name, state, send_sequence, lifetime_expires_at";
+
+    // ---- declared objects
+    final String serviceQueue = "SELECT queue_name FROM ssb.service WHERE service_name = ?";
+    final String serviceHasContract =
+            "SELECT 1 FROM ssb.service_contract WHERE service_name = ? AND contract_name = ?";
+    final String contractExists = "SELECT 1 FROM ssb.contract WHERE contract_name = ?";
+    final String messageTypeRule = "SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm"
+            + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
+            + " WHERE cm.contract_name = ? AND cm.message_type_name = ?";
+    final String queueEnabled = "SELECT is_receive_enabled FROM ssb.service_queue WHERE queue_name = ?";
+
+    // ---- conversation groups
+    final String insertGroup;
+    final String groupQueue = "SELECT queue_name FROM ssb.conversation_group WHERE conversation_group_id = ?";
+    final String tryLockGroup = "SELECT conversation_group_id FROM ssb.conversation_group"
+            + " WHERE conversation_group_id = ? FOR UPDATE SKIP LOCKED";
+    final String lockGroup = "SELECT queue_name FROM ssb.conversation_group WHERE conversation_group_id = ? FOR UPDATE";
+    final String nextTurn;
+    /** Groups with messages, in round-robin order, after a given turn (keyset paging). */
+    final String candidateGroups = "SELECT g.conversation_group_id, g.turn FROM ssb.conversation_group g"
+            + " WHERE g.queue_name = ? AND g.turn > ?"
+            + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)"
+            + " ORDER BY g.turn LIMIT ?";
+    /** Prioritised groups with messages, highest priority first, then earliest request. */
+    final String priorityCandidates = "SELECT p.conversation_group_id FROM ssb.conversation_priority p"
+            + " WHERE p.queue_name = ?"
+            + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = p.conversation_group_id)"
+            + " ORDER BY p.priority DESC, p.request_order LIMIT ?";
+    /** Deletes a group no endpoint uses any more; run after {@link #tryLockGroup} succeeded. */
+    final String deleteUnusedGroup = "DELETE FROM ssb.conversation_group WHERE conversation_group_id = ?"
+            + " AND NOT EXISTS (SELECT 1 FROM ssb.conversation_endpoint e WHERE e.conversation_group_id = ?)";
+
+    // ---- endpoints
+    final String insertEndpoint = "INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS
+            + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)";
+    /** Both sides of the conversation a handle belongs to, locked, in one statement (always the same order). */
+    final String lockConversation = "SELECT " + ENDPOINT_COLUMNS + " FROM ssb.conversation_endpoint"
+            + " WHERE conversation_id = (SELECT conversation_id FROM ssb.conversation_endpoint"
+            + " WHERE conversation_handle = ?) FOR UPDATE";
+    final String endpointGroup = "SELECT conversation_group_id, state FROM ssb.conversation_endpoint"
+            + " WHERE conversation_handle = ?";
+    final String updateSendSequence =
+            "UPDATE ssb.conversation_endpoint SET send_sequence = ?, state = ? WHERE conversation_handle = ?";
+    final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
+    final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
+    final String setTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = ? WHERE conversation_handle = ?";
+    final String moveEndpoint =
+            "UPDATE ssb.conversation_endpoint SET conversation_group_id = ? WHERE conversation_handle = ?";
+    final String dueTimers = "SELECT conversation_handle, conversation_group_id, service_name FROM"
+            + " ssb.conversation_endpoint WHERE timer_expires_at <= ? FOR UPDATE SKIP LOCKED";
+    final String clearTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = NULL WHERE conversation_handle = ?";
+    final String dueLifetimes = "SELECT conversation_handle FROM ssb.conversation_endpoint"
+            + " WHERE lifetime_expires_at <= ? FOR UPDATE SKIP LOCKED";
+    final String expireEndpoint = "UPDATE ssb.conversation_endpoint SET state = 'ER', lifetime_expires_at = NULL,"
+            + " timer_expires_at = NULL WHERE conversation_handle = ?";
+
+    // ---- messages
+    final String insertMessage = "INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
+            + " message_sequence_number, message_type_name, message_body, enqueued_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String MESSAGE_SELECT = "SELECT m.queuing_order, m.conversation_group_id,"
+            + " m.conversation_handle, m.message_sequence_number, m.message_type_name, m.message_body, m.enqueued_at,"
+            + " e.conversation_id, e.service_name, e.service_contract_name FROM ssb.message m"
+            + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = m.conversation_handle";
+    final String messagesOfGroup = MESSAGE_SELECT + " WHERE m.conversation_group_id = ? ORDER BY m.queuing_order LIMIT ?";
+    final String messagesOfConversation =
+            MESSAGE_SELECT + " WHERE m.conversation_handle = ? ORDER BY m.queuing_order LIMIT ?";
+    final String deleteMessages = "DELETE FROM ssb.message WHERE queuing_order = ANY (?)";
+    final String deleteMessagesOfConversation = "DELETE FROM ssb.message WHERE conversation_handle = ?";
+    final String moveMessages = "UPDATE ssb.message SET conversation_group_id = ? WHERE conversation_handle = ?";
+    final String queueDepth = "SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?";
+
+    // ---- transmission queue (messages for a disabled queue)
+    final String insertTransmission = "INSERT INTO ssb.transmission_queue (from_handle, to_handle, to_queue_name,"
+            + " message_sequence_number, message_type_name, message_body, enqueued_at, transmission_status)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    final String pendingTransmissions = "SELECT t.transmission_order, t.to_handle, t.message_sequence_number,"
+            + " t.message_type_name, t.message_body, t.enqueued_at, e.conversation_group_id"
+            + " FROM ssb.transmission_queue t JOIN ssb.conversation_endpoint e ON e.conversation_handle = t.to_handle"
+            + " WHERE t.to_queue_name = ? ORDER BY t.transmission_order";
+    final String deleteTransmission = "DELETE FROM ssb.transmission_queue WHERE transmission_order = ?";
+    final String deleteTransmissionsFrom = "DELETE FROM ssb.transmission_queue WHERE from_handle = ?";
+    final String deleteTransmissionsTo = "DELETE FROM ssb.transmission_queue WHERE to_handle = ?";
+    final String transmissionDepth = "SELECT COUNT(*) FROM ssb.transmission_queue";
+
+    // ---- priorities
+    final String deletePriority = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?";
+    final String insertPriority;
+
+    // ---- administration
+    final String insertMessageType = "INSERT INTO ssb.message_type (message_type_name, validation) VALUES (?, ?)";
+    final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";
+    final String insertContract = "INSERT INTO ssb.contract (contract_name) VALUES (?)";
+    final String insertContractMessageType =
+            "INSERT INTO ssb.contract_message_type (contract_name, message_type_name, sent_by) VALUES (?, ?, ?)";
+    final String queueExists = "SELECT 1 FROM ssb.service_queue WHERE queue_name = ?";
+    final String insertQueue = "INSERT INTO ssb.service_queue (queue_name) VALUES (?)";
+    final String serviceExists = "SELECT 1 FROM ssb.service WHERE service_name = ?";
+    final String insertService = "INSERT INTO ssb.service (service_name, queue_name) VALUES (?, ?)";
+    final String insertServiceContract = "INSERT INTO ssb.service_contract (service_name, contract_name) VALUES (?, ?)";
+    final String setQueueEnabled = "UPDATE ssb.service_queue SET is_receive_enabled = ? WHERE queue_name = ?";
+    final String endpointState = "SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
+    final String endpointCount = "SELECT COUNT(*) FROM ssb.conversation_endpoint";
+    final String peerHandle = "SELECT p.conversation_handle FROM ssb.conversation_endpoint e"
+            + " JOIN ssb.conversation_endpoint p ON p.conversation_id = e.conversation_id"
+            + " AND p.is_initiator <> e.is_initiator WHERE e.conversation_handle = ?";
+    final String[] purge = {
+        "DELETE FROM ssb.message", "DELETE FROM ssb.transmission_queue", "DELETE FROM ssb.conversation_priority",
+        "DELETE FROM ssb.conversation_endpoint", "DELETE FROM ssb.conversation_group",
+        "DELETE FROM ssb.delivery_attempt", "DELETE FROM ssb.dead_letter"
+    };
+
+    PortableSql(Dialect dialect) {
+        insertGroup = "INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn) VALUES (?, ?, "
+                + dialect.nextTurn + ")";
+        nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
+        insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
+                + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
+    }
+}
