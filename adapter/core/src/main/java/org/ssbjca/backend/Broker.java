@@ -1,6 +1,7 @@
 package org.ssbjca.backend;
 
 import java.sql.Connection;
+import javax.transaction.xa.XAResource;
 
 /**
  * One broker database, seen through one backend. The only place SQL lives: every statement the adapter sends is
@@ -31,6 +32,19 @@ public interface Broker extends AutoCloseable {
      * @return the administrative statements (create queues, services, ...), on that connection
      */
     BrokerAdmin admin(Connection connection);
+
+    /**
+     * Adapts the driver's XA resource where the backend needs it. SQL Server starts every branch tightly coupled, so
+     * that the inbound reader's branch (which holds the conversation group lock its RECEIVE took) and the branch of
+     * an outbound connection that replies on the same conversation in the same global transaction share their locks
+     * instead of deadlocking.
+     *
+     * @param driverResource the XA resource of a connection of this database
+     * @return the resource to enlist
+     */
+    default XAResource xaResource(XAResource driverResource) {
+        return driverResource;
+    }
 
     /** @return the in-process wake-up signals of this database's queues */
     QueueSignals signals();

@@ -73,7 +73,10 @@ public interface BrokerAdmin {
      */
     String endpointState(UUID handle);
 
-    /** @return how many conversation endpoints exist */
+    /**
+     * @return how many conversation endpoints exist that are not closed (SQL Server keeps closed target endpoints,
+     *         state CD, for a while to guard against replays; they do not count)
+     */
     long endpointCount();
 
     /**

@@ -1,0 +1,27 @@
+package org.ssbjca.backend;
+
+import org.ssbjca.backend.portable.PortableBroker;
+import org.ssbjca.backend.portable.PortableOptions;
+import org.ssbjca.backend.sqlserver.SqlServerBroker;
+
+/** Creates the {@link Broker} for a database, by the backend its URL selects. */
+public final class Brokers {
+
+    private Brokers() {
+    }
+
+    /**
+     * @param source where the database is
+     * @param runner runs long-lived background tasks (notification listeners)
+     * @param portableOptions timing of the portable backends
+     * @return a new broker; close it when done
+     */
+    public static Broker create(ConnectionSource source, BackgroundRunner runner, PortableOptions portableOptions) {
+        switch (source.config().kind()) {
+            case SQLSERVER:
+                return new SqlServerBroker(source, runner);
+            default:
+                return new PortableBroker(source, runner, portableOptions);
+        }
+    }
+}

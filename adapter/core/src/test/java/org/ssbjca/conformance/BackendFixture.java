@@ -1,0 +1,46 @@
+package org.ssbjca.conformance;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.ssbjca.backend.Broker;
+
+/**
+ * One database the conformance suite runs against. A fixture is started once per test JVM and shared by every test;
+ * tests isolate themselves by giving their queues and services unique names.
+ */
+public interface BackendFixture extends AutoCloseable {
+
+    /** @return a short name for test reports: H2, PostgreSQL, SQL Server */
+    String name();
+
+    /**
+     * @return null when the backend is available, else one line saying why its tests are skipped
+     */
+    default String unavailableReason() {
+        return null;
+    }
+
+    /** @return the broker for this database (the adapter's schema is installed) */
+    Broker broker();
+
+    /**
+     * @return a new plain connection, auto-commit off; the caller closes it
+     * @throws SQLException if the database refuses
+     */
+    Connection connect() throws SQLException;
+
+    /**
+     * Makes a session of this connection give up rather than wait for a row lock held by another transaction, so
+     * that a test can prove that readers never block each other.
+     *
+     * @param c the connection
+     * @param millis how long a lock wait may last before it fails
+     * @throws SQLException on error
+     */
+    void setLockTimeout(Connection c, long millis) throws SQLException;
+
+    @Override
+    default void close() {
+        broker().close();
+    }
+}
