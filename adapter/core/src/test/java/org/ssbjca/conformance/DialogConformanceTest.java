@@ -1,0 +1,216 @@
+package org.ssbjca.conformance;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.ssbjca.api.BrokerException;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.ConversationEndedException;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+
+/** BEGIN DIALOG and SEND: endpoints, groups, sequence numbers, contracts and validation. */
+class DialogConformanceTest {
+
+    @BackendTest
+    void beginDialogCreatesOnlyTheInitiatorEndpointUntilTheFirstSend(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = db.tx(s -> s.beginDialog(o.initiatorService, o.targetService, o.contract,
+                DialogOptions.defaults()));
+        assertNotNull(c.conversationId());
+        assertNotNull(c.conversationGroupId());
+        assertEquals("SO", db.state(c.handle()));
+        assertNull(db.admin(a -> a.peerHandle(c.handle())), "no target endpoint before the first message");
+
+        db.run(s -> s.send(c.handle(), o.request, bytes("hello")));
+
+        assertEquals("CO", db.state(c.handle()));
+        UUID target = db.admin(a -> a.peerHandle(c.handle()));
+        assertNotNull(target, "the first message creates the target endpoint");
+        assertNotEquals(c.handle(), target);
+        assertEquals("CO", db.state(target));
+    }
+
+    @BackendTest
+    void sentMessageArrivesWithItsColumns(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("payload")));
+
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)));
+
+        assertEquals(1, got.size());
+        BrokerMessage m = got.get(0);
+        assertEquals(o.request, m.messageTypeName());
+        assertArrayEquals(bytes("payload"), m.body());
+        assertEquals("payload", m.bodyAsText());
+        assertEquals(o.targetService, m.serviceName());
+        assertEquals(o.contract, m.serviceContractName());
+        assertEquals(c.conversationId(), m.conversationId(), "both sides share the conversation id");
+        assertEquals(db.admin(a -> a.peerHandle(c.handle())), m.conversationHandle());
+        assertNotEquals(c.conversationGroupId(), m.conversationGroupId(), "the target side has its own group");
+        assertEquals(0, m.messageSequenceNumber(), "the first message of a conversation has sequence number 0");
+        assertTrue(!m.isSystemMessage());
+    }
+
+    @BackendTest
+    void replyReachesTheInitiatorOnTheSameConversation(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("ping")));
+        BrokerMessage request = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+
+        db.run(s -> s.send(request.conversationHandle(), o.reply, bytes("pong")));
+
+        BrokerMessage reply = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue))).get(0);
+        assertEquals(c.handle(), reply.conversationHandle());
+        assertEquals(c.conversationGroupId(), reply.conversationGroupId());
+        assertEquals("pong", reply.bodyAsText());
+        assertEquals(o.initiatorService, reply.serviceName());
+    }
+
+    @BackendTest
+    void eachTargetEndpointGetsItsOwnConversationGroup(Db db) {
+        Db.Objects o = db.objects();
+        Conversation first = begin(db, o);
+        Conversation second = begin(db, o);
+        db.run(s -> {
+            s.send(first.handle(), o.request, bytes("1"));
+            s.send(second.handle(), o.request, bytes("2"));
+        });
+        BrokerMessage a = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        BrokerMessage b = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        assertNotEquals(a.conversationGroupId(), b.conversationGroupId());
+    }
+
+    @BackendTest
+    void relatedConversationGroupPutsInitiatorsTogether(Db db) {
+        Db.Objects o = db.objects();
+        UUID group = UUID.randomUUID();
+        DialogOptions related = DialogOptions.defaults().withRelatedConversationGroup(group);
+        Conversation first = db.tx(s -> s.beginDialog(o.initiatorService, o.targetService, o.contract, related));
+        Conversation second = db.tx(s -> s.beginDialog(o.initiatorService, o.targetService, o.contract,
+                DialogOptions.defaults().withRelatedConversation(first)));
+        assertEquals(group, first.conversationGroupId());
+        assertEquals(group, second.conversationGroupId());
+        db.run(s -> {
+            s.send(first.handle(), o.request, bytes("1"));
+            s.send(second.handle(), o.request, bytes("2"));
+        });
+        for (int i = 0; i < 2; i++) {
+            BrokerMessage req = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+            db.run(s -> s.send(req.conversationHandle(), o.reply, req.body()));
+        }
+
+        List<BrokerMessage> replies = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue).top(10)));
+
+        assertEquals(2, replies.size(), "one RECEIVE returns the whole related group");
+        assertEquals(group, replies.get(0).conversationGroupId());
+        assertEquals(group, replies.get(1).conversationGroupId());
+    }
+
+    @BackendTest
+    void sequenceNumbersCountUpWithinAConversation(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> {
+            for (int i = 0; i < 5; i++) {
+                s.send(c.handle(), o.request, bytes("m" + i));
+            }
+        });
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)));
+        assertEquals(5, got.size());
+        for (int i = 0; i < 5; i++) {
+            assertEquals(i, got.get(i).messageSequenceNumber());
+            assertEquals("m" + i, got.get(i).bodyAsText());
+        }
+    }
+
+    @BackendTest
+    void messageTypeOutsideTheContractIsRefused(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        BrokerException e = assertThrows(BrokerException.class,
+                () -> db.run(s -> s.send(c.handle(), "DEFAULT", bytes("x"))));
+        assertTrue(e.getMessage().contains("DEFAULT"), e.getMessage());
+    }
+
+    @BackendTest
+    void messageTypeSentByTheWrongSideIsRefused(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        assertThrows(BrokerException.class, () -> db.run(s -> s.send(c.handle(), o.reply, bytes("x"))),
+                "Reply is SENT BY TARGET");
+        db.run(s -> s.send(c.handle(), o.any, bytes("x")));
+        assertEquals(1, db.depth(o.targetQueue), "SENT BY ANY works for the initiator");
+    }
+
+    @BackendTest
+    void emptyValidationRefusesABody(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.empty, null));
+        assertEquals(1, db.depth(o.targetQueue));
+        assertBodyNeverArrives(db, o, c, o.empty, bytes("not empty"));
+    }
+
+    @BackendTest
+    void wellFormedXmlValidationRefusesMalformedXml(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.xml, bytes("<ok a='1'/>")));
+        BrokerMessage ok = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        assertEquals("ok", ok.bodyAsXml().getDocumentElement().getLocalName());
+        assertBodyNeverArrives(db, o, c, o.xml, bytes("<open>"));
+    }
+
+    /**
+     * A body its message type's validation refuses is never put on the target queue. The portable backends refuse the
+     * SEND; SQL Server may accept it and answer the sender with an Error message. Either way the target never sees it.
+     */
+    private static void assertBodyNeverArrives(Db db, Db.Objects o, Conversation c, String type, byte[] body) {
+        long before = db.depth(o.targetQueue);
+        try {
+            db.run(s -> s.send(c.handle(), type, body));
+        } catch (BrokerException refused) {
+            return;
+        }
+        List<BrokerMessage> back = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
+                .timeout(Duration.ofSeconds(5))));
+        assertTrue(!back.isEmpty() && back.get(0).isError(), "the sender learns of the invalid body");
+        assertEquals(before, db.depth(o.targetQueue));
+    }
+
+    @BackendTest
+    void sendOnAnUnknownHandleFailsClearly(Db db) {
+        UUID unknown = UUID.randomUUID();
+        ConversationEndedException e = assertThrows(ConversationEndedException.class,
+                () -> db.run(s -> s.send(unknown, "DEFAULT", bytes("x"))));
+        assertTrue(e.getMessage().contains(unknown.toString()) || e.getCause() != null, e.getMessage());
+    }
+
+    @BackendTest
+    void beginDialogFromAnUnknownServiceFails(Db db) {
+        Db.Objects o = db.objects();
+        assertThrows(BrokerException.class, () -> db.tx(s -> s.beginDialog("no such service " + UUID.randomUUID(),
+                o.targetService, o.contract, DialogOptions.defaults())));
+    }
+
+    static Conversation begin(Db db, Db.Objects o) {
+        return db.tx(s -> s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults()));
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(UTF_8);
+    }
+}

@@ -1,0 +1,192 @@
+package org.ssbjca.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.conformance.DialogConformanceTest.begin;
+import static org.ssbjca.conformance.DialogConformanceTest.bytes;
+import static org.ssbjca.conformance.ReceiveConformanceTest.texts;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.ConversationEndedException;
+import org.ssbjca.api.MessageTypes;
+import org.ssbjca.api.ReceiveRequest;
+
+/** END CONVERSATION: normally, WITH ERROR, WITH CLEANUP; what the other side sees; what remains afterwards. */
+class EndConversationConformanceTest {
+
+    @BackendTest
+    void endSendsEndDialogAndBothEndsRemoveTheEndpoints(Db db) {
+        Db.Objects o = db.objects();
+        long before = db.endpoints();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("work")));
+        BrokerMessage request = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        UUID target = request.conversationHandle();
+
+        db.run(s -> {
+            s.send(target, o.reply, bytes("done"));
+            s.endConversation(target, null, null);
+        });
+        assertEquals("DO", db.state(target), "the target ended its side");
+        assertEquals("DI", db.state(c.handle()), "the initiator knows the other side ended");
+
+        List<BrokerMessage> back = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue).top(10)));
+        assertEquals(2, back.size());
+        assertEquals("done", back.get(0).bodyAsText());
+        assertTrue(back.get(1).isEndDialog(), "the reply, then EndDialog");
+        assertEquals(0, back.get(1).bodyLength());
+
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        assertEquals(before, db.endpoints(), "both sides ended: no endpoint remains");
+        assertNull(db.state(c.handle()));
+        assertNull(db.state(target));
+    }
+
+    @BackendTest
+    void endWithErrorSendsTheCodeAndDescription(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("bad")));
+        UUID target = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0).conversationHandle();
+
+        db.run(s -> s.endConversation(target, 4711, "cannot process <bad> & more"));
+
+        BrokerMessage error = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue))).get(0);
+        assertTrue(error.isError());
+        assertEquals(MessageTypes.ERROR, error.messageTypeName());
+        assertEquals(4711, error.errorCode());
+        assertEquals("cannot process <bad> & more", error.errorDescription());
+        assertEquals("ER", db.state(c.handle()));
+        assertThrows(ConversationEndedException.class, () -> db.run(s -> s.send(c.handle(), o.request, bytes("x"))),
+                "a conversation in error cannot send");
+        long before = db.endpoints();
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        assertEquals(before - 2, db.endpoints(), "ending the errored side removes both endpoints");
+    }
+
+    @BackendTest
+    void endWithErrorDropsMessagesNotYetDelivered(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.admin(a -> {
+            a.setQueueEnabled(o.targetQueue, false);
+            return null;
+        });
+        db.run(s -> s.send(c.handle(), o.request, bytes("never delivered")));
+        assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
+
+        db.run(s -> s.endConversation(c.handle(), 7, "cancelled"));
+        db.admin(a -> {
+            a.setQueueEnabled(o.targetQueue, true);
+            return null;
+        });
+
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                .timeout(Duration.ofSeconds(5))));
+        assertEquals(1, got.size(), "only the Error arrives: " + got);
+        assertTrue(got.get(0).isError());
+        assertEquals(7, got.get(0).errorCode());
+    }
+
+    @BackendTest
+    void endRemovesThisSidesPendingMessages(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+        UUID target = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0).conversationHandle();
+        db.run(s -> {
+            s.send(target, o.reply, bytes("r1"));
+            s.send(target, o.reply, bytes("r2"));
+        });
+        assertEquals(2, db.depth(o.initiatorQueue));
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        assertEquals(0, db.depth(o.initiatorQueue), "ending a conversation removes its messages from the queue");
+        BrokerMessage end = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        assertTrue(end.isEndDialog());
+    }
+
+    @BackendTest
+    void endWithCleanupRemovesThisSideSilently(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+        UUID target = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0).conversationHandle();
+        db.run(s -> s.send(target, o.reply, bytes("r")));
+
+        db.run(s -> s.endConversationWithCleanup(c.handle()));
+
+        assertNull(db.state(c.handle()), "the endpoint is gone");
+        assertEquals(0, db.depth(o.initiatorQueue), "its messages are gone");
+        assertTrue(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).isEmpty(),
+                "the other side is not told");
+        assertEquals("CO", db.state(target));
+        db.run(s -> s.endConversationWithCleanup(target));
+        assertNull(db.state(target));
+    }
+
+    @BackendTest
+    void sendAfterEndingFailsClearly(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        assertThrows(ConversationEndedException.class, () -> db.run(s -> s.send(c.handle(), o.request, bytes("x"))));
+        assertThrows(ConversationEndedException.class, () -> db.run(s -> s.endConversation(c.handle(), null, null)));
+    }
+
+    @BackendTest
+    void sendAfterTheOtherSideEndedFails(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+        UUID target = db.admin(a -> a.peerHandle(c.handle()));
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        assertThrows(ConversationEndedException.class, () -> db.run(s -> s.send(target, o.reply, bytes("late"))));
+    }
+
+    @BackendTest
+    void fireAndForgetStillLeavesNoEndpointOnceTheTargetEnds(Db db) {
+        Db.Objects o = db.objects();
+        long before = db.endpoints();
+        Conversation c = begin(db, o);
+        db.run(s -> {
+            s.send(c.handle(), o.request, bytes("fire"));
+            s.endConversation(c.handle(), null, null);
+        });
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)));
+        assertEquals(List.of("fire", ""), texts(got));
+        assertTrue(got.get(1).isEndDialog());
+        db.run(s -> s.endConversation(got.get(0).conversationHandle(), null, null));
+        assertEquals(before, db.endpoints());
+        assertEquals(0, db.depth(o.initiatorQueue), "nothing came back to the initiator, which had gone");
+    }
+
+    @BackendTest
+    void manyCompleteDialogsLeaveNoEndpoints(Db db) {
+        Db.Objects o = db.objects();
+        long before = db.endpoints();
+        for (int i = 0; i < 20; i++) {
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+            db.run(s -> {
+                BrokerMessage m = s.receive(ReceiveRequest.from(o.targetQueue)).get(0);
+                s.send(m.conversationHandle(), o.reply, bytes("r"));
+                s.endConversation(m.conversationHandle(), null, null);
+            });
+            db.run(s -> {
+                List<BrokerMessage> back = s.receive(ReceiveRequest.from(o.initiatorQueue).top(10));
+                assertTrue(back.get(back.size() - 1).isEndDialog());
+                s.endConversation(c.handle(), null, null);
+            });
+        }
+        assertEquals(before, db.endpoints());
+        assertEquals(0, db.depth(o.initiatorQueue));
+        assertEquals(0, db.depth(o.targetQueue));
+    }
+}
