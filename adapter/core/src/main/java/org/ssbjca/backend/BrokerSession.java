@@ -106,6 +106,13 @@ public interface BrokerSession {
     void clearPriority(UUID group);
 
     /**
+     * Makes a RECEIVE or GET CONVERSATION GROUP that is waiting on another thread return empty at once (and every
+     * later wait of this session, too). Called when a reader is stopped; never interrupts threads, since an interrupt
+     * can break the JDBC connection.
+     */
+    void cancel();
+
+    /**
      * Must be called by the transaction's owner when the transaction of {@link #connection()} ended, so that
      * readers waiting for messages this session sent wake up.
      *

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
@@ -33,6 +34,8 @@ final class PortableSession implements BrokerSession {
     private final Connection c;
     private final Set<String> touchedQueues = new LinkedHashSet<>();
     private final MessageStore messages;
+    private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
+    private volatile boolean cancelled;
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
@@ -265,7 +268,8 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
-        return Optional.ofNullable(broker.waiting().await(queue, timeout, () -> {
+        waitingOn.add(queue);
+        return Optional.ofNullable(broker.waiting().await(queue, timeout, () -> cancelled, () -> {
             messages.requireEnabled(queue);
             broker.housekeeping().runIfDue(this);
             return messages.lockNextGroup(queue);
@@ -274,7 +278,8 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request) {
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), () -> {
+        waitingOn.add(request.queue());
+        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), () -> cancelled, () -> {
             messages.requireEnabled(request.queue());
             broker.housekeeping().runIfDue(this);
             List<BrokerMessage> batch = messages.receiveOnce(request);
@@ -307,6 +312,12 @@ final class PortableSession implements BrokerSession {
         } catch (SQLException e) {
             throw failure("clear priority of conversation group " + group, e);
         }
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+        broker.signals().signalAll(waitingOn);
     }
 
     @Override

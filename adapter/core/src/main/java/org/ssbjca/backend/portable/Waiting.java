@@ -1,6 +1,7 @@
 package org.ssbjca.backend.portable;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.QueueSignals;
@@ -22,15 +23,20 @@ final class Waiting {
     /**
      * @param queue the queue whose signal wakes the wait
      * @param timeout zero for one look, {@link ReceiveRequest#FOREVER} for no limit
+     * @param cancelled when it turns true the wait ends, empty
      * @param look one look at the queue; null when there was nothing
      * @param <T> what a look finds
-     * @return what the first successful look found, or null when the time ran out (or the thread was interrupted)
+     * @return what the first successful look found, or null when the time ran out, the wait was cancelled or the
+     *         thread interrupted
      */
-    <T> T await(String queue, Duration timeout, Supplier<T> look) {
+    <T> T await(String queue, Duration timeout, BooleanSupplier cancelled, Supplier<T> look) {
         boolean forever = ReceiveRequest.FOREVER.equals(timeout);
         long deadline = forever ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         while (true) {
             long generation = signals.generation(queue);
+            if (cancelled.getAsBoolean()) {
+                return null;
+            }
             T found = look.get();
             if (found != null || timeout.isZero()) {
                 return found;

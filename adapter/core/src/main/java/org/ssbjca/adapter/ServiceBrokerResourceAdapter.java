@@ -1,0 +1,226 @@
+package org.ssbjca.adapter;
+
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.AuthenticationMechanism;
+import jakarta.resource.spi.BootstrapContext;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.Connector;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterInternalException;
+import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.WorkManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.transaction.xa.XAResource;
+import org.jboss.logging.Logger;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.portable.PortableOptions;
+import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+
+/**
+ * The ssb-jca resource adapter: SQL Server Service Broker (or the portable broker schema on PostgreSQL and H2) as a
+ * Jakarta Connectors messaging provider. The properties set here are the defaults every connection factory and
+ * every activation inherits unless it sets its own.
+ */
+@Connector(
+        displayName = "ssb-jca",
+        description = "SQL Server Service Broker resource adapter (portable broker schema on PostgreSQL and H2)",
+        vendorName = "ssb-jca",
+        eisType = "SQL Server Service Broker",
+        version = "0.1.0",
+        licenseDescription = "Apache License 2.0",
+        transactionSupport = TransactionSupport.TransactionSupportLevel.XATransaction,
+        authMechanisms = @AuthenticationMechanism(credentialInterface =
+                AuthenticationMechanism.CredentialInterface.PasswordCredential),
+        reauthenticationSupport = false)
+public class ServiceBrokerResourceAdapter implements ResourceAdapter {
+
+    /** The default database: an H2 file in the server's data directory, created on first use. */
+    public static final String DEFAULT_URL = "jdbc:h2:${jboss.server.data.dir:./target}/ssb-jca/broker;LOCK_TIMEOUT=10000";
+
+    private static final Logger LOG = Logger.getLogger(ServiceBrokerResourceAdapter.class);
+
+    @ConfigProperty(description = "Default JDBC URL of the broker database: jdbc:sqlserver:, jdbc:postgresql: or "
+            + "jdbc:h2:. ${system.property} and ${system.property:default} are expanded.",
+            defaultValue = DEFAULT_URL)
+    private String connectionUrl = DEFAULT_URL;
+
+    @ConfigProperty(description = "Default database user")
+    private String user;
+
+    @ConfigProperty(description = "Default database password", confidential = true)
+    private String password;
+
+    @ConfigProperty(description = "Create the portable broker schema (H2, PostgreSQL) at first use when it is missing",
+            defaultValue = "true")
+    private Boolean createSchema = Boolean.TRUE;
+
+    @ConfigProperty(description = "Portable backends: the longest a waiting RECEIVE sleeps before it looks at the "
+            + "queue again without a wake-up signal, in milliseconds", defaultValue = "1000")
+    private Long fallbackPollMillis = 1000L;
+
+    private final Map<MessageEndpointFactory, Activation> activations = new ConcurrentHashMap<>();
+    private volatile BrokerRegistry registry;
+    private volatile WorkManager workManager;
+    private volatile TransactionSynchronizationRegistry transactions;
+
+    @Override
+    public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
+        if (fallbackPollMillis == null || fallbackPollMillis < 10 || fallbackPollMillis > 60_000) {
+            throw new ResourceAdapterInternalException("fallbackPollMillis must be between 10 and 60000: "
+                    + fallbackPollMillis);
+        }
+        try {
+            defaultDatabase();
+        } catch (IllegalArgumentException e) {
+            throw new ResourceAdapterInternalException("connectionUrl: " + e.getMessage(), e);
+        }
+        this.workManager = ctx.getWorkManager();
+        this.transactions = ctx.getTransactionSynchronizationRegistry();
+        this.registry = new BrokerRegistry(new WorkManagerRunner(workManager),
+                new PortableOptions(fallbackPollMillis, 1000, java.time.Clock.systemUTC()),
+                !Boolean.FALSE.equals(createSchema));
+        LOG.infof("SSBJCA0002: ssb-jca started; default database %s", defaultDatabase());
+    }
+
+    @Override
+    public void stop() {
+        activations.values().forEach(Activation::stop);
+        activations.clear();
+        BrokerRegistry r = registry;
+        if (r != null) {
+            r.close();
+        }
+        LOG.info("SSBJCA0003: ssb-jca stopped");
+    }
+
+    @Override
+    public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+        if (!(spec instanceof ServiceBrokerActivationSpec)) {
+            throw new ResourceException("not an ssb-jca activation spec: " + spec);
+        }
+        ServiceBrokerActivationSpec s = (ServiceBrokerActivationSpec) spec;
+        s.validate();
+        Activation activation = new Activation(this, factory, s);
+        activations.put(factory, activation);
+        activation.start();
+    }
+
+    @Override
+    public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+        Activation activation = activations.remove(factory);
+        if (activation != null) {
+            activation.stop();
+        }
+    }
+
+    @Override
+    public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
+        List<XAResource> resources = new ArrayList<>();
+        for (ActivationSpec spec : specs) {
+            if (spec instanceof ServiceBrokerActivationSpec) {
+                resources.add(registry().get(((ServiceBrokerActivationSpec) spec).database()).recoveryResource());
+            }
+        }
+        return resources.toArray(new XAResource[0]);
+    }
+
+    /** @return the database named by this adapter's properties */
+    public DatabaseConfig defaultDatabase() {
+        return new DatabaseConfig(Config.expand(connectionUrl), user, password);
+    }
+
+    /** @return the brokers of this adapter; null before start */
+    public BrokerRegistry registry() {
+        return registry;
+    }
+
+    /** @return the container's work manager; null before start */
+    public WorkManager workManager() {
+        return workManager;
+    }
+
+    /** @return the key of the JTA transaction active on this thread, or null (none, or no registry) */
+    public Object transactionKey() {
+        TransactionSynchronizationRegistry t = transactions;
+        return t == null ? null : t.getTransactionKey();
+    }
+
+    /** @return the running activations */
+    public List<Activation> activations() {
+        return List.copyOf(activations.values());
+    }
+
+    /** @return the default JDBC URL */
+    public String getConnectionUrl() {
+        return connectionUrl;
+    }
+
+    /** @param connectionUrl the default JDBC URL */
+    public void setConnectionUrl(String connectionUrl) {
+        this.connectionUrl = connectionUrl;
+    }
+
+    /** @return the default user */
+    public String getUser() {
+        return user;
+    }
+
+    /** @param user the default user */
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    /** @return the default password */
+    public String getPassword() {
+        return password;
+    }
+
+    /** @param password the default password */
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    /** @return whether to create the portable schema when missing */
+    public Boolean getCreateSchema() {
+        return createSchema;
+    }
+
+    /** @param createSchema whether to create the portable schema when missing */
+    public void setCreateSchema(Boolean createSchema) {
+        this.createSchema = createSchema;
+    }
+
+    /** @return the fallback poll interval of the portable backends, in milliseconds */
+    public Long getFallbackPollMillis() {
+        return fallbackPollMillis;
+    }
+
+    /** @param fallbackPollMillis the fallback poll interval of the portable backends, in milliseconds */
+    public void setFallbackPollMillis(Long fallbackPollMillis) {
+        this.fallbackPollMillis = fallbackPollMillis;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ServiceBrokerResourceAdapter)) {
+            return false;
+        }
+        ServiceBrokerResourceAdapter r = (ServiceBrokerResourceAdapter) o;
+        return Objects.equals(connectionUrl, r.connectionUrl) && Objects.equals(user, r.user)
+                && Objects.equals(password, r.password) && Objects.equals(createSchema, r.createSchema)
+                && Objects.equals(fallbackPollMillis, r.fallbackPollMillis);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(connectionUrl, user, createSchema, fallbackPollMillis);
+    }
+}

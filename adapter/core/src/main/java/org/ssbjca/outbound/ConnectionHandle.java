@@ -1,0 +1,158 @@
+package org.ssbjca.outbound;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import org.ssbjca.api.BrokerException;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.backend.BrokerSession;
+
+/**
+ * The connection handle applications use. It delegates to the managed connection it is associated with and fails
+ * clearly once closed, or once the container took its managed connection back.
+ */
+public class ConnectionHandle implements ServiceBrokerConnection {
+
+    private volatile ServiceBrokerManagedConnection mc;
+    private volatile String invalidReason;
+
+    ConnectionHandle(ServiceBrokerManagedConnection mc) {
+        this.mc = mc;
+    }
+
+    void reassociate(ServiceBrokerManagedConnection newMc) {
+        ServiceBrokerManagedConnection old = mc;
+        if (old != null && old != newMc) {
+            old.forget(this);
+        }
+        mc = newMc;
+        invalidReason = null;
+    }
+
+    void invalidate() {
+        invalidReason = "the container took its managed connection back (transaction or pool cleanup)";
+        mc = null;
+    }
+
+    private <T> T run(String verb, Function<BrokerSession, T> work) {
+        ServiceBrokerManagedConnection m = mc;
+        if (m == null) {
+            throw new BrokerException(verb + ": this broker connection cannot be used: "
+                    + (invalidReason == null ? "it is closed" : invalidReason));
+        }
+        return m.execute(work);
+    }
+
+    private void runVoid(String verb, java.util.function.Consumer<BrokerSession> work) {
+        run(verb, s -> {
+            work.accept(s);
+            return null;
+        });
+    }
+
+    @Override
+    public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
+        Objects.requireNonNull(fromService, "fromService");
+        Objects.requireNonNull(toService, "toService");
+        Objects.requireNonNull(contract, "contract");
+        Objects.requireNonNull(options, "options");
+        return run("BEGIN DIALOG", s -> s.beginDialog(fromService, toService, contract, options));
+    }
+
+    @Override
+    public void send(Conversation conversation, String messageType, byte[] body) {
+        Objects.requireNonNull(conversation, "conversation");
+        Objects.requireNonNull(messageType, "messageType");
+        runVoid("SEND", s -> s.send(conversation.handle(), messageType, body));
+    }
+
+    @Override
+    public void sendText(Conversation conversation, String messageType, String text) {
+        send(conversation, messageType, text == null ? null : text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void endConversation(Conversation conversation) {
+        Objects.requireNonNull(conversation, "conversation");
+        runVoid("END CONVERSATION", s -> s.endConversation(conversation.handle(), null, null));
+    }
+
+    @Override
+    public void endConversationWithError(Conversation conversation, int code, String description) {
+        Objects.requireNonNull(conversation, "conversation");
+        runVoid("END CONVERSATION WITH ERROR", s -> s.endConversation(conversation.handle(), code, description));
+    }
+
+    @Override
+    public void endConversationWithCleanup(Conversation conversation) {
+        Objects.requireNonNull(conversation, "conversation");
+        runVoid("END CONVERSATION WITH CLEANUP", s -> s.endConversationWithCleanup(conversation.handle()));
+    }
+
+    @Override
+    public void beginConversationTimer(Conversation conversation, Duration timeout) {
+        Objects.requireNonNull(conversation, "conversation");
+        runVoid("BEGIN CONVERSATION TIMER", s -> s.beginConversationTimer(conversation.handle(), timeout));
+    }
+
+    @Override
+    public void moveConversation(Conversation conversation, UUID targetGroup) {
+        Objects.requireNonNull(conversation, "conversation");
+        Objects.requireNonNull(targetGroup, "targetGroup");
+        runVoid("MOVE CONVERSATION", s -> s.moveConversation(conversation.handle(), targetGroup));
+    }
+
+    @Override
+    public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
+        Objects.requireNonNull(queue, "queue");
+        Objects.requireNonNull(timeout, "timeout");
+        return run("GET CONVERSATION GROUP", s -> s.getConversationGroup(queue, timeout));
+    }
+
+    @Override
+    public List<BrokerMessage> receive(ReceiveRequest request) {
+        Objects.requireNonNull(request, "request");
+        return run("RECEIVE", s -> s.receive(request));
+    }
+
+    @Override
+    public void setPriority(UUID conversationGroupId, int priority) {
+        Objects.requireNonNull(conversationGroupId, "conversationGroupId");
+        runVoid("set priority", s -> s.setPriority(conversationGroupId, priority));
+    }
+
+    @Override
+    public Connection jdbcConnection() {
+        ServiceBrokerManagedConnection m = mc;
+        if (m == null) {
+            throw new BrokerException("jdbcConnection: this broker connection cannot be used: "
+                    + (invalidReason == null ? "it is closed" : invalidReason));
+        }
+        return GuardedConnection.of(() -> {
+            ServiceBrokerManagedConnection current = mc;
+            if (current == null) {
+                throw new BrokerException("the broker connection behind this JDBC connection is closed");
+            }
+            return current.currentConnection();
+        });
+    }
+
+    @Override
+    public void close() {
+        ServiceBrokerManagedConnection m = mc;
+        if (m != null) {
+            mc = null;
+            invalidReason = null;
+            m.closed(this);
+        }
+    }
+}

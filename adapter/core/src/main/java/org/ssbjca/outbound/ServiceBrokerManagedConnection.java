@@ -1,0 +1,303 @@
+package org.ssbjca.outbound;
+
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConnectionEvent;
+import jakarta.resource.spi.ConnectionEventListener;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.LocalTransaction;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionMetaData;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import javax.security.auth.Subject;
+import javax.sql.XAConnection;
+import javax.transaction.xa.XAResource;
+import org.jboss.logging.Logger;
+import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.api.BrokerException;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.inbound.DeliveryContext;
+import org.ssbjca.support.CompletionAwareXAResource;
+
+/**
+ * One physical XA connection to the broker database, pooled by the container. Verbs run in the JTA transaction it
+ * is enlisted in, in a local transaction the container began, or — outside both — each in a transaction of its own.
+ * When the caller is a bean handling a delivery of this adapter in the same transaction, verbs run on the reader's
+ * connection instead (see {@link DeliveryContext}).
+ */
+final class ServiceBrokerManagedConnection implements ManagedConnection {
+
+    private static final Logger LOG = Logger.getLogger(ServiceBrokerManagedConnection.class);
+
+    private final ServiceBrokerManagedConnectionFactory mcf;
+    private final DatabaseConfig database;
+    private final XAConnection xa;
+    private final Connection connection;
+    private final BrokerSession session;
+    private final CompletionAwareXAResource completion;
+    private final XAResource enlisted;
+    private final Set<ConnectionHandle> handles = ConcurrentHashMap.newKeySet();
+    private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean localTransaction;
+    private volatile boolean destroyed;
+    private volatile boolean broken;
+    private PrintWriter logWriter;
+
+    ServiceBrokerManagedConnection(ServiceBrokerManagedConnectionFactory mcf, BrokerRegistry.Entry entry)
+            throws SQLException {
+        this.mcf = mcf;
+        this.database = entry.source().config();
+        this.xa = entry.source().openXa();
+        try {
+            this.connection = xa.getConnection();
+            this.session = entry.broker().session(connection);
+            this.completion = new CompletionAwareXAResource(xa.getXAResource(), session::afterCompletion);
+            this.enlisted = entry.broker().xaResource(completion);
+        } catch (SQLException | RuntimeException e) {
+            xa.close();
+            throw e;
+        }
+    }
+
+    ServiceBrokerManagedConnectionFactory factory() {
+        return mcf;
+    }
+
+    boolean isUsable() {
+        return !destroyed && !broken;
+    }
+
+    @Override
+    public Object getConnection(Subject subject, ConnectionRequestInfo info) throws ResourceException {
+        if (destroyed) {
+            throw new ResourceException("this managed connection was destroyed");
+        }
+        ConnectionHandle h = new ConnectionHandle(this);
+        handles.add(h);
+        return h;
+    }
+
+    @Override
+    public void associateConnection(Object handle) throws ResourceException {
+        if (!(handle instanceof ConnectionHandle)) {
+            throw new ResourceException("not an ssb-jca connection handle: " + handle);
+        }
+        ConnectionHandle h = (ConnectionHandle) handle;
+        h.reassociate(this);
+        handles.add(h);
+    }
+
+    void forget(ConnectionHandle h) {
+        handles.remove(h);
+    }
+
+    /**
+     * Runs one verb: on the delivery's session when the caller handles a delivery of this database in the same
+     * transaction; else on this connection, in its transaction, or in a transaction of its own.
+     */
+    <T> T execute(Function<BrokerSession, T> verb) {
+        BrokerSession shared = DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
+        if (shared != null) {
+            return verb.apply(shared);
+        }
+        boolean own = !completion.isActive() && !localTransaction;
+        try {
+            if (own) {
+                connection.setAutoCommit(false);
+            }
+            T result = verb.apply(session);
+            if (own) {
+                connection.commit();
+                connection.setAutoCommit(true);
+                session.afterCompletion(true);
+            }
+            return result;
+        } catch (SQLException e) {
+            fail(e);
+            throw new BrokerException("broker connection failed: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            if (own) {
+                rollbackQuietly();
+            }
+            if (e.getCause() instanceof SQLException) {
+                fail((SQLException) e.getCause());
+            }
+            throw e;
+        }
+    }
+
+    /** @return the JDBC connection verbs run on now (the delivery's, when shared) */
+    Connection currentConnection() {
+        BrokerSession shared = DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
+        return shared != null ? shared.connection() : connection;
+    }
+
+    private void rollbackQuietly() {
+        try {
+            connection.rollback();
+            connection.setAutoCommit(true);
+        } catch (SQLException e) {
+            fail(e);
+        } finally {
+            session.afterCompletion(false);
+        }
+    }
+
+    /** Reports the connection to the pool as broken when the database no longer answers on it. */
+    private void fail(SQLException e) {
+        boolean valid;
+        try {
+            valid = connection.isValid(2);
+        } catch (SQLException ignored) {
+            valid = false;
+        }
+        if (!valid && !broken) {
+            broken = true;
+            LOG.warnf("SSBJCA0030: broker connection to %s is broken (%s); the pool will discard it", database,
+                    e.getMessage());
+            ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, e);
+            listeners.forEach(l -> l.connectionErrorOccurred(event));
+        }
+    }
+
+    void closed(ConnectionHandle h) {
+        handles.remove(h);
+        ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_CLOSED);
+        event.setConnectionHandle(h);
+        listeners.forEach(l -> l.connectionClosed(event));
+    }
+
+    void localTransactionStarted() throws SQLException {
+        connection.setAutoCommit(false);
+        localTransaction = true;
+    }
+
+    void localTransactionEnded(boolean commit) throws SQLException {
+        try {
+            if (commit) {
+                connection.commit();
+            } else {
+                connection.rollback();
+            }
+            connection.setAutoCommit(true);
+            session.afterCompletion(commit);
+        } finally {
+            localTransaction = false;
+        }
+    }
+
+    void fireLocalTransactionEvent(int type, ConnectionHandle h) {
+        ConnectionEvent event = new ConnectionEvent(this, type);
+        if (h != null) {
+            event.setConnectionHandle(h);
+        }
+        for (ConnectionEventListener l : listeners) {
+            switch (type) {
+                case ConnectionEvent.LOCAL_TRANSACTION_STARTED:
+                    l.localTransactionStarted(event);
+                    break;
+                case ConnectionEvent.LOCAL_TRANSACTION_COMMITTED:
+                    l.localTransactionCommitted(event);
+                    break;
+                default:
+                    l.localTransactionRolledback(event);
+            }
+        }
+    }
+
+    @Override
+    public void cleanup() throws ResourceException {
+        handles.forEach(ConnectionHandle::invalidate);
+        handles.clear();
+        if (localTransaction) {
+            rollbackQuietly();
+            localTransaction = false;
+        }
+    }
+
+    @Override
+    public void destroy() throws ResourceException {
+        destroyed = true;
+        cleanup();
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debugf(e, "SSBJCA0031: closing a discarded connection failed");
+        }
+        try {
+            xa.close();
+        } catch (SQLException e) {
+            LOG.debugf(e, "SSBJCA0031: closing a discarded connection failed");
+        }
+    }
+
+    @Override
+    public void addConnectionEventListener(ConnectionEventListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeConnectionEventListener(ConnectionEventListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public XAResource getXAResource() {
+        return enlisted;
+    }
+
+    @Override
+    public LocalTransaction getLocalTransaction() {
+        return new BrokerLocalTransaction(this, null);
+    }
+
+    @Override
+    public ManagedConnectionMetaData getMetaData() throws ResourceException {
+        return new MetaData(database);
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    private static final class MetaData implements ManagedConnectionMetaData {
+        private final DatabaseConfig database;
+
+        MetaData(DatabaseConfig database) {
+            this.database = database;
+        }
+
+        @Override
+        public String getEISProductName() {
+            return database.kind().name();
+        }
+
+        @Override
+        public String getEISProductVersion() {
+            return "";
+        }
+
+        @Override
+        public int getMaxConnections() {
+            return 0;
+        }
+
+        @Override
+        public String getUserName() {
+            return database.user() == null ? "" : database.user();
+        }
+    }
+}

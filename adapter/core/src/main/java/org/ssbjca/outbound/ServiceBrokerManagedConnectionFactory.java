@@ -1,0 +1,187 @@
+package org.ssbjca.outbound;
+
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.ConnectionDefinition;
+import jakarta.resource.spi.ConnectionManager;
+import jakarta.resource.spi.ConnectionRequestInfo;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ManagedConnection;
+import jakarta.resource.spi.ManagedConnectionFactory;
+import jakarta.resource.spi.ResourceAdapter;
+import jakarta.resource.spi.ResourceAdapterAssociation;
+import jakarta.resource.spi.TransactionSupport;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Set;
+import javax.security.auth.Subject;
+import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.adapter.Config;
+import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.api.ServiceBrokerConnectionFactory;
+import org.ssbjca.backend.DatabaseConfig;
+
+/**
+ * Makes the physical connections behind {@link ServiceBrokerConnectionFactory}: one XA connection to the broker
+ * database per managed connection. The container pools them and enlists them in JTA transactions.
+ */
+@ConnectionDefinition(
+        connectionFactory = ServiceBrokerConnectionFactory.class,
+        connectionFactoryImpl = ServiceBrokerConnectionFactoryImpl.class,
+        connection = ServiceBrokerConnection.class,
+        connectionImpl = ConnectionHandle.class)
+public class ServiceBrokerManagedConnectionFactory
+        implements ManagedConnectionFactory, ResourceAdapterAssociation, TransactionSupport {
+
+    private static final long serialVersionUID = 1L;
+
+    @ConfigProperty(description = "JDBC URL of the broker database; default: the resource adapter's connectionUrl")
+    private String connectionUrl;
+    @ConfigProperty(description = "Database user; default: the resource adapter's user")
+    private String user;
+    @ConfigProperty(description = "Database password; default: the resource adapter's password", confidential = true)
+    private String password;
+
+    private transient ServiceBrokerResourceAdapter ra;
+    private transient PrintWriter logWriter;
+
+    @Override
+    public Object createConnectionFactory(ConnectionManager cm) throws ResourceException {
+        return new ServiceBrokerConnectionFactoryImpl(this, cm);
+    }
+
+    @Override
+    public Object createConnectionFactory() throws ResourceException {
+        throw new ResourceException("ssb-jca connection factories need a container connection manager (JCA managed "
+                + "environment)");
+    }
+
+    @Override
+    public ManagedConnection createManagedConnection(Subject subject, ConnectionRequestInfo info)
+            throws ResourceException {
+        BrokerRegistry.Entry entry = entry();
+        try {
+            return new ServiceBrokerManagedConnection(this, entry);
+        } catch (SQLException e) {
+            throw new ResourceException("cannot connect to " + entry.source().config() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public ManagedConnection matchManagedConnections(Set connections, Subject subject, ConnectionRequestInfo info) {
+        for (Object o : connections) {
+            if (o instanceof ServiceBrokerManagedConnection) {
+                ServiceBrokerManagedConnection mc = (ServiceBrokerManagedConnection) o;
+                if (mc.factory().equals(this) && mc.isUsable()) {
+                    return mc;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return the database: this factory's connection properties, else the resource adapter's
+     * @throws InvalidPropertyException naming connectionUrl when the URL is not supported
+     */
+    public DatabaseConfig database() throws InvalidPropertyException {
+        String url = Config.blankToNull(connectionUrl);
+        if (url == null) {
+            url = ra == null ? ServiceBrokerResourceAdapter.DEFAULT_URL : ra.getConnectionUrl();
+        }
+        String u = Config.blankToNull(user) != null ? user : ra == null ? null : ra.getUser();
+        String p = Config.blankToNull(password) != null ? password : ra == null ? null : ra.getPassword();
+        try {
+            return new DatabaseConfig(Config.expand(url), u, p);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidPropertyException("ssb-jca connection factory property 'connectionUrl' " + e.getMessage());
+        }
+    }
+
+    BrokerRegistry.Entry entry() throws ResourceException {
+        if (ra == null || ra.registry() == null) {
+            throw new ResourceException("the ssb-jca resource adapter is not started");
+        }
+        return ra.registry().get(database());
+    }
+
+    ServiceBrokerResourceAdapter resourceAdapter() {
+        return ra;
+    }
+
+    @Override
+    public TransactionSupport.TransactionSupportLevel getTransactionSupport() {
+        return TransactionSupport.TransactionSupportLevel.XATransaction;
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return ra;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter ra) throws ResourceException {
+        if (!(ra instanceof ServiceBrokerResourceAdapter)) {
+            throw new ResourceException("not the ssb-jca resource adapter: " + ra);
+        }
+        this.ra = (ServiceBrokerResourceAdapter) ra;
+        database();
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {
+        this.logWriter = out;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+        return logWriter;
+    }
+
+    /** @return the JDBC URL, or null for the adapter's */
+    public String getConnectionUrl() {
+        return connectionUrl;
+    }
+
+    /** @param connectionUrl the JDBC URL */
+    public void setConnectionUrl(String connectionUrl) {
+        this.connectionUrl = connectionUrl;
+    }
+
+    /** @return the user */
+    public String getUser() {
+        return user;
+    }
+
+    /** @param user the user */
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    /** @return the password */
+    public String getPassword() {
+        return password;
+    }
+
+    /** @param password the password */
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ServiceBrokerManagedConnectionFactory)) {
+            return false;
+        }
+        ServiceBrokerManagedConnectionFactory f = (ServiceBrokerManagedConnectionFactory) o;
+        return Objects.equals(connectionUrl, f.connectionUrl) && Objects.equals(user, f.user)
+                && Objects.equals(password, f.password) && Objects.equals(ra, f.ra);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(connectionUrl, user);
+    }
+}

@@ -1,0 +1,122 @@
+package org.ssbjca.support;
+
+import java.util.function.Consumer;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * An XA resource that reports how each branch ended: committed (including a read-only prepare, after which the
+ * transaction manager does not call commit) or rolled back. The adapter uses it to wake readers after a SEND commits
+ * and to count failed deliveries. Everything else is delegated unchanged; {@link #isSameRM} compares the wrapped
+ * resources.
+ */
+public final class CompletionAwareXAResource implements XAResource {
+
+    private final XAResource delegate;
+    private final Consumer<Boolean> onCompletion;
+    private volatile boolean active;
+    private volatile boolean rollbackOnly;
+
+    /**
+     * @param delegate the driver's XA resource
+     * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback
+     */
+    public CompletionAwareXAResource(XAResource delegate, Consumer<Boolean> onCompletion) {
+        this.delegate = delegate;
+        this.onCompletion = onCompletion;
+    }
+
+    /** @return whether a branch is started and not yet ended (the connection works inside a global transaction) */
+    public boolean isActive() {
+        return active;
+    }
+
+    /**
+     * Makes the current branch vote to roll back: the adapter hit an error (a failed RECEIVE) that the transaction
+     * manager cannot see. Cleared when the branch completes.
+     */
+    public void setRollbackOnly() {
+        rollbackOnly = true;
+    }
+
+    /** @return the driver's resource */
+    public XAResource delegate() {
+        return delegate;
+    }
+
+    @Override
+    public void start(Xid xid, int flags) throws XAException {
+        delegate.start(xid, flags);
+        active = true;
+    }
+
+    @Override
+    public void end(Xid xid, int flags) throws XAException {
+        active = false;
+        delegate.end(xid, flags);
+    }
+
+    @Override
+    public int prepare(Xid xid) throws XAException {
+        refuseIfRollbackOnly(xid);
+        int vote = delegate.prepare(xid);
+        if (vote == XA_RDONLY) {
+            onCompletion.accept(Boolean.TRUE);
+        }
+        return vote;
+    }
+
+    @Override
+    public void commit(Xid xid, boolean onePhase) throws XAException {
+        if (onePhase) {
+            refuseIfRollbackOnly(xid);
+        }
+        delegate.commit(xid, onePhase);
+        onCompletion.accept(Boolean.TRUE);
+    }
+
+    @Override
+    public void rollback(Xid xid) throws XAException {
+        rollbackOnly = false;
+        try {
+            delegate.rollback(xid);
+        } finally {
+            onCompletion.accept(Boolean.FALSE);
+        }
+    }
+
+    private void refuseIfRollbackOnly(Xid xid) throws XAException {
+        if (rollbackOnly) {
+            rollback(xid);
+            throw new XAException(XAException.XA_RBROLLBACK);
+        }
+    }
+
+    @Override
+    public void forget(Xid xid) throws XAException {
+        delegate.forget(xid);
+    }
+
+    @Override
+    public Xid[] recover(int flag) throws XAException {
+        return delegate.recover(flag);
+    }
+
+    @Override
+    public boolean isSameRM(XAResource other) throws XAException {
+        XAResource o = other instanceof CompletionAwareXAResource ? ((CompletionAwareXAResource) other).delegate
+                : other;
+        return delegate.isSameRM(o);
+    }
+
+    @Override
+    public int getTransactionTimeout() throws XAException {
+        return delegate.getTransactionTimeout();
+    }
+
+    @Override
+    public boolean setTransactionTimeout(int seconds) throws XAException {
+        return delegate.setTransactionTimeout(seconds);
+    }
+}

@@ -1,0 +1,53 @@
+package org.ssbjca.fakes;
+
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+
+/** The part of a transaction synchronization registry the adapter uses: the current transaction's key. */
+public final class FakeTransactions implements TransactionSynchronizationRegistry {
+
+    private final ThreadLocal<Object> current = new ThreadLocal<>();
+
+    void begin(Object key) {
+        current.set(key);
+    }
+
+    void end() {
+        current.remove();
+    }
+
+    @Override
+    public Object getTransactionKey() {
+        return current.get();
+    }
+
+    @Override
+    public void putResource(Object key, Object value) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Object getResource(Object key) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void registerInterposedSynchronization(Synchronization sync) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public int getTransactionStatus() {
+        return current.get() == null ? 6 : 0;
+    }
+
+    @Override
+    public void setRollbackOnly() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public boolean getRollbackOnly() {
+        return false;
+    }
+}

@@ -1,0 +1,116 @@
+package org.ssbjca.inbound;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.Validation;
+import org.ssbjca.fakes.FakeBootstrapContext;
+import org.ssbjca.fakes.FakeEndpointFactory;
+
+/** A started resource adapter on a private H2 database with one initiator and one target service. */
+final class InboundHarness implements AutoCloseable {
+
+    static final String REQUEST = "Request";
+    static final String CONTRACT = "Contract";
+    static final String INITIATOR_QUEUE = "InitiatorQueue";
+    static final String TARGET_QUEUE = "TargetQueue";
+    static final String INITIATOR = "Initiator";
+    static final String TARGET = "Target";
+
+    final FakeBootstrapContext context = new FakeBootstrapContext();
+    final ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+    final BrokerRegistry.Entry db;
+
+    InboundHarness() throws Exception {
+        ra.setConnectionUrl("jdbc:h2:mem:inbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000");
+        ra.setFallbackPollMillis(200L);
+        ra.start(context);
+        db = ra.registry().get(ra.defaultDatabase());
+        admin(a -> {
+            a.createMessageType(REQUEST, Validation.NONE);
+            a.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY));
+            a.createQueue(INITIATOR_QUEUE);
+            a.createQueue(TARGET_QUEUE);
+            a.createService(INITIATOR, INITIATOR_QUEUE);
+            a.createService(TARGET, TARGET_QUEUE, CONTRACT);
+        });
+    }
+
+    ServiceBrokerActivationSpec spec() throws Exception {
+        ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
+        spec.setResourceAdapter(ra);
+        spec.setQueue(TARGET_QUEUE);
+        spec.setWaitTimeout(500L);
+        spec.setReconnectInitialMillis(50L);
+        spec.setReconnectMaxMillis(500L);
+        return spec;
+    }
+
+    FakeEndpointFactory activate(Class<?> listener, Object bean, boolean transacted,
+            ServiceBrokerActivationSpec spec) throws Exception {
+        FakeEndpointFactory factory = new FakeEndpointFactory(listener, bean, transacted, context.transactions());
+        ra.endpointActivation(factory, spec);
+        return factory;
+    }
+
+    /** Begins a dialog and sends the bodies on it, committed. */
+    Conversation send(String... bodies) {
+        return tx(s -> {
+            Conversation c = s.beginDialog(INITIATOR, TARGET, CONTRACT, DialogOptions.defaults());
+            for (String b : bodies) {
+                s.send(c.handle(), REQUEST, b.getBytes(UTF_8));
+            }
+            return c;
+        });
+    }
+
+    <T> T tx(Function<BrokerSession, T> work) {
+        try (Connection c = db.source().open()) {
+            BrokerSession s = db.broker().session(c);
+            T result = work.apply(s);
+            c.commit();
+            s.afterCompletion(true);
+            return result;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    <T> T query(Function<BrokerAdmin, T> work) {
+        try (Connection c = db.source().open()) {
+            T result = work.apply(db.broker().admin(c));
+            c.commit();
+            return result;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    void admin(Consumer<BrokerAdmin> work) {
+        query(a -> {
+            work.accept(a);
+            return null;
+        });
+    }
+
+    long depth(String queue) {
+        return query(a -> a.queueDepth(queue));
+    }
+
+    @Override
+    public void close() {
+        ra.stop();
+    }
+}

@@ -1,0 +1,168 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.fakes.FakeEndpointFactory;
+
+/** The reader loop against fakes of the container: transactions, rollbacks, system messages, stopping. */
+class QueueReaderTest {
+
+    @Test
+    void deliversEveryMessageInItsOwnCommittedTransaction() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> got.add(m.bodyAsText());
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, h.spec());
+
+            h.send("a", "b", "c");
+
+            await(() -> got.size() == 3);
+            assertEquals(List.of("a", "b", "c"), got);
+            await(() -> f.commits.get() >= 3);
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+            assertEquals(0, f.pairingErrors.get());
+        }
+    }
+
+    @Test
+    void aRolledBackDeliveryIsDeliveredAgain() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger attempts = new AtomicInteger();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                int n = attempts.incrementAndGet();
+                if (n == 1) {
+                    throw new IllegalStateException("first attempt fails");
+                }
+                if (n == 2) {
+                    FakeEndpointFactory.setRollbackOnly();
+                    return;
+                }
+                done.add(m.bodyAsText());
+            };
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, h.spec());
+
+            h.send("retry me");
+
+            await(() -> done.size() == 1);
+            assertEquals(3, attempts.get(), "thrown, then setRollbackOnly, then delivered");
+            assertEquals(List.of("retry me"), done);
+            assertEquals(2, f.rollbacks.get());
+            assertEquals(0, f.pairingErrors.get());
+        }
+    }
+
+    @Test
+    void endDialogEndsTheTargetSideWithoutReachingTheBean() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<BrokerMessage> got = new CopyOnWriteArrayList<>();
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) got::add, true, h.spec());
+            long before = h.query(a -> a.endpointCount());
+
+            h.tx(s -> {
+                var c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET, InboundHarness.CONTRACT,
+                        org.ssbjca.api.DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, "last words".getBytes());
+                s.endConversation(c.handle(), null, null);
+                return c;
+            });
+
+            await(() -> h.query(a -> a.endpointCount()) == before);
+            assertEquals(1, got.size(), "only the application message reaches the bean");
+            assertEquals("last words", got.get(0).bodyAsText());
+        }
+    }
+
+    @Test
+    void aBatchListenerGetsAWholeGroupInOneCall() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<List<String>> calls = new CopyOnWriteArrayList<>();
+            ConversationGroupListener bean = ms -> calls.add(ms.stream().map(BrokerMessage::bodyAsText).toList());
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setReceiveBatchSize(100);
+            h.send("1", "2", "3", "4");
+            h.activate(ConversationGroupListener.class, bean, true, spec);
+
+            await(() -> !calls.isEmpty());
+            assertEquals(List.of(List.of("1", "2", "3", "4")), calls);
+        }
+    }
+
+    @Test
+    void aNonTransactedBeanGetsALocalTransactionThatRollsBackOnFailure() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger attempts = new AtomicInteger();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (attempts.incrementAndGet() == 1) {
+                    throw new IllegalStateException("fails once");
+                }
+                done.add(m.bodyAsText());
+            };
+            h.activate(BrokerMessageListener.class, bean, false, h.spec());
+            h.send("local");
+            await(() -> done.size() == 1);
+            assertEquals(2, attempts.get());
+            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+        }
+    }
+
+    @Test
+    void stoppingWaitsForTheDeliveryInFlightAndReleasesEverything() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            CountDownLatch inBean = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                inBean.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(3);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+            h.send("slow");
+            assertTrue(inBean.await(10, TimeUnit.SECONDS));
+
+            Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
+            stopper.start();
+            Thread.sleep(300);
+            assertTrue(stopper.isAlive(), "deactivation waits for the delivery in flight");
+            release.countDown();
+            stopper.join(10_000);
+
+            assertEquals(List.of("slow"), done);
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "the delivery in flight committed");
+            assertEquals(0, f.rollbacks.get());
+            assertEquals(0, f.pairingErrors.get());
+            assertEquals(0, f.liveEndpoints.get(), "every endpoint released");
+            await(() -> h.context.fakeWorkManager().liveThreads() <= 1);
+        }
+    }
+
+    static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within 20 s");
+            }
+            Thread.sleep(20);
+        }
+    }
+}
