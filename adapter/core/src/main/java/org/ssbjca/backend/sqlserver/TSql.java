@@ -29,7 +29,8 @@ final class TSql {
     static final String RECEIVED_TABLE = "DECLARE @received TABLE (priority TINYINT, queuing_order BIGINT,"
             + " conversation_group_id UNIQUEIDENTIFIER, conversation_handle UNIQUEIDENTIFIER,"
             + " message_sequence_number BIGINT, service_name NVARCHAR(512), service_contract_name NVARCHAR(256),"
-            + " message_type_name NVARCHAR(256), message_body VARBINARY(MAX), message_enqueue_time DATETIMEOFFSET(7));\n";
+            + " message_type_name NVARCHAR(256), message_body VARBINARY(MAX),"
+            + " message_enqueue_time DATETIMEOFFSET(7));\n";
 
     /**
      * What RECEIVE put into {@code @received}, with the conversation id from sys.conversation_endpoints
@@ -43,7 +44,8 @@ final class TSql {
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id\n"
             + "FROM @received AS r\n"
-            + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK) ON e.conversation_handle = r.conversation_handle\n"
+            + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
+            + " ON e.conversation_handle = r.conversation_handle\n"
             + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
             + " r.conversation_handle, r.message_sequence_number;";
 
@@ -55,7 +57,8 @@ final class TSql {
      */
     static final String SELECT_PEER_QUEUE = "SELECT q.name AS queue_name\n"
             + "FROM sys.conversation_endpoints AS e WITH (NOLOCK)\n"
-            + "JOIN sys.services AS s ON s.name COLLATE Latin1_General_BIN2 = e.far_service COLLATE Latin1_General_BIN2\n"
+            + "JOIN sys.services AS s"
+            + " ON s.name COLLATE Latin1_General_BIN2 = e.far_service COLLATE Latin1_General_BIN2\n"
             + "JOIN sys.service_queues AS q ON q.object_id = s.service_queue_id\n"
             + "WHERE e.conversation_handle = @handle;\n";
 
@@ -264,8 +267,8 @@ final class TSql {
             b.append("DECLARE @timeout INT = ?;\n");
         }
         b.append("DECLARE @group UNIQUEIDENTIFIER;\n")
-                .append(waitFor ? "WAITFOR (GET CONVERSATION GROUP @group FROM " : "GET CONVERSATION GROUP @group FROM ")
-                .append(queue.quoted());
+                .append(waitFor ? "WAITFOR (" : "")
+                .append("GET CONVERSATION GROUP @group FROM ").append(queue.quoted());
         return b.append(waitFor ? "), TIMEOUT @timeout;\n" : ";\n")
                 .append("SELECT @group AS conversation_group_id;").toString();
     }

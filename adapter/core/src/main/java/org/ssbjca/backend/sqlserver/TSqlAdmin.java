@@ -42,7 +42,8 @@ final class TSqlAdmin {
             throw new IllegalArgumentException("contract " + name + " needs at least one message type");
         }
         StringJoiner types = new StringJoiner(", ", " (", ")");
-        messageTypes.forEach((type, sentBy) -> types.add(SqlServerNames.messageType(type) + " SENT BY " + sentBy.name()));
+        messageTypes.forEach((type, sentBy) ->
+                types.add(SqlServerNames.messageType(type) + " SENT BY " + sentBy.name()));
         return "IF NOT EXISTS (SELECT 1 FROM sys.service_contracts WHERE name = ?)\n"
                 + "    CREATE CONTRACT " + SqlServerNames.contract(name) + types + ";";
     }

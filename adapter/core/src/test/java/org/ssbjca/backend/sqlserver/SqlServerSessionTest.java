@@ -102,7 +102,8 @@ class SqlServerSessionTest {
 
     @Test
     void sendOnAnEndedConversationIsConversationEnded() {
-        jdbc.error(8429, "The conversation endpoint is not in a valid state for SEND. The current endpoint state is 'DI'.");
+        jdbc.error(8429, "The conversation endpoint is not in a valid state for SEND."
+                + " The current endpoint state is 'DI'.");
         ConversationEndedException e = assertThrows(ConversationEndedException.class,
                 () -> session.send(HANDLE, "EchoRequest", new byte[] {1}));
         assertInstanceOf(SQLException.class, e.getCause());

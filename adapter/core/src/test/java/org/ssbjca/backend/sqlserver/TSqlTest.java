@@ -21,7 +21,8 @@ class TSqlTest {
     private static final String PEER_QUEUE = """
             SELECT q.name AS queue_name
             FROM sys.conversation_endpoints AS e WITH (NOLOCK)
-            JOIN sys.services AS s ON s.name COLLATE Latin1_General_BIN2 = e.far_service COLLATE Latin1_General_BIN2
+            JOIN sys.services AS s ON s.name COLLATE Latin1_General_BIN2 = e.far_service \
+            COLLATE Latin1_General_BIN2
             JOIN sys.service_queues AS q ON q.object_id = s.service_queue_id
             WHERE e.conversation_handle = @handle;
             """;
@@ -29,7 +30,8 @@ class TSqlTest {
     private static final String RECEIVED_TABLE = "DECLARE @received TABLE (priority TINYINT, queuing_order BIGINT,"
             + " conversation_group_id UNIQUEIDENTIFIER, conversation_handle UNIQUEIDENTIFIER,"
             + " message_sequence_number BIGINT, service_name NVARCHAR(512), service_contract_name NVARCHAR(256),"
-            + " message_type_name NVARCHAR(256), message_body VARBINARY(MAX), message_enqueue_time DATETIMEOFFSET(7));\n";
+            + " message_type_name NVARCHAR(256), message_body VARBINARY(MAX),"
+            + " message_enqueue_time DATETIMEOFFSET(7));\n";
 
     private static final String COLUMNS = "priority, queuing_order, conversation_group_id, conversation_handle,"
             + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
@@ -39,7 +41,8 @@ class TSqlTest {
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id\n"
             + "FROM @received AS r\n"
-            + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK) ON e.conversation_handle = r.conversation_handle\n"
+            + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
+            + " ON e.conversation_handle = r.conversation_handle\n"
             + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
             + " r.conversation_handle, r.message_sequence_number;";
 
@@ -106,7 +109,8 @@ class TSqlTest {
                 + "DECLARE @code INT = ?;\n"
                 + "DECLARE @description NVARCHAR(3000) = ?;\n"
                 + PEER_QUEUE
-                + "END CONVERSATION @handle WITH ERROR = @code DESCRIPTION = @description;", TSql.endConversation(true));
+                + "END CONVERSATION @handle WITH ERROR = @code DESCRIPTION = @description;",
+                TSql.endConversation(true));
         assertEquals("""
                 SET NOCOUNT ON;
                 DECLARE @handle UNIQUEIDENTIFIER = ?;
