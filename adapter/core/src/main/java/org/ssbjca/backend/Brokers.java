@@ -2,6 +2,7 @@ package org.ssbjca.backend;
 
 import org.ssbjca.backend.portable.PortableBroker;
 import org.ssbjca.backend.portable.PortableOptions;
+import org.ssbjca.backend.sqlserver.SqlServerBroker;
 
 /** Creates the {@link Broker} for a database, by the backend its URL selects. */
 public final class Brokers {
@@ -18,7 +19,7 @@ public final class Brokers {
     public static Broker create(ConnectionSource source, BackgroundRunner runner, PortableOptions portableOptions) {
         switch (source.config().kind()) {
             case SQLSERVER:
-                throw new UnsupportedOperationException("the SQL Server backend is being written");
+                return new SqlServerBroker(source, runner);
             default:
                 return new PortableBroker(source, runner, portableOptions);
         }

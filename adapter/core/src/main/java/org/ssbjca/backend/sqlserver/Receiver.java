@@ -1,0 +1,118 @@
+package org.ssbjca.backend.sqlserver;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
+
+/**
+ * RECEIVE and GET CONVERSATION GROUP on one connection. An unfiltered RECEIVE first tries the groups the adapter's
+ * priority table ranks (highest priority, then earliest request), skipping any group another transaction holds, and
+ * otherwise leaves the choice, and the waiting, to SQL Server's own WAITFOR (RECEIVE ...).
+ */
+final class Receiver {
+
+    /** How many prioritised groups one RECEIVE tries before it lets SQL Server choose. */
+    static final int PRIORITY_CANDIDATES = 32;
+
+    private final Connection c;
+
+    Receiver(Connection c) {
+        this.c = c;
+    }
+
+    List<BrokerMessage> receive(ReceiveRequest r) {
+        QueueName queue = SqlServerNames.queue(r.queue());
+        String what = "RECEIVE from queue " + queue;
+        try {
+            if (r.conversationHandle() != null) {
+                return receive(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()));
+            }
+            if (r.conversationGroupId() != null) {
+                return receive(queue, TSql.Filter.CONVERSATION_GROUP, r, Batches.text(r.conversationGroupId()));
+            }
+            List<BrokerMessage> prioritised = receivePrioritised(queue, r.top());
+            if (!prioritised.isEmpty()) {
+                return prioritised;
+            }
+            return receive(queue, TSql.Filter.NONE, r, null);
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate(what, r.queue(), e);
+        }
+    }
+
+    private List<BrokerMessage> receive(QueueName queue, TSql.Filter filter, ReceiveRequest r, String key)
+            throws SQLException {
+        boolean waitFor = !r.timeout().isZero();
+        int timeout = waitFor ? Batches.waitForMillis(r.timeout()) : 0;
+        Object[] params;
+        if (filter == TSql.Filter.NONE) {
+            params = waitFor ? new Object[] {r.top(), timeout} : new Object[] {r.top()};
+        } else {
+            params = waitFor ? new Object[] {r.top(), timeout, key} : new Object[] {r.top(), key};
+        }
+        return unmodifiable(Batches.query(c, TSql.receive(queue, filter, waitFor),
+                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, Receiver::message, params));
+    }
+
+    /** Tries the prioritised groups of the queue, best first; never waits for a group another transaction holds. */
+    private List<BrokerMessage> receivePrioritised(QueueName queue, int top) throws SQLException {
+        List<UUID> groups = Batches.query(c, TSql.priorityCandidates(queue), 0,
+                rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES);
+        String sql = groups.isEmpty() ? null : TSql.receivePrioritisedGroup(queue);
+        for (UUID group : groups) {
+            List<BrokerMessage> batch = Batches.query(c, sql, 0, Receiver::message, top, Batches.text(group));
+            if (!batch.isEmpty()) {
+                return unmodifiable(batch);
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * GET CONVERSATION GROUP takes SQL Server's next group. Unlike RECEIVE it cannot be pointed at a group, and no
+     * statement locks a chosen group without receiving or changing something, so the adapter's priorities do not
+     * apply here: GET CONVERSATION GROUP follows SQL Server's own broker priorities.
+     */
+    Optional<UUID> getConversationGroup(String queueName, Duration timeout) {
+        QueueName queue = SqlServerNames.queue(queueName);
+        boolean waitFor = !timeout.isZero();
+        int millis = waitFor ? Batches.waitForMillis(timeout) : 0;
+        try {
+            List<UUID> group = Batches.query(c, TSql.getConversationGroup(queue, waitFor),
+                    waitFor ? Batches.queryTimeoutSeconds(millis) : 0, rs -> Batches.uuid(rs, "conversation_group_id"),
+                    waitFor ? new Object[] {millis} : new Object[0]);
+            return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("GET CONVERSATION GROUP from queue " + queue, queueName, e);
+        }
+    }
+
+    static BrokerMessage message(ResultSet rs) throws SQLException {
+        return BrokerMessage.builder()
+                .priority(rs.getInt("priority"))
+                .queuingOrder(rs.getLong("queuing_order"))
+                .conversationGroupId(Batches.uuid(rs, "conversation_group_id"))
+                .conversationHandle(Batches.uuid(rs, "conversation_handle"))
+                .messageSequenceNumber(rs.getLong("message_sequence_number"))
+                .serviceName(rs.getString("service_name"))
+                .serviceContractName(rs.getString("service_contract_name"))
+                .messageTypeName(rs.getString("message_type_name"))
+                .body(rs.getBytes("message_body"))
+                .enqueueTime(Jdbc.instant(rs, "message_enqueue_time"))
+                .conversationId(Batches.uuid(rs, "conversation_id"))
+                .build();
+    }
+
+    private static List<BrokerMessage> unmodifiable(List<BrokerMessage> messages) {
+        return messages.isEmpty() ? List.of() : Collections.unmodifiableList(messages);
+    }
+}

@@ -1,0 +1,110 @@
+package org.ssbjca.backend.sqlserver;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.transaction.xa.XAResource;
+import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.Broker;
+import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.QueueSignals;
+
+/**
+ * Native SQL Server Service Broker through mssql-jdbc: every verb is the real T-SQL statement ({@link TSql}), the
+ * broker's queues, conversations, timers and lifetimes are SQL Server's own, and readers wait with WAITFOR. The
+ * adapter adds only its tables in schema {@code ssb} (priorities, delivery attempts, dead letters), created by
+ * {@code sql/sqlserver/install.sql}.
+ *
+ * <p>XA branches are started tightly coupled ({@link TightlyCoupledXAResource}). Nothing runs in the background, so
+ * the {@link BackgroundRunner} is not used.
+ */
+public final class SqlServerBroker implements Broker {
+
+    /** The install script on the class path (the file {@code sql/sqlserver/install.sql}). */
+    public static final String INSTALL_SCRIPT = "org/ssbjca/sql/sqlserver/install.sql";
+
+    private final DatabaseConfig config;
+    private final QueueSignals signals = new QueueSignals();
+
+    /**
+     * @param source where the database is
+     * @param runner background task runner; SQL Server needs none
+     */
+    public SqlServerBroker(ConnectionSource source, BackgroundRunner runner) {
+        this.config = source.config();
+        if (config.kind() != BackendKind.SQLSERVER) {
+            throw new IllegalArgumentException("not a SQL Server database: " + config);
+        }
+    }
+
+    @Override
+    public BackendKind kind() {
+        return BackendKind.SQLSERVER;
+    }
+
+    @Override
+    public DatabaseConfig config() {
+        return config;
+    }
+
+    @Override
+    public BrokerSession session(Connection connection) {
+        return new SqlServerSession(signals, connection);
+    }
+
+    @Override
+    public BrokerAdmin admin(Connection connection) {
+        return new SqlServerAdmin(connection);
+    }
+
+    /** @return the driver's resource wrapped so that every branch starts tightly coupled */
+    @Override
+    public XAResource xaResource(XAResource driverResource) {
+        return driverResource instanceof TightlyCoupledXAResource ? driverResource
+                : new TightlyCoupledXAResource(driverResource);
+    }
+
+    @Override
+    public QueueSignals signals() {
+        return signals;
+    }
+
+    /**
+     * Creates the adapter's tables if they are missing, from {@code sql/sqlserver/install.sql}. Service Broker must
+     * already be enabled in the database (see the script's header).
+     *
+     * @param connection a connection with DDL rights; runs in auto-commit mode
+     * @throws SQLException if a batch fails
+     */
+    public void installSchema(Connection connection) throws SQLException {
+        SqlScript.run(connection, SqlScript.load(INSTALL_SCRIPT));
+    }
+
+    /**
+     * Sets how long statements of this connection wait for a lock, for the rest of the session (SET LOCK_TIMEOUT).
+     *
+     * @param connection the connection
+     * @param millis -1 to wait forever, 0 not to wait, else milliseconds
+     * @throws SQLException on error
+     */
+    public static void setLockTimeout(Connection connection, long millis) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(TSql.setLockTimeout(millis));
+        }
+    }
+
+    /** Nothing to stop: SQL Server waits for messages itself. Idempotent. */
+    @Override
+    public void close() {
+        // no background work
+    }
+
+    @Override
+    public String toString() {
+        return "SqlServerBroker[" + config + "]";
+    }
+}

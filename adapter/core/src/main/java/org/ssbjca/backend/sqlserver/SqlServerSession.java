@@ -1,0 +1,211 @@
+package org.ssbjca.backend.sqlserver;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.ssbjca.api.BrokerException;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.QueueSignals;
+
+/**
+ * The Service Broker verbs on one SQL Server connection: each verb is one T-SQL batch from {@link TSql}, run in
+ * whatever transaction the connection is in. Not thread safe.
+ *
+ * <p>SQL Server waits for messages itself (WAITFOR), so {@link QueueSignals} are not needed to wake readers; they are
+ * still raised after a commit, for the queues this session sent to, so that code written against the portable
+ * backends behaves the same.
+ */
+final class SqlServerSession implements BrokerSession {
+
+    private final QueueSignals signals;
+    private final Connection c;
+    private final Receiver receiver;
+    private final Set<String> touchedQueues = new LinkedHashSet<>();
+
+    SqlServerSession(QueueSignals signals, Connection connection) {
+        this.signals = signals;
+        this.c = Objects.requireNonNull(connection, "connection");
+        this.receiver = new Receiver(connection);
+    }
+
+    @Override
+    public Connection connection() {
+        return c;
+    }
+
+    @Override
+    public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
+        String target = SqlServerNames.targetService(toService);
+        TSql.Related related = TSql.Related.NONE;
+        UUID relatedId = null;
+        if (options.relatedConversation() != null) {
+            related = TSql.Related.CONVERSATION;
+            relatedId = options.relatedConversation();
+        } else if (options.relatedConversationGroup() != null) {
+            related = TSql.Related.CONVERSATION_GROUP;
+            relatedId = options.relatedConversationGroup();
+        }
+        boolean lifetime = options.lifetime() != null;
+        String sql = TSql.beginDialog(fromService, contract, related, lifetime, options.encryption());
+        Object[] params = params(target, Batches.text(relatedId),
+                lifetime ? Math.toIntExact(options.lifetime().getSeconds()) : null);
+        try {
+            List<Conversation> rows = Batches.query(c, sql, 0, rs -> new Conversation(
+                    Batches.uuid(rs, "conversation_handle"), Batches.uuid(rs, "conversation_id"),
+                    Batches.uuid(rs, "conversation_group_id")), params);
+            if (rows.isEmpty()) {
+                throw new BrokerException("BEGIN DIALOG from service '" + fromService + "' to service '" + toService
+                        + "' returned no conversation endpoint");
+            }
+            return rows.get(0);
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("BEGIN DIALOG from service '" + fromService + "' to service '" + toService
+                    + "' on contract '" + contract + "'", null, e);
+        }
+    }
+
+    @Override
+    public void send(UUID handle, String messageType, byte[] body) {
+        requireHandle(handle, "SEND");
+        boolean withBody = body != null && body.length > 0;
+        String sql = TSql.send(messageType, withBody);
+        try {
+            touch(Batches.query(c, sql, 0, rs -> rs.getString("queue_name"),
+                    params(Batches.text(handle), withBody ? body : null)));
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("SEND of message type '" + messageType + "' on conversation " + handle,
+                    null, e);
+        }
+    }
+
+    @Override
+    public void endConversation(UUID handle, Integer errorCode, String errorDescription) {
+        String verb = errorCode == null ? "END CONVERSATION" : "END CONVERSATION WITH ERROR";
+        requireHandle(handle, verb);
+        if (errorCode != null) {
+            if (errorCode <= 0) {
+                throw new IllegalArgumentException("the error code must be greater than 0: " + errorCode);
+            }
+            if (errorDescription == null || errorDescription.length() > 3000) {
+                throw new IllegalArgumentException("the error description must be given, at most 3000 characters");
+            }
+        }
+        Object[] params = errorCode == null ? params(Batches.text(handle))
+                : params(Batches.text(handle), errorCode, errorDescription);
+        try {
+            touch(Batches.query(c, TSql.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
+                    params));
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate(verb + " on conversation " + handle, null, e);
+        }
+    }
+
+    @Override
+    public void endConversationWithCleanup(UUID handle) {
+        requireHandle(handle, "END CONVERSATION WITH CLEANUP");
+        try {
+            Batches.run(c, TSql.END_CONVERSATION_WITH_CLEANUP, Batches.text(handle));
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("END CONVERSATION WITH CLEANUP on conversation " + handle, null, e);
+        }
+    }
+
+    @Override
+    public void beginConversationTimer(UUID handle, Duration timeout) {
+        requireHandle(handle, "BEGIN CONVERSATION TIMER");
+        if (timeout == null || timeout.getSeconds() < 1 || timeout.getSeconds() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a conversation timer needs between 1 and " + Integer.MAX_VALUE
+                    + " seconds: " + timeout);
+        }
+        try {
+            Batches.run(c, TSql.BEGIN_CONVERSATION_TIMER, Batches.text(handle), (int) timeout.getSeconds());
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("BEGIN CONVERSATION TIMER on conversation " + handle, null, e);
+        }
+    }
+
+    @Override
+    public void moveConversation(UUID handle, UUID group) {
+        requireHandle(handle, "MOVE CONVERSATION");
+        Objects.requireNonNull(group, "target conversation group");
+        try {
+            Batches.run(c, TSql.MOVE_CONVERSATION, Batches.text(handle), Batches.text(group));
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("MOVE CONVERSATION " + handle + " to group " + group, null, e);
+        }
+    }
+
+    @Override
+    public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
+        return receiver.getConversationGroup(queue, Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    @Override
+    public List<BrokerMessage> receive(ReceiveRequest request) {
+        return receiver.receive(Objects.requireNonNull(request, "request"));
+    }
+
+    @Override
+    public void setPriority(UUID group, int priority) {
+        Objects.requireNonNull(group, "conversation group");
+        if (priority < 0 || priority > 255) {
+            throw new IllegalArgumentException("priority must be between 0 and 255: " + priority);
+        }
+        try {
+            List<String> queue = Batches.query(c, TSql.SET_PRIORITY, 0, rs -> rs.getString("queue_name"),
+                    Batches.text(group), priority);
+            if (queue.isEmpty() || queue.get(0) == null) {
+                throw new BrokerException("set priority: conversation group " + group + " does not exist");
+            }
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("set priority of conversation group " + group, null, e);
+        }
+    }
+
+    @Override
+    public void clearPriority(UUID group) {
+        Objects.requireNonNull(group, "conversation group");
+        try {
+            Batches.run(c, TSql.CLEAR_PRIORITY, Batches.text(group));
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("clear priority of conversation group " + group, null, e);
+        }
+    }
+
+    @Override
+    public void afterCompletion(boolean committed) {
+        if (committed) {
+            signals.signalAll(touchedQueues);
+        }
+        touchedQueues.clear();
+    }
+
+    private void touch(List<String> queues) {
+        for (String q : queues) {
+            if (q != null) {
+                touchedQueues.add(q);
+            }
+        }
+    }
+
+    private static void requireHandle(UUID handle, String verb) {
+        if (handle == null) {
+            throw new IllegalArgumentException(verb + ": the conversation handle is null");
+        }
+    }
+
+    /** The non-null values, in order: optional clauses declare no variable, so they bind nothing. */
+    private static Object[] params(Object... values) {
+        return java.util.Arrays.stream(values).filter(Objects::nonNull).toArray();
+    }
+}

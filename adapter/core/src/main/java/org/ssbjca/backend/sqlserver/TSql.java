@@ -1,0 +1,316 @@
+package org.ssbjca.backend.sqlserver;
+
+import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
+
+/**
+ * Every Service Broker statement the SQL Server backend sends, and nothing else sends any. Values are always JDBC
+ * parameters ({@code ?}), copied into typed local variables at the top of the batch so that each statement reads as
+ * in Microsoft's documentation; identifiers that T-SQL cannot take as parameters (queue, FROM service, contract,
+ * message type) come only from {@link SqlServerNames}, validated and quoted.
+ *
+ * <p>SEND, RECEIVE, GET CONVERSATION GROUP and MOVE CONVERSATION must follow a statement ended with a semicolon, so
+ * every statement here ends with one. Batches start with {@code SET NOCOUNT ON} so that the only results a batch
+ * returns are its final SELECT. The administrative statements and the catalog queries are in {@link TSqlAdmin}.
+ */
+final class TSql {
+
+    /** The queue columns RECEIVE returns, in the order of {@link #RECEIVED_TABLE}. */
+    static final String RECEIVE_COLUMNS = "priority, queuing_order, conversation_group_id, conversation_handle,"
+            + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
+            + " message_enqueue_time";
+
+    /**
+     * The table variable RECEIVE ... INTO fills: the queue columns of RECEIVE
+     * (https://learn.microsoft.com/sql/t-sql/statements/receive-transact-sql) and {@code message_enqueue_time}, which
+     * queues have had since SQL Server 2012
+     * (https://learn.microsoft.com/sql/database-engine/configure-windows/sql-server-service-broker). The documentation
+     * gives no type for that column; DATETIMEOFFSET takes a datetime or a datetimeoffset by implicit conversion.
+     */
+    static final String RECEIVED_TABLE = "DECLARE @received TABLE (priority TINYINT, queuing_order BIGINT,"
+            + " conversation_group_id UNIQUEIDENTIFIER, conversation_handle UNIQUEIDENTIFIER,"
+            + " message_sequence_number BIGINT, service_name NVARCHAR(512), service_contract_name NVARCHAR(256),"
+            + " message_type_name NVARCHAR(256), message_body VARBINARY(MAX),"
+            + " message_enqueue_time DATETIMEOFFSET(7));\n";
+
+    /**
+     * What RECEIVE put into {@code @received}, with the conversation id from sys.conversation_endpoints
+     * (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql),
+     * in the order RECEIVE documents: conversation by conversation in descending priority, each conversation in
+     * ascending message_sequence_number. A table variable keeps no order of its own, so the ORDER BY rebuilds it
+     * (conversations of equal priority by their first message in the queue). NOLOCK: conversation_id never changes,
+     * and the read must not wait for a transaction that is sending to this conversation.
+     */
+    static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
+            + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
+            + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id\n"
+            + "FROM @received AS r\n"
+            + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
+            + " ON e.conversation_handle = r.conversation_handle\n"
+            + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
+            + " r.conversation_handle, r.message_sequence_number;";
+
+    /**
+     * The queue of the other side of a conversation, when that side is a service of this database: the queue a SEND
+     * or END CONVERSATION puts a message on. Service Broker matches service names byte by byte, hence the binary
+     * collation (https://learn.microsoft.com/sql/database-engine/service-broker/naming-service-broker-objects,
+     * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-services-transact-sql).
+     */
+    static final String SELECT_PEER_QUEUE = "SELECT q.name AS queue_name\n"
+            + "FROM sys.conversation_endpoints AS e WITH (NOLOCK)\n"
+            + "JOIN sys.services AS s"
+            + " ON s.name COLLATE Latin1_General_BIN2 = e.far_service COLLATE Latin1_General_BIN2\n"
+            + "JOIN sys.service_queues AS q ON q.object_id = s.service_queue_id\n"
+            + "WHERE e.conversation_handle = @handle;\n";
+
+    private static final String PROLOGUE = "SET NOCOUNT ON;\n";
+
+    private TSql() {
+    }
+
+    /** Which related clause BEGIN DIALOG has. */
+    enum Related {
+        NONE, CONVERSATION, CONVERSATION_GROUP
+    }
+
+    /**
+     * BEGIN DIALOG CONVERSATION, then the new endpoint's conversation id and group.
+     * https://learn.microsoft.com/sql/t-sql/statements/begin-dialog-conversation-transact-sql
+     *
+     * <p>Parameters: target service (string); the related conversation handle or group when {@code related} is not
+     * NONE; the lifetime in seconds when {@code lifetime}.
+     */
+    static String beginDialog(String fromService, String contract, Related related, boolean lifetime,
+            boolean encryption) {
+        StringBuilder b = new StringBuilder(PROLOGUE)
+                .append("DECLARE @handle UNIQUEIDENTIFIER;\n")
+                .append("DECLARE @to_service NVARCHAR(256) = ?;\n");
+        if (related != Related.NONE) {
+            b.append("DECLARE @related UNIQUEIDENTIFIER = ?;\n");
+        }
+        if (lifetime) {
+            b.append("DECLARE @lifetime INT = ?;\n");
+        }
+        b.append("BEGIN DIALOG CONVERSATION @handle\n")
+                .append("    FROM SERVICE ").append(SqlServerNames.service(fromService)).append('\n')
+                .append("    TO SERVICE @to_service\n")
+                .append("    ON CONTRACT ").append(SqlServerNames.contract(contract)).append('\n')
+                .append("    WITH ");
+        if (related == Related.CONVERSATION) {
+            b.append("RELATED_CONVERSATION = @related, ");
+        } else if (related == Related.CONVERSATION_GROUP) {
+            b.append("RELATED_CONVERSATION_GROUP = @related, ");
+        }
+        if (lifetime) {
+            b.append("LIFETIME = @lifetime, ");
+        }
+        b.append("ENCRYPTION = ").append(encryption ? "ON" : "OFF").append(";\n");
+        // https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql
+        return b.append("SELECT e.conversation_handle, e.conversation_id, e.conversation_group_id\n")
+                .append("FROM sys.conversation_endpoints AS e\n")
+                .append("WHERE e.conversation_handle = @handle;").toString();
+    }
+
+    /**
+     * SEND ON CONVERSATION, after reading the queue the message goes to. SEND refuses a NULL body and omits the body
+     * when the clause is absent, so an empty body is sent without the clause.
+     * https://learn.microsoft.com/sql/t-sql/statements/send-transact-sql
+     *
+     * <p>Parameters: handle; the body when {@code withBody}.
+     */
+    static String send(String messageType, boolean withBody) {
+        StringBuilder b = new StringBuilder(PROLOGUE).append("DECLARE @handle UNIQUEIDENTIFIER = ?;\n");
+        if (withBody) {
+            b.append("DECLARE @body VARBINARY(MAX) = ?;\n");
+        }
+        b.append(SELECT_PEER_QUEUE)
+                .append("SEND ON CONVERSATION @handle MESSAGE TYPE ").append(SqlServerNames.messageType(messageType));
+        return b.append(withBody ? " (@body);" : ";").toString();
+    }
+
+    /**
+     * END CONVERSATION, normally or WITH ERROR, after reading the queue the EndDialog or Error message goes to.
+     * https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql
+     *
+     * <p>Parameters: handle; the error code and description when {@code withError}.
+     */
+    static String endConversation(boolean withError) {
+        StringBuilder b = new StringBuilder(PROLOGUE).append("DECLARE @handle UNIQUEIDENTIFIER = ?;\n");
+        if (withError) {
+            b.append("DECLARE @code INT = ?;\n").append("DECLARE @description NVARCHAR(3000) = ?;\n");
+        }
+        b.append(SELECT_PEER_QUEUE).append("END CONVERSATION @handle");
+        return b.append(withError ? " WITH ERROR = @code DESCRIPTION = @description;" : ";").toString();
+    }
+
+    /**
+     * END CONVERSATION ... WITH CLEANUP. https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql
+     *
+     * <p>Parameters: handle.
+     */
+    static final String END_CONVERSATION_WITH_CLEANUP = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "END CONVERSATION @handle WITH CLEANUP;";
+
+    /**
+     * BEGIN CONVERSATION TIMER. https://learn.microsoft.com/sql/t-sql/statements/begin-conversation-timer-transact-sql
+     *
+     * <p>Parameters: handle; timeout in seconds.
+     */
+    static final String BEGIN_CONVERSATION_TIMER = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @timeout INT = ?;\n"
+            + "BEGIN CONVERSATION TIMER (@handle) TIMEOUT = @timeout;";
+
+    /**
+     * MOVE CONVERSATION. https://learn.microsoft.com/sql/t-sql/statements/move-conversation-transact-sql
+     *
+     * <p>Parameters: handle; target group.
+     */
+    static final String MOVE_CONVERSATION = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+            + "MOVE CONVERSATION @handle TO @group;";
+
+    /** What a RECEIVE is restricted to. */
+    enum Filter {
+        NONE, CONVERSATION, CONVERSATION_GROUP
+    }
+
+    /**
+     * [WAITFOR (] RECEIVE TOP (n) ... FROM queue INTO @received [WHERE ...] [), TIMEOUT t], then
+     * {@link #SELECT_RECEIVED}. Without {@code waitFor} RECEIVE returns at once; with it, a timeout of -1 waits
+     * without limit. https://learn.microsoft.com/sql/t-sql/statements/receive-transact-sql
+     *
+     * <p>Parameters: top; the timeout in milliseconds when {@code waitFor}; the handle or group when filtered.
+     */
+    static String receive(QueueName queue, Filter filter, boolean waitFor) {
+        StringBuilder b = new StringBuilder(PROLOGUE).append("DECLARE @top INT = ?;\n");
+        if (waitFor) {
+            b.append("DECLARE @timeout INT = ?;\n");
+        }
+        if (filter == Filter.CONVERSATION) {
+            b.append("DECLARE @handle UNIQUEIDENTIFIER = ?;\n");
+        } else if (filter == Filter.CONVERSATION_GROUP) {
+            b.append("DECLARE @group UNIQUEIDENTIFIER = ?;\n");
+        }
+        b.append(RECEIVED_TABLE).append(waitFor ? "WAITFOR (\n    " : "")
+                .append("RECEIVE TOP (@top) ").append(RECEIVE_COLUMNS).append('\n')
+                .append(waitFor ? "    " : "").append("FROM ").append(queue.quoted()).append(" INTO @received");
+        if (filter == Filter.CONVERSATION) {
+            b.append(" WHERE conversation_handle = @handle");
+        } else if (filter == Filter.CONVERSATION_GROUP) {
+            b.append(" WHERE conversation_group_id = @group");
+        }
+        return b.append(waitFor ? "\n), TIMEOUT @timeout;\n" : ";\n").append(SELECT_RECEIVED).toString();
+    }
+
+    /**
+     * The prioritised groups of a queue that have messages, highest priority first, then the earliest request: the
+     * adapter's own ordering, tried before SQL Server's. READPAST skips priority rows another transaction is writing
+     * or deleting instead of waiting for it (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table);
+     * NOLOCK reads the queue without blocking its readers
+     * (https://learn.microsoft.com/sql/database-engine/service-broker/querying-queues).
+     *
+     * <p>Parameters: the quoted queue name (for OBJECT_ID); how many groups at most.
+     */
+    static String priorityCandidates(QueueName queue) {
+        return PROLOGUE + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
+                + "DECLARE @limit INT = ?;\n"
+                + "SELECT TOP (@limit) p.conversation_group_id\n"
+                + "FROM ssb.conversation_priority AS p WITH (READPAST)\n"
+                + "WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)\n"
+                + "AND EXISTS (SELECT 1 FROM " + queue.quoted() + " AS m WITH (NOLOCK)"
+                + " WHERE m.conversation_group_id = p.conversation_group_id)\n"
+                + "ORDER BY p.priority DESC, p.request_order;";
+    }
+
+    /**
+     * RECEIVE from one prioritised group without waiting for its conversation group lock. RECEIVE ... WHERE
+     * conversation_group_id waits for a group another transaction holds (it locks the group like every verb that
+     * touches it: https://learn.microsoft.com/sql/database-engine/service-broker/conversation-group-locks), and lock
+     * waits obey SET LOCK_TIMEOUT: with 0 the statement fails at once with error 1222 and the transaction stays
+     * usable (https://learn.microsoft.com/sql/t-sql/statements/set-lock-timeout-transact-sql). READPAST cannot
+     * apply to RECEIVE, so LOCK_TIMEOUT is the documented way to skip a held group. The caller's setting is saved
+     * and restored; error 1222 is swallowed (the group is skipped: the SELECT returns nothing) unless it doomed the
+     * transaction (XACT_ABORT ON), in which case it is thrown like every other error.
+     * https://learn.microsoft.com/sql/t-sql/language-elements/try-catch-transact-sql
+     *
+     * <p>Parameters: top; group.
+     */
+    static String receivePrioritisedGroup(QueueName queue) {
+        return PROLOGUE + "DECLARE @top INT = ?;\n"
+                + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+                + "DECLARE @lock_timeout INT = @@LOCK_TIMEOUT;\n"
+                + RECEIVED_TABLE
+                + "SET LOCK_TIMEOUT 0;\n"
+                + "BEGIN TRY\n"
+                + "    RECEIVE TOP (@top) " + RECEIVE_COLUMNS + "\n"
+                + "    FROM " + queue.quoted() + " INTO @received WHERE conversation_group_id = @group;\n"
+                + "END TRY\n"
+                + "BEGIN CATCH\n"
+                + "    SET LOCK_TIMEOUT @lock_timeout;\n"
+                + "    IF ERROR_NUMBER() <> " + SqlServerErrors.LOCK_TIMEOUT + " OR XACT_STATE() = -1\n"
+                + "    BEGIN\n"
+                + "        THROW;\n"
+                + "    END;\n"
+                + "END CATCH;\n"
+                + "SET LOCK_TIMEOUT @lock_timeout;\n"
+                + SELECT_RECEIVED;
+    }
+
+    /**
+     * [WAITFOR (] GET CONVERSATION GROUP @group FROM queue [), TIMEOUT t]; the group is NULL when none came.
+     * https://learn.microsoft.com/sql/t-sql/statements/get-conversation-group-transact-sql
+     *
+     * <p>Parameters: the timeout in milliseconds when {@code waitFor} (-1: no limit).
+     */
+    static String getConversationGroup(QueueName queue, boolean waitFor) {
+        StringBuilder b = new StringBuilder(PROLOGUE);
+        if (waitFor) {
+            b.append("DECLARE @timeout INT = ?;\n");
+        }
+        b.append("DECLARE @group UNIQUEIDENTIFIER;\n")
+                .append(waitFor ? "WAITFOR (" : "")
+                .append("GET CONVERSATION GROUP @group FROM ").append(queue.quoted());
+        return b.append(waitFor ? "), TIMEOUT @timeout;\n" : ";\n")
+                .append("SELECT @group AS conversation_group_id;").toString();
+    }
+
+    /**
+     * Records a group's priority (replacing an earlier request, which then queues behind the others of its
+     * priority), with the queue of the group's endpoints: sys.conversation_endpoints, sys.services, sys.service_queues.
+     * Returns the queue, or NULLs when the group does not exist.
+     *
+     * <p>Parameters: group; priority.
+     */
+    static final String SET_PRIORITY = PROLOGUE + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @priority INT = ?;\n"
+            + "DECLARE @queue_schema SYSNAME, @queue_name SYSNAME;\n"
+            + "SELECT TOP (1) @queue_schema = SCHEMA_NAME(q.schema_id), @queue_name = q.name\n"
+            + "FROM sys.conversation_endpoints AS e WITH (NOLOCK)\n"
+            + "JOIN sys.services AS s ON s.service_id = e.service_id\n"
+            + "JOIN sys.service_queues AS q ON q.object_id = s.service_queue_id\n"
+            + "WHERE e.conversation_group_id = @group;\n"
+            + "IF @queue_name IS NOT NULL\n"
+            + "BEGIN\n"
+            + "    DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;\n"
+            + "    INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, priority,"
+            + " requested_at)\n"
+            + "    VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());\n"
+            + "END;\n"
+            + "SELECT @queue_schema AS queue_schema, @queue_name AS queue_name;";
+
+    /** Parameters: group. */
+    static final String CLEAR_PRIORITY = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?;";
+
+    /**
+     * SET LOCK_TIMEOUT with a literal: a SET inside a parameterised batch (sp_executesql) is undone when the batch
+     * ends (https://learn.microsoft.com/sql/t-sql/statements/set-statements-transact-sql), so a session-wide setting
+     * must be a plain statement; the value is a number the caller passes, never text.
+     * https://learn.microsoft.com/sql/t-sql/statements/set-lock-timeout-transact-sql
+     */
+    static String setLockTimeout(long millis) {
+        if (millis < -1 || millis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("lock timeout must be -1 or between 0 and " + Integer.MAX_VALUE
+                    + " milliseconds: " + millis);
+        }
+        return "SET LOCK_TIMEOUT " + millis + ";";
+    }
+}

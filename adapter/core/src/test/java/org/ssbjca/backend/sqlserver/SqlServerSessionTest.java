@@ -1,0 +1,276 @@
+package org.ssbjca.backend.sqlserver;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.backend.sqlserver.FakeJdbc.row;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerException;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.ConversationEndedException;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.QueueDisabledException;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.QueueSignals;
+
+/** The session's binding, flow and error mapping, against a scripted JDBC connection. */
+class SqlServerSessionTest {
+
+    private static final UUID HANDLE = UUID.fromString("0f7bd7a6-8f4c-4b35-9b56-3c2f0e8a1d01");
+    private static final UUID GROUP = UUID.fromString("6b1f1d8e-2a55-4d8c-8a0e-9d6d1c2b3a02");
+    private static final UUID OTHER_GROUP = UUID.fromString("c3a0e5f4-7b6d-4e1a-9f8b-0a1b2c3d4e03");
+    private static final UUID CONVERSATION = UUID.fromString("a9e8d7c6-b5a4-4321-8fed-cba987654304");
+
+    private final FakeJdbc jdbc = new FakeJdbc();
+    private final QueueSignals signals = new QueueSignals();
+    private final SqlServerSession session = new SqlServerSession(signals, jdbc.connection());
+
+    @Test
+    void beginDialogBindsEveryValueAndReadsTheNewEndpoint() {
+        jdbc.rows(row("conversation_handle", HANDLE.toString().toUpperCase(), "conversation_id",
+                CONVERSATION.toString(), "conversation_group_id", GROUP.toString()));
+        Conversation c = session.beginDialog("EchoClientService", "EchoService", "EchoContract",
+                DialogOptions.defaults().withRelatedConversationGroup(GROUP).withLifetime(Duration.ofMinutes(10)));
+        assertEquals(new Conversation(HANDLE, CONVERSATION, GROUP), c);
+        assertEquals(CONVERSATION, c.conversationId());
+        assertEquals(GROUP, c.conversationGroupId());
+        FakeJdbc.Call call = jdbc.calls.get(0);
+        assertEquals(TSql.beginDialog("EchoClientService", "EchoContract", TSql.Related.CONVERSATION_GROUP, true,
+                false), call.sql);
+        assertEquals(List.of("EchoService", GROUP.toString(), 600), call.params());
+    }
+
+    @Test
+    void theTargetServiceIsAParameterNeverText() {
+        String hostile = "x'; DROP TABLE t; --";
+        jdbc.rows(row("conversation_handle", HANDLE.toString(), "conversation_id", CONVERSATION.toString(),
+                "conversation_group_id", GROUP.toString()));
+        session.beginDialog("EchoClientService", hostile, "EchoContract", DialogOptions.defaults());
+        FakeJdbc.Call call = jdbc.calls.get(0);
+        assertEquals(List.of(hostile), call.params());
+        assertTrue(!call.sql.contains("DROP TABLE"), call.sql);
+    }
+
+    @Test
+    void sendBindsHandleAndBodyAndSignalsTheTargetQueueOnCommit() {
+        jdbc.rows(row("queue_name", "EchoServiceQueue"));
+        byte[] body = "<hello/>".getBytes(StandardCharsets.UTF_8);
+        long before = signals.generation("EchoServiceQueue");
+        session.send(HANDLE, "EchoRequest", body);
+        FakeJdbc.Call call = jdbc.calls.get(0);
+        assertEquals(TSql.send("EchoRequest", true), call.sql);
+        assertEquals(HANDLE.toString(), call.params.get(1));
+        assertArrayEquals(body, (byte[]) call.params.get(2));
+        assertEquals(before, signals.generation("EchoServiceQueue"), "no signal before the commit");
+        session.afterCompletion(true);
+        assertEquals(before + 1, signals.generation("EchoServiceQueue"));
+    }
+
+    @Test
+    void aRolledBackSendSignalsNothing() {
+        jdbc.rows(row("queue_name", "EchoServiceQueue"));
+        session.send(HANDLE, "EchoRequest", new byte[] {1});
+        long before = signals.generation("EchoServiceQueue");
+        session.afterCompletion(false);
+        session.afterCompletion(true);
+        assertEquals(before, signals.generation("EchoServiceQueue"));
+    }
+
+    @Test
+    void anEmptyBodyIsSentWithoutTheBodyClause() {
+        session.send(HANDLE, "EchoRequest", null);
+        session.send(HANDLE, "EchoRequest", new byte[0]);
+        for (FakeJdbc.Call call : jdbc.calls) {
+            assertEquals(TSql.send("EchoRequest", false), call.sql);
+            assertEquals(List.of(HANDLE.toString()), call.params());
+        }
+    }
+
+    @Test
+    void sendOnAnEndedConversationIsConversationEnded() {
+        jdbc.error(8429, "The conversation endpoint is not in a valid state for SEND."
+                + " The current endpoint state is 'DI'.");
+        ConversationEndedException e = assertThrows(ConversationEndedException.class,
+                () -> session.send(HANDLE, "EchoRequest", new byte[] {1}));
+        assertInstanceOf(SQLException.class, e.getCause());
+        assertTrue(e.getMessage().startsWith("SEND of message type 'EchoRequest' on conversation " + HANDLE),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("SQL Server error 8429"), e.getMessage());
+    }
+
+    @Test
+    void endConversationWithErrorBindsCodeAndDescription() {
+        session.endConversation(HANDLE, 42, "it's broken");
+        FakeJdbc.Call call = jdbc.calls.get(0);
+        assertEquals(TSql.endConversation(true), call.sql);
+        assertEquals(List.of(HANDLE.toString(), 42, "it's broken"), call.params());
+        assertThrows(IllegalArgumentException.class, () -> session.endConversation(HANDLE, 0, "x"));
+        assertThrows(IllegalArgumentException.class, () -> session.endConversation(HANDLE, 1, null));
+        assertThrows(IllegalArgumentException.class, () -> session.endConversation(HANDLE, 1, "x".repeat(3001)));
+        assertEquals(1, jdbc.calls.size());
+    }
+
+    @Test
+    void endingAnUnknownConversationIsConversationEnded() {
+        jdbc.error(8426, "The conversation handle \"" + HANDLE + "\" is not found.");
+        assertThrows(ConversationEndedException.class, () -> session.endConversation(HANDLE, null, null));
+    }
+
+    @Test
+    void timerMoveAndCleanupBindTheirValues() {
+        session.beginConversationTimer(HANDLE, Duration.ofSeconds(90));
+        session.moveConversation(HANDLE, GROUP);
+        session.endConversationWithCleanup(HANDLE);
+        assertEquals(TSql.BEGIN_CONVERSATION_TIMER, jdbc.calls.get(0).sql);
+        assertEquals(List.of(HANDLE.toString(), 90), jdbc.calls.get(0).params());
+        assertEquals(TSql.MOVE_CONVERSATION, jdbc.calls.get(1).sql);
+        assertEquals(List.of(HANDLE.toString(), GROUP.toString()), jdbc.calls.get(1).params());
+        assertEquals(TSql.END_CONVERSATION_WITH_CLEANUP, jdbc.calls.get(2).sql);
+        assertThrows(IllegalArgumentException.class, () -> session.beginConversationTimer(HANDLE, Duration.ZERO));
+    }
+
+    @Test
+    void aPrioritisedGroupIsTriedFirstAndALockedOneSkipped() {
+        jdbc.rows(row("conversation_group_id", GROUP.toString()), row("conversation_group_id", OTHER_GROUP.toString()))
+                .rows() // GROUP: locked by another transaction (error 1222 swallowed by the batch), nothing received
+                .rows(message(OTHER_GROUP, 1));
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("dbo.EchoServiceQueue").top(10)
+                .timeout(Duration.ofSeconds(30)));
+        assertEquals(1, got.size());
+        assertEquals(OTHER_GROUP, got.get(0).conversationGroupId());
+        assertEquals(3, jdbc.calls.size(), "no WAITFOR (RECEIVE ...) once a prioritised group answered");
+        assertEquals(TSql.priorityCandidates(SqlServerNames.queue("dbo.EchoServiceQueue")), jdbc.calls.get(0).sql);
+        assertEquals(List.of("[dbo].[EchoServiceQueue]", Receiver.PRIORITY_CANDIDATES), jdbc.calls.get(0).params());
+        assertEquals(TSql.receivePrioritisedGroup(SqlServerNames.queue("dbo.EchoServiceQueue")), jdbc.calls.get(1).sql);
+        assertEquals(List.of(10, GROUP.toString()), jdbc.calls.get(1).params());
+        assertEquals(List.of(10, OTHER_GROUP.toString()), jdbc.calls.get(2).params());
+        assertEquals(0, jdbc.calls.get(1).queryTimeout, "the prioritised attempt never waits");
+    }
+
+    @Test
+    void withoutPrioritisedGroupsSqlServerChoosesAndWaits() {
+        jdbc.rows().rows(message(GROUP, 1), message(GROUP, 2));
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5)
+                .timeout(Duration.ofMillis(2500)));
+        assertEquals(2, got.size());
+        BrokerMessage m = got.get(0);
+        assertEquals(HANDLE, m.conversationHandle());
+        assertEquals(CONVERSATION, m.conversationId());
+        assertEquals(GROUP, m.conversationGroupId());
+        assertEquals(7, m.priority());
+        assertEquals(101, m.queuingOrder());
+        assertEquals("EchoRequest", m.messageTypeName());
+        assertEquals("EchoService", m.serviceName());
+        assertEquals("EchoContract", m.serviceContractName());
+        assertEquals("hello", m.bodyAsText());
+        assertEquals(OffsetDateTime.of(2025, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC).toInstant(), m.enqueueTime());
+        FakeJdbc.Call waitFor = jdbc.calls.get(1);
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, true), waitFor.sql);
+        assertEquals(List.of(5, 2500), waitFor.params());
+        assertEquals(3 + Batches.QUERY_TIMEOUT_MARGIN_SECONDS, waitFor.queryTimeout,
+                "the JDBC timeout outlasts the WAITFOR");
+        assertThrows(UnsupportedOperationException.class, () -> got.add(m));
+    }
+
+    @Test
+    void waitingForeverIsTimeoutMinusOneAndNoQueryTimeout() {
+        jdbc.rows().rows();
+        session.receive(ReceiveRequest.from("EchoServiceQueue").timeout(ReceiveRequest.FOREVER));
+        assertEquals(List.of(1, -1), jdbc.calls.get(1).params());
+        assertEquals(0, jdbc.calls.get(1).queryTimeout);
+    }
+
+    @Test
+    void aZeroTimeoutReceivesWithoutWaitFor() {
+        jdbc.rows().rows();
+        assertEquals(List.of(), session.receive(ReceiveRequest.from("EchoServiceQueue")));
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, false),
+                jdbc.calls.get(1).sql);
+        assertEquals(List.of(1), jdbc.calls.get(1).params());
+    }
+
+    @Test
+    void aFilteredReceiveGoesStraightToSqlServer() {
+        jdbc.rows(message(GROUP, 1));
+        session.receive(ReceiveRequest.from("EchoServiceQueue").conversation(Conversation.ofHandle(HANDLE)));
+        assertEquals(1, jdbc.calls.size());
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.CONVERSATION, false),
+                jdbc.calls.get(0).sql);
+        assertEquals(List.of(1, HANDLE.toString()), jdbc.calls.get(0).params());
+    }
+
+    @Test
+    void receiveOnADisabledQueueIsQueueDisabled() {
+        jdbc.rows().error(9617, "The service queue \"EchoServiceQueue\" is currently disabled.");
+        QueueDisabledException e = assertThrows(QueueDisabledException.class,
+                () -> session.receive(ReceiveRequest.from("EchoServiceQueue").timeout(Duration.ofSeconds(1))));
+        assertEquals("EchoServiceQueue", e.queue());
+        assertInstanceOf(SQLException.class, e.getCause());
+    }
+
+    @Test
+    void anInvalidQueueNameIsRefusedBeforeAnySql() {
+        assertThrows(IllegalArgumentException.class,
+                () -> session.receive(ReceiveRequest.from("q]; DROP TABLE x; --")));
+        assertThrows(IllegalArgumentException.class, () -> session.getConversationGroup("a.b.c", Duration.ZERO));
+        assertEquals(0, jdbc.calls.size());
+    }
+
+    @Test
+    void getConversationGroupReturnsTheLockedGroupOrNothing() {
+        jdbc.rows(row("conversation_group_id", GROUP.toString())).rows(row("conversation_group_id", null));
+        assertEquals(Optional.of(GROUP), session.getConversationGroup("EchoServiceQueue", Duration.ofSeconds(1)));
+        assertEquals(Optional.empty(), session.getConversationGroup("EchoServiceQueue", Duration.ZERO));
+        assertEquals(List.of(1000), jdbc.calls.get(0).params());
+        assertEquals(List.of(), jdbc.calls.get(1).params());
+    }
+
+    @Test
+    void setPriorityNeedsAnExistingGroup() {
+        jdbc.rows(row("queue_schema", "dbo", "queue_name", "EchoServiceQueue"))
+                .rows(row("queue_schema", null, "queue_name", null));
+        session.setPriority(GROUP, 255);
+        assertEquals(TSql.SET_PRIORITY, jdbc.calls.get(0).sql);
+        assertEquals(List.of(GROUP.toString(), 255), jdbc.calls.get(0).params());
+        BrokerException e = assertThrows(BrokerException.class, () -> session.setPriority(OTHER_GROUP, 1));
+        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> session.setPriority(GROUP, 256));
+        assertThrows(IllegalArgumentException.class, () -> session.setPriority(GROUP, -1));
+        assertEquals(2, jdbc.calls.size());
+        session.clearPriority(GROUP);
+        assertEquals(TSql.CLEAR_PRIORITY, jdbc.calls.get(2).sql);
+        assertEquals(List.of(GROUP.toString()), jdbc.calls.get(2).params());
+        assertTrue(jdbc.allResponsesUsed());
+    }
+
+    @Test
+    void otherErrorsAreBrokerExceptionsNamingTheVerb() {
+        jdbc.error(8436, "The conversation group \"" + GROUP + "\" is not found.");
+        BrokerException e = assertThrows(BrokerException.class, () -> session.moveConversation(HANDLE, GROUP));
+        assertSame(BrokerException.class, e.getClass());
+        assertTrue(e.getMessage().startsWith("MOVE CONVERSATION " + HANDLE + " to group " + GROUP), e.getMessage());
+    }
+
+    private static Map<String, Object> message(UUID group, long sequence) {
+        return row("priority", 7, "queuing_order", 100L + sequence, "conversation_group_id", group.toString(),
+                "conversation_handle", HANDLE.toString(), "message_sequence_number", sequence,
+                "service_name", "EchoService", "service_contract_name", "EchoContract",
+                "message_type_name", "EchoRequest", "message_body", "hello".getBytes(StandardCharsets.UTF_8),
+                "message_enqueue_time", OffsetDateTime.of(2025, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC),
+                "conversation_id", CONVERSATION.toString());
+    }
+}

@@ -1,0 +1,347 @@
+package org.ssbjca.backend.sqlserver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
+
+/**
+ * The exact T-SQL of every verb, as golden strings a reviewer can hold against Microsoft's syntax. Each {@code ?} is
+ * a JDBC parameter; no value ever appears in the text.
+ */
+class TSqlTest {
+
+    private static final QueueName QUEUE = SqlServerNames.queue("dbo.EchoServiceQueue");
+
+    private static final String PEER_QUEUE = """
+            SELECT q.name AS queue_name
+            FROM sys.conversation_endpoints AS e WITH (NOLOCK)
+            JOIN sys.services AS s ON s.name COLLATE Latin1_General_BIN2 = e.far_service \
+            COLLATE Latin1_General_BIN2
+            JOIN sys.service_queues AS q ON q.object_id = s.service_queue_id
+            WHERE e.conversation_handle = @handle;
+            """;
+
+    private static final String RECEIVED_TABLE = "DECLARE @received TABLE (priority TINYINT, queuing_order BIGINT,"
+            + " conversation_group_id UNIQUEIDENTIFIER, conversation_handle UNIQUEIDENTIFIER,"
+            + " message_sequence_number BIGINT, service_name NVARCHAR(512), service_contract_name NVARCHAR(256),"
+            + " message_type_name NVARCHAR(256), message_body VARBINARY(MAX),"
+            + " message_enqueue_time DATETIMEOFFSET(7));\n";
+
+    private static final String COLUMNS = "priority, queuing_order, conversation_group_id, conversation_handle,"
+            + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
+            + " message_enqueue_time";
+
+    private static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
+            + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
+            + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id\n"
+            + "FROM @received AS r\n"
+            + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
+            + " ON e.conversation_handle = r.conversation_handle\n"
+            + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
+            + " r.conversation_handle, r.message_sequence_number;";
+
+    @Test
+    void beginDialogWithDefaults() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER;
+                DECLARE @to_service NVARCHAR(256) = ?;
+                BEGIN DIALOG CONVERSATION @handle
+                    FROM SERVICE [EchoClientService]
+                    TO SERVICE @to_service
+                    ON CONTRACT [EchoContract]
+                    WITH ENCRYPTION = OFF;
+                SELECT e.conversation_handle, e.conversation_id, e.conversation_group_id
+                FROM sys.conversation_endpoints AS e
+                WHERE e.conversation_handle = @handle;""",
+                TSql.beginDialog("EchoClientService", "EchoContract", TSql.Related.NONE, false, false));
+    }
+
+    @Test
+    void beginDialogWithEveryOption() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER;
+                DECLARE @to_service NVARCHAR(256) = ?;
+                DECLARE @related UNIQUEIDENTIFIER = ?;
+                DECLARE @lifetime INT = ?;
+                BEGIN DIALOG CONVERSATION @handle
+                    FROM SERVICE [//Adventure-Works.com/ExpenseClient]
+                    TO SERVICE @to_service
+                    ON CONTRACT [//Adventure-Works.com/Expenses/ExpenseSubmission]
+                    WITH RELATED_CONVERSATION = @related, LIFETIME = @lifetime, ENCRYPTION = ON;
+                SELECT e.conversation_handle, e.conversation_id, e.conversation_group_id
+                FROM sys.conversation_endpoints AS e
+                WHERE e.conversation_handle = @handle;""",
+                TSql.beginDialog("//Adventure-Works.com/ExpenseClient",
+                        "//Adventure-Works.com/Expenses/ExpenseSubmission", TSql.Related.CONVERSATION, true, true));
+        assertTrue(TSql.beginDialog("a", "b", TSql.Related.CONVERSATION_GROUP, false, false)
+                .contains("    WITH RELATED_CONVERSATION_GROUP = @related, ENCRYPTION = OFF;\n"));
+    }
+
+    @Test
+    void send() {
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + "DECLARE @body VARBINARY(MAX) = ?;\n"
+                + PEER_QUEUE
+                + "SEND ON CONVERSATION @handle MESSAGE TYPE [EchoRequest] (@body);", TSql.send("EchoRequest", true));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + PEER_QUEUE
+                + "SEND ON CONVERSATION @handle MESSAGE TYPE [EchoRequest];", TSql.send("EchoRequest", false));
+    }
+
+    @Test
+    void endConversation() {
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + PEER_QUEUE
+                + "END CONVERSATION @handle;", TSql.endConversation(false));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + "DECLARE @code INT = ?;\n"
+                + "DECLARE @description NVARCHAR(3000) = ?;\n"
+                + PEER_QUEUE
+                + "END CONVERSATION @handle WITH ERROR = @code DESCRIPTION = @description;",
+                TSql.endConversation(true));
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER = ?;
+                END CONVERSATION @handle WITH CLEANUP;""", TSql.END_CONVERSATION_WITH_CLEANUP);
+    }
+
+    @Test
+    void timerAndMove() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER = ?;
+                DECLARE @timeout INT = ?;
+                BEGIN CONVERSATION TIMER (@handle) TIMEOUT = @timeout;""", TSql.BEGIN_CONVERSATION_TIMER);
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER = ?;
+                DECLARE @group UNIQUEIDENTIFIER = ?;
+                MOVE CONVERSATION @handle TO @group;""", TSql.MOVE_CONVERSATION);
+    }
+
+    @Test
+    void waitForReceiveFromAnyGroup() {
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @top INT = ?;\n"
+                + "DECLARE @timeout INT = ?;\n"
+                + RECEIVED_TABLE
+                + "WAITFOR (\n"
+                + "    RECEIVE TOP (@top) " + COLUMNS + "\n"
+                + "    FROM [dbo].[EchoServiceQueue] INTO @received\n"
+                + "), TIMEOUT @timeout;\n"
+                + SELECT_RECEIVED, TSql.receive(QUEUE, TSql.Filter.NONE, true));
+    }
+
+    @Test
+    void receiveFromOneConversationOrGroupWithoutWaiting() {
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @top INT = ?;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + RECEIVED_TABLE
+                + "RECEIVE TOP (@top) " + COLUMNS + "\n"
+                + "FROM [dbo].[EchoServiceQueue] INTO @received WHERE conversation_handle = @handle;\n"
+                + SELECT_RECEIVED, TSql.receive(QUEUE, TSql.Filter.CONVERSATION, false));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @top INT = ?;\n"
+                + "DECLARE @timeout INT = ?;\n"
+                + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+                + RECEIVED_TABLE
+                + "WAITFOR (\n"
+                + "    RECEIVE TOP (@top) " + COLUMNS + "\n"
+                + "    FROM [dbo].[EchoServiceQueue] INTO @received WHERE conversation_group_id = @group\n"
+                + "), TIMEOUT @timeout;\n"
+                + SELECT_RECEIVED, TSql.receive(QUEUE, TSql.Filter.CONVERSATION_GROUP, true));
+    }
+
+    @Test
+    void priorityCandidatesSkipRowsInFlightAndReadTheQueueWithoutLocks() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @queue_id INT = OBJECT_ID(?);
+                DECLARE @limit INT = ?;
+                SELECT TOP (@limit) p.conversation_group_id
+                FROM ssb.conversation_priority AS p WITH (READPAST)
+                WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)
+                AND EXISTS (SELECT 1 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK) \
+                WHERE m.conversation_group_id = p.conversation_group_id)
+                ORDER BY p.priority DESC, p.request_order;""", TSql.priorityCandidates(QUEUE));
+    }
+
+    @Test
+    void prioritisedReceiveNeverWaitsForAGroupLock() {
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @top INT = ?;\n"
+                + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+                + "DECLARE @lock_timeout INT = @@LOCK_TIMEOUT;\n"
+                + RECEIVED_TABLE
+                + "SET LOCK_TIMEOUT 0;\n"
+                + "BEGIN TRY\n"
+                + "    RECEIVE TOP (@top) " + COLUMNS + "\n"
+                + "    FROM [dbo].[EchoServiceQueue] INTO @received WHERE conversation_group_id = @group;\n"
+                + "END TRY\n"
+                + "BEGIN CATCH\n"
+                + "    SET LOCK_TIMEOUT @lock_timeout;\n"
+                + "    IF ERROR_NUMBER() <> 1222 OR XACT_STATE() = -1\n"
+                + "    BEGIN\n"
+                + "        THROW;\n"
+                + "    END;\n"
+                + "END CATCH;\n"
+                + "SET LOCK_TIMEOUT @lock_timeout;\n"
+                + SELECT_RECEIVED, TSql.receivePrioritisedGroup(QUEUE));
+    }
+
+    @Test
+    void getConversationGroup() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @timeout INT = ?;
+                DECLARE @group UNIQUEIDENTIFIER;
+                WAITFOR (GET CONVERSATION GROUP @group FROM [dbo].[EchoServiceQueue]), TIMEOUT @timeout;
+                SELECT @group AS conversation_group_id;""", TSql.getConversationGroup(QUEUE, true));
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @group UNIQUEIDENTIFIER;
+                GET CONVERSATION GROUP @group FROM [EchoQueue];
+                SELECT @group AS conversation_group_id;""",
+                TSql.getConversationGroup(SqlServerNames.queue("EchoQueue"), false));
+    }
+
+    @Test
+    void priorities() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @group UNIQUEIDENTIFIER = ?;
+                DECLARE @priority INT = ?;
+                DECLARE @queue_schema SYSNAME, @queue_name SYSNAME;
+                SELECT TOP (1) @queue_schema = SCHEMA_NAME(q.schema_id), @queue_name = q.name
+                FROM sys.conversation_endpoints AS e WITH (NOLOCK)
+                JOIN sys.services AS s ON s.service_id = e.service_id
+                JOIN sys.service_queues AS q ON q.object_id = s.service_queue_id
+                WHERE e.conversation_group_id = @group;
+                IF @queue_name IS NOT NULL
+                BEGIN
+                    DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;
+                    INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, priority, \
+                requested_at)
+                    VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());
+                END;
+                SELECT @queue_schema AS queue_schema, @queue_name AS queue_name;""", TSql.SET_PRIORITY);
+        assertEquals("DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?;", TSql.CLEAR_PRIORITY);
+    }
+
+    @Test
+    void lockTimeoutIsANumberNeverText() {
+        assertEquals("SET LOCK_TIMEOUT 0;", TSql.setLockTimeout(0));
+        assertEquals("SET LOCK_TIMEOUT -1;", TSql.setLockTimeout(-1));
+        assertEquals("SET LOCK_TIMEOUT 1800;", TSql.setLockTimeout(1800));
+        assertThrows(IllegalArgumentException.class, () -> TSql.setLockTimeout(-2));
+        assertThrows(IllegalArgumentException.class, () -> TSql.setLockTimeout(Integer.MAX_VALUE + 1L));
+    }
+
+    @Test
+    void everyStatementEndsItsStatementsWithSemicolons() {
+        // SEND, RECEIVE, GET CONVERSATION GROUP and MOVE CONVERSATION must follow a statement ended with ';'
+        for (String sql : new String[] {TSql.send("t", true), TSql.receive(QUEUE, TSql.Filter.NONE, true),
+            TSql.receive(QUEUE, TSql.Filter.NONE, false), TSql.receivePrioritisedGroup(QUEUE),
+            TSql.getConversationGroup(QUEUE, false), TSql.MOVE_CONVERSATION}) {
+            String[] lines = sql.split("\n");
+            for (int i = 1; i < lines.length; i++) {
+                String line = lines[i].strip();
+                if (line.startsWith("SEND ") || line.startsWith("RECEIVE ") || line.startsWith("WAITFOR (")
+                        || line.startsWith("GET CONVERSATION") || line.startsWith("MOVE ")) {
+                    String before = lines[i - 1].strip();
+                    assertTrue(before.endsWith(";") || before.equals("BEGIN TRY") || before.equals("WAITFOR ("),
+                            "no ';' before: " + line + " in\n" + sql);
+                }
+            }
+        }
+    }
+
+    @Test
+    void hostileNamesNeverEscapeTheirBrackets() {
+        String attack = "x]; DROP TABLE t; --";
+        String sql = TSql.send(attack, true);
+        assertTrue(sql.endsWith("MESSAGE TYPE [x]]; DROP TABLE t; --] (@body);"), sql);
+        String dialog = TSql.beginDialog(attack, attack, TSql.Related.NONE, false, false);
+        assertTrue(dialog.contains("FROM SERVICE [x]]; DROP TABLE t; --]\n"), dialog);
+        assertTrue(dialog.contains("ON CONTRACT [x]]; DROP TABLE t; --]\n"), dialog);
+        assertFalse(dialog.contains("DROP TABLE t; --]]"), dialog);
+        assertThrows(IllegalArgumentException.class, () -> TSql.send("bad\u0000name", false));
+        assertThrows(IllegalArgumentException.class, () -> TSql.beginDialog("ok", "", TSql.Related.NONE, false, false));
+    }
+
+    @Test
+    void administration() {
+        assertEquals("""
+                IF NOT EXISTS (SELECT 1 FROM sys.service_message_types WHERE name = ?)
+                    CREATE MESSAGE TYPE [EchoRequest] VALIDATION = WELL_FORMED_XML;""",
+                TSqlAdmin.createMessageType("EchoRequest", org.ssbjca.backend.Validation.WELL_FORMED_XML));
+        Map<String, org.ssbjca.backend.SentBy> types = new LinkedHashMap<>();
+        types.put("EchoRequest", org.ssbjca.backend.SentBy.INITIATOR);
+        types.put("EchoReply", org.ssbjca.backend.SentBy.TARGET);
+        types.put("DEFAULT", org.ssbjca.backend.SentBy.ANY);
+        assertEquals("""
+                IF NOT EXISTS (SELECT 1 FROM sys.service_contracts WHERE name = ?)
+                    CREATE CONTRACT [EchoContract] ([EchoRequest] SENT BY INITIATOR, [EchoReply] SENT BY TARGET, \
+                [DEFAULT] SENT BY ANY);""", TSqlAdmin.createContract("EchoContract", types));
+        assertThrows(IllegalArgumentException.class, () -> TSqlAdmin.createContract("Empty", Map.of()));
+        assertEquals("""
+                IF NOT EXISTS (SELECT 1 FROM sys.service_queues WHERE object_id = OBJECT_ID(?))
+                    CREATE QUEUE [dbo].[EchoServiceQueue] WITH STATUS = ON, RETENTION = OFF, \
+                POISON_MESSAGE_HANDLING (STATUS = OFF);""", TSqlAdmin.createQueue(QUEUE));
+        assertEquals("""
+                IF NOT EXISTS (SELECT 1 FROM sys.services WHERE name = ?)
+                    CREATE SERVICE [EchoClientService] ON QUEUE [EchoClientQueue];""",
+                TSqlAdmin.createService("EchoClientService", SqlServerNames.queue("EchoClientQueue")));
+        assertEquals("""
+                IF NOT EXISTS (SELECT 1 FROM sys.services WHERE name = ?)
+                    CREATE SERVICE [EchoService] ON QUEUE [dbo].[EchoServiceQueue] ([EchoContract], [DEFAULT]);""",
+                TSqlAdmin.createService("EchoService", QUEUE, "EchoContract", "DEFAULT"));
+        assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = OFF;", TSqlAdmin.setQueueStatus(QUEUE, false));
+        assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = ON;", TSqlAdmin.setQueueStatus(QUEUE, true));
+        assertEquals("SELECT is_receive_enabled FROM sys.service_queues WHERE object_id = OBJECT_ID(?);",
+                TSqlAdmin.QUEUE_ENABLED);
+        assertEquals("SELECT COUNT_BIG(*) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.queueDepth(QUEUE));
+        assertEquals("SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);",
+                TSqlAdmin.TRANSMISSION_QUEUE_DEPTH);
+        assertEquals("SELECT state FROM sys.conversation_endpoints WITH (NOLOCK) WHERE conversation_handle = ?;",
+                TSqlAdmin.ENDPOINT_STATE);
+        assertEquals("SELECT COUNT_BIG(*) FROM sys.conversation_endpoints WITH (NOLOCK)"
+                + " WHERE state <> 'CD' AND is_system = 0;", TSqlAdmin.ENDPOINT_COUNT);
+        assertEquals("""
+                SELECT p.conversation_handle
+                FROM sys.conversation_endpoints AS e WITH (NOLOCK)
+                JOIN sys.conversation_endpoints AS p WITH (NOLOCK) ON p.conversation_id = e.conversation_id \
+                AND p.is_initiator <> e.is_initiator
+                WHERE e.conversation_handle = ?;""", TSqlAdmin.PEER_HANDLE);
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER;
+                DECLARE endpoints CURSOR LOCAL STATIC READ_ONLY FOR
+                    SELECT conversation_handle FROM sys.conversation_endpoints WHERE is_system = 0;
+                OPEN endpoints;
+                FETCH NEXT FROM endpoints INTO @handle;
+                WHILE @@FETCH_STATUS = 0
+                BEGIN
+                    END CONVERSATION @handle WITH CLEANUP;
+                    FETCH NEXT FROM endpoints INTO @handle;
+                END;
+                CLOSE endpoints;
+                DEALLOCATE endpoints;
+                DELETE FROM ssb.conversation_priority;
+                DELETE FROM ssb.delivery_attempt;
+                DELETE FROM ssb.dead_letter;""", TSqlAdmin.PURGE_CONVERSATIONS);
+    }
+}

@@ -1,0 +1,13 @@
+-- Removes the ssb-jca tables (schema ssb) from a SQL Server database: priorities, delivery attempts, dead letters.
+-- Service Broker objects (queues, services, contracts, message types) and conversations are the application's and
+-- are left alone; sample-uninstall.sql removes the sample's. Idempotent. Batches are separated by GO lines.
+
+DROP TABLE IF EXISTS ssb.dead_letter;
+DROP TABLE IF EXISTS ssb.delivery_attempt;
+DROP TABLE IF EXISTS ssb.conversation_priority;
+DROP TABLE IF EXISTS ssb.schema_version;
+GO
+
+IF SCHEMA_ID(N'ssb') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM sys.objects WHERE schema_id = SCHEMA_ID(N'ssb'))
+    EXEC (N'DROP SCHEMA [ssb]');
+GO
