@@ -25,6 +25,7 @@ public final class Conformance implements ArgumentsProvider {
     static {
         BACKENDS.add(new Lazy("H2", H2Fixture::new));
         BACKENDS.add(new Lazy("PostgreSQL", PostgresFixture::new));
+        BACKENDS.add(new Lazy("SQL Server", SqlServerFixture::new));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> BACKENDS.forEach(Lazy::close)));
     }
 

@@ -193,6 +193,7 @@ class DialogConformanceTest {
 
     @BackendTest
     void sendOnAnUnknownHandleFailsClearly(Db db) {
+        db.fixture();
         UUID unknown = UUID.randomUUID();
         ConversationEndedException e = assertThrows(ConversationEndedException.class,
                 () -> db.run(s -> s.send(unknown, "DEFAULT", bytes("x"))));

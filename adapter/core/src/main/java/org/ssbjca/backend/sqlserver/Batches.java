@@ -4,10 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.Jdbc;
 
@@ -35,30 +37,63 @@ final class Batches {
      */
     static <T> List<T> query(Connection c, String sql, int queryTimeoutSeconds, Jdbc.RowMapper<T> mapper,
             Object... params) throws SQLException {
+        return query(c, sql, queryTimeoutSeconds, null, mapper, params);
+    }
+
+    /**
+     * As {@link #query(Connection, String, int, Jdbc.RowMapper, Object...)}, publishing the running statement so
+     * that another thread can cancel a WAITFOR.
+     *
+     * @param c connection
+     * @param sql the batch
+     * @param queryTimeoutSeconds the JDBC query timeout, 0 for none
+     * @param running receives the statement while it runs, and null once it is done; may be null
+     * @param mapper maps the rows of the first result set
+     * @param params the parameters, UUIDs already as strings
+     * @param <T> row type
+     * @return the rows of the first result set (empty if the batch returned none)
+     * @throws SQLException on error, including one raised after the first result set
+     */
+    static <T> List<T> query(Connection c, String sql, int queryTimeoutSeconds,
+            AtomicReference<Statement> running, Jdbc.RowMapper<T> mapper, Object... params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            if (queryTimeoutSeconds > 0) {
-                ps.setQueryTimeout(queryTimeoutSeconds);
+            if (running != null) {
+                running.set(ps);
             }
-            Jdbc.bind(ps, params);
-            List<T> rows = null;
-            boolean isResultSet = ps.execute();
-            while (true) {
-                if (isResultSet) {
-                    try (ResultSet rs = ps.getResultSet()) {
-                        if (rows == null) {
-                            rows = new ArrayList<>();
-                            while (rs.next()) {
-                                rows.add(mapper.map(rs));
-                            }
+            try {
+                return results(ps, queryTimeoutSeconds, mapper, params);
+            } finally {
+                if (running != null) {
+                    running.set(null);
+                }
+            }
+        }
+    }
+
+    private static <T> List<T> results(PreparedStatement ps, int queryTimeoutSeconds, Jdbc.RowMapper<T> mapper,
+            Object... params) throws SQLException {
+        if (queryTimeoutSeconds > 0) {
+            ps.setQueryTimeout(queryTimeoutSeconds);
+        }
+        Jdbc.bind(ps, params);
+        List<T> rows = null;
+        boolean isResultSet = ps.execute();
+        while (true) {
+            if (isResultSet) {
+                try (ResultSet rs = ps.getResultSet()) {
+                    if (rows == null) {
+                        rows = new ArrayList<>();
+                        while (rs.next()) {
+                            rows.add(mapper.map(rs));
                         }
                     }
-                } else if (ps.getUpdateCount() == -1) {
-                    break;
                 }
-                isResultSet = ps.getMoreResults();
+            } else if (ps.getUpdateCount() == -1) {
+                break;
             }
-            return rows == null ? List.of() : rows;
+            isResultSet = ps.getMoreResults();
         }
+        return rows == null ? List.of() : rows;
     }
 
     /**

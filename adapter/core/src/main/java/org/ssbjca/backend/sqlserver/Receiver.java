@@ -3,11 +3,13 @@ package org.ssbjca.backend.sqlserver;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.Jdbc;
@@ -24,12 +26,30 @@ final class Receiver {
     static final int PRIORITY_CANDIDATES = 32;
 
     private final Connection c;
+    private final AtomicReference<Statement> waiting = new AtomicReference<>();
+    private volatile boolean cancelled;
 
     Receiver(Connection c) {
         this.c = c;
     }
 
+    /** Ends a WAITFOR running on another thread (the driver cancels the statement) and every later one. */
+    void cancel() {
+        cancelled = true;
+        Statement s = waiting.get();
+        if (s != null) {
+            try {
+                s.cancel();
+            } catch (SQLException e) {
+                // the statement finished meanwhile
+            }
+        }
+    }
+
     List<BrokerMessage> receive(ReceiveRequest r) {
+        if (cancelled) {
+            return List.of();
+        }
         QueueName queue = SqlServerNames.queue(r.queue());
         String what = "RECEIVE from queue " + queue;
         try {
@@ -45,6 +65,9 @@ final class Receiver {
             }
             return receive(queue, TSql.Filter.NONE, r, null);
         } catch (SQLException e) {
+            if (cancelled) {
+                return List.of();
+            }
             throw SqlServerErrors.translate(what, r.queue(), e);
         }
     }
@@ -60,7 +83,7 @@ final class Receiver {
             params = waitFor ? new Object[] {r.top(), timeout, key} : new Object[] {r.top(), key};
         }
         return unmodifiable(Batches.query(c, TSql.receive(queue, filter, waitFor),
-                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, Receiver::message, params));
+                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, Receiver::message, params));
     }
 
     /** Tries the prioritised groups of the queue, best first; never waits for a group another transaction holds. */
@@ -83,15 +106,22 @@ final class Receiver {
      * apply here: GET CONVERSATION GROUP follows SQL Server's own broker priorities.
      */
     Optional<UUID> getConversationGroup(String queueName, Duration timeout) {
+        if (cancelled) {
+            return Optional.empty();
+        }
         QueueName queue = SqlServerNames.queue(queueName);
         boolean waitFor = !timeout.isZero();
         int millis = waitFor ? Batches.waitForMillis(timeout) : 0;
         try {
             List<UUID> group = Batches.query(c, TSql.getConversationGroup(queue, waitFor),
-                    waitFor ? Batches.queryTimeoutSeconds(millis) : 0, rs -> Batches.uuid(rs, "conversation_group_id"),
+                    waitFor ? Batches.queryTimeoutSeconds(millis) : 0, waiting,
+                    rs -> Batches.uuid(rs, "conversation_group_id"),
                     waitFor ? new Object[] {millis} : new Object[0]);
             return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
         } catch (SQLException e) {
+            if (cancelled) {
+                return Optional.empty();
+            }
             throw SqlServerErrors.translate("GET CONVERSATION GROUP from queue " + queue, queueName, e);
         }
     }
