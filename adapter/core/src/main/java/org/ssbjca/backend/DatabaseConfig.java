@@ -1,12 +1,16 @@
 package org.ssbjca.backend;
 
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Where the broker lives: JDBC URL and credentials. Equal configurations share one {@link Broker}.
  * {@link #toString()} never shows the password.
  */
 public final class DatabaseConfig {
+
+    /** A password written into the URL itself (SQL Server {@code ;password=}, PostgreSQL {@code &password=}). */
+    private static final Pattern PASSWORD_IN_URL = Pattern.compile("(?i)(password=)[^;&]*");
 
     private final String url;
     private final String user;
@@ -62,6 +66,7 @@ public final class DatabaseConfig {
 
     @Override
     public String toString() {
-        return kind + "[" + url + (user == null ? "" : ", user=" + user) + "]";
+        return kind + "[" + PASSWORD_IN_URL.matcher(url).replaceAll("$1***") + (user == null ? "" : ", user=" + user)
+                + "]";
     }
 }

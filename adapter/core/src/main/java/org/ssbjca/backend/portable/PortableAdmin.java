@@ -40,6 +40,10 @@ final class PortableAdmin implements BrokerAdmin {
             if (Jdbc.exists(c, sql.contractExists, name)) {
                 return;
             }
+            if (messageTypes.values().stream().noneMatch(sentBy -> sentBy.allows(true))) {
+                throw new BrokerException("CREATE CONTRACT " + name + ": at least one message type must be SENT BY "
+                        + "INITIATOR or ANY");
+            }
             Jdbc.update(c, sql.insertContract, name);
             for (Map.Entry<String, SentBy> e : messageTypes.entrySet()) {
                 if (!Jdbc.exists(c, sql.messageTypeExists, e.getKey())) {
