@@ -3,9 +3,6 @@ package org.ssbjca.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -14,56 +11,27 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
 
-import jakarta.ejb.EJB;
 
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.Postgres;
-import org.ssbjca.sample.PingBean;
 
 /**
- * Proves the test infrastructure: WildFly starts, the EJB sample deploys, a test runs in the container, the built RAR
- * can be imported and re-configured, and the test database accepts two-phase commit.
- * <p>
- * The RAR itself is not deployed here: as long as it holds no resource adapter class, WildFly refuses it
- * ("IJ010075: The resource adapter metadata must contain either an outbound or inbound configuration"). So the EJB jar
- * is deployed alone, without its {@code Dependencies: deployment.ssb-jca.rar} manifest entry. Tests of the adapter
- * deploy {@link Deployments#rar()} (order 1, not testable) and {@link Deployments#ejbSample(Class...)} (order 2).
+ * Proves what the integration tests stand on: the built RAR deploys into WildFly, and the test PostgreSQL accepts
+ * two-phase commit (max_prepared_transactions), which the XA tests need.
  */
 @ExtendWith(ArquillianExtension.class)
 class InfrastructureIT {
 
-    @Deployment
-    static JavaArchive ejb() {
-        return Deployments.ejbSampleWithoutRar(InfrastructureIT.class);
-    }
-
-    @EJB
-    PingBean ping;
-
-    @Test
-    void pingBeanAnswersInTheContainer() {
-        assertEquals("pong", ping.ping());
-    }
-
-    @Test
-    @RunAsClient
-    void builtRarImportsAndTakesAnotherIronjacamarXml() throws IOException {
-        String descriptor = "<ironjacamar xmlns=\"urn:jboss:ironjacamar:1.3\"/>";
-        ResourceAdapterArchive rar = Deployments.rar(descriptor);
-
-        assertEquals(Deployments.RAR_NAME, rar.getName());
-        assertTrue(rar.getContent().keySet().stream().anyMatch(p -> p.get().matches("/ssb-jca-core-.*\\.jar")),
-                "the RAR holds the implementation jar: " + rar.getContent().keySet());
-        try (InputStream in = rar.get("META-INF/ironjacamar.xml").getAsset().openStream()) {
-            assertEquals(descriptor, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        }
+    @Deployment(testable = false)
+    static ResourceAdapterArchive rar() {
+        return Deployments.rar(IronJacamar.h2InMemory("infrastructure-it"));
     }
 
     @Test

@@ -73,7 +73,7 @@ public final class Activation {
             startReader(i + 1);
         }
         LOG.infof("SSBJCA0010: activated %s on queue %s of %s: %d reader(s), %s delivery, %s listener",
-                factory.getActivationName(), spec.getQueue(), database.source().config(), spec.getMaxReaders(),
+                name(), spec.getQueue(), database.source().config(), spec.getMaxReaders(),
                 transacted ? (settings.commitBeforeDelivery() ? "receive-commits-first" : "XA transacted")
                         : "local-transaction", batchListener ? "conversation group" : "per message");
     }
@@ -101,7 +101,7 @@ public final class Activation {
             }
         }
         readers.clear();
-        LOG.infof("SSBJCA0012: deactivated %s on queue %s", factory.getActivationName(), spec.getQueue());
+        LOG.infof("SSBJCA0012: deactivated %s on queue %s", name(), spec.getQueue());
     }
 
     boolean isStopped() {
@@ -148,6 +148,7 @@ public final class Activation {
 
     /** @return a short name for logs: the bean's activation name and queue */
     String name() {
-        return factory.getActivationName() + "@" + spec.getQueue();
+        Class<?> bean = factory.getEndpointClass();
+        return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getQueue();
     }
 }

@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
+import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.support.Backoff;
 
@@ -63,6 +65,10 @@ final class QueueReader implements Runnable {
                     if (e instanceof UnavailableException) {
                         LOG.debugf("SSBJCA0021: %s: endpoint unavailable (%s); retrying in %d ms", name,
                                 e.getMessage(), delay);
+                    } else if (e instanceof BrokerException) {
+                        LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name,
+                                e.getMessage(), backoff.failures(), delay);
+                        LOG.debugf(e, "SSBJCA0025: %s", name);
                     } else {
                         LOG.warnf(e, "SSBJCA0020: %s failed (failure %d in a row); reconnecting in %d ms", name,
                                 backoff.failures(), delay);
@@ -83,6 +89,7 @@ final class QueueReader implements Runnable {
             try {
                 if (!stopped) {
                     connection = ReaderConnection.open(activation.database());
+                    requireQueueReady();
                 }
             } finally {
                 activation.reconnectGate().release();
@@ -90,6 +97,16 @@ final class QueueReader implements Runnable {
         }
         if (endpoint == null && !stopped) {
             endpoint = activation.factory().createEndpoint(activation.transacted() ? connection.xaResource() : null);
+        }
+    }
+
+    /**
+     * Checks, outside any delivery, that the queue exists and is enabled, so that a missing or disabled queue is
+     * reported once per retry instead of failing transaction after transaction.
+     */
+    private void requireQueueReady() {
+        if (!activation.database().broker().admin(connection.connection()).isQueueEnabled(settings.queue())) {
+            throw new QueueDisabledException(settings.queue(), null);
         }
     }
 

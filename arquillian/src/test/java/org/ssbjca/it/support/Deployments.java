@@ -1,17 +1,12 @@
 package org.ssbjca.it.support;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.jar.Attributes;
-import java.util.jar.Manifest;
 
 import org.jboss.shrinkwrap.api.ShrinkWrap;
-import org.jboss.shrinkwrap.api.asset.ByteArrayAsset;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
@@ -56,7 +51,6 @@ public final class Deployments {
     public static final String EJB_SAMPLE_PROPERTY = "ssb.it.ejbSample";
 
     private static final String IRONJACAMAR_XML = "META-INF/ironjacamar.xml";
-    private static final String MANIFEST_MF = "META-INF/MANIFEST.MF";
 
     private Deployments() {
     }
@@ -99,33 +93,6 @@ public final class Deployments {
                 .importFrom(builtEjbSample().toFile())
                 .as(JavaArchive.class)
                 .addClasses(testClasses);
-    }
-
-    /**
-     * The EJB sample jar without its {@code Dependencies: deployment.ssb-jca.rar} manifest entry, for a deployment
-     * without the RAR; only classes that use nothing of the RAR can work in it.
-     *
-     * @param testClasses classes to add
-     * @return the EJB sample jar, named {@value #EJB_SAMPLE_NAME}, whose manifest names no dependency
-     */
-    public static JavaArchive ejbSampleWithoutRar(Class<?>... testClasses) {
-        JavaArchive jar = ejbSample(testClasses);
-        Manifest manifest = new Manifest();
-        try (InputStream in = jar.get(MANIFEST_MF).getAsset().openStream()) {
-            manifest.read(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the manifest of " + builtEjbSample(), e);
-        }
-        manifest.getMainAttributes().remove(new Attributes.Name("Dependencies"));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            manifest.write(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        jar.delete(MANIFEST_MF);
-        jar.add(new ByteArrayAsset(out.toByteArray()), MANIFEST_MF);
-        return jar;
     }
 
     /** @return the built RAR file */
