@@ -34,6 +34,12 @@ public interface Broker extends AutoCloseable {
     BrokerAdmin admin(Connection connection);
 
     /**
+     * @param connection an open connection
+     * @return the adapter's bookkeeping (failed deliveries, dead letters, priorities), on that connection
+     */
+    DeliveryLedger ledger(Connection connection);
+
+    /**
      * Adapts the driver's XA resource where the backend needs it. SQL Server starts every branch tightly coupled, so
      * that the inbound reader's branch (which holds the conversation group lock its RECEIVE took) and the branch of
      * an outbound connection that replies on the same conversation in the same global transaction share their locks

@@ -12,6 +12,7 @@ import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.QueueSignals;
 
 /**
@@ -71,6 +72,11 @@ public final class PortableBroker implements Broker {
     @Override
     public BrokerAdmin admin(Connection connection) {
         return new PortableAdmin(this, connection);
+    }
+
+    @Override
+    public DeliveryLedger ledger(Connection connection) {
+        return new PortableLedger(this, connection);
     }
 
     @Override

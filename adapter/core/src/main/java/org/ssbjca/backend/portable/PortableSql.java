@@ -96,6 +96,41 @@ final class PortableSql {
     final String deletePriority = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?";
     final String insertPriority;
 
+    // ---- delivery ledger
+    final String hasAttempts = "SELECT 1 FROM ssb.delivery_attempt WHERE queue_name = ? LIMIT 1";
+    final String attemptsOf = "SELECT conversation_handle, message_sequence_number, attempts FROM ssb.delivery_attempt"
+            + " WHERE conversation_handle = ? AND message_sequence_number = ?";
+    final String incrementAttempts = "UPDATE ssb.delivery_attempt SET attempts = attempts + 1, last_error = ?,"
+            + " last_attempt_at = ? WHERE conversation_handle = ? AND message_sequence_number = ?";
+    final String insertAttempt = "INSERT INTO ssb.delivery_attempt (conversation_handle, message_sequence_number,"
+            + " queue_name, attempts, last_error, last_attempt_at) VALUES (?, ?, ?, 1, ?, ?)";
+    final String deleteAttempt =
+            "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ? AND message_sequence_number = ?";
+    final String insertDeadLetter = "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id,"
+            + " conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name,"
+            + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    static final String DEAD_LETTER_COLUMNS = "dead_letter_id, queue_name, conversation_group_id, conversation_handle,"
+            + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
+            + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";
+    final String deadLetters = "SELECT " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter WHERE queue_name = ?"
+            + " ORDER BY dead_letter_id LIMIT ?";
+    final String lockDeadLetter = "SELECT " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter"
+            + " WHERE queue_name = ? AND dead_letter_id = ? FOR UPDATE";
+    final String deleteDeadLetter = "DELETE FROM ssb.dead_letter WHERE dead_letter_id = ?";
+    final String purgeDeadLetters = "DELETE FROM ssb.dead_letter WHERE queue_name = ?";
+    final String priorityRequests = "SELECT conversation_group_id, message_body FROM ssb.message"
+            + " WHERE queue_name = ? AND message_type_name = ? ORDER BY queuing_order";
+    final String priorities = "SELECT conversation_group_id, priority FROM ssb.conversation_priority"
+            + " WHERE queue_name = ?";
+    final String clearPriorityIfDrained = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?"
+            + " AND NOT EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = ?)";
+    final String pendingGroups = "SELECT m.conversation_group_id, COUNT(*) AS messages,"
+            + " MIN(m.enqueued_at) AS oldest, MIN(m.queuing_order) AS first_order, MAX(p.priority) AS priority"
+            + " FROM ssb.message m LEFT JOIN ssb.conversation_priority p"
+            + " ON p.conversation_group_id = m.conversation_group_id"
+            + " WHERE m.queue_name = ? GROUP BY m.conversation_group_id ORDER BY first_order LIMIT ?";
+
     // ---- administration
     final String insertMessageType = "INSERT INTO ssb.message_type (message_type_name, validation) VALUES (?, ?)";
     final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";

@@ -11,6 +11,7 @@ import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.QueueSignals;
 
 /**
@@ -54,6 +55,11 @@ public final class SqlServerBroker implements Broker {
     @Override
     public BrokerSession session(Connection connection) {
         return new SqlServerSession(signals, connection);
+    }
+
+    @Override
+    public DeliveryLedger ledger(Connection connection) {
+        return new SqlServerLedger(connection);
     }
 
     @Override

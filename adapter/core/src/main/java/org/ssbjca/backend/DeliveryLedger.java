@@ -1,0 +1,118 @@
+package org.ssbjca.backend;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+
+/**
+ * The adapter's own bookkeeping next to the broker's queues: failed deliveries per message, dead letters, the
+ * conversation group priorities readers honour, and what an operator looks at (pending groups). Runs on the
+ * connection it was made for, in that connection's transaction.
+ *
+ * <p>A message is identified by its conversation handle and sequence number ({@link #key(BrokerMessage)}), which
+ * stay the same when a rollback puts it back on its queue and after a restart.
+ */
+public interface DeliveryLedger {
+
+    /**
+     * @param m a message
+     * @return the key under which its failed deliveries are counted
+     */
+    static String key(BrokerMessage m) {
+        return m.conversationHandle() + "/" + m.messageSequenceNumber();
+    }
+
+    /**
+     * @param queue a queue
+     * @return whether failed deliveries are recorded for any message of the queue
+     */
+    boolean hasAttempts(String queue);
+
+    /**
+     * @param messages messages just received
+     * @return failed deliveries so far, by {@link #key(BrokerMessage)}; messages without any are absent
+     */
+    Map<String, Integer> attempts(List<BrokerMessage> messages);
+
+    /**
+     * Counts one more failed delivery; meant for a transaction of its own, after the delivery rolled back.
+     *
+     * @param queue the message's queue
+     * @param message the message
+     * @param error why it failed, or null
+     * @return the failed deliveries now recorded
+     */
+    int recordFailure(String queue, BrokerMessage message, String error);
+
+    /**
+     * Forgets the failed deliveries of messages that were just delivered successfully (in the delivery's
+     * transaction).
+     *
+     * @param messages the messages
+     */
+    void clearAttempts(List<BrokerMessage> messages);
+
+    /**
+     * Stores a message (already received in this transaction) as a dead letter and forgets its attempts.
+     *
+     * @param queue its queue
+     * @param message the message
+     * @param attempts how many deliveries failed
+     * @param error the last error, or null
+     */
+    void deadLetter(String queue, BrokerMessage message, int attempts, String error);
+
+    /**
+     * @param queue a queue
+     * @param limit at most this many, oldest first
+     * @return the queue's dead letters
+     */
+    List<DeadLetter> deadLetters(String queue, int limit);
+
+    /**
+     * Removes a dead letter and returns it, in the caller's transaction (for redelivery).
+     *
+     * @param queue the queue it came from
+     * @param id its id
+     * @return the dead letter, or null when there is none with that id (already taken)
+     */
+    DeadLetter takeDeadLetter(String queue, long id);
+
+    /**
+     * @param queue a queue
+     * @return how many dead letters were deleted
+     */
+    int purgeDeadLetters(String queue);
+
+    /**
+     * Looks at the queue without removing anything: the messages of one type, with their groups, so that priority
+     * requests are found wherever they sit in the queue.
+     *
+     * @param queue the queue
+     * @param messageType the priority request message type
+     * @return the requests, in queue order
+     */
+    List<PriorityRequest> priorityRequests(String queue, String messageType);
+
+    /**
+     * @param queue a queue
+     * @return the priorities recorded for its groups, by group
+     */
+    Map<UUID, Integer> priorities(String queue);
+
+    /**
+     * Removes a group's priority once it has no messages left (after a reader processed it).
+     *
+     * @param queue the group's queue
+     * @param group the group
+     */
+    void clearPriorityIfDrained(String queue, UUID group);
+
+    /**
+     * @param queue a queue
+     * @param limit at most this many groups, those with the oldest messages first
+     * @return the groups that have messages, with their counts, oldest message time and priority
+     */
+    List<PendingGroup> pendingGroups(String queue, int limit);
+}

@@ -1,0 +1,181 @@
+package org.ssbjca.backend.portable;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.PendingGroup;
+import org.ssbjca.backend.PriorityRequest;
+
+/** The adapter's bookkeeping tables of the portable schema. */
+final class PortableLedger implements DeliveryLedger {
+
+    private final PortableBroker broker;
+    private final PortableSql sql;
+    private final Connection c;
+
+    PortableLedger(PortableBroker broker, Connection c) {
+        this.broker = broker;
+        this.sql = broker.sql();
+        this.c = c;
+    }
+
+    @Override
+    public boolean hasAttempts(String queue) {
+        return get("reading failed deliveries of " + queue, () -> Jdbc.exists(c, sql.hasAttempts, queue));
+    }
+
+    @Override
+    public Map<String, Integer> attempts(List<BrokerMessage> messages) {
+        return get("reading failed deliveries", () -> {
+            Map<String, Integer> out = new HashMap<>();
+            for (BrokerMessage m : messages) {
+                Integer n = Jdbc.first(c, sql.attemptsOf, rs -> rs.getInt("attempts"), m.conversationHandle(),
+                        m.messageSequenceNumber());
+                if (n != null) {
+                    out.put(DeliveryLedger.key(m), n);
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public int recordFailure(String queue, BrokerMessage m, String error) {
+        return get("recording a failed delivery", () -> {
+            String why = truncate(error);
+            if (Jdbc.update(c, sql.incrementAttempts, why, broker.now(), m.conversationHandle(),
+                    m.messageSequenceNumber()) == 0) {
+                Jdbc.update(c, sql.insertAttempt, m.conversationHandle(), m.messageSequenceNumber(), queue, why,
+                        broker.now());
+            }
+            return Jdbc.first(c, sql.attemptsOf, rs -> rs.getInt("attempts"), m.conversationHandle(),
+                    m.messageSequenceNumber());
+        });
+    }
+
+    @Override
+    public void clearAttempts(List<BrokerMessage> messages) {
+        run("forgetting failed deliveries", () -> {
+            for (BrokerMessage m : messages) {
+                Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
+            }
+        });
+    }
+
+    @Override
+    public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
+        run("dead-lettering a message of " + queue, () -> {
+            Jdbc.update(c, sql.insertDeadLetter, queue, m.conversationGroupId(), m.conversationHandle(),
+                    m.conversationId(), m.messageSequenceNumber(), m.messageTypeName(), m.serviceName(),
+                    m.serviceContractName(), m.body(), m.enqueueTime(), attempts, truncate(error), broker.now());
+            Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
+        });
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(String queue, int limit) {
+        return get("listing dead letters of " + queue, () -> Jdbc.list(c, sql.deadLetters,
+                PortableLedger::readDeadLetter, queue, limit));
+    }
+
+    @Override
+    public DeadLetter takeDeadLetter(String queue, long id) {
+        return get("taking dead letter " + id, () -> {
+            DeadLetter d = Jdbc.first(c, sql.lockDeadLetter, PortableLedger::readDeadLetter, queue, id);
+            if (d != null) {
+                Jdbc.update(c, sql.deleteDeadLetter, id);
+            }
+            return d;
+        });
+    }
+
+    @Override
+    public int purgeDeadLetters(String queue) {
+        return get("purging dead letters of " + queue, () -> Jdbc.update(c, sql.purgeDeadLetters, queue));
+    }
+
+    @Override
+    public List<PriorityRequest> priorityRequests(String queue, String messageType) {
+        return get("looking for priority requests in " + queue, () -> Jdbc.list(c, sql.priorityRequests,
+                rs -> new PriorityRequest(Jdbc.uuid(rs, "conversation_group_id"), rs.getBytes("message_body")),
+                queue, messageType));
+    }
+
+    @Override
+    public Map<UUID, Integer> priorities(String queue) {
+        return get("reading priorities of " + queue, () -> {
+            Map<UUID, Integer> out = new LinkedHashMap<>();
+            Jdbc.list(c, sql.priorities, rs -> out.put(Jdbc.uuid(rs, "conversation_group_id"), rs.getInt("priority")),
+                    queue);
+            return out;
+        });
+    }
+
+    @Override
+    public void clearPriorityIfDrained(String queue, UUID group) {
+        run("clearing the priority of " + group, () -> Jdbc.update(c, sql.clearPriorityIfDrained, group, group));
+    }
+
+    @Override
+    public List<PendingGroup> pendingGroups(String queue, int limit) {
+        return get("listing pending groups of " + queue, () -> Jdbc.list(c, sql.pendingGroups, rs -> {
+            int p = rs.getInt("priority");
+            Integer priority = rs.wasNull() ? null : p;
+            return new PendingGroup(Jdbc.uuid(rs, "conversation_group_id"), rs.getLong("messages"),
+                    Jdbc.instant(rs, "oldest"), priority);
+        }, queue, limit));
+    }
+
+    static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {
+        BrokerMessage m = BrokerMessage.builder()
+                .conversationGroupId(Jdbc.uuid(rs, "conversation_group_id"))
+                .conversationHandle(Jdbc.uuid(rs, "conversation_handle"))
+                .conversationId(Jdbc.uuid(rs, "conversation_id"))
+                .messageSequenceNumber(rs.getLong("message_sequence_number"))
+                .messageTypeName(rs.getString("message_type_name"))
+                .serviceName(rs.getString("service_name"))
+                .serviceContractName(rs.getString("service_contract_name"))
+                .body(rs.getBytes("message_body"))
+                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
+                .build();
+        return new DeadLetter(rs.getLong("dead_letter_id"), rs.getString("queue_name"), m, rs.getInt("attempts"),
+                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
+    }
+
+    private static String truncate(String error) {
+        return error == null || error.length() <= 4000 ? error : error.substring(0, 4000);
+    }
+
+    private interface SqlAction {
+        void run() throws SQLException;
+    }
+
+    private interface SqlQuery<T> {
+        T get() throws SQLException;
+    }
+
+    private static void run(String what, SqlAction action) {
+        try {
+            action.run();
+        } catch (SQLException e) {
+            throw PortableSession.failure(what, e);
+        }
+    }
+
+    private static <T> T get(String what, SqlQuery<T> query) {
+        try {
+            return query.get();
+        } catch (SQLException e) {
+            throw PortableSession.failure(what, e);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package org.ssbjca.backend.sqlserver;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.PendingGroup;
+import org.ssbjca.backend.PriorityRequest;
+import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
+
+/** The adapter's bookkeeping on SQL Server: statements from {@link TSqlLedger}, on the caller's connection. */
+final class SqlServerLedger implements DeliveryLedger {
+
+    private final Connection c;
+
+    SqlServerLedger(Connection connection) {
+        this.c = Objects.requireNonNull(connection, "connection");
+    }
+
+    @Override
+    public boolean hasAttempts(String queue) {
+        return !get("reading failed deliveries of " + queue, queue,
+                () -> Batches.query(c, TSqlLedger.HAS_ATTEMPTS, 0, rs -> Boolean.TRUE, queue)).isEmpty();
+    }
+
+    @Override
+    public Map<String, Integer> attempts(List<BrokerMessage> messages) {
+        return get("reading failed deliveries", null, () -> {
+            Map<String, Integer> out = new HashMap<>();
+            for (BrokerMessage m : messages) {
+                List<Integer> n = Batches.query(c, TSqlLedger.ATTEMPTS_OF, 0, rs -> rs.getInt(1),
+                        Batches.text(m.conversationHandle()), m.messageSequenceNumber());
+                if (!n.isEmpty()) {
+                    out.put(DeliveryLedger.key(m), n.get(0));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public int recordFailure(String queue, BrokerMessage m, String error) {
+        List<Integer> n = get("recording a failed delivery", queue, () -> Batches.query(c, TSqlLedger.RECORD_FAILURE,
+                0, rs -> rs.getInt(1), Batches.text(m.conversationHandle()), m.messageSequenceNumber(), queue,
+                truncate(error)));
+        return n.isEmpty() ? 0 : n.get(0);
+    }
+
+    @Override
+    public void clearAttempts(List<BrokerMessage> messages) {
+        get("forgetting failed deliveries", null, () -> {
+            for (BrokerMessage m : messages) {
+                Batches.run(c, TSqlLedger.DELETE_ATTEMPT, Batches.text(m.conversationHandle()),
+                        m.messageSequenceNumber());
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
+        get("dead-lettering a message of " + queue, queue, () -> {
+            Batches.run(c, TSqlLedger.DEAD_LETTER, queue, Batches.text(m.conversationGroupId()),
+                    Batches.text(m.conversationHandle()), Batches.text(m.conversationId()),
+                    m.messageSequenceNumber(), m.messageTypeName(), m.serviceName(), m.serviceContractName(),
+                    m.body(), m.enqueueTime(), attempts, truncate(error), Batches.text(m.conversationHandle()),
+                    m.messageSequenceNumber());
+            return null;
+        });
+    }
+
+    @Override
+    public List<DeadLetter> deadLetters(String queue, int limit) {
+        return get("listing dead letters of " + queue, queue,
+                () -> Batches.query(c, TSqlLedger.DEAD_LETTERS, 0, SqlServerLedger::readDeadLetter, limit, queue));
+    }
+
+    @Override
+    public DeadLetter takeDeadLetter(String queue, long id) {
+        List<DeadLetter> taken = get("taking dead letter " + id, queue,
+                () -> Batches.query(c, TSqlLedger.TAKE_DEAD_LETTER, 0, SqlServerLedger::readDeadLetter, queue, id));
+        return taken.isEmpty() ? null : taken.get(0);
+    }
+
+    @Override
+    public int purgeDeadLetters(String queue) {
+        return get("purging dead letters of " + queue, queue, () -> {
+            try (var ps = c.prepareStatement(TSqlLedger.PURGE_DEAD_LETTERS)) {
+                ps.setString(1, queue);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public List<PriorityRequest> priorityRequests(String queue, String messageType) {
+        QueueName q = SqlServerNames.queue(queue);
+        return get("looking for priority requests in " + q, queue, () -> Batches.query(c,
+                TSqlLedger.priorityRequests(q), 0, rs -> new PriorityRequest(Batches.uuid(rs, "conversation_group_id"),
+                        rs.getBytes("message_body")), messageType));
+    }
+
+    @Override
+    public Map<UUID, Integer> priorities(String queue) {
+        QueueName q = SqlServerNames.queue(queue);
+        return get("reading priorities of " + q, queue, () -> {
+            Map<UUID, Integer> out = new LinkedHashMap<>();
+            Batches.query(c, TSqlLedger.PRIORITIES, 0,
+                    rs -> out.put(Batches.uuid(rs, "conversation_group_id"), rs.getInt("priority")), q.quoted());
+            return out;
+        });
+    }
+
+    @Override
+    public void clearPriorityIfDrained(String queue, UUID group) {
+        QueueName q = SqlServerNames.queue(queue);
+        get("clearing the priority of " + group, queue, () -> {
+            Batches.run(c, TSqlLedger.clearPriorityIfDrained(q), Batches.text(group));
+            return null;
+        });
+    }
+
+    @Override
+    public List<PendingGroup> pendingGroups(String queue, int limit) {
+        QueueName q = SqlServerNames.queue(queue);
+        return get("listing pending groups of " + q, queue, () -> Batches.query(c, TSqlLedger.pendingGroups(q), 0,
+                rs -> {
+                    int p = rs.getInt("priority");
+                    Integer priority = rs.wasNull() ? null : p;
+                    return new PendingGroup(Batches.uuid(rs, "conversation_group_id"), rs.getLong("messages"),
+                            Jdbc.instant(rs, "oldest"), priority);
+                }, limit));
+    }
+
+    static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {
+        BrokerMessage m = BrokerMessage.builder()
+                .conversationGroupId(Batches.uuid(rs, "conversation_group_id"))
+                .conversationHandle(Batches.uuid(rs, "conversation_handle"))
+                .conversationId(Batches.uuid(rs, "conversation_id"))
+                .messageSequenceNumber(rs.getLong("message_sequence_number"))
+                .messageTypeName(rs.getString("message_type_name"))
+                .serviceName(rs.getString("service_name"))
+                .serviceContractName(rs.getString("service_contract_name"))
+                .body(rs.getBytes("message_body"))
+                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
+                .build();
+        return new DeadLetter(rs.getLong("dead_letter_id"), rs.getString("queue_name"), m, rs.getInt("attempts"),
+                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
+    }
+
+    private static String truncate(String error) {
+        return error == null || error.length() <= 4000 ? error : error.substring(0, 4000);
+    }
+
+    private interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    private static <T> T get(String what, String queue, SqlWork<T> work) {
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate(what, queue, e);
+        }
+    }
+}

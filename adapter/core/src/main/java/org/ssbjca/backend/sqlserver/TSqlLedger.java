@@ -1,0 +1,136 @@
+package org.ssbjca.backend.sqlserver;
+
+import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
+
+/**
+ * The statements on the adapter's own tables (sql/sqlserver/install.sql: ssb.delivery_attempt, ssb.dead_letter,
+ * ssb.conversation_priority) and the reads of a queue an operator or a priority scan needs. Plain DML on ordinary
+ * tables, plus SELECTs from queues, which SQL Server allows without removing anything
+ * (https://learn.microsoft.com/sql/database-engine/service-broker/querying-queues); queues are read WITH (NOLOCK) as
+ * that page advises, so that looking never blocks a reader.
+ */
+final class TSqlLedger {
+
+    private static final String PROLOGUE = "SET NOCOUNT ON;\n";
+
+    /** Parameters: queue name (as the application names it). */
+    static final String HAS_ATTEMPTS = "SELECT TOP (1) 1 FROM ssb.delivery_attempt WHERE queue_name = ?;";
+
+    /** Parameters: handle, sequence number. */
+    static final String ATTEMPTS_OF = "SELECT attempts FROM ssb.delivery_attempt"
+            + " WHERE conversation_handle = ? AND message_sequence_number = ?;";
+
+    /**
+     * One more failed delivery: UPDATE, or INSERT when the message has none yet; UPDLOCK and HOLDLOCK keep two
+     * readers that fail on the same message at once from both inserting
+     * (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table). Returns the new count.
+     *
+     * <p>Parameters: handle, sequence number, queue name, error text.
+     */
+    static final String RECORD_FAILURE = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @sequence BIGINT = ?;\n"
+            + "DECLARE @queue NVARCHAR(517) = ?;\n"
+            + "DECLARE @error NVARCHAR(4000) = ?;\n"
+            + "UPDATE ssb.delivery_attempt WITH (UPDLOCK, HOLDLOCK)\n"
+            + "SET attempts = attempts + 1, last_error = @error, last_attempt_at = SYSDATETIMEOFFSET()\n"
+            + "WHERE conversation_handle = @handle AND message_sequence_number = @sequence;\n"
+            + "IF @@ROWCOUNT = 0\n"
+            + "BEGIN\n"
+            + "    INSERT INTO ssb.delivery_attempt (conversation_handle, message_sequence_number, queue_name, attempts,"
+            + " last_error, last_attempt_at)\n"
+            + "    VALUES (@handle, @sequence, @queue, 1, @error, SYSDATETIMEOFFSET());\n"
+            + "END;\n"
+            + "SELECT attempts FROM ssb.delivery_attempt"
+            + " WHERE conversation_handle = @handle AND message_sequence_number = @sequence;";
+
+    /** Parameters: handle, sequence number. */
+    static final String DELETE_ATTEMPT = "DELETE FROM ssb.delivery_attempt"
+            + " WHERE conversation_handle = ? AND message_sequence_number = ?;";
+
+    /**
+     * Stores a received message as a dead letter and forgets its attempts.
+     *
+     * <p>Parameters: queue, group, handle, conversation id, sequence number, message type, service, contract, body,
+     * enqueue time, attempts, error; then handle and sequence number again.
+     */
+    static final String DEAD_LETTER = PROLOGUE + "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id,"
+            + " conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name,"
+            + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at)\n"
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, SYSDATETIMEOFFSET());\n"
+            + "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ? AND message_sequence_number = ?;";
+
+    static final String DEAD_LETTER_COLUMNS = "dead_letter_id, queue_name, conversation_group_id, conversation_handle,"
+            + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
+            + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";
+
+    /** Parameters: limit, queue. */
+    static final String DEAD_LETTERS = "SELECT TOP (?) " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter"
+            + " WHERE queue_name = ? ORDER BY dead_letter_id;";
+
+    /**
+     * Deletes one dead letter and returns it (OUTPUT clause:
+     * https://learn.microsoft.com/sql/t-sql/queries/output-clause-transact-sql).
+     *
+     * <p>Parameters: queue, id.
+     */
+    static final String TAKE_DEAD_LETTER = "DELETE FROM ssb.dead_letter\n"
+            + "OUTPUT DELETED.dead_letter_id, DELETED.queue_name, DELETED.conversation_group_id,"
+            + " DELETED.conversation_handle, DELETED.conversation_id, DELETED.message_sequence_number,"
+            + " DELETED.message_type_name, DELETED.service_name, DELETED.service_contract_name, DELETED.message_body,"
+            + " DELETED.enqueued_at, DELETED.attempts, DELETED.last_error, DELETED.dead_lettered_at\n"
+            + "WHERE queue_name = ? AND dead_letter_id = ?;";
+
+    /** Parameters: queue. */
+    static final String PURGE_DEAD_LETTERS = "DELETE FROM ssb.dead_letter WHERE queue_name = ?;";
+
+    /**
+     * The priority requests in a queue, without removing them.
+     *
+     * <p>Parameters: message type.
+     */
+    static String priorityRequests(QueueName queue) {
+        return "SELECT conversation_group_id, message_body FROM " + queue.quoted() + " WITH (NOLOCK)"
+                + " WHERE message_type_name = ? ORDER BY queuing_order;";
+    }
+
+    /**
+     * The priorities of a queue's groups; the queue is matched by schema and name as in SET_PRIORITY of
+     * {@link TSql}.
+     *
+     * <p>Parameters: the quoted queue name (for OBJECT_ID).
+     */
+    static final String PRIORITIES = PROLOGUE + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
+            + "SELECT conversation_group_id, priority FROM ssb.conversation_priority\n"
+            + "WHERE queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND queue_name = OBJECT_NAME(@queue_id);";
+
+    /**
+     * Removes a group's priority once the queue holds no message of the group.
+     *
+     * <p>Parameters: group.
+     */
+    static String clearPriorityIfDrained(QueueName queue) {
+        return PROLOGUE + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+                + "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group\n"
+                + "AND NOT EXISTS (SELECT 1 FROM " + queue.quoted() + " WITH (NOLOCK)"
+                + " WHERE conversation_group_id = @group);";
+    }
+
+    /**
+     * The groups that have messages, those holding the oldest message first, with their priorities.
+     *
+     * <p>Parameters: limit.
+     */
+    static String pendingGroups(QueueName queue) {
+        return PROLOGUE + "DECLARE @limit INT = ?;\n"
+                + "SELECT TOP (@limit) m.conversation_group_id, COUNT_BIG(*) AS messages,"
+                + " MIN(m.message_enqueue_time) AS oldest, MIN(m.queuing_order) AS first_order,"
+                + " MAX(p.priority) AS priority\n"
+                + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
+                + "LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id\n"
+                + "GROUP BY m.conversation_group_id\n"
+                + "ORDER BY first_order;";
+    }
+
+    private TSqlLedger() {
+    }
+}

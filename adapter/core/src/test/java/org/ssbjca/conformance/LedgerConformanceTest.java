@@ -1,0 +1,137 @@
+package org.ssbjca.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.conformance.DialogConformanceTest.begin;
+import static org.ssbjca.conformance.DialogConformanceTest.bytes;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.PendingGroup;
+import org.ssbjca.backend.PriorityRequest;
+
+/** The adapter's bookkeeping: failed deliveries, dead letters, priority requests, pending groups. */
+class LedgerConformanceTest {
+
+    @BackendTest
+    void failedDeliveriesAreCountedAcrossRollbacks(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("poison")));
+        assertFalse(hasAttempts(db, o.targetQueue));
+
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            BrokerMessage m;
+            try (Db.Tx delivery = db.begin()) {
+                m = delivery.session().receive(ReceiveRequest.from(o.targetQueue)).get(0);
+                delivery.rollback();
+            }
+            int n = ledger(db, l -> l.recordFailure(o.targetQueue, m, "boom"));
+            assertEquals(attempt, n);
+        }
+        BrokerMessage again = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        assertTrue(hasAttempts(db, o.targetQueue));
+        assertEquals(Map.of(DeliveryLedger.key(again), 3), ledger(db, l -> l.attempts(List.of(again))));
+
+        ledger(db, l -> {
+            l.clearAttempts(List.of(again));
+            return null;
+        });
+        assertFalse(hasAttempts(db, o.targetQueue));
+    }
+
+    @BackendTest
+    void aDeadLetterKeepsTheMessageAndCanBeTakenBack(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("dead")));
+        db.run(s -> {
+            BrokerMessage m = s.receive(ReceiveRequest.from(o.targetQueue)).get(0);
+            db.broker().ledger(s.connection()).deadLetter(o.targetQueue, m, 3, "failed three times");
+        });
+        assertEquals(0, db.depth(o.targetQueue));
+
+        List<DeadLetter> letters = ledger(db, l -> l.deadLetters(o.targetQueue, 10));
+        assertEquals(1, letters.size());
+        DeadLetter d = letters.get(0);
+        assertEquals("dead", d.message().bodyAsText());
+        assertEquals(o.request, d.message().messageTypeName());
+        assertEquals(3, d.attempts());
+        assertEquals("failed three times", d.lastError());
+        assertEquals(c.conversationId(), d.message().conversationId());
+
+        DeadLetter taken = ledger(db, l -> l.takeDeadLetter(o.targetQueue, d.id()));
+        assertEquals("dead", taken.message().bodyAsText());
+        assertNull(ledger(db, l -> l.takeDeadLetter(o.targetQueue, d.id())), "taken once only");
+        assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
+    }
+
+    @BackendTest
+    void purgeRemovesTheQueuesDeadLetters(Db db) {
+        Db.Objects o = db.objects();
+        for (int i = 0; i < 3; i++) {
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("x")));
+            db.run(s -> db.broker().ledger(s.connection()).deadLetter(o.targetQueue,
+                    s.receive(ReceiveRequest.from(o.targetQueue)).get(0), 1, null));
+        }
+        assertEquals(3, (int) ledger(db, l -> l.purgeDeadLetters(o.targetQueue)));
+        assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
+    }
+
+    @BackendTest
+    void priorityRequestsAreFoundWithoutRemovingThem(Db db) {
+        Db.Objects o = db.objects();
+        Conversation a = begin(db, o);
+        Conversation b = begin(db, o);
+        db.run(s -> {
+            s.send(a.handle(), o.request, bytes("work"));
+            s.send(b.handle(), o.request, bytes("work"));
+            s.send(b.handle(), o.any, bytes("<priority>7</priority>"));
+        });
+        List<PriorityRequest> found = ledger(db, l -> l.priorityRequests(o.targetQueue, o.any));
+        assertEquals(1, found.size());
+        assertEquals("<priority>7</priority>", new String(found.get(0).body()));
+        assertEquals(3, db.depth(o.targetQueue), "nothing was removed");
+
+        UUID group = found.get(0).groupId();
+        db.run(s -> s.setPriority(group, 7));
+        assertEquals(Map.of(group, 7), ledger(db, l -> l.priorities(o.targetQueue)));
+        List<PendingGroup> pending = ledger(db, l -> l.pendingGroups(o.targetQueue, 10));
+        assertEquals(2, pending.size());
+        assertEquals(1, pending.get(0).messages(), "the group of the oldest message first");
+        assertNull(pending.get(0).priority());
+        assertEquals(2, pending.get(1).messages());
+        assertEquals(7, pending.get(1).priority());
+        assertTrue(pending.get(1).oldestMessage() != null);
+
+        ledger(db, l -> {
+            l.clearPriorityIfDrained(o.targetQueue, group);
+            return null;
+        });
+        assertEquals(Map.of(group, 7), ledger(db, l -> l.priorities(o.targetQueue)), "the group still has messages");
+        db.run(s -> s.receive(ReceiveRequest.from(o.targetQueue).conversationGroup(group).top(10)));
+        ledger(db, l -> {
+            l.clearPriorityIfDrained(o.targetQueue, group);
+            return null;
+        });
+        assertTrue(ledger(db, l -> l.priorities(o.targetQueue)).isEmpty());
+    }
+
+    static boolean hasAttempts(Db db, String queue) {
+        Boolean has = ledger(db, l -> l.hasAttempts(queue));
+        return has;
+    }
+
+    static <T> T ledger(Db db, java.util.function.Function<DeliveryLedger, T> work) {
+        return db.tx(s -> work.apply(db.broker().ledger(s.connection())));
+    }
+}
