@@ -153,6 +153,16 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         return t == null ? null : t.getTransactionKey();
     }
 
+    /** @return whether the JTA transaction active on this thread is marked for rollback (false when there is none) */
+    public boolean transactionRollbackOnly() {
+        TransactionSynchronizationRegistry t = transactions;
+        try {
+            return t != null && t.getTransactionKey() != null && t.getRollbackOnly();
+        } catch (IllegalStateException noTransaction) {
+            return false;
+        }
+    }
+
     /** @return the running activations */
     public List<Activation> activations() {
         return List.copyOf(activations.values());

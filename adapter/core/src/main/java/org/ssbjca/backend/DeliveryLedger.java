@@ -59,7 +59,7 @@ public interface DeliveryLedger {
      * @param queue its queue
      * @param message the message
      * @param attempts how many deliveries failed
-     * @param error the last error, or null
+     * @param error why, or null for the last error recorded with its failed deliveries
      */
     void deadLetter(String queue, BrokerMessage message, int attempts, String error);
 

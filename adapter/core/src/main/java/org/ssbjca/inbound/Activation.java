@@ -4,10 +4,15 @@ import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
@@ -18,12 +23,14 @@ import org.ssbjca.api.ConversationGroupListener;
 
 /**
  * One message-driven bean fed from one queue: its readers, each a long-running container work with its own
- * connection. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
+ * connection. The number of readers, the batch size and the wait can change while it runs; it can be paused and
+ * resumed. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
  */
 public final class Activation {
 
     private static final Logger LOG = Logger.getLogger(Activation.class);
     private static final long STOP_WAIT_MILLIS = 30_000;
+    private static final long ATTEMPTS_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final ServiceBrokerResourceAdapter ra;
     private final MessageEndpointFactory factory;
@@ -31,11 +38,20 @@ public final class Activation {
     private final List<QueueReader> readers = new CopyOnWriteArrayList<>();
     private final Semaphore reconnectGate = new Semaphore(1);
     private final DeliverySettings settings;
+    private final ActivationMetrics metrics = new ActivationMetrics();
+    private final PriorityScanner priorities;
+    private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
+    private final Object pauseLock = new Object();
+    private volatile ActivationEvents events = ActivationEvents.NONE;
+    private volatile boolean paused;
+    private volatile boolean stopped;
+    private volatile boolean attemptsKnown = true;
+    private volatile long attemptsCheckedAt;
     private BrokerRegistry.Entry database;
     private Method method;
     private boolean batchListener;
     private boolean transacted;
-    private volatile boolean stopped;
+    private int nextReaderId;
 
     /**
      * @param ra the resource adapter
@@ -49,6 +65,8 @@ public final class Activation {
         this.factory = factory;
         this.spec = spec;
         this.settings = new DeliverySettings(spec);
+        this.priorities = settings.priorityEnabled()
+                ? new PriorityScanner(settings.queue(), settings.priorityMessageType()) : null;
     }
 
     /**
@@ -66,62 +84,211 @@ public final class Activation {
                     : BrokerMessageListener.class.getMethod("onMessage", BrokerMessage.class);
             transacted = factory.isDeliveryTransacted(method);
         } catch (NoSuchMethodException e) {
-            throw new ResourceException("the bean " + factory.getActivationName() + " does not implement "
-                    + method.getDeclaringClass().getName(), e);
+            throw new ResourceException("the bean " + name() + " implements neither BrokerMessageListener nor "
+                    + "ConversationGroupListener", e);
         }
-        for (int i = 0; i < spec.getMaxReaders(); i++) {
-            startReader(i + 1);
-        }
-        LOG.infof("SSBJCA0010: activated %s on queue %s of %s: %d reader(s), %s delivery, %s listener",
-                name(), spec.getQueue(), database.source().config(), spec.getMaxReaders(),
-                transacted ? (settings.commitBeforeDelivery() ? "receive-commits-first" : "XA transacted")
-                        : "local-transaction", batchListener ? "conversation group" : "per message");
+        setMaxReaders(spec.getMaxReaders());
+        LOG.infof("SSBJCA0010: activated %s on %s: %d reader(s), %s delivery, %s listener", name(),
+                database.source().config(), spec.getMaxReaders(),
+                settings.commitBeforeDelivery() ? "receive-commits-first (at most once)"
+                        : transacted ? "XA transacted" : "local-transaction",
+                batchListener ? "conversation group" : "per message");
     }
 
-    private void startReader(int id) throws ResourceException {
-        QueueReader reader = new QueueReader(this, id);
-        readers.add(reader);
-        try {
-            ra.workManager().scheduleWork(WorkManagerRunner.longRunning(reader.name(), reader, reader::stop));
-        } catch (WorkException e) {
-            readers.remove(reader);
-            throw new ResourceException("cannot start reader " + reader.name() + ": " + e.getMessage(), e);
+    /**
+     * Starts or stops readers until there are {@code n}. Readers that stop finish their delivery in flight first.
+     *
+     * @param n 1 to 256
+     * @throws ResourceException if a reader cannot be started
+     */
+    public synchronized void setMaxReaders(int n) throws ResourceException {
+        if (n < 1 || n > 256) {
+            throw new IllegalArgumentException("MaxReaders must be between 1 and 256, was " + n);
+        }
+        while (readers.size() < n && !stopped) {
+            QueueReader reader = new QueueReader(this, ++nextReaderId);
+            readers.add(reader);
+            try {
+                ra.workManager().scheduleWork(WorkManagerRunner.longRunning(reader.name(), reader, reader::stop));
+            } catch (WorkException e) {
+                readers.remove(reader);
+                throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
+            }
+        }
+        while (readers.size() > n) {
+            readers.remove(readers.size() - 1).stop();
         }
     }
 
     /** Stops every reader and waits (at most 30 s) for deliveries in flight to finish. */
     public void stop() {
         stopped = true;
-        readers.forEach(QueueReader::stop);
+        List<QueueReader> stopping = new ArrayList<>(readers);
+        readers.clear();
+        stopping.forEach(QueueReader::stop);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
-        for (QueueReader r : readers) {
+        for (QueueReader r : stopping) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (!r.awaitStopped(Math.max(left, 0))) {
-                LOG.warnf("SSBJCA0011: reader %s did not stop within %d ms", r.name(), STOP_WAIT_MILLIS);
+                LOG.warnf("SSBJCA0011: %s did not stop within %d ms", r.name(), STOP_WAIT_MILLIS);
             }
         }
-        readers.clear();
-        LOG.infof("SSBJCA0012: deactivated %s on queue %s", name(), spec.getQueue());
+        Redelivery r;
+        while ((r = redeliveries.poll()) != null) {
+            r.done(false);
+        }
+        LOG.infof("SSBJCA0012: deactivated %s", name());
     }
 
-    boolean isStopped() {
-        return stopped;
+    /** Readers stop taking messages (deliveries in flight finish); {@link #resume()} lets them go on. */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Lets paused readers take messages again. */
+    public void resume() {
+        paused = false;
+        wakePaused();
+    }
+
+    /** @return whether the readers are paused */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
+     * Asks a reader to deliver a dead letter again, in a transaction that takes it out of the dead-letter table.
+     *
+     * @param deadLetterId the dead letter's id
+     * @return completes with true when the bean took it and the transaction committed
+     */
+    public CompletableFuture<Boolean> redeliver(long deadLetterId) {
+        Redelivery r = new Redelivery(deadLetterId);
+        redeliveries.add(r);
+        database.broker().signals().signal(settings.queue());
+        return r.result;
+    }
+
+    /**
+     * @param batchSize the new RECEIVE TOP (n), 1 to 10000
+     */
+    public void setReceiveBatchSize(int batchSize) {
+        settings.batchSize(batchSize);
+    }
+
+    /**
+     * @param millis the new WAITFOR timeout, 100 to 600000 ms
+     */
+    public void setWaitTimeout(long millis) {
+        settings.waitTimeout(millis);
+    }
+
+    /** @param events where to report dead letters, disabled queues and reconnects */
+    public void setEvents(ActivationEvents events) {
+        this.events = events == null ? ActivationEvents.NONE : events;
+    }
+
+    /** @return the counters and timings */
+    public ActivationMetrics metrics() {
+        return metrics;
+    }
+
+    /** @return the running readers */
+    public int readerCount() {
+        return readers.size();
+    }
+
+    /** @return the RECEIVE batch size */
+    public int receiveBatchSize() {
+        return settings.batchSize();
+    }
+
+    /** @return the WAITFOR timeout in ms */
+    public long waitTimeoutMillis() {
+        return settings.waitTimeout().toMillis();
+    }
+
+    /** @return the queue */
+    public String queue() {
+        return settings.queue();
+    }
+
+    /** @return the broker database */
+    public BrokerRegistry.Entry database() {
+        return database;
+    }
+
+    /** @return a short name for logs and JMX: the bean's class and queue */
+    public String name() {
+        Class<?> bean = factory.getEndpointClass();
+        return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getQueue();
+    }
+
+    /**
+     * Marks a group as prioritised (an operator set its priority), so that readers drop the priority once the group
+     * is drained.
+     *
+     * @param group the group
+     */
+    public void prioritised(java.util.UUID group) {
+        if (priorities != null) {
+            priorities.prioritised(group);
+        }
+    }
+
+    // ---- for the readers
+
+    boolean awaitResumed(BooleanSupplier stopping) throws InterruptedException {
+        synchronized (pauseLock) {
+            while (paused && !stopping.getAsBoolean()) {
+                pauseLock.wait(1000);
+            }
+        }
+        return !stopping.getAsBoolean();
+    }
+
+    void wakePaused() {
+        synchronized (pauseLock) {
+            pauseLock.notifyAll();
+        }
+    }
+
+    Redelivery takeRedelivery() {
+        return redeliveries.poll();
+    }
+
+    /**
+     * @param lookInDatabase asks the database whether failed deliveries are recorded for this queue
+     * @return whether they may be; the database is asked at most every 5 s, and a failure recorded here counts at
+     *         once
+     */
+    boolean mayHaveAttempts(BooleanSupplier lookInDatabase) {
+        long now = System.nanoTime();
+        if (attemptsCheckedAt == 0 || now - attemptsCheckedAt > ATTEMPTS_RECHECK_NANOS) {
+            attemptsKnown = lookInDatabase.getAsBoolean();
+            attemptsCheckedAt = now;
+        }
+        return attemptsKnown;
+    }
+
+    void attemptsRecorded() {
+        attemptsKnown = true;
+    }
+
+    ActivationEvents events() {
+        return events;
+    }
+
+    PriorityScanner priorities() {
+        return priorities;
     }
 
     MessageEndpointFactory factory() {
         return factory;
     }
 
-    ServiceBrokerActivationSpec spec() {
-        return spec;
-    }
-
     DeliverySettings settings() {
         return settings;
-    }
-
-    BrokerRegistry.Entry database() {
-        return database;
     }
 
     Method method() {
@@ -136,19 +303,33 @@ public final class Activation {
         return transacted;
     }
 
-    /** @return the key of the transaction active on this thread, or null */
     Object transactionKey() {
         return ra.transactionKey();
     }
 
-    /** Only one reader of an activation reconnects at a time; the others wait for it. */
+    boolean transactionRollbackOnly() {
+        return ra.transactionRollbackOnly();
+    }
+
     Semaphore reconnectGate() {
         return reconnectGate;
     }
 
-    /** @return a short name for logs: the bean's activation name and queue */
-    String name() {
-        Class<?> bean = factory.getEndpointClass();
-        return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getQueue();
+    /** A dead letter an operator asked to deliver again. */
+    static final class Redelivery {
+        private final long id;
+        private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+
+        Redelivery(long id) {
+            this.id = id;
+        }
+
+        long id() {
+            return id;
+        }
+
+        void done(boolean delivered) {
+            result.complete(delivered);
+        }
     }
 }

@@ -2,16 +2,24 @@ package org.ssbjca.inbound;
 
 import jakarta.resource.spi.InvalidPropertyException;
 import java.time.Duration;
+import org.ssbjca.adapter.Config;
 import org.ssbjca.support.Backoff;
 
-/** The activation properties a reader needs, read once from the validated spec. */
+/**
+ * The activation properties a reader needs, read once from the validated spec. Batch size and wait timeout can be
+ * changed while the readers run (JMX); a reader picks the new value up at its next RECEIVE.
+ */
 final class DeliverySettings {
 
     private final String queue;
-    private final int batchSize;
-    private final Duration waitTimeout;
-    private final ServiceBrokerActivationSpec.SystemMessages systemMessages;
+    private volatile int batchSize;
+    private volatile long waitTimeoutMillis;
+    private final boolean endsOnSystemMessages;
     private final boolean commitBeforeDelivery;
+    private final int maxDeliveryAttempts;
+    private final boolean endConversationOnDeadLetter;
+    private final boolean priorityEnabled;
+    private final String priorityMessageType;
     private final long reconnectInitial;
     private final long reconnectMax;
     private final double reconnectJitter;
@@ -20,9 +28,14 @@ final class DeliverySettings {
     DeliverySettings(ServiceBrokerActivationSpec spec) throws InvalidPropertyException {
         queue = spec.getQueue().trim();
         batchSize = spec.getReceiveBatchSize();
-        waitTimeout = Duration.ofMillis(spec.getWaitTimeout());
-        systemMessages = spec.systemMessages();
+        waitTimeoutMillis = spec.getWaitTimeout();
+        endsOnSystemMessages = spec.systemMessages() == ServiceBrokerActivationSpec.SystemMessages.END;
         commitBeforeDelivery = Boolean.TRUE.equals(spec.getCommitBeforeDelivery());
+        maxDeliveryAttempts = spec.getMaxDeliveryAttempts();
+        endConversationOnDeadLetter =
+                spec.deadLetterMode() == ServiceBrokerActivationSpec.DeadLetter.TABLE_AND_END_CONVERSATION;
+        priorityEnabled = !Boolean.FALSE.equals(spec.getPriorityEnabled());
+        priorityMessageType = Config.blankToNull(spec.getPriorityMessageType());
         reconnectInitial = spec.getReconnectInitialMillis();
         reconnectMax = spec.getReconnectMaxMillis();
         reconnectJitter = spec.getReconnectJitter();
@@ -37,16 +50,47 @@ final class DeliverySettings {
         return batchSize;
     }
 
+    void batchSize(int n) {
+        if (n < 1 || n > 10_000) {
+            throw new IllegalArgumentException("ReceiveBatchSize must be between 1 and 10000, was " + n);
+        }
+        batchSize = n;
+    }
+
     Duration waitTimeout() {
-        return waitTimeout;
+        return Duration.ofMillis(waitTimeoutMillis);
+    }
+
+    void waitTimeout(long millis) {
+        if (millis < 100 || millis > 600_000) {
+            throw new IllegalArgumentException("WaitTimeout must be between 100 and 600000 ms, was " + millis);
+        }
+        waitTimeoutMillis = millis;
     }
 
     boolean endsOnSystemMessages() {
-        return systemMessages == ServiceBrokerActivationSpec.SystemMessages.END;
+        return endsOnSystemMessages;
     }
 
     boolean commitBeforeDelivery() {
         return commitBeforeDelivery;
+    }
+
+    int maxDeliveryAttempts() {
+        return maxDeliveryAttempts;
+    }
+
+    boolean endConversationOnDeadLetter() {
+        return endConversationOnDeadLetter;
+    }
+
+    boolean priorityEnabled() {
+        return priorityEnabled;
+    }
+
+    /** @return the priority request message type, or null when requests are not looked for */
+    String priorityMessageType() {
+        return priorityEnabled ? priorityMessageType : null;
     }
 
     int transactionTimeout() {

@@ -2,28 +2,18 @@ package org.ssbjca.inbound;
 
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
-import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 import org.ssbjca.api.BrokerException;
-import org.ssbjca.api.BrokerMessage;
-import org.ssbjca.api.BrokerMessageListener;
-import org.ssbjca.api.ConversationEndedException;
-import org.ssbjca.api.ConversationGroupListener;
 import org.ssbjca.api.QueueDisabledException;
-import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.support.Backoff;
 
 /**
- * One reader of an activation: a loop on a container work thread that RECEIVEs one conversation group's messages
- * and delivers them, inside the container's transaction when the bean's method is transacted:
- * {@code beforeDelivery} (the container starts the transaction and enlists this reader's XA resource), RECEIVE on
- * this reader's connection, the listener call, {@code afterDelivery} (the container commits or rolls back) — always
- * paired. A failure closes the connection and retries with capped exponential backoff and jitter.
+ * One reader of an activation: a loop on a container work thread, each turn one {@link DeliveryCycle}. It holds its
+ * own connection and endpoint; a failure closes both and retries with capped exponential backoff and jitter, one
+ * reconnect at a time per activation. It waits while the activation is paused, looks for priority requests when a
+ * scan is due, and redelivers dead letters an operator asked for.
  */
 final class QueueReader implements Runnable {
 
@@ -41,7 +31,7 @@ final class QueueReader implements Runnable {
     QueueReader(Activation activation, int id) {
         this.activation = activation;
         this.settings = activation.settings();
-        this.name = "ssb-jca reader " + id + " of " + activation.name();
+        this.name = "reader " + id + " of " + activation.name();
         this.backoff = settings.newBackoff();
     }
 
@@ -54,27 +44,16 @@ final class QueueReader implements Runnable {
         try {
             while (!stopped) {
                 try {
-                    ensureReady();
-                    cycle();
+                    if (activation.awaitResumed(this::isStopped)) {
+                        ensureReady();
+                        turn();
+                    }
                     backoff.reset();
                 } catch (Exception e) {
                     if (stopped) {
                         break;
                     }
-                    long delay = backoff.nextDelayMillis();
-                    if (e instanceof UnavailableException) {
-                        LOG.debugf("SSBJCA0021: %s: endpoint unavailable (%s); retrying in %d ms", name,
-                                e.getMessage(), delay);
-                    } else if (e instanceof BrokerException) {
-                        LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name,
-                                e.getMessage(), backoff.failures(), delay);
-                        LOG.debugf(e, "SSBJCA0025: %s", name);
-                    } else {
-                        LOG.warnf(e, "SSBJCA0020: %s failed (failure %d in a row); reconnecting in %d ms", name,
-                                backoff.failures(), delay);
-                    }
-                    discard();
-                    pause(delay);
+                    failed(e);
                 }
             }
         } finally {
@@ -83,12 +62,77 @@ final class QueueReader implements Runnable {
         }
     }
 
+    private void turn() throws Exception {
+        if (stopped) {
+            return;
+        }
+        DeliveryCycle cycle = new DeliveryCycle(activation, name, connection, endpoint);
+        Activation.Redelivery redelivery = activation.takeRedelivery();
+        if (redelivery != null) {
+            try {
+                redelivery.done(cycle.redeliver(redelivery.id()));
+            } catch (Exception | Error e) {
+                redelivery.done(false);
+                throw e;
+            }
+            return;
+        }
+        if (activation.priorities() != null && activation.priorities().claimScan()) {
+            scanPriorities();
+        }
+        if (settings.commitBeforeDelivery()) {
+            cycle.receiveCommitsFirst();
+        } else if (activation.transacted()) {
+            cycle.transacted();
+        } else {
+            cycle.local();
+        }
+    }
+
+    private void scanPriorities() throws Exception {
+        connection.connection().setAutoCommit(false);
+        try {
+            activation.priorities().scan(activation.database().broker(), connection.session());
+            connection.commitLocal();
+        } catch (RuntimeException e) {
+            connection.rollbackLocal();
+            throw e;
+        } finally {
+            connection.connection().setAutoCommit(true);
+        }
+    }
+
+    private void failed(Exception e) {
+        long delay = backoff.nextDelayMillis();
+        String what = e.getMessage();
+        if (e instanceof UnavailableException) {
+            LOG.debugf("SSBJCA0021: %s: endpoint unavailable (%s); retrying in %d ms", name, what, delay);
+        } else {
+            activation.metrics().error(what);
+            if (e instanceof QueueDisabledException) {
+                activation.events().queueDisabled(settings.queue());
+            } else {
+                activation.events().reconnecting(settings.queue(), name, delay, what);
+            }
+            if (e instanceof BrokerException) {
+                LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name, what,
+                        backoff.failures(), delay);
+                LOG.debugf(e, "SSBJCA0025: %s", name);
+            } else {
+                LOG.warnf(e, "SSBJCA0020: %s failed (failure %d in a row); reconnecting in %d ms", name,
+                        backoff.failures(), delay);
+            }
+        }
+        discard();
+        pause(delay);
+    }
+
     private void ensureReady() throws Exception {
         if (connection == null) {
             activation.reconnectGate().acquire();
             try {
                 if (!stopped) {
-                    connection = ReaderConnection.open(activation.database());
+                    connection = ReaderConnection.open(activation.database(), settings.transactionTimeout());
                     requireQueueReady();
                 }
             } finally {
@@ -110,106 +154,8 @@ final class QueueReader implements Runnable {
         }
     }
 
-    private ReceiveRequest request() {
-        return ReceiveRequest.from(settings.queue()).top(settings.batchSize()).timeout(settings.waitTimeout());
-    }
-
-    /** One transaction: RECEIVE, deliver, commit or roll back. */
-    private void cycle() throws Exception {
-        if (stopped) {
-            return;
-        }
-        if (!activation.transacted()) {
-            localCycle();
-            return;
-        }
-        endpoint.beforeDelivery(activation.method());
-        try {
-            List<BrokerMessage> batch;
-            try {
-                batch = connection.session().receive(request());
-            } catch (RuntimeException e) {
-                connection.setRollbackOnly();
-                throw e;
-            }
-            if (!batch.isEmpty()) {
-                DeliveryContext.enter(activation.database().source().config(), connection.session(),
-                        activation.transactionKey());
-                try {
-                    deliver(batch);
-                } finally {
-                    DeliveryContext.leave();
-                }
-            }
-        } finally {
-            endpoint.afterDelivery();
-        }
-    }
-
-    /** A bean whose method is not transacted: a local transaction around RECEIVE and delivery (at least once). */
-    private void localCycle() throws Exception {
-        connection.connection().setAutoCommit(false);
-        List<BrokerMessage> batch = connection.session().receive(request());
-        if (batch.isEmpty()) {
-            connection.commitLocal();
-            return;
-        }
-        boolean ok = false;
-        endpoint.beforeDelivery(activation.method());
-        try {
-            ok = deliver(batch);
-        } finally {
-            try {
-                endpoint.afterDelivery();
-            } finally {
-                if (ok) {
-                    connection.commitLocal();
-                } else {
-                    connection.rollbackLocal();
-                }
-            }
-        }
-    }
-
-    /**
-     * Delivers the application's messages, then ends this side of every conversation whose EndDialog or Error came
-     * in the batch (when {@code handleSystemMessages} is END).
-     *
-     * @return whether the listener returned normally
-     */
-    private boolean deliver(List<BrokerMessage> batch) throws SQLException {
-        List<BrokerMessage> application = new ArrayList<>(batch.size());
-        List<BrokerMessage> ends = new ArrayList<>();
-        for (BrokerMessage m : batch) {
-            if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
-                ends.add(m);
-            } else {
-                application.add(m);
-            }
-        }
-        try {
-            if (!application.isEmpty()) {
-                if (activation.batchListener()) {
-                    ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(application));
-                } else {
-                    for (BrokerMessage m : application) {
-                        ((BrokerMessageListener) endpoint).onMessage(m);
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.debugf(e, "SSBJCA0022: %s: the listener failed on %s; the transaction rolls back", name,
-                    application.get(0));
-            return false;
-        }
-        for (BrokerMessage m : ends) {
-            try {
-                connection.session().endConversation(m.conversationHandle(), null, null);
-            } catch (ConversationEndedException alreadyEnded) {
-                LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", name, m.conversationHandle());
-            }
-        }
-        return true;
+    boolean isStopped() {
+        return stopped;
     }
 
     void stop() {
@@ -218,6 +164,7 @@ final class QueueReader implements Runnable {
         if (c != null) {
             c.cancel();
         }
+        activation.wakePaused();
     }
 
     boolean awaitStopped(long millis) {

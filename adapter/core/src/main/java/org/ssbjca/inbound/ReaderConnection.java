@@ -19,9 +19,12 @@ final class ReaderConnection implements AutoCloseable {
     private final BrokerSession session;
     private final CompletionAwareXAResource completion;
     private final XAResource enlisted;
+    private final BrokerRegistry.Entry database;
+    private Connection bookkeeping;
     private volatile Boolean lastOutcome;
 
-    private ReaderConnection(BrokerRegistry.Entry database) throws SQLException {
+    private ReaderConnection(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
+        this.database = database;
         xa = database.source().openXa();
         try {
             connection = xa.getConnection();
@@ -31,14 +34,22 @@ final class ReaderConnection implements AutoCloseable {
                 session.afterCompletion(committed);
             });
             enlisted = database.broker().xaResource(completion);
+            if (transactionTimeoutSeconds > 0) {
+                completion.limitTransactionTimeout(transactionTimeoutSeconds);
+            }
         } catch (SQLException | RuntimeException e) {
             xa.close();
             throw e;
         }
     }
 
-    static ReaderConnection open(BrokerRegistry.Entry database) throws SQLException {
-        return new ReaderConnection(database);
+    /**
+     * @param database the database
+     * @param transactionTimeoutSeconds the longest a delivery's branch may stay open in the database, 0 for the
+     *        transaction manager's timeout
+     */
+    static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
+        return new ReaderConnection(database, transactionTimeoutSeconds);
     }
 
     Connection connection() {
@@ -81,6 +92,21 @@ final class ReaderConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * A second, plain connection for the adapter's bookkeeping in transactions of its own while a delivery's
+     * branch is still open (failed deliveries must be counted before the rollback puts the message back, where
+     * another reader could take it). Opened on first use.
+     *
+     * @return the connection, auto-commit off
+     * @throws SQLException if it cannot be opened
+     */
+    Connection bookkeeping() throws SQLException {
+        if (bookkeeping == null) {
+            bookkeeping = database.source().open();
+        }
+        return bookkeeping;
+    }
+
     /** Wakes a RECEIVE that is waiting on another thread. */
     void cancel() {
         session.cancel();
@@ -88,6 +114,13 @@ final class ReaderConnection implements AutoCloseable {
 
     @Override
     public void close() {
+        if (bookkeeping != null) {
+            try {
+                bookkeeping.close();
+            } catch (SQLException e) {
+                // discarded anyway
+            }
+        }
         try {
             connection.close();
         } catch (SQLException e) {

@@ -17,6 +17,7 @@ public final class CompletionAwareXAResource implements XAResource {
     private final Consumer<Boolean> onCompletion;
     private volatile boolean active;
     private volatile boolean rollbackOnly;
+    private volatile int timeoutLimit;
 
     /**
      * @param delegate the driver's XA resource
@@ -117,6 +118,21 @@ public final class CompletionAwareXAResource implements XAResource {
 
     @Override
     public boolean setTransactionTimeout(int seconds) throws XAException {
-        return delegate.setTransactionTimeout(seconds);
+        int limit = timeoutLimit;
+        return delegate.setTransactionTimeout(limit > 0 && (seconds <= 0 || seconds > limit) ? limit : seconds);
+    }
+
+    /**
+     * Caps the branch timeout the transaction manager asks for (and sets it now).
+     *
+     * @param seconds the longest a branch may stay open in the database
+     */
+    public void limitTransactionTimeout(int seconds) {
+        timeoutLimit = seconds;
+        try {
+            delegate.setTransactionTimeout(seconds);
+        } catch (XAException e) {
+            // a resource that ignores branch timeouts keeps the transaction manager's
+        }
     }
 }

@@ -33,7 +33,6 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public final AtomicInteger pairingErrors = new AtomicInteger();
     /** Endpoints created and not released. */
     public final AtomicInteger liveEndpoints = new AtomicInteger();
-    private static final ThreadLocal<Boolean> ROLLBACK_ONLY = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -51,7 +50,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
 
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
     public static void setRollbackOnly() {
-        ROLLBACK_ONLY.set(Boolean.TRUE);
+        FakeTransactions.ROLLBACK_ONLY.set(Boolean.TRUE);
     }
 
     @Override
@@ -120,7 +119,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
             }
             inDelivery = true;
             failed = false;
-            ROLLBACK_ONLY.set(Boolean.FALSE);
+            FakeTransactions.ROLLBACK_ONLY.set(Boolean.FALSE);
             if (transacted) {
                 xid = new FakeXid(txCounter.incrementAndGet());
                 xa.start(xid, XAResource.TMNOFLAGS);
@@ -137,7 +136,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                 return;
             }
             transactions.end();
-            boolean rollback = failed || ROLLBACK_ONLY.get();
+            boolean rollback = failed || FakeTransactions.ROLLBACK_ONLY.get();
             try {
                 if (rollback) {
                     xa.end(xid, XAResource.TMFAIL);

@@ -6,6 +6,9 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 /** The part of a transaction synchronization registry the adapter uses: the current transaction's key. */
 public final class FakeTransactions implements TransactionSynchronizationRegistry {
 
+    /** Whether the transaction on this thread is marked for rollback, as {@code setRollbackOnly} does. */
+    static final ThreadLocal<Boolean> ROLLBACK_ONLY = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
     private final ThreadLocal<Object> current = new ThreadLocal<>();
 
     void begin(Object key) {
@@ -48,6 +51,6 @@ public final class FakeTransactions implements TransactionSynchronizationRegistr
 
     @Override
     public boolean getRollbackOnly() {
-        return false;
+        return ROLLBACK_ONLY.get();
     }
 }

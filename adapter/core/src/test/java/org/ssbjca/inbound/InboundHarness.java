@@ -23,6 +23,7 @@ import org.ssbjca.fakes.FakeEndpointFactory;
 final class InboundHarness implements AutoCloseable {
 
     static final String REQUEST = "Request";
+    static final String SET_PRIORITY = "SetPriority";
     static final String CONTRACT = "Contract";
     static final String INITIATOR_QUEUE = "InitiatorQueue";
     static final String TARGET_QUEUE = "TargetQueue";
@@ -40,7 +41,8 @@ final class InboundHarness implements AutoCloseable {
         db = ra.registry().get(ra.defaultDatabase());
         admin(a -> {
             a.createMessageType(REQUEST, Validation.NONE);
-            a.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY));
+            a.createMessageType(SET_PRIORITY, Validation.WELL_FORMED_XML);
+            a.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY, SET_PRIORITY, SentBy.INITIATOR));
             a.createQueue(INITIATOR_QUEUE);
             a.createQueue(TARGET_QUEUE);
             a.createService(INITIATOR, INITIATOR_QUEUE);

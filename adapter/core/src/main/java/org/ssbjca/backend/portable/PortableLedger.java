@@ -76,7 +76,8 @@ final class PortableLedger implements DeliveryLedger {
         run("dead-lettering a message of " + queue, () -> {
             Jdbc.update(c, sql.insertDeadLetter, queue, m.conversationGroupId(), m.conversationHandle(),
                     m.conversationId(), m.messageSequenceNumber(), m.messageTypeName(), m.serviceName(),
-                    m.serviceContractName(), m.body(), m.enqueueTime(), attempts, truncate(error), broker.now());
+                    m.serviceContractName(), m.body(), m.enqueueTime(), attempts, truncate(error),
+                    m.conversationHandle(), m.messageSequenceNumber(), broker.now());
             Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
         });
     }

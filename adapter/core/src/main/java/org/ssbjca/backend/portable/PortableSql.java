@@ -109,7 +109,8 @@ final class PortableSql {
     final String insertDeadLetter = "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id,"
             + " conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name,"
             + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, (SELECT a.last_error FROM ssb.delivery_attempt a"
+            + " WHERE a.conversation_handle = ? AND a.message_sequence_number = ?)), ?)";
     static final String DEAD_LETTER_COLUMNS = "dead_letter_id, queue_name, conversation_group_id, conversation_handle,"
             + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
             + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";

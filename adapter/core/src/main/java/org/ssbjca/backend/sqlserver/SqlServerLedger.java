@@ -69,11 +69,10 @@ final class SqlServerLedger implements DeliveryLedger {
     @Override
     public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
         get("dead-lettering a message of " + queue, queue, () -> {
-            Batches.run(c, TSqlLedger.DEAD_LETTER, queue, Batches.text(m.conversationGroupId()),
-                    Batches.text(m.conversationHandle()), Batches.text(m.conversationId()),
-                    m.messageSequenceNumber(), m.messageTypeName(), m.serviceName(), m.serviceContractName(),
-                    m.body(), m.enqueueTime(), attempts, truncate(error), Batches.text(m.conversationHandle()),
-                    m.messageSequenceNumber());
+            Batches.run(c, TSqlLedger.DEAD_LETTER, Batches.text(m.conversationHandle()), m.messageSequenceNumber(),
+                    truncate(error), queue, Batches.text(m.conversationGroupId()), Batches.text(m.conversationId()),
+                    m.messageTypeName(), m.serviceName(), m.serviceContractName(), m.body(), m.enqueueTime(),
+                    attempts);
             return null;
         });
     }

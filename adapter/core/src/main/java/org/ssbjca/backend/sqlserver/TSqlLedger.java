@@ -48,16 +48,22 @@ final class TSqlLedger {
             + " WHERE conversation_handle = ? AND message_sequence_number = ?;";
 
     /**
-     * Stores a received message as a dead letter and forgets its attempts.
+     * Stores a received message as a dead letter, with the given error or else the last one recorded for it, and
+     * forgets its attempts.
      *
-     * <p>Parameters: queue, group, handle, conversation id, sequence number, message type, service, contract, body,
-     * enqueue time, attempts, error; then handle and sequence number again.
+     * <p>Parameters: handle, sequence number, error; queue, group, conversation id, message type, service, contract,
+     * body, enqueue time, attempts.
      */
-    static final String DEAD_LETTER = PROLOGUE + "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id,"
-            + " conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name,"
-            + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at)\n"
-            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, SYSDATETIMEOFFSET());\n"
-            + "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ? AND message_sequence_number = ?;";
+    static final String DEAD_LETTER = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @sequence BIGINT = ?;\n"
+            + "DECLARE @error NVARCHAR(4000) = ?;\n"
+            + "SELECT @error = COALESCE(@error, last_error) FROM ssb.delivery_attempt"
+            + " WHERE conversation_handle = @handle AND message_sequence_number = @sequence;\n"
+            + "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id, conversation_handle, conversation_id,"
+            + " message_sequence_number, message_type_name, service_name, service_contract_name, message_body,"
+            + " enqueued_at, attempts, last_error, dead_lettered_at)\n"
+            + "VALUES (?, ?, @handle, ?, @sequence, ?, ?, ?, ?, ?, ?, @error, SYSDATETIMEOFFSET());\n"
+            + "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = @handle AND message_sequence_number = @sequence;";
 
     static final String DEAD_LETTER_COLUMNS = "dead_letter_id, queue_name, conversation_group_id, conversation_handle,"
             + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"

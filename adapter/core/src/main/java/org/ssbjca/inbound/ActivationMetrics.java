@@ -1,0 +1,144 @@
+package org.ssbjca.inbound;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What an activation's readers did: counters, delivery times (mean over all, 99th percentile over the latest 1024),
+ * the last error, and the deliveries in flight. Thread safe; readers update it without locks.
+ */
+public final class ActivationMetrics {
+
+    private static final int WINDOW = 1024;
+
+    final LongAdder received = new LongAdder();
+    final LongAdder delivered = new LongAdder();
+    final LongAdder committed = new LongAdder();
+    final LongAdder rolledBack = new LongAdder();
+    final LongAdder redelivered = new LongAdder();
+    final LongAdder deadLettered = new LongAdder();
+    private final LongAdder timedDeliveries = new LongAdder();
+    private final LongAdder totalDeliveryNanos = new LongAdder();
+    private final AtomicLongArray recentNanos = new AtomicLongArray(WINDOW);
+    private final AtomicLong recentIndex = new AtomicLong();
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    private volatile String lastError;
+    private volatile Instant lastErrorAt;
+
+    void deliveryTook(long nanos) {
+        timedDeliveries.increment();
+        totalDeliveryNanos.add(nanos);
+        recentNanos.set((int) (recentIndex.getAndIncrement() % WINDOW), nanos);
+    }
+
+    void error(String what) {
+        lastError = what;
+        lastErrorAt = Instant.now();
+    }
+
+    void started(String reader, InFlight delivery) {
+        inFlight.put(reader, delivery);
+    }
+
+    void finished(String reader) {
+        inFlight.remove(reader);
+    }
+
+    /** @return messages received */
+    public long received() {
+        return received.sum();
+    }
+
+    /** @return messages handed to the bean */
+    public long delivered() {
+        return delivered.sum();
+    }
+
+    /** @return delivery transactions that committed with messages */
+    public long committed() {
+        return committed.sum();
+    }
+
+    /** @return delivery transactions that rolled back */
+    public long rolledBack() {
+        return rolledBack.sum();
+    }
+
+    /** @return messages delivered again after a failed delivery */
+    public long redelivered() {
+        return redelivered.sum();
+    }
+
+    /** @return messages moved to the dead-letter table */
+    public long deadLettered() {
+        return deadLettered.sum();
+    }
+
+    /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
+    public double meanDeliveryMillis() {
+        long n = timedDeliveries.sum();
+        return n == 0 ? 0 : totalDeliveryNanos.sum() / 1e6 / n;
+    }
+
+    /** @return the 99th percentile of the latest 1024 delivery times, in milliseconds */
+    public double p99DeliveryMillis() {
+        int n = (int) Math.min(recentIndex.get(), WINDOW);
+        if (n == 0) {
+            return 0;
+        }
+        long[] values = new long[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = recentNanos.get(i);
+        }
+        Arrays.sort(values);
+        return values[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)] / 1e6;
+    }
+
+    /** @return the last error, or null */
+    public String lastError() {
+        return lastError;
+    }
+
+    /** @return when the last error happened, or null */
+    public Instant lastErrorAt() {
+        return lastErrorAt;
+    }
+
+    /** @return the deliveries in flight, by reader name */
+    public Map<String, InFlight> inFlight() {
+        return Map.copyOf(inFlight);
+    }
+
+    /** A delivery in flight: which conversation group, since when. */
+    public static final class InFlight {
+        private final java.util.UUID group;
+        private final int messages;
+        private final Instant since;
+
+        InFlight(java.util.UUID group, int messages, Instant since) {
+            this.group = group;
+            this.messages = messages;
+            this.since = since;
+        }
+
+        /** @return the conversation group being delivered */
+        public java.util.UUID group() {
+            return group;
+        }
+
+        /** @return how many messages */
+        public int messages() {
+            return messages;
+        }
+
+        /** @return since when */
+        public Instant since() {
+            return since;
+        }
+    }
+}

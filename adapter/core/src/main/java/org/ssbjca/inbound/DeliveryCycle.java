@@ -1,0 +1,365 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ConversationEndedException;
+import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.backend.DeliveryLedger;
+
+/**
+ * One delivery transaction of one reader: RECEIVE, set aside what the bean must not see (poison messages, which
+ * are dead-lettered; priority requests, which the scanner already read; EndDialog and Error when the adapter ends
+ * conversations itself), call the bean, and keep the books: failed deliveries are counted after a rollback, in a
+ * transaction of their own.
+ */
+final class DeliveryCycle {
+
+    private static final Logger LOG = Logger.getLogger(DeliveryCycle.class);
+
+    private final Activation activation;
+    private final DeliverySettings settings;
+    private final ActivationMetrics metrics;
+    private final String reader;
+    private final ReaderConnection connection;
+    private final MessageEndpoint endpoint;
+
+    DeliveryCycle(Activation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
+        this.activation = activation;
+        this.settings = activation.settings();
+        this.metrics = activation.metrics();
+        this.reader = reader;
+        this.connection = connection;
+        this.endpoint = endpoint;
+    }
+
+    /** RECEIVE and delivery in the container's transaction (exactly once). */
+    void transacted() throws Exception {
+        Batch batch = null;
+        boolean ok = true;
+        long start = 0;
+        endpoint.beforeDelivery(activation.method());
+        try {
+            List<BrokerMessage> messages = receive();
+            if (!messages.isEmpty()) {
+                start = System.nanoTime();
+                batch = prepare(messages);
+                ok = deliver(batch);
+                if (!ok || activation.transactionRollbackOnly()) {
+                    recordFailures(batch);
+                }
+            }
+        } finally {
+            try {
+                endpoint.afterDelivery();
+            } finally {
+                finish(batch, ok, start, connection.takeOutcome());
+            }
+        }
+    }
+
+    /** A bean whose method is not transacted: a local transaction around RECEIVE and delivery (at least once). */
+    void local() throws Exception {
+        connection.connection().setAutoCommit(false);
+        Batch batch = null;
+        boolean ok = true;
+        long start = 0;
+        try {
+            List<BrokerMessage> messages = connection.session().receive(request());
+            if (!messages.isEmpty()) {
+                start = System.nanoTime();
+                batch = prepare(messages);
+                endpoint.beforeDelivery(activation.method());
+                try {
+                    ok = deliver(batch);
+                } finally {
+                    endpoint.afterDelivery();
+                }
+                if (!ok) {
+                    recordFailures(batch);
+                }
+            }
+        } catch (Exception | Error e) {
+            ok = false;
+            throw e;
+        } finally {
+            if (ok) {
+                connection.commitLocal();
+            } else {
+                connection.rollbackLocal();
+            }
+            finish(batch, ok, start, connection.takeOutcome());
+        }
+    }
+
+    /**
+     * RECEIVE commits before the bean sees the messages (at most once): a failing bean loses them, and several
+     * readers can work on one conversation's messages in parallel.
+     */
+    void receiveCommitsFirst() throws Exception {
+        connection.connection().setAutoCommit(false);
+        List<BrokerMessage> messages;
+        try {
+            messages = connection.session().receive(request());
+            connection.commitLocal();
+            wakeOthersIfMoreWait(messages);
+        } catch (RuntimeException e) {
+            connection.rollbackLocal();
+            throw e;
+        }
+        if (messages.isEmpty()) {
+            return;
+        }
+        metrics.received.add(messages.size());
+        List<List<BrokerMessage>> deliveries = new ArrayList<>();
+        if (activation.batchListener()) {
+            deliveries.add(messages);
+        } else {
+            messages.forEach(m -> deliveries.add(List.of(m)));
+        }
+        for (List<BrokerMessage> delivery : deliveries) {
+            Batch batch = new Batch(delivery);
+            batch.application.addAll(delivery);
+            long start = System.nanoTime();
+            boolean ok = true;
+            endpoint.beforeDelivery(activation.method());
+            try {
+                ok = deliver(batch);
+            } finally {
+                try {
+                    endpoint.afterDelivery();
+                } finally {
+                    Boolean outcome = connection.takeOutcome();
+                    boolean committed = ok && !Boolean.FALSE.equals(outcome);
+                    count(batch, committed, start);
+                    if (!committed) {
+                        LOG.warnf("SSBJCA0041: %s: the bean failed on %d message(s) received with "
+                                + "commitBeforeDelivery; they are not delivered again", reader, delivery.size());
+                    }
+                }
+            }
+        }
+    }
+
+    /** Delivers a dead letter again, taking it out of the dead-letter table in the same transaction. */
+    boolean redeliver(long deadLetterId) throws Exception {
+        Batch batch = null;
+        boolean ok = true;
+        long start = System.nanoTime();
+        endpoint.beforeDelivery(activation.method());
+        try {
+            DeadLetter letter = ledger().takeDeadLetter(settings.queue(), deadLetterId);
+            if (letter != null) {
+                batch = new Batch(List.of(letter.message()));
+                batch.application.add(letter.message());
+                ok = deliver(batch);
+            }
+        } finally {
+            try {
+                endpoint.afterDelivery();
+            } finally {
+                Boolean outcome = connection.takeOutcome();
+                if (batch != null) {
+                    count(batch, ok && Boolean.TRUE.equals(outcome), start);
+                }
+            }
+        }
+        return batch != null && ok;
+    }
+
+    /**
+     * A full batch means the group may hold more: wake the readers waiting on the queue now that its lock is
+     * released, instead of leaving them to their next fallback look.
+     */
+    private void wakeOthersIfMoreWait(List<BrokerMessage> messages) {
+        if (messages.size() >= settings.batchSize()) {
+            activation.database().broker().signals().signal(settings.queue());
+        }
+    }
+
+    private List<BrokerMessage> receive() {
+        try {
+            return connection.session().receive(request());
+        } catch (RuntimeException e) {
+            connection.setRollbackOnly();
+            throw e;
+        }
+    }
+
+    private ReceiveRequest request() {
+        return ReceiveRequest.from(settings.queue()).top(settings.batchSize()).timeout(settings.waitTimeout());
+    }
+
+    private DeliveryLedger ledger() {
+        return activation.database().broker().ledger(connection.connection());
+    }
+
+    /** Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. */
+    private Batch prepare(List<BrokerMessage> messages) {
+        metrics.received.add(messages.size());
+        Batch batch = new Batch(messages);
+        DeliveryLedger ledger = ledger();
+        Map<String, Integer> attempts = activation.mayHaveAttempts(() -> ledger.hasAttempts(settings.queue()))
+                ? ledger.attempts(messages) : Map.of();
+        String priorityType = settings.priorityMessageType();
+        for (BrokerMessage m : messages) {
+            int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
+            if (failed >= settings.maxDeliveryAttempts()) {
+                deadLetter(m, failed);
+            } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
+                batch.priorityRequests++;
+            } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
+                batch.ends.add(m);
+            } else {
+                batch.application.add(m);
+                if (failed > 0) {
+                    batch.retried.add(m);
+                }
+            }
+        }
+        return batch;
+    }
+
+    private void deadLetter(BrokerMessage m, int failed) {
+        ledger().deadLetter(settings.queue(), m, failed, null);
+        metrics.deadLettered.increment();
+        LOG.warnf("SSBJCA0042: %s: message %d of conversation %s (%s) failed %d deliveries; moved to the dead-letter"
+                + " table", reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
+        activation.events().deadLettered(settings.queue(), m, failed);
+        if (settings.endConversationOnDeadLetter()) {
+            try {
+                connection.session().endConversation(m.conversationHandle(), 500,
+                        "message " + m.messageSequenceNumber() + " could not be processed after " + failed
+                                + " attempts and was dead-lettered");
+            } catch (ConversationEndedException alreadyEnded) {
+                LOG.debugf("SSBJCA0043: conversation %s had already ended", m.conversationHandle());
+            }
+        }
+    }
+
+    /**
+     * Calls the bean, then ends this side of the conversations whose EndDialog or Error came in the batch, forgets
+     * the failed deliveries of messages delivered again, and drops the group's priority once it is drained.
+     *
+     * @return whether the bean returned normally
+     */
+    private boolean deliver(Batch batch) {
+        if (!batch.application.isEmpty()) {
+            metrics.started(reader, new ActivationMetrics.InFlight(batch.group(), batch.application.size(),
+                    Instant.now()));
+            DeliveryContext.enter(activation.database().source().config(), connection.session(),
+                    activation.transactionKey());
+            try {
+                if (activation.batchListener()) {
+                    ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
+                } else {
+                    for (BrokerMessage m : batch.application) {
+                        ((BrokerMessageListener) endpoint).onMessage(m);
+                    }
+                }
+            } catch (RuntimeException e) {
+                batch.error = e.getClass().getName() + ": " + e.getMessage();
+                LOG.debugf(e, "SSBJCA0022: %s: the bean failed on %s; the transaction rolls back", reader,
+                        batch.application.get(0));
+                return false;
+            } finally {
+                DeliveryContext.leave();
+                metrics.finished(reader);
+            }
+        }
+        for (BrokerMessage m : batch.ends) {
+            try {
+                connection.session().endConversation(m.conversationHandle(), null, null);
+            } catch (ConversationEndedException alreadyEnded) {
+                LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", reader, m.conversationHandle());
+            }
+        }
+        if (!batch.retried.isEmpty()) {
+            ledger().clearAttempts(batch.retried);
+        }
+        if (settings.priorityEnabled() && activation.priorities().hasPriority(batch.group())) {
+            ledger().clearPriorityIfDrained(settings.queue(), batch.group());
+        }
+        return true;
+    }
+
+    /**
+     * Counts the outcome. A rollback nobody saw coming (the commit failed) still counts a failed delivery for each
+     * message the bean saw, now that the branch is over.
+     */
+    private void finish(Batch batch, boolean ok, long start, Boolean outcome) throws Exception {
+        if (batch == null) {
+            return;
+        }
+        wakeOthersIfMoreWait(batch.received);
+        boolean committed = ok && Boolean.TRUE.equals(outcome);
+        count(batch, committed, start);
+        if (!committed && Boolean.FALSE.equals(outcome) && !batch.failuresRecorded) {
+            recordFailures(batch);
+        }
+    }
+
+    private void count(Batch batch, boolean committed, long start) {
+        if (committed) {
+            metrics.committed.increment();
+            metrics.delivered.add(batch.application.size());
+            metrics.redelivered.add(batch.retried.size());
+            metrics.deliveryTook(System.nanoTime() - start);
+        } else {
+            metrics.rolledBack.increment();
+            metrics.error(batch.error != null ? batch.error : "delivery of " + batch.application.size()
+                    + " message(s) of group " + batch.group() + " rolled back");
+        }
+    }
+
+    /**
+     * Counts a failed delivery for each message the bean saw, in a transaction of its own on the bookkeeping
+     * connection. Done before the delivery's transaction ends: its branch still holds the group, so no other reader
+     * can take the message before the count is written.
+     */
+    private void recordFailures(Batch batch) throws Exception {
+        if (batch.application.isEmpty() || batch.failuresRecorded) {
+            return;
+        }
+        java.sql.Connection c = connection.bookkeeping();
+        try {
+            DeliveryLedger ledger = activation.database().broker().ledger(c);
+            for (BrokerMessage m : batch.application) {
+                ledger.recordFailure(settings.queue(), m, batch.error);
+            }
+            c.commit();
+            batch.failuresRecorded = true;
+            activation.attemptsRecorded();
+        } catch (RuntimeException e) {
+            c.rollback();
+            throw e;
+        }
+    }
+
+    /** The messages of one RECEIVE, sorted. */
+    private static final class Batch {
+        final List<BrokerMessage> received;
+        final List<BrokerMessage> application = new ArrayList<>();
+        final List<BrokerMessage> ends = new ArrayList<>();
+        final List<BrokerMessage> retried = new ArrayList<>();
+        int priorityRequests;
+        String error;
+        boolean failuresRecorded;
+
+        Batch(List<BrokerMessage> received) {
+            this.received = received;
+        }
+
+        java.util.UUID group() {
+            return received.get(0).conversationGroupId();
+        }
+    }
+}

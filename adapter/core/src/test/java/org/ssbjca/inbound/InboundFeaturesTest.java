@@ -1,0 +1,230 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.inbound.QueueReaderTest.await;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.fakes.FakeEndpointFactory;
+
+/** Poison messages, live settings, pause, priorities, redelivery and receive-commits-first, against fakes. */
+class InboundFeaturesTest {
+
+    @Test
+    void aPoisonMessageIsDeadLetteredAfterMaxAttemptsWhileOthersFlow() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger poisonAttempts = new AtomicInteger();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (m.bodyAsText().equals("poison")) {
+                    poisonAttempts.incrementAndGet();
+                    throw new IllegalStateException("cannot process poison");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(3);
+            spec.setMaxReaders(2);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+
+            h.send("poison");
+            for (int i = 0; i < 20; i++) {
+                h.send("ok " + i);
+            }
+
+            await(() -> done.size() == 20 && deadLetters(h).size() == 1);
+            assertEquals(3, poisonAttempts.get(), "three failed deliveries, then no more");
+            DeadLetter d = deadLetters(h).get(0);
+            assertEquals("poison", d.message().bodyAsText());
+            assertEquals(3, d.attempts());
+            assertTrue(d.lastError().contains("cannot process poison"), d.lastError());
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+            Activation a = h.ra.activations().get(0);
+            assertEquals(1, a.metrics().deadLettered());
+            assertEquals(3, a.metrics().rolledBack());
+            assertEquals(20, a.metrics().delivered());
+            assertEquals(0, f.pairingErrors.get());
+        }
+    }
+
+    @Test
+    void aDeadLetterCanBeDeliveredAgain() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger calls = new AtomicInteger();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (calls.incrementAndGet() <= 2) {
+                    throw new IllegalStateException("not yet");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            h.send("second chance");
+            await(() -> deadLetters(h).size() == 1);
+
+            Activation a = h.ra.activations().get(0);
+            assertTrue(a.redeliver(deadLetters(h).get(0).id()).get(20, TimeUnit.SECONDS));
+
+            assertEquals(List.of("second chance"), done);
+            assertTrue(deadLetters(h).isEmpty(), "taken out of the dead-letter table");
+        }
+    }
+
+    @Test
+    void pausedReadersDeliverNothingUntilResumed() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> done = new CopyOnWriteArrayList<>();
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
+                    h.spec());
+            Activation a = h.ra.activations().get(0);
+            a.pause();
+            Thread.sleep(700);
+            h.send("wait for it");
+            Thread.sleep(1000);
+            assertTrue(done.isEmpty(), "paused: nothing delivered");
+            assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE));
+
+            a.resume();
+            await(() -> done.size() == 1);
+        }
+    }
+
+    @Test
+    void raisingMaxReadersRaisesConcurrency() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger concurrent = new AtomicInteger();
+            AtomicInteger peak = new AtomicInteger();
+            CountDownLatch release = new CountDownLatch(1);
+            BrokerMessageListener bean = m -> {
+                peak.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    concurrent.decrementAndGet();
+                }
+            };
+            h.activate(BrokerMessageListener.class, bean, true, h.spec());
+            for (int i = 0; i < 4; i++) {
+                h.send("slow " + i);
+            }
+            await(() -> concurrent.get() == 1);
+            Thread.sleep(300);
+            assertEquals(1, peak.get(), "one reader: one delivery at a time");
+
+            Activation a = h.ra.activations().get(0);
+            a.setMaxReaders(4);
+            await(() -> concurrent.get() == 4);
+            assertEquals(4, a.readerCount());
+            release.countDown();
+            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            a.setMaxReaders(2);
+            assertEquals(2, a.readerCount());
+        }
+    }
+
+    @Test
+    void priorityRequestsInTheQueueReorderTheGroups() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<Integer> order = new CopyOnWriteArrayList<>();
+            CountDownLatch firstStarted = new CountDownLatch(1);
+            CountDownLatch allSent = new CountDownLatch(1);
+            BrokerMessageListener bean = m -> {
+                int n = Integer.parseInt(m.bodyAsText());
+                if (order.isEmpty()) {
+                    firstStarted.countDown();
+                    try {
+                        allSent.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                order.add(n);
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+
+            for (int i = 0; i < 30; i++) {
+                int n = i;
+                h.tx(s -> {
+                    Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                            InboundHarness.CONTRACT, DialogOptions.defaults());
+                    s.send(c.handle(), InboundHarness.REQUEST, bytes(String.valueOf(n)));
+                    if (n % 10 == 0) {
+                        s.send(c.handle(), InboundHarness.SET_PRIORITY, bytes("<priority>" + n + "</priority>"));
+                    }
+                    return c;
+                });
+                if (i == 0) {
+                    assertTrue(firstStarted.await(10, TimeUnit.SECONDS));
+                }
+            }
+            allSent.countDown();
+
+            await(() -> order.size() == 30);
+            List<Integer> expected = new ArrayList<>(List.of(0, 20, 10));
+            for (int i = 1; i < 30; i++) {
+                if (i % 10 != 0) {
+                    expected.add(i);
+                }
+            }
+            assertEquals(expected, order, "0 was in work; then 20, 10 by priority; then the rest in arrival order");
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "the priority requests were consumed");
+            assertTrue(h.query(a -> a.endpointCount()) >= 0);
+        }
+    }
+
+    @Test
+    void receiveCommitsFirstLetsReadersWorkInParallelOnOneConversation() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger concurrent = new AtomicInteger();
+            AtomicInteger peak = new AtomicInteger();
+            Set<String> done = ConcurrentHashMap.newKeySet();
+            BrokerMessageListener bean = m -> {
+                peak.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                concurrent.decrementAndGet();
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            spec.setMaxReaders(3);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+
+            h.send("a", "b", "c");
+
+            await(() -> done.size() == 3);
+            assertEquals(3, peak.get(), "the three messages of one conversation ran at the same time");
+        }
+    }
+
+    static List<DeadLetter> deadLetters(InboundHarness h) {
+        return h.tx(s -> h.db.broker().ledger(s.connection()).deadLetters(InboundHarness.TARGET_QUEUE, 10));
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
