@@ -36,7 +36,7 @@ class DemoIT {
 
     @Test
     void runTheScenarios() throws IOException, JMException, InterruptedException {
-        try (RemoteJmx jmx = RemoteJmx.connect(9990)) {
+        try (RemoteJmx jmx = RemoteJmx.connect()) {
             ObjectName demo = new ObjectName("org.ssbjca.sample:type=Demo");
             String echo = (String) jmx.server().invoke(demo, "runEcho", new Object[] {5},
                     new String[] {"int"});
@@ -47,7 +47,8 @@ class DemoIT {
             print("WildFly stays up with the adapter and the sample. Attach JConsole to the running server:\n"
                     + "  " + System.getProperty("jboss.home") + "/bin/jconsole.sh\n"
                     + "  (or jconsole with bin/client/jboss-cli-client.jar on its class path) and connect to\n"
-                    + "  service:jmx:remote+http://127.0.0.1:9990 ; the adapter's MBeans are under org.ssbjca.\n"
+                    + "  service:jmx:remote+http://127.0.0.1:" + Integer.getInteger("ssb.it.managementPort", 9990)
+                    + " ; the adapter's MBeans are under org.ssbjca.\n"
                     + "Press Ctrl+C to stop.");
             Thread.sleep(Long.MAX_VALUE);
         }

@@ -30,6 +30,14 @@ public final class RemoteJmx implements AutoCloseable {
     }
 
     /**
+     * @return a connection to the default (suite) container, on its management port
+     * @throws IOException if the server does not answer
+     */
+    public static RemoteJmx connect() throws IOException {
+        return connect(Integer.getInteger("ssb.it.managementPort", 9990));
+    }
+
+    /**
      * @param managementPort 9990 for the default container
      * @return an open connection
      * @throws IOException if the server does not answer
