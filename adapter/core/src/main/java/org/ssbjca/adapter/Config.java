@@ -2,6 +2,7 @@ package org.ssbjca.adapter;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.ssbjca.backend.DatabaseConfig;
 
 /** Helpers for configuration values. */
 public final class Config {
@@ -35,6 +36,27 @@ public final class Config {
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    /**
+     * Resolves the database of a connection factory or activation: its own connection properties where set, else the
+     * resource adapter's, else the adapter's default URL.
+     *
+     * @param url the own URL, or null
+     * @param user the own user, or null
+     * @param password the own password, or null
+     * @param ra the resource adapter, or null when not associated (yet)
+     * @return the database
+     * @throws IllegalArgumentException if the URL selects no backend or names an unset system property
+     */
+    public static DatabaseConfig database(String url, String user, String password, ServiceBrokerResourceAdapter ra) {
+        String u = blankToNull(url);
+        if (u == null) {
+            u = ra == null ? ServiceBrokerResourceAdapter.DEFAULT_URL : ra.getConnectionUrl();
+        }
+        String name = blankToNull(user) != null ? user : ra == null ? null : ra.getUser();
+        String secret = blankToNull(password) != null ? password : ra == null ? null : ra.getPassword();
+        return new DatabaseConfig(expand(u), name, secret);
     }
 
     /**

@@ -1,6 +1,9 @@
 package org.ssbjca.backend;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.UUID;
 import org.ssbjca.api.BrokerMessage;
 
 /** A message taken off its queue after too many failed deliveries. */
@@ -29,6 +32,42 @@ public final class DeadLetter {
         this.attempts = attempts;
         this.lastError = lastError;
         this.deadLetteredAt = deadLetteredAt;
+    }
+
+    /** Reads a UUID column the way a backend's driver returns it. */
+    @FunctionalInterface
+    public interface UuidColumn {
+        /**
+         * @param rs a result set on a row
+         * @param column the column
+         * @return its value, or null
+         * @throws SQLException on error
+         */
+        UUID read(ResultSet rs, String column) throws SQLException;
+    }
+
+    /**
+     * Reads a row of the dead-letter table (the same columns on every backend).
+     *
+     * @param rs a result set on a row
+     * @param uuid how this backend's driver returns UUID columns
+     * @return the dead letter
+     * @throws SQLException on error
+     */
+    public static DeadLetter read(ResultSet rs, UuidColumn uuid) throws SQLException {
+        BrokerMessage m = BrokerMessage.builder()
+                .conversationGroupId(uuid.read(rs, "conversation_group_id"))
+                .conversationHandle(uuid.read(rs, "conversation_handle"))
+                .conversationId(uuid.read(rs, "conversation_id"))
+                .messageSequenceNumber(rs.getLong("message_sequence_number"))
+                .messageTypeName(rs.getString("message_type_name"))
+                .serviceName(rs.getString("service_name"))
+                .serviceContractName(rs.getString("service_contract_name"))
+                .body(rs.getBytes("message_body"))
+                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
+                .build();
+        return new DeadLetter(rs.getLong("dead_letter_id"), rs.getString("queue_name"), m, rs.getInt("attempts"),
+                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
     }
 
     /** @return its id */

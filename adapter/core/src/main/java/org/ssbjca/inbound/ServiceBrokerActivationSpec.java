@@ -135,15 +135,8 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
      * @throws IllegalArgumentException if the URL is not supported
      */
     public DatabaseConfig database() {
-        ServiceBrokerResourceAdapter ra = resourceAdapter instanceof ServiceBrokerResourceAdapter
-                ? (ServiceBrokerResourceAdapter) resourceAdapter : null;
-        String url = Config.blankToNull(connectionUrl);
-        if (url == null) {
-            url = ra == null ? ServiceBrokerResourceAdapter.DEFAULT_URL : ra.getConnectionUrl();
-        }
-        String u = Config.blankToNull(user) != null ? user : ra == null ? null : ra.getUser();
-        String p = Config.blankToNull(password) != null ? password : ra == null ? null : ra.getPassword();
-        return new DatabaseConfig(Config.expand(url), u, p);
+        return Config.database(connectionUrl, user, password, resourceAdapter instanceof ServiceBrokerResourceAdapter
+                ? (ServiceBrokerResourceAdapter) resourceAdapter : null);
     }
 
     /** @return the dead-letter behaviour */

@@ -87,14 +87,8 @@ public class ServiceBrokerManagedConnectionFactory
      * @throws InvalidPropertyException naming connectionUrl when the URL is not supported
      */
     public DatabaseConfig database() throws InvalidPropertyException {
-        String url = Config.blankToNull(connectionUrl);
-        if (url == null) {
-            url = ra == null ? ServiceBrokerResourceAdapter.DEFAULT_URL : ra.getConnectionUrl();
-        }
-        String u = Config.blankToNull(user) != null ? user : ra == null ? null : ra.getUser();
-        String p = Config.blankToNull(password) != null ? password : ra == null ? null : ra.getPassword();
         try {
-            return new DatabaseConfig(Config.expand(url), u, p);
+            return Config.database(connectionUrl, user, password, ra);
         } catch (IllegalArgumentException e) {
             throw new InvalidPropertyException("ssb-jca connection factory property 'connectionUrl' " + e.getMessage());
         }

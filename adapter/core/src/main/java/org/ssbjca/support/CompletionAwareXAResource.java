@@ -11,9 +11,8 @@ import javax.transaction.xa.Xid;
  * and to count failed deliveries. Everything else is delegated unchanged; {@link #isSameRM} compares the wrapped
  * resources.
  */
-public final class CompletionAwareXAResource implements XAResource {
+public final class CompletionAwareXAResource extends ForwardingXAResource {
 
-    private final XAResource delegate;
     private final Consumer<Boolean> onCompletion;
     private volatile boolean active;
     private volatile boolean rollbackOnly;
@@ -24,7 +23,7 @@ public final class CompletionAwareXAResource implements XAResource {
      * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback
      */
     public CompletionAwareXAResource(XAResource delegate, Consumer<Boolean> onCompletion) {
-        this.delegate = delegate;
+        super(delegate);
         this.onCompletion = onCompletion;
     }
 
@@ -41,27 +40,22 @@ public final class CompletionAwareXAResource implements XAResource {
         rollbackOnly = true;
     }
 
-    /** @return the driver's resource */
-    public XAResource delegate() {
-        return delegate;
-    }
-
     @Override
     public void start(Xid xid, int flags) throws XAException {
-        delegate.start(xid, flags);
+        delegate().start(xid, flags);
         active = true;
     }
 
     @Override
     public void end(Xid xid, int flags) throws XAException {
         active = false;
-        delegate.end(xid, flags);
+        delegate().end(xid, flags);
     }
 
     @Override
     public int prepare(Xid xid) throws XAException {
         refuseIfRollbackOnly(xid);
-        int vote = delegate.prepare(xid);
+        int vote = delegate().prepare(xid);
         if (vote == XA_RDONLY) {
             onCompletion.accept(Boolean.TRUE);
         }
@@ -73,7 +67,7 @@ public final class CompletionAwareXAResource implements XAResource {
         if (onePhase) {
             refuseIfRollbackOnly(xid);
         }
-        delegate.commit(xid, onePhase);
+        delegate().commit(xid, onePhase);
         onCompletion.accept(Boolean.TRUE);
     }
 
@@ -81,7 +75,7 @@ public final class CompletionAwareXAResource implements XAResource {
     public void rollback(Xid xid) throws XAException {
         rollbackOnly = false;
         try {
-            delegate.rollback(xid);
+            delegate().rollback(xid);
         } finally {
             onCompletion.accept(Boolean.FALSE);
         }
@@ -94,32 +88,14 @@ public final class CompletionAwareXAResource implements XAResource {
         }
     }
 
-    @Override
-    public void forget(Xid xid) throws XAException {
-        delegate.forget(xid);
-    }
 
-    @Override
-    public Xid[] recover(int flag) throws XAException {
-        return delegate.recover(flag);
-    }
 
-    @Override
-    public boolean isSameRM(XAResource other) throws XAException {
-        XAResource o = other instanceof CompletionAwareXAResource ? ((CompletionAwareXAResource) other).delegate
-                : other;
-        return delegate.isSameRM(o);
-    }
 
-    @Override
-    public int getTransactionTimeout() throws XAException {
-        return delegate.getTransactionTimeout();
-    }
 
     @Override
     public boolean setTransactionTimeout(int seconds) throws XAException {
         int limit = timeoutLimit;
-        return delegate.setTransactionTimeout(limit > 0 && (seconds <= 0 || seconds > limit) ? limit : seconds);
+        return delegate().setTransactionTimeout(limit > 0 && (seconds <= 0 || seconds > limit) ? limit : seconds);
     }
 
     /**
@@ -130,7 +106,7 @@ public final class CompletionAwareXAResource implements XAResource {
     public void limitTransactionTimeout(int seconds) {
         timeoutLimit = seconds;
         try {
-            delegate.setTransactionTimeout(seconds);
+            delegate().setTransactionTimeout(seconds);
         } catch (XAException e) {
             // a resource that ignores branch timeouts keeps the transaction manager's
         }

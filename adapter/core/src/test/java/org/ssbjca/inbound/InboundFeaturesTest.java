@@ -54,7 +54,7 @@ class InboundFeaturesTest {
             assertTrue(d.lastError().contains("cannot process poison"), d.lastError());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
             Activation a = h.ra.activations().get(0);
-            assertEquals(1, a.metrics().deadLettered());
+            await(() -> a.metrics().delivered() == 20 && a.metrics().deadLettered() == 1);
             assertEquals(3, a.metrics().rolledBack());
             assertEquals(20, a.metrics().delivered());
             assertEquals(0, f.pairingErrors.get());

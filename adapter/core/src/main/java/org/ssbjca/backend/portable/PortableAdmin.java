@@ -10,6 +10,7 @@ import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.SqlWork;
 import org.ssbjca.backend.Validation;
 
 /** The administrative statements of the portable schema: declared objects are rows. */
@@ -163,27 +164,11 @@ final class PortableAdmin implements BrokerAdmin {
         });
     }
 
-    private interface SqlAction {
-        void run() throws SQLException;
+    private static void run(String what, SqlWork.Action action) {
+        SqlWork.run(what, action, PortableSession::failure);
     }
 
-    private interface SqlQuery<T> {
-        T get() throws SQLException;
-    }
-
-    private static void run(String what, SqlAction action) {
-        try {
-            action.run();
-        } catch (SQLException e) {
-            throw PortableSession.failure(what, e);
-        }
-    }
-
-    private static <T> T get(String what, SqlQuery<T> query) {
-        try {
-            return query.get();
-        } catch (SQLException e) {
-            throw PortableSession.failure(what, e);
-        }
+    private static <T> T get(String what, SqlWork<T> query) {
+        return SqlWork.call(what, query, PortableSession::failure);
     }
 }

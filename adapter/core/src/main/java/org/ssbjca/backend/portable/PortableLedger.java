@@ -14,6 +14,7 @@ import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.PendingGroup;
 import org.ssbjca.backend.PriorityRequest;
+import org.ssbjca.backend.SqlWork;
 
 /** The adapter's bookkeeping tables of the portable schema. */
 final class PortableLedger implements DeliveryLedger {
@@ -137,46 +138,18 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {
-        BrokerMessage m = BrokerMessage.builder()
-                .conversationGroupId(Jdbc.uuid(rs, "conversation_group_id"))
-                .conversationHandle(Jdbc.uuid(rs, "conversation_handle"))
-                .conversationId(Jdbc.uuid(rs, "conversation_id"))
-                .messageSequenceNumber(rs.getLong("message_sequence_number"))
-                .messageTypeName(rs.getString("message_type_name"))
-                .serviceName(rs.getString("service_name"))
-                .serviceContractName(rs.getString("service_contract_name"))
-                .body(rs.getBytes("message_body"))
-                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
-                .build();
-        return new DeadLetter(rs.getLong("dead_letter_id"), rs.getString("queue_name"), m, rs.getInt("attempts"),
-                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
+        return DeadLetter.read(rs, Jdbc::uuid);
     }
 
     private static String truncate(String error) {
         return error == null || error.length() <= 4000 ? error : error.substring(0, 4000);
     }
 
-    private interface SqlAction {
-        void run() throws SQLException;
+    private static void run(String what, SqlWork.Action action) {
+        SqlWork.run(what, action, PortableSession::failure);
     }
 
-    private interface SqlQuery<T> {
-        T get() throws SQLException;
-    }
-
-    private static void run(String what, SqlAction action) {
-        try {
-            action.run();
-        } catch (SQLException e) {
-            throw PortableSession.failure(what, e);
-        }
-    }
-
-    private static <T> T get(String what, SqlQuery<T> query) {
-        try {
-            return query.get();
-        } catch (SQLException e) {
-            throw PortableSession.failure(what, e);
-        }
+    private static <T> T get(String what, SqlWork<T> query) {
+        return SqlWork.call(what, query, PortableSession::failure);
     }
 }

@@ -1,7 +1,6 @@
 package org.ssbjca.backend.sqlserver;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -9,6 +8,7 @@ import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.SqlWork;
 import org.ssbjca.backend.Validation;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 
@@ -107,27 +107,11 @@ public final class SqlServerAdmin implements BrokerAdmin {
         return n.isEmpty() ? 0 : n.get(0);
     }
 
-    private interface SqlAction {
-        void run() throws SQLException;
+    private static void run(String what, SqlWork.Action action) {
+        SqlWork.run(what, action, (w, e) -> SqlServerErrors.translate(w, null, e));
     }
 
-    private interface SqlQuery<T> {
-        T get() throws SQLException;
-    }
-
-    private static void run(String what, SqlAction action) {
-        try {
-            action.run();
-        } catch (SQLException e) {
-            throw SqlServerErrors.translate(what, null, e);
-        }
-    }
-
-    private static <T> T get(String what, SqlQuery<T> query) {
-        try {
-            return query.get();
-        } catch (SQLException e) {
-            throw SqlServerErrors.translate(what, null, e);
-        }
+    private static <T> T get(String what, SqlWork<T> query) {
+        return SqlWork.call(what, query, (w, e) -> SqlServerErrors.translate(w, null, e));
     }
 }

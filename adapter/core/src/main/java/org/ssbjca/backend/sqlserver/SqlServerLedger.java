@@ -15,6 +15,7 @@ import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.PendingGroup;
 import org.ssbjca.backend.PriorityRequest;
+import org.ssbjca.backend.SqlWork;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 
 /** The adapter's bookkeeping on SQL Server: statements from {@link TSqlLedger}, on the caller's connection. */
@@ -141,34 +142,14 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {
-        BrokerMessage m = BrokerMessage.builder()
-                .conversationGroupId(Batches.uuid(rs, "conversation_group_id"))
-                .conversationHandle(Batches.uuid(rs, "conversation_handle"))
-                .conversationId(Batches.uuid(rs, "conversation_id"))
-                .messageSequenceNumber(rs.getLong("message_sequence_number"))
-                .messageTypeName(rs.getString("message_type_name"))
-                .serviceName(rs.getString("service_name"))
-                .serviceContractName(rs.getString("service_contract_name"))
-                .body(rs.getBytes("message_body"))
-                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
-                .build();
-        return new DeadLetter(rs.getLong("dead_letter_id"), rs.getString("queue_name"), m, rs.getInt("attempts"),
-                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
+        return DeadLetter.read(rs, Batches::uuid);
     }
 
     private static String truncate(String error) {
         return error == null || error.length() <= 4000 ? error : error.substring(0, 4000);
     }
 
-    private interface SqlWork<T> {
-        T run() throws SQLException;
-    }
-
     private static <T> T get(String what, String queue, SqlWork<T> work) {
-        try {
-            return work.run();
-        } catch (SQLException e) {
-            throw SqlServerErrors.translate(what, queue, e);
-        }
+        return SqlWork.call(what, work, (w, e) -> SqlServerErrors.translate(w, queue, e));
     }
 }

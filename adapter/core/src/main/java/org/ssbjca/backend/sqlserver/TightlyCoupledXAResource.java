@@ -1,9 +1,9 @@
 package org.ssbjca.backend.sqlserver;
 
 import com.microsoft.sqlserver.jdbc.SQLServerXAResource;
-import java.util.Objects;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
+import org.ssbjca.support.ForwardingXAResource;
 import javax.transaction.xa.Xid;
 
 /**
@@ -23,74 +23,20 @@ import javax.transaction.xa.Xid;
  * <p>The flag is added to every start, TMJOIN and TMRESUME included: mssql-jdbc records it at each start and uses it
  * again at prepare and commit, so a start without it would leave the branch loosely coupled.
  */
-public final class TightlyCoupledXAResource implements XAResource {
-
-    private final XAResource delegate;
+public final class TightlyCoupledXAResource extends ForwardingXAResource {
 
     /** @param delegate the driver's XA resource */
     public TightlyCoupledXAResource(XAResource delegate) {
-        this.delegate = Objects.requireNonNull(delegate, "delegate");
-    }
-
-    /** @return the driver's XA resource */
-    public XAResource delegate() {
-        return delegate;
+        super(delegate);
     }
 
     @Override
     public void start(Xid xid, int flags) throws XAException {
-        delegate.start(xid, flags | SQLServerXAResource.SSTRANSTIGHTLYCPLD);
-    }
-
-    @Override
-    public void end(Xid xid, int flags) throws XAException {
-        delegate.end(xid, flags);
-    }
-
-    @Override
-    public int prepare(Xid xid) throws XAException {
-        return delegate.prepare(xid);
-    }
-
-    @Override
-    public void commit(Xid xid, boolean onePhase) throws XAException {
-        delegate.commit(xid, onePhase);
-    }
-
-    @Override
-    public void rollback(Xid xid) throws XAException {
-        delegate.rollback(xid);
-    }
-
-    @Override
-    public void forget(Xid xid) throws XAException {
-        delegate.forget(xid);
-    }
-
-    @Override
-    public Xid[] recover(int flag) throws XAException {
-        return delegate.recover(flag);
-    }
-
-    /** Compares the underlying driver resources, unwrapping another {@code TightlyCoupledXAResource}. */
-    @Override
-    public boolean isSameRM(XAResource other) throws XAException {
-        XAResource o = other instanceof TightlyCoupledXAResource ? ((TightlyCoupledXAResource) other).delegate : other;
-        return delegate.isSameRM(o);
-    }
-
-    @Override
-    public int getTransactionTimeout() throws XAException {
-        return delegate.getTransactionTimeout();
-    }
-
-    @Override
-    public boolean setTransactionTimeout(int seconds) throws XAException {
-        return delegate.setTransactionTimeout(seconds);
+        delegate().start(xid, flags | SQLServerXAResource.SSTRANSTIGHTLYCPLD);
     }
 
     @Override
     public String toString() {
-        return "TightlyCoupled[" + delegate + "]";
+        return "TightlyCoupled[" + delegate() + "]";
     }
 }
