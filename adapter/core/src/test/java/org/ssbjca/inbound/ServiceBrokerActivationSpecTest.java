@@ -1,0 +1,92 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.backend.BackendKind;
+
+/** Every activation property is checked, and a bad value is refused with a message naming the property and range. */
+class ServiceBrokerActivationSpecTest {
+
+    @Test
+    void theDefaultsAreValid() throws Exception {
+        ServiceBrokerActivationSpec spec = spec(s -> { });
+        assertDoesNotThrow(spec::validate);
+        assertEquals(1, spec.getMaxReaders());
+        assertEquals(1, spec.getReceiveBatchSize());
+        assertEquals(5000L, spec.getWaitTimeout());
+        assertEquals(3, spec.getMaxDeliveryAttempts());
+        assertEquals(BackendKind.H2, spec.database().kind());
+    }
+
+    @Test
+    void theQueueIsRequired() {
+        assertRefused("queue", "required", s -> s.setQueue(null));
+        assertRefused("queue", "required", s -> s.setQueue("  "));
+    }
+
+    @Test
+    void numbersOutsideTheirRangeAreRefused() {
+        assertRefused("maxReaders", "between 1 and 256", s -> s.setMaxReaders(0));
+        assertRefused("maxReaders", "between 1 and 256", s -> s.setMaxReaders(257));
+        assertRefused("receiveBatchSize", "between 1 and 10000", s -> s.setReceiveBatchSize(0));
+        assertRefused("waitTimeout", "between 100 and 600000", s -> s.setWaitTimeout(50L));
+        assertRefused("maxDeliveryAttempts", "between 1 and 100", s -> s.setMaxDeliveryAttempts(0));
+        assertRefused("reconnectInitialMillis", "between 10 and 600000", s -> s.setReconnectInitialMillis(1L));
+        assertRefused("reconnectMaxMillis", "between 500 and", s -> s.setReconnectMaxMillis(100L));
+        assertRefused("reconnectJitter", "between 0.0 and 1.0", s -> s.setReconnectJitter(1.5));
+        assertRefused("transactionTimeout", "between 0 and 86400", s -> s.setTransactionTimeout(-1));
+    }
+
+    @Test
+    void enumeratedValuesAreChecked() {
+        assertRefused("deadLetter", "TABLE or TABLE_AND_END_CONVERSATION", s -> s.setDeadLetter("DROP"));
+        assertRefused("handleSystemMessages", "END or DELIVER", s -> s.setHandleSystemMessages("IGNORE"));
+    }
+
+    @Test
+    void sqlServerQueuesAllowAtMostFourAttempts() {
+        assertRefused("maxDeliveryAttempts", "1 and 4 on SQL Server", s -> {
+            s.setConnectionUrl("jdbc:sqlserver://db;databaseName=x");
+            s.setMaxDeliveryAttempts(5);
+        });
+    }
+
+    @Test
+    void anUnsupportedUrlIsRefused() {
+        assertRefused("connectionUrl", "jdbc:sqlserver:", s -> s.setConnectionUrl("jdbc:oracle:thin:@x"));
+        assertRefused("connectionUrl", "no.such.property", s -> s.setConnectionUrl("jdbc:h2:${no.such.property}/db"));
+    }
+
+    @Test
+    void connectionPropertiesDefaultToTheResourceAdapters() throws Exception {
+        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+        ra.setConnectionUrl("jdbc:postgresql://db/broker");
+        ra.setUser("broker");
+        ServiceBrokerActivationSpec spec = spec(s -> { });
+        spec.setResourceAdapter(ra);
+        assertEquals("jdbc:postgresql://db/broker", spec.database().url());
+        assertEquals("broker", spec.database().user());
+        spec.setUser("other");
+        assertEquals("other", spec.database().user());
+    }
+
+    private static ServiceBrokerActivationSpec spec(Consumer<ServiceBrokerActivationSpec> change) {
+        ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
+        spec.setQueue("TargetQueue");
+        change.accept(spec);
+        return spec;
+    }
+
+    private static void assertRefused(String property, String range, Consumer<ServiceBrokerActivationSpec> change) {
+        InvalidPropertyException e = assertThrows(InvalidPropertyException.class, () -> spec(change).validate());
+        assertTrue(e.getMessage().contains("'" + property + "'"), e.getMessage());
+        assertTrue(e.getMessage().contains(range), e.getMessage());
+    }
+}
