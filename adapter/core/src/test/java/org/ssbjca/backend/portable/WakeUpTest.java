@@ -1,0 +1,99 @@
+package org.ssbjca.backend.portable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.Validation;
+
+/**
+ * How a waiting RECEIVE wakes up without busy-polling. The sender and the receiver use two separate brokers, as two
+ * JVMs would, so that no in-process signal passes between them: on PostgreSQL the NOTIFY sent with the message wakes
+ * the receiver long before its 20 s fallback poll; on H2 the bounded fallback poll finds the message.
+ */
+class WakeUpTest {
+
+    private static final PortableOptions SLOW_FALLBACK = new PortableOptions(20_000, 1000, Clock.systemUTC());
+
+    @Test
+    void postgresNotifyWakesAReceiverInAnotherBroker() throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
+            DatabaseConfig db = new DatabaseConfig(pg.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
+            long millis = wakeUpMillis(db, SLOW_FALLBACK);
+            assertTrue(millis < 3000, "woken by NOTIFY, not by the 20 s fallback poll: " + millis + " ms");
+        }
+    }
+
+    @Test
+    void withoutASignalTheFallbackPollStillFindsTheMessage() throws Exception {
+        DatabaseConfig db = new DatabaseConfig("jdbc:h2:mem:wakeup-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa",
+                "");
+        long millis = wakeUpMillis(db, new PortableOptions(700, 1000, Clock.systemUTC()));
+        assertTrue(millis < 5000, "found by the 700 ms fallback poll: " + millis + " ms");
+    }
+
+    /** Time from the commit of a SEND on one broker to the return of a RECEIVE waiting on another. */
+    private static long wakeUpMillis(DatabaseConfig db, PortableOptions options) throws Exception {
+        ConnectionSource source = new ConnectionSource(db);
+        try (PortableBroker sender = new PortableBroker(source, BackgroundRunner.daemonThreads(), options);
+             PortableBroker receiver = new PortableBroker(source, BackgroundRunner.daemonThreads(), options)) {
+            try (Connection c = source.open()) {
+                sender.installSchema(c);
+                BrokerAdmin a = sender.admin(c);
+                a.createMessageType("M", Validation.NONE);
+                a.createContract("C", Map.of("M", SentBy.ANY));
+                a.createQueue("QI");
+                a.createQueue("QT");
+                a.createService("I", "QI");
+                a.createService("T", "QT", "C");
+                c.commit();
+            }
+            Thread.sleep(1000);
+            CompletableFuture<List<BrokerMessage>> waiting = CompletableFuture.supplyAsync(() -> {
+                try (Connection c = source.open()) {
+                    BrokerSession s = receiver.session(c);
+                    List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").timeout(Duration.ofSeconds(60)));
+                    c.commit();
+                    return got;
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(1000);
+            long committed;
+            try (Connection c = source.open()) {
+                BrokerSession s = sender.session(c);
+                Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+                s.send(d.handle(), "M", "wake".getBytes(StandardCharsets.UTF_8));
+                c.commit();
+                committed = System.nanoTime();
+                s.afterCompletion(true);
+            }
+            List<BrokerMessage> got = waiting.get(60, TimeUnit.SECONDS);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - committed);
+            assertEquals(1, got.size());
+            System.out.printf("%s: woken %d ms after the commit%n", db.kind(), millis);
+            return millis;
+        }
+    }
+}
