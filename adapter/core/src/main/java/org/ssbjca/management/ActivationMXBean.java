@@ -84,12 +84,17 @@ public interface ActivationMXBean {
     /** @return when the last error happened, or null */
     Date getLastErrorTime();
 
-    /** @return how many messages the queue holds now */
+    /**
+     * @return how many messages the queue holds now. On H2 and PostgreSQL this includes the messages of deliveries in
+     *         progress, since their RECEIVE commits with the delivery; SQL Server reads the queue {@code WITH (NOLOCK)}
+     *         and does not count them
+     */
     long getQueueDepth();
 
     /**
-     * @return the conversation groups with messages waiting (at most 100, in
-     *         queue order): group id, message count, oldest message time, priority
+     * @return the conversation groups with messages in the queue (at most 100, in queue order): group id, message
+     *         count, oldest message time, priority. Like {@code QueueDepth}, on H2 and PostgreSQL it includes the
+     *         groups being delivered ({@code InFlightDeliveries})
      */
     List<PendingGroupInfo> getPendingConversationGroups();
 
