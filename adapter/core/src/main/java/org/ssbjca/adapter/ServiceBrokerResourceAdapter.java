@@ -23,6 +23,7 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+import org.ssbjca.management.Management;
 
 /**
  * The ssb-jca resource adapter: SQL Server Service Broker (or the portable broker schema on PostgreSQL and H2) as a
@@ -70,6 +71,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     private volatile BrokerRegistry registry;
     private volatile WorkManager workManager;
     private volatile TransactionSynchronizationRegistry transactions;
+    private volatile Management management;
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -87,11 +89,16 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         this.registry = new BrokerRegistry(new WorkManagerRunner(workManager),
                 new PortableOptions(fallbackPollMillis, 1000, java.time.Clock.systemUTC()),
                 !Boolean.FALSE.equals(createSchema));
+        this.management = Management.start(this);
         LOG.infof("SSBJCA0002: ssb-jca started; default database %s", defaultDatabase());
     }
 
     @Override
     public void stop() {
+        Management m = management;
+        if (m != null) {
+            m.close();
+        }
         activations.values().forEach(Activation::stop);
         activations.clear();
         BrokerRegistry r = registry;
@@ -110,13 +117,25 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         s.validate();
         Activation activation = new Activation(this, factory, s);
         activations.put(factory, activation);
-        activation.start();
+        try {
+            activation.start();
+        } catch (ResourceException | RuntimeException e) {
+            activations.remove(factory); // the container does not deactivate what failed to activate
+            activation.stop();
+            throw e;
+        }
+        if (management != null) {
+            management.activationStarted(activation);
+        }
     }
 
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
         Activation activation = activations.remove(factory);
         if (activation != null) {
+            if (management != null) {
+                management.activationStopping(activation);
+            }
             activation.stop();
         }
     }

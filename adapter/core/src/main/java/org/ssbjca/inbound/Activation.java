@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
@@ -42,6 +43,7 @@ public final class Activation {
     private final PriorityScanner priorities;
     private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
     private final Object pauseLock = new Object();
+    private final AtomicInteger parked = new AtomicInteger();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
@@ -122,9 +124,12 @@ public final class Activation {
 
     /** Stops every reader and waits (at most 30 s) for deliveries in flight to finish. */
     public void stop() {
-        stopped = true;
-        List<QueueReader> stopping = new ArrayList<>(readers);
-        readers.clear();
+        List<QueueReader> stopping;
+        synchronized (this) { // not while setMaxReaders (JMX) adds readers: none may escape the stop
+            stopped = true;
+            stopping = new ArrayList<>(readers);
+            readers.clear();
+        }
         stopping.forEach(QueueReader::stop);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
         for (QueueReader r : stopping) {
@@ -154,6 +159,14 @@ public final class Activation {
     /** @return whether the readers are paused */
     public boolean isPaused() {
         return paused;
+    }
+
+    /**
+     * @return the readers waiting for {@link #resume()}; once it equals {@link #readerCount()} after a pause, no
+     *         delivery is in flight and none starts until resumed
+     */
+    public int parkedReaders() {
+        return parked.get();
     }
 
     /**
@@ -240,8 +253,15 @@ public final class Activation {
 
     boolean awaitResumed(BooleanSupplier stopping) throws InterruptedException {
         synchronized (pauseLock) {
-            while (paused && !stopping.getAsBoolean()) {
-                pauseLock.wait(1000);
+            if (paused && !stopping.getAsBoolean()) {
+                parked.incrementAndGet();
+                try {
+                    while (paused && !stopping.getAsBoolean()) {
+                        pauseLock.wait(1000);
+                    }
+                } finally {
+                    parked.decrementAndGet();
+                }
             }
         }
         return !stopping.getAsBoolean();

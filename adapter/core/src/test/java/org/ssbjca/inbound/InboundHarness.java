@@ -19,22 +19,25 @@ import org.ssbjca.backend.Validation;
 import org.ssbjca.fakes.FakeBootstrapContext;
 import org.ssbjca.fakes.FakeEndpointFactory;
 
-/** A started resource adapter on a private H2 database with one initiator and one target service. */
-final class InboundHarness implements AutoCloseable {
+/**
+ * A started resource adapter on a private H2 database with one initiator and one target service. Public for the tests
+ * of other packages (management).
+ */
+public final class InboundHarness implements AutoCloseable {
 
-    static final String REQUEST = "Request";
-    static final String SET_PRIORITY = "SetPriority";
-    static final String CONTRACT = "Contract";
-    static final String INITIATOR_QUEUE = "InitiatorQueue";
-    static final String TARGET_QUEUE = "TargetQueue";
-    static final String INITIATOR = "Initiator";
-    static final String TARGET = "Target";
+    public static final String REQUEST = "Request";
+    public static final String SET_PRIORITY = "SetPriority";
+    public static final String CONTRACT = "Contract";
+    public static final String INITIATOR_QUEUE = "InitiatorQueue";
+    public static final String TARGET_QUEUE = "TargetQueue";
+    public static final String INITIATOR = "Initiator";
+    public static final String TARGET = "Target";
 
-    final FakeBootstrapContext context = new FakeBootstrapContext();
-    final ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
-    final BrokerRegistry.Entry db;
+    public final FakeBootstrapContext context = new FakeBootstrapContext();
+    public final ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+    public final BrokerRegistry.Entry db;
 
-    InboundHarness() throws Exception {
+    public InboundHarness() throws Exception {
         ra.setConnectionUrl("jdbc:h2:mem:inbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000");
         ra.setFallbackPollMillis(200L);
         ra.start(context);
@@ -50,7 +53,7 @@ final class InboundHarness implements AutoCloseable {
         });
     }
 
-    ServiceBrokerActivationSpec spec() throws Exception {
+    public ServiceBrokerActivationSpec spec() throws Exception {
         ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
         spec.setResourceAdapter(ra);
         spec.setQueue(TARGET_QUEUE);
@@ -60,7 +63,7 @@ final class InboundHarness implements AutoCloseable {
         return spec;
     }
 
-    FakeEndpointFactory activate(Class<?> listener, Object bean, boolean transacted,
+    public FakeEndpointFactory activate(Class<?> listener, Object bean, boolean transacted,
             ServiceBrokerActivationSpec spec) throws Exception {
         FakeEndpointFactory factory = new FakeEndpointFactory(listener, bean, transacted, context.transactions());
         ra.endpointActivation(factory, spec);
@@ -68,7 +71,7 @@ final class InboundHarness implements AutoCloseable {
     }
 
     /** Begins a dialog and sends the bodies on it, committed. */
-    Conversation send(String... bodies) {
+    public Conversation send(String... bodies) {
         return tx(s -> {
             Conversation c = s.beginDialog(INITIATOR, TARGET, CONTRACT, DialogOptions.defaults());
             for (String b : bodies) {
@@ -78,7 +81,7 @@ final class InboundHarness implements AutoCloseable {
         });
     }
 
-    <T> T tx(Function<BrokerSession, T> work) {
+    public <T> T tx(Function<BrokerSession, T> work) {
         try (Connection c = db.source().open()) {
             BrokerSession s = db.broker().session(c);
             T result = work.apply(s);
@@ -90,7 +93,7 @@ final class InboundHarness implements AutoCloseable {
         }
     }
 
-    <T> T query(Function<BrokerAdmin, T> work) {
+    public <T> T query(Function<BrokerAdmin, T> work) {
         try (Connection c = db.source().open()) {
             T result = work.apply(db.broker().admin(c));
             c.commit();
@@ -100,14 +103,14 @@ final class InboundHarness implements AutoCloseable {
         }
     }
 
-    void admin(Consumer<BrokerAdmin> work) {
+    public void admin(Consumer<BrokerAdmin> work) {
         query(a -> {
             work.accept(a);
             return null;
         });
     }
 
-    long depth(String queue) {
+    public long depth(String queue) {
         return query(a -> a.queueDepth(queue));
     }
 

@@ -95,6 +95,20 @@ public final class Deployments {
                 .addClasses(testClasses);
     }
 
+    /**
+     * An EJB jar of test-only beans, deployed beside the RAR instead of the shipped sample.
+     *
+     * @param name the archive's name, e.g. {@code jmx-it.jar}
+     * @param classes the beans and their helpers
+     * @return a jar whose manifest says {@code Dependencies: deployment.ssb-jca.rar}, so that it sees the API classes
+     *         of the deployed RAR
+     */
+    public static JavaArchive ejbJar(String name, Class<?>... classes) {
+        return ShrinkWrap.create(JavaArchive.class, name)
+                .addClasses(classes)
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment." + RAR_NAME + "\n"));
+    }
+
     /** @return the built RAR file */
     public static Path builtRar() {
         return built(RAR_PROPERTY, Path.of("..", "adapter", "rar", "target"), "ssb-jca.rar");

@@ -1,0 +1,141 @@
+package org.ssbjca.management;
+
+import java.util.Date;
+import java.util.List;
+
+/**
+ * One message-driven bean fed from one queue, {@code org.ssbjca:type=Activation,name=<Bean>@<queue>}: its settings
+ * (three of them writable, applied while it runs), its counters and timings, the queue as an operator sees it, and
+ * operations. It also emits notifications, see {@link ActivationNotifications}.
+ *
+ * <p>Counters count since the activation started. Attributes that look at the queue ({@code QueueDepth},
+ * {@code PendingConversationGroups}) and the operations on priorities and dead letters each use a short-lived
+ * connection to the broker database of their own.
+ */
+public interface ActivationMXBean {
+
+    /** @return the activation's name, {@code Bean@queue} */
+    String getName();
+
+    /** @return the queue the readers receive from */
+    String getQueue();
+
+    /** @return the backend kind and the database (JDBC URL and user, passwords masked) */
+    String getBackend();
+
+    /** @return how many readers run (at most this many deliveries at a time) */
+    int getMaxReaders();
+
+    /**
+     * Starts or stops readers at once; a reader that stops finishes its delivery in flight first.
+     *
+     * @param maxReaders 1 to 256
+     */
+    void setMaxReaders(int maxReaders);
+
+    /** @return how many readers are delivering to the bean right now */
+    int getActiveReaders();
+
+    /** @return how many readers wait for {@link #resume()}: equal to MaxReaders once a pause took effect */
+    int getParkedReaders();
+
+    /** @return the most messages of one conversation group one RECEIVE takes */
+    int getReceiveBatchSize();
+
+    /** @param receiveBatchSize 1 to 10000; applies from each reader's next RECEIVE */
+    void setReceiveBatchSize(int receiveBatchSize);
+
+    /** @return how long a RECEIVE waits for a message, in milliseconds */
+    long getWaitTimeout();
+
+    /** @param waitTimeout 100 to 600000 ms; applies from each reader's next RECEIVE */
+    void setWaitTimeout(long waitTimeout);
+
+    /** @return whether {@link #pause()} is in effect */
+    boolean isPaused();
+
+    /** @return messages received */
+    long getReceived();
+
+    /** @return messages the bean processed in committed transactions */
+    long getDelivered();
+
+    /** @return delivery transactions that committed */
+    long getCommitted();
+
+    /** @return delivery transactions that rolled back */
+    long getRolledBack();
+
+    /** @return messages delivered successfully after an earlier failed delivery */
+    long getRedelivered();
+
+    /** @return messages moved to the dead-letter table */
+    long getDeadLettered();
+
+    /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
+    double getMeanDeliveryMillis();
+
+    /** @return the 99th percentile of the latest 1024 delivery times, in milliseconds */
+    double getP99DeliveryMillis();
+
+    /** @return the last error (a failed delivery, a lost connection), or null */
+    String getLastError();
+
+    /** @return when the last error happened, or null */
+    Date getLastErrorTime();
+
+    /**
+     * @return how many messages the queue holds now. On H2 and PostgreSQL this includes the messages of deliveries in
+     *         progress, since their RECEIVE commits with the delivery; SQL Server reads the queue {@code WITH (NOLOCK)}
+     *         and does not count them
+     */
+    long getQueueDepth();
+
+    /**
+     * @return the conversation groups with messages in the queue (at most 100, in queue order): group id, message
+     *         count, oldest message time, priority. Like {@code QueueDepth}, on H2 and PostgreSQL it includes the
+     *         groups being delivered ({@code InFlightDeliveries})
+     */
+    List<PendingGroupInfo> getPendingConversationGroups();
+
+    /** @return the deliveries in progress: reader, conversation group, messages, since when */
+    List<InFlightDeliveryInfo> getInFlightDeliveries();
+
+    /**
+     * Readers stop taking messages: deliveries in flight finish, a RECEIVE already waiting may still take one
+     * message; {@code ParkedReaders} reaches {@code MaxReaders} when nothing more is delivered.
+     */
+    void pause();
+
+    /** Lets paused readers take messages again. */
+    void resume();
+
+    /**
+     * Gives a conversation group of this queue a priority: readers take groups with a priority first, highest
+     * first, and drop the priority once the group has no messages left. Committed at once. Has no effect on the
+     * order when the activation's {@code priorityEnabled} is false.
+     *
+     * @param groupId the conversation group (a UUID, as {@code PendingConversationGroups} shows it)
+     * @param priority 0 to 255
+     */
+    void setPriority(String groupId, int priority);
+
+    /**
+     * @param max at most this many, 1 to 10000
+     * @return the queue's dead letters, oldest first
+     */
+    List<DeadLetterInfo> listDeadLetters(int max);
+
+    /**
+     * Delivers a dead letter to the bean again, in a transaction that takes it out of the dead-letter table; waits
+     * for the outcome (at most WaitTimeout plus 30 s).
+     *
+     * @param id the dead letter's id, as {@code listDeadLetters} shows it
+     * @return true when the bean processed it and it left the table; false when there is no such dead letter on
+     *         this queue, or the bean failed again (it stays a dead letter)
+     */
+    boolean redeliverDeadLetter(long id);
+
+    /** @return how many dead letters of this queue were deleted */
+    int purgeDeadLetters();
+}

@@ -1,0 +1,95 @@
+package org.ssbjca.management;
+
+import java.lang.management.ManagementFactory;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.jboss.logging.Logger;
+import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.ActivationEvents;
+
+/**
+ * The adapter's JMX presence, the one class the adapter calls: the resource adapter's MBean from {@link #start} to
+ * {@link #close()}, and an MBean per activation from {@link #activationStarted} to {@link #activationStopping}. A
+ * failure to register is logged and never stops the adapter.
+ */
+public final class Management implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Management.class);
+
+    private final MBeans mbeans;
+    private final Object adapterKey = new Object();
+
+    private Management(MBeanServer server) {
+        this.mbeans = new MBeans(server);
+    }
+
+    /**
+     * Registers {@code org.ssbjca:type=ResourceAdapter} on the platform MBean server.
+     *
+     * @param ra the started adapter
+     * @return the adapter's management, to close when it stops
+     */
+    public static Management start(ServiceBrokerResourceAdapter ra) {
+        return start(ra, ManagementFactory.getPlatformMBeanServer());
+    }
+
+    /**
+     * @param ra the started adapter
+     * @param server the MBean server to register on
+     * @return the adapter's management, to close when it stops
+     */
+    static Management start(ServiceBrokerResourceAdapter ra, MBeanServer server) {
+        Management m = new Management(server);
+        ObjectName name = m.mbeans.register(m.adapterKey, new ResourceAdapterManagement(ra, m.mbeans),
+                ObjectNames.resourceAdapter());
+        if (name != null) {
+            LOG.debugf("SSBJCA0063: registered %s", name);
+        }
+        return m;
+    }
+
+    /**
+     * Registers the activation's MBean and makes it the activation's event listener.
+     *
+     * @param activation a started activation
+     */
+    public void activationStarted(Activation activation) {
+        ActivationManagement mbean = new ActivationManagement(activation);
+        ObjectName name = mbeans.register(activation, mbean, ObjectNames.activation(activation.name()));
+        if (name != null) {
+            mbean.notifications().source(name);
+            activation.setEvents(mbean.notifications());
+            LOG.debugf("SSBJCA0063: registered %s", name);
+        }
+    }
+
+    /**
+     * Unregisters the activation's MBean, before the activation stops.
+     *
+     * @param activation an activation being deactivated
+     */
+    public void activationStopping(Activation activation) {
+        activation.setEvents(ActivationEvents.NONE);
+        mbeans.unregister(activation);
+    }
+
+    /**
+     * @param activation an activation
+     * @return the name of its MBean, or null when it has none
+     */
+    public ObjectName nameOf(Activation activation) {
+        return mbeans.nameOf(activation);
+    }
+
+    /** @return the name of the resource adapter's MBean, or null when it could not be registered */
+    public ObjectName resourceAdapterName() {
+        return mbeans.nameOf(adapterKey);
+    }
+
+    /** Unregisters every MBean of the adapter, the activations' included. */
+    @Override
+    public void close() {
+        mbeans.unregisterAll();
+    }
+}

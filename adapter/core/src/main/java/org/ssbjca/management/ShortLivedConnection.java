@@ -1,0 +1,71 @@
+package org.ssbjca.management;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
+import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.backend.BrokerSession;
+
+/**
+ * Runs one piece of operator work on a connection of its own to an activation's broker database, in a transaction
+ * of its own that commits before the call returns, and closes the connection. Readers and application connections
+ * are never borrowed. Failures reach the JMX client as JDK exceptions with the message only (a client cannot load
+ * the adapter's or the driver's exception classes); the cause is logged.
+ */
+final class ShortLivedConnection {
+
+    private static final Logger LOG = Logger.getLogger(ShortLivedConnection.class);
+
+    private ShortLivedConnection() {
+    }
+
+    /**
+     * @param database the broker database
+     * @param what what is done, for the error message
+     * @param work the work, on a session of the connection
+     * @param <T> its result
+     * @return the result, once committed
+     * @throws IllegalStateException if the database refuses or the work fails
+     */
+    static <T> T run(BrokerRegistry.Entry database, String what, Function<BrokerSession, T> work) {
+        try (Connection c = database.source().open()) {
+            BrokerSession session = database.broker().session(c);
+            boolean committed = false;
+            try {
+                T result = work.apply(session);
+                c.commit();
+                committed = true;
+                return result;
+            } finally {
+                if (!committed) {
+                    rollbackQuietly(c);
+                }
+                session.afterCompletion(committed);
+            }
+        } catch (SQLException | RuntimeException e) {
+            throw forClient(what, e);
+        }
+    }
+
+    /**
+     * @param what what failed
+     * @param e why
+     * @return an exception any JMX client can load: IllegalArgumentException stays one (a bad argument), the rest
+     *         becomes an IllegalStateException; no cause is attached
+     */
+    static RuntimeException forClient(String what, Exception e) {
+        LOG.debugf(e, "SSBJCA0062: JMX: %s failed", what);
+        String message = what + " failed: " + e.getMessage();
+        return e instanceof IllegalArgumentException ? new IllegalArgumentException(message)
+                : new IllegalStateException(message);
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            LOG.debugf(e, "SSBJCA0062: JMX: rollback failed");
+        }
+    }
+}

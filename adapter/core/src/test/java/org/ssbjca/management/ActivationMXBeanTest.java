@@ -1,0 +1,314 @@
+package org.ssbjca.management;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.management.Jmx.SERVER;
+import static org.ssbjca.management.Jmx.await;
+
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanInfo;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+
+/**
+ * The activation MBean against a real H2 broker and a fake container, used the way a JMX client uses it: through an
+ * MXBean proxy on the platform MBean server (values travel as open types and back) and through raw attributes.
+ */
+class ActivationMXBeanTest {
+
+    @Test
+    void attributesReflectRealDeliveriesAsOpenTypes() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger flakyCalls = new AtomicInteger();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (m.bodyAsText().equals("flaky") && flakyCalls.incrementAndGet() == 1) {
+                    throw new IllegalStateException("flaky fails once");
+                }
+                done.add(m.bodyAsText());
+            };
+            h.activate(BrokerMessageListener.class, bean, true, h.spec());
+            Activation a = Jmx.onlyActivation(h);
+            ActivationMXBean mx = Jmx.proxy(a);
+
+            h.send("a", "flaky", "b");
+
+            await(() -> mx.getCommitted() == 3 && mx.getRolledBack() == 1, "three commits and one rollback");
+            assertEquals(List.of("a", "flaky", "b"), done);
+            assertEquals(a.name(), mx.getName());
+            assertEquals(InboundHarness.TARGET_QUEUE, mx.getQueue());
+            assertTrue(mx.getBackend().startsWith("H2[jdbc:h2:mem:"), mx.getBackend());
+            assertEquals(4, mx.getReceived(), "a, flaky twice, b");
+            assertEquals(3, mx.getDelivered());
+            assertEquals(1, mx.getRedelivered(), "flaky was delivered after a failed delivery");
+            assertEquals(0, mx.getDeadLettered());
+            assertTrue(mx.getMeanDeliveryMillis() > 0);
+            assertTrue(mx.getP99DeliveryMillis() >= mx.getMeanDeliveryMillis() * 0.999);
+            assertTrue(mx.getLastError().contains("flaky fails once"), mx.getLastError());
+            assertNotNull(mx.getLastErrorTime());
+            assertEquals(0, mx.getQueueDepth());
+            assertTrue(mx.getPendingConversationGroups().isEmpty());
+            assertTrue(mx.getInFlightDeliveries().isEmpty());
+            assertEquals(1, mx.getMaxReaders());
+            assertFalse(mx.isPaused());
+
+            ObjectName name = ObjectNames.activation(a.name());
+            MBeanInfo info = SERVER.getMBeanInfo(name);
+            assertEquals("true", info.getDescriptor().getFieldValue("mxbean"));
+            for (MBeanAttributeInfo attribute : info.getAttributes()) {
+                assertNotNull(attribute.getDescriptor().getFieldValue("openType"), attribute.getName());
+            }
+            assertInstanceOf(CompositeData[].class, SERVER.getAttribute(name, "PendingConversationGroups"));
+            assertInstanceOf(CompositeData[].class, SERVER.getAttribute(name, "InFlightDeliveries"));
+            assertInstanceOf(Date.class, SERVER.getAttribute(name, "LastErrorTime"));
+            assertEquals(3L, SERVER.getAttribute(name, "Delivered"));
+        }
+    }
+
+    @Test
+    void pendingGroupsShowWhatWaitsAndSetPriorityReordersThem() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> order = new CopyOnWriteArrayList<>();
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> order.add(m.bodyAsText()), true,
+                    h.spec());
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            pauseFully(mx);
+
+            h.send("g1-a", "g1-b");
+            h.send("g2");
+            h.send("g3");
+
+            assertEquals(4, mx.getQueueDepth());
+            List<PendingGroupInfo> pending = mx.getPendingConversationGroups();
+            assertEquals(List.of(2L, 1L, 1L), pending.stream().map(PendingGroupInfo::getMessages)
+                    .collect(Collectors.toList()), "in queue order");
+            assertTrue(pending.stream().allMatch(p -> p.getPriority() == null && p.getOldestMessage() != null));
+
+            mx.setPriority(pending.get(2).getGroupId(), 9);
+            mx.setPriority(pending.get(1).getGroupId(), 5);
+            List<Integer> priorities = new ArrayList<>();
+            mx.getPendingConversationGroups().forEach(p -> priorities.add(p.getPriority()));
+            assertEquals(java.util.Arrays.asList(null, 5, 9), priorities);
+
+            mx.resume();
+            await(() -> order.size() == 4, "all delivered");
+            assertEquals(List.of("g3", "g2", "g1-a", "g1-b"), order, "highest priority first, then queue order");
+            assertTrue(mx.getPendingConversationGroups().isEmpty());
+
+            assertThrows(IllegalArgumentException.class, () -> mx.setPriority("not-a-group", 1));
+            assertThrows(IllegalArgumentException.class, () -> mx.setPriority(UUID.randomUUID().toString(), 256));
+            IllegalStateException unknown = assertThrows(IllegalStateException.class,
+                    () -> mx.setPriority(UUID.randomUUID().toString(), 1));
+            assertTrue(unknown.getMessage().contains("does not exist"), unknown.getMessage());
+        }
+    }
+
+    @Test
+    void inFlightDeliveriesShowWhichReaderDeliversWhichGroupSinceWhen() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicReference<UUID> group = new AtomicReference<>();
+            BrokerMessageListener bean = m -> {
+                group.set(m.conversationGroupId());
+                awaitQuietly(release);
+            };
+            h.activate(BrokerMessageListener.class, bean, true, h.spec());
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            Date before = new Date();
+
+            h.send("slow");
+
+            await(() -> mx.getActiveReaders() == 1, "one delivery in flight");
+            List<InFlightDeliveryInfo> inFlight = mx.getInFlightDeliveries();
+            assertEquals(1, inFlight.size());
+            InFlightDeliveryInfo d = inFlight.get(0);
+            assertTrue(d.getReader().startsWith("reader 1 of "), d.getReader());
+            assertEquals(group.get().toString(), d.getConversationGroup());
+            assertEquals(1, d.getMessages());
+            assertFalse(d.getSince().before(new Date(before.getTime() - 1000)));
+            assertTrue(d.getRunningMillis() >= 0);
+
+            release.countDown();
+            await(() -> mx.getActiveReaders() == 0 && mx.getInFlightDeliveries().isEmpty(), "delivery finished");
+        }
+    }
+
+    @Test
+    void maxReadersWrittenThroughJmxRaisesConcurrencyAtOnce() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger concurrent = new AtomicInteger();
+            AtomicInteger peak = new AtomicInteger();
+            CountDownLatch release = new CountDownLatch(1);
+            BrokerMessageListener bean = m -> {
+                peak.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+                try {
+                    awaitQuietly(release);
+                } finally {
+                    concurrent.decrementAndGet();
+                }
+            };
+            h.activate(BrokerMessageListener.class, bean, true, h.spec());
+            Activation a = Jmx.onlyActivation(h);
+            ActivationMXBean mx = Jmx.proxy(a);
+            for (int i = 0; i < 3; i++) {
+                h.send("slow " + i);
+            }
+            await(() -> concurrent.get() == 1, "one delivery");
+            assertEquals(1, mx.getActiveReaders());
+
+            mx.setMaxReaders(3);
+
+            assertEquals(3, mx.getMaxReaders());
+            assertEquals(3, a.readerCount());
+            await(() -> concurrent.get() == 3 && mx.getActiveReaders() == 3, "three deliveries at once");
+            release.countDown();
+            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0, "queue drained");
+            mx.setMaxReaders(1);
+            assertEquals(1, a.readerCount());
+            assertEquals(3, peak.get());
+
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> mx.setMaxReaders(0));
+            assertTrue(e.getMessage().contains("between 1 and 256"), e.getMessage());
+            assertEquals(1, mx.getMaxReaders());
+        }
+    }
+
+    @Test
+    void receiveBatchSizeAndWaitTimeoutWrittenThroughJmxApplyToTheNextReceive() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<Integer> batches = new CopyOnWriteArrayList<>();
+            ConversationGroupListener bean = messages -> batches.add(messages.size());
+            h.activate(ConversationGroupListener.class, bean, true, h.spec());
+            Activation a = Jmx.onlyActivation(h);
+            ActivationMXBean mx = Jmx.proxy(a);
+            assertEquals(1, mx.getReceiveBatchSize());
+            pauseFully(mx);
+
+            mx.setReceiveBatchSize(5);
+            mx.setWaitTimeout(250);
+            h.send("1", "2", "3", "4", "5");
+            mx.resume();
+
+            await(() -> batches.stream().mapToInt(Integer::intValue).sum() == 5, "five messages delivered");
+            assertEquals(List.of(5), batches, "one RECEIVE took all five");
+            assertEquals(5, a.receiveBatchSize());
+            assertEquals(250, a.waitTimeoutMillis());
+            assertEquals(250, mx.getWaitTimeout());
+            assertThrows(IllegalArgumentException.class, () -> mx.setReceiveBatchSize(0));
+            assertThrows(IllegalArgumentException.class, () -> mx.setWaitTimeout(99));
+            assertEquals(5, mx.getReceiveBatchSize());
+        }
+    }
+
+    @Test
+    void pauseStopsDeliveriesAndResumeRestartsThem() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> done = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(2);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
+                    spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+
+            pauseFully(mx);
+            assertTrue(mx.isPaused());
+            h.send("held 1");
+            h.send("held 2");
+            Thread.sleep(1500);
+
+            assertTrue(done.isEmpty(), "paused: nothing delivered");
+            assertEquals(2, mx.getQueueDepth());
+            assertEquals(0, mx.getDelivered());
+
+            mx.resume();
+            assertFalse(mx.isPaused());
+            await(() -> done.size() == 2, "both delivered after resume");
+            await(() -> mx.getParkedReaders() == 0 && mx.getQueueDepth() == 0, "no reader parked, queue empty");
+        }
+    }
+
+    @Test
+    void deadLettersAreListedRedeliveredAndPurged() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicBoolean refusing = new AtomicBoolean(true);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (refusing.get() && m.bodyAsText().startsWith("poison")) {
+                    throw new IllegalStateException("poison refused");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+
+            h.send("poison 1");
+            h.send("poison 2");
+            h.send("fine");
+
+            await(() -> mx.getDeadLettered() == 2 && done.contains("fine"), "two dead letters, the rest delivered");
+            List<DeadLetterInfo> letters = mx.listDeadLetters(10);
+            assertEquals(List.of("poison 1", "poison 2"), letters.stream().map(DeadLetterInfo::getBody)
+                    .collect(Collectors.toList()), "oldest first");
+            DeadLetterInfo first = letters.get(0);
+            assertEquals(2, first.getAttempts());
+            assertEquals(InboundHarness.REQUEST, first.getMessageType());
+            assertTrue(first.getLastError().contains("poison refused"), first.getLastError());
+            assertNotNull(first.getDeadLetteredAt());
+            assertEquals(1, mx.listDeadLetters(1).size());
+
+            refusing.set(false);
+            assertTrue(mx.redeliverDeadLetter(first.getId()));
+            assertTrue(done.contains("poison 1"));
+            assertEquals(1, mx.listDeadLetters(10).size());
+            assertFalse(mx.redeliverDeadLetter(first.getId()), "no longer a dead letter");
+
+            assertEquals(1, mx.purgeDeadLetters());
+            assertTrue(mx.listDeadLetters(10).isEmpty());
+            assertFalse(done.contains("poison 2"), "purged, never delivered");
+            assertThrows(IllegalArgumentException.class, () -> mx.listDeadLetters(0));
+            mx.pause();
+            IllegalStateException paused = assertThrows(IllegalStateException.class,
+                    () -> mx.redeliverDeadLetter(1));
+            assertTrue(paused.getMessage().contains("paused"), paused.getMessage());
+        }
+    }
+
+    /** Pauses and waits until every reader is parked, so that nothing more is delivered. */
+    static void pauseFully(ActivationMXBean mx) throws InterruptedException {
+        mx.pause();
+        await(() -> mx.getParkedReaders() == mx.getMaxReaders(), "every reader parked");
+    }
+
+    static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the bean");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
