@@ -53,8 +53,9 @@ class DemoIT {
                     + "  " + System.getProperty("jboss.home") + "/bin/jconsole.sh\n"
                     + "  (or jconsole with bin/client/jboss-cli-client.jar on its class path) and connect to\n"
                     + "  service:jmx:remote+http://127.0.0.1:" + Integer.getInteger("ssb.it.managementPort", 9990)
-                    + "\n  The sample's MBeans are under org.ssbjca.sample: Demo runs the scenarios again (runPriority,\n"
-                    + "  runStagedScheduler, runWorkQueue, runEcho), ExecutionLog shows what runs where.\n"
+                    + "\n  The sample's MBeans are under org.ssbjca.sample: Demo runs the scenarios again\n"
+                    + "  (runPriority, runStagedScheduler, runWorkQueue, runEcho); ExecutionLog shows what runs\n"
+                    + "  where.\n"
                     + "Press Ctrl+C to stop.");
             Thread.sleep(Long.MAX_VALUE);
         }

@@ -78,19 +78,21 @@ final class Demo implements DemoMXBean {
         StringBuilder report = new StringBuilder();
         report.append(String.format("Priority (seed 000): %d requests to PriorityService, each on its own dialog; every"
                 + " 10th also sends SetPriority%nwith priority = its number. One reader, %d ms of work per request;"
-                + " request 0 is in work while the others arrive.%n", requests, workloadMillis));
+                + " request 0 is in work while the others arrive.%nThe seed's order: 0 first (already in work), then"
+                + " 90, 80, ..., 10 by priority, then 1, 2, 3, ... as they arrived.%n", requests, workloadMillis));
         if (!responses.isEmpty()) {
             report.append("The first response as it came back:\n  ").append(responses.get(0).xml()).append('\n');
         }
         report.append("The responses in the order they came back:\n");
-        report.append(String.format("  %5s %8s  %-12s  %-12s  %s%n", "#", "request", "sent", "done", "reader"));
+        report.append(String.format("  %5s %8s  %-12s  %-12s  %s%n", "#", "request", "sent", "done",
+                "reader (the container thread that did the work)"));
         int i = 1;
         for (PriorityResponse r : responses) {
             report.append(String.format("  %5d %8d  %-12s  %-12s  %s%n", i++, r.request().number(),
                     r.request().time(), r.time(), r.reader()));
         }
-        report.append(String.format("Processing order: %s%n", responses.stream()
-                .map(r -> String.valueOf(r.request().number())).collect(Collectors.joining(" "))));
+        report.append(wrap("Processing order: " + responses.stream().map(r -> String.valueOf(r.request().number()))
+                .collect(Collectors.joining(" ")), 116));
         report.append(String.format("%d of %d responses in %.1f s%n", responses.size(), requests,
                 (System.nanoTime() - start) / 1e9));
         return report.toString();
@@ -139,10 +141,29 @@ final class Demo implements DemoMXBean {
                 + " dialogs, drained by WorkItemProcessor's 8 readers in %.1f s%n", items, channels, seconds));
         report.append(String.format("  work log: %d rows, %d distinct items (%d to %d); %d deliveries in all, %d"
                 + " items delivered more than once%n", summary.rows(), summary.distinctItems(), summary.lowest(),
-                summary.highest(), WorkDeliveries.total(run.runId()), WorkDeliveries.deliveredMoreThanOnce(run.runId())));
+                summary.highest(), WorkDeliveries.total(run.runId()),
+                WorkDeliveries.deliveredMoreThanOnce(run.runId())));
         beans.workLog().perReader(run.runId()).forEach(line -> report.append("  ").append(line).append('\n'));
         WorkDeliveries.forget(run.runId());
         return report.toString();
+    }
+
+    /** Breaks a line of words into lines of at most {@code width} characters, continued lines indented. */
+    private static String wrap(String text, int width) {
+        StringBuilder out = new StringBuilder();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+                out.append(line).append('\n');
+                line.setLength(0);
+                line.append("   ");
+            }
+            if (line.length() > 0 && !line.toString().isBlank()) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        return out.append(line).append('\n').toString();
     }
 
     private static void sleep(long millis) {

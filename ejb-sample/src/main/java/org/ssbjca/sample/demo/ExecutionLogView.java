@@ -14,8 +14,9 @@ final class ExecutionLogView implements ExecutionLogMXBean {
 
     @Override
     public String[] getRunningTasks() {
-        return log.running().stream().map(t -> String.format("scheduler %s (%s), task %d '%s' of stage %d, on %s since %s",
-                t.schedulerId(), t.caller(), t.taskNo(), t.task(), t.stage(), t.reader(), t.startedAt()))
+        return log.running().stream().map(t -> String.format(
+                "scheduler %s (%s), task %d '%s' of stage %d, on %s since %s", t.schedulerId(), t.caller(),
+                t.taskNo(), t.task(), t.stage(), t.reader(), t.startedAt()))
                 .toArray(String[]::new);
     }
 

@@ -38,17 +38,19 @@ public final class StageTimeline {
                     seconds(origin, t.endedAt()), bar(origin, span, t)));
         }
         Map<Integer, Instant[]> stages = new TreeMap<>();
+        Map<Integer, Integer> sizes = new TreeMap<>();
         for (TaskRecord t : tasks) {
             if (t.startedAt() == null || t.endedAt() == null) {
                 continue;
             }
+            sizes.merge(t.stage(), 1, Integer::sum);
             stages.merge(t.stage(), new Instant[] {t.startedAt(), t.endedAt(), t.startedAt(), t.endedAt()},
                     (a, n) -> new Instant[] {min(a[0], n[0]), max(a[1], n[1]), max(a[2], n[2]), min(a[3], n[3])});
         }
-        stages.forEach((stage, w) -> b.append(String.format("  stage %d: from %s to %s%s%n", stage,
-                seconds(origin, w[0]), seconds(origin, w[1]),
-                w[2].isBefore(w[3]) ? ", all its tasks running together from " + seconds(origin, w[2]) + " to "
-                        + seconds(origin, w[3]) : "")));
+        stages.forEach((stage, w) -> b.append(String.format("  stage %d: %d task(s) from %s to %s%s%n", stage,
+                sizes.get(stage), seconds(origin, w[0]), seconds(origin, w[1]),
+                sizes.get(stage) > 1 && w[2].isBefore(w[3]) ? ", all of them running from " + seconds(origin, w[2])
+                        + " to " + seconds(origin, w[3]) : "")));
         return b.toString();
     }
 

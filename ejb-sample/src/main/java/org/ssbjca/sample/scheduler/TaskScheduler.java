@@ -134,7 +134,7 @@ public class TaskScheduler {
     /**
      * Waits until every task submitted so far has finished (seed 001's Synchronization, called until nothing is
      * outstanding): receives the AsyncDone messages of this scheduler's conversation only, each RECEIVE in a
-     * transaction of its own.
+     * transaction of its own. Call it outside the transaction that submitted the tasks: they go out when it commits.
      *
      * @param scheduler the scheduler
      * @param timeout how long to wait in all
@@ -175,7 +175,8 @@ public class TaskScheduler {
             for (BrokerMessage m : got) {
                 if (TaskMessage.DONE.equals(m.messageTypeName())) {
                     Jdbc.update(broker.jdbcConnection(), "UPDATE sample_execution_log SET synced_at = ?"
-                            + " WHERE scheduler_id = ? AND task_no = ?", now, scheduler.id(), TaskMessage.doneTaskNo(m));
+                            + " WHERE scheduler_id = ? AND task_no = ?", now, scheduler.id(),
+                            TaskMessage.doneTaskNo(m));
                     done++;
                 } else if (m.isEndDialog() || m.isError()) {
                     broker.endConversation(m.conversation());
