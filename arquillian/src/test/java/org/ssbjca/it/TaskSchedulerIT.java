@@ -62,7 +62,7 @@ class TaskSchedulerIT {
     ServiceBrokerConnectionFactory factory;
 
     /**
-     * Seed 002's run (stages 100 x4, 200 x2, 300 x1, 400 x2, 500 x1; its delays at 5 %), then seed 001's reuse of the
+     * Seed 002's run (stages 100 x4, 200 x2, 300 x1, 400 x2, 500 x1; its delays at 10 %), then seed 001's reuse of the
      * scheduler for one more stage: same-stage tasks ran together, no task started before every task of every earlier
      * stage had ended, and all of it went over one conversation.
      */
@@ -75,7 +75,7 @@ class TaskSchedulerIT {
         int[][] seed = {{100, 10_100}, {100, 10_100}, {100, 10_100}, {100, 10_100}, {200, 9_200}, {200, 9_200},
             {300, 8_300}, {400, 7_400}, {400, 7_400}, {500, 6_500}};
         for (int[] t : seed) {
-            tasks.add(new TaskSpec(t[0], "wait " + t[1] / 20 + " ms", t[1] / 20));
+            tasks.add(new TaskSpec(t[0], "wait " + t[1] / 10 + " ms", t[1] / 10));
         }
         scheduler.submit(s, tasks);
         assertTrue(scheduler.awaitAll(s, WAIT), "the ten tasks finished");
