@@ -18,9 +18,9 @@ import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.ServiceBrokerConnectionFactory;
 
 /**
- * Declares the sample's broker objects at deployment on the portable backends (H2, PostgreSQL), from the same
- * {@code sql/portable/sample-install.sql} a DBA would run. On SQL Server the objects are created by running
- * {@code sql/sqlserver/sample-install.sql} beforehand.
+ * Declares the sample's broker objects and creates its tables at deployment on the portable backends (H2,
+ * PostgreSQL), from the same {@code sql/portable/sample-install.sql} a DBA would run. On SQL Server they are created
+ * by running {@code sql/sqlserver/sample-install.sql} beforehand.
  */
 @Startup
 @Singleton

@@ -102,23 +102,26 @@ final class DeliveryCycle {
 
     /**
      * RECEIVE commits before the bean sees the messages (at most once): a failing bean loses them, and several
-     * readers can work on one conversation's messages in parallel.
+     * readers can work on one conversation's messages in parallel. What the bean must not see is set aside in the
+     * RECEIVE's transaction, as {@link #prepare} does for a transacted delivery.
      */
     void receiveCommitsFirst() throws Exception {
         connection.connection().setAutoCommit(false);
+        List<BrokerMessage> received;
         List<BrokerMessage> messages;
         try {
-            messages = connection.session().receive(request());
+            received = connection.session().receive(request());
+            messages = setAside(received);
             connection.commitLocal();
-            wakeOthersIfMoreWait(messages);
+            wakeOthersIfMoreWait(received);
         } catch (RuntimeException e) {
             connection.rollbackLocal();
             throw e;
         }
+        metrics.received.add(received.size());
         if (messages.isEmpty()) {
             return;
         }
-        metrics.received.add(messages.size());
         List<List<BrokerMessage>> deliveries = new ArrayList<>();
         if (activation.batchListener()) {
             deliveries.add(messages);
@@ -147,6 +150,30 @@ final class DeliveryCycle {
                 }
             }
         }
+    }
+
+    /**
+     * Keeps what the bean must see: priority requests are consumed (the scanner reads them where they sit in the
+     * queue), and EndDialog or Error end this side when the adapter ends conversations itself.
+     */
+    private List<BrokerMessage> setAside(List<BrokerMessage> received) {
+        String priorityType = settings.priorityMessageType();
+        List<BrokerMessage> application = new ArrayList<>(received.size());
+        for (BrokerMessage m : received) {
+            if (priorityType != null && priorityType.equals(m.messageTypeName())) {
+                continue;
+            }
+            if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
+                try {
+                    connection.session().endConversation(m.conversationHandle(), null, null);
+                } catch (ConversationEndedException alreadyEnded) {
+                    LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", reader, m.conversationHandle());
+                }
+            } else {
+                application.add(m);
+            }
+        }
+        return application;
     }
 
     /** Delivers a dead letter again, taking it out of the dead-letter table in the same transaction. */

@@ -17,8 +17,8 @@ import org.ssbjca.it.support.RemoteJmx;
 
 /**
  * The README's demo ({@code mvn -B -q -Pdemo verify}): WildFly with ssb-jca.rar exactly as built (the embedded H2
- * default) and the sample; the scenarios run in the server and their reports are printed here. With
- * {@code -Ddemo.stay=true} the server stays up until Ctrl+C, for JConsole.
+ * default) and the sample; the priority scenario (seed 000) and the staged scheduler (seed 002) run in the server
+ * and their reports are printed here. With {@code -Ddemo.stay=true} the server stays up until Ctrl+C, for JConsole.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -38,17 +38,24 @@ class DemoIT {
     void runTheScenarios() throws IOException, JMException, InterruptedException {
         try (RemoteJmx jmx = RemoteJmx.connect()) {
             ObjectName demo = new ObjectName("org.ssbjca.sample:type=Demo");
-            String echo = (String) jmx.server().invoke(demo, "runEcho", new Object[] {5},
+            String priority = (String) jmx.server().invoke(demo, "runPriority", new Object[] {100, 50},
+                    new String[] {"int", "int"});
+            print(priority);
+            assertTrue(priority.contains("Processing order: 0 90 80 70 60 50 40 30 20 10 1 2 3 4 5 6 7 8 9 11 "),
+                    priority);
+            String stages = (String) jmx.server().invoke(demo, "runStagedScheduler", new Object[] {10},
                     new String[] {"int"});
-            print(echo);
-            assertTrue(echo.contains("received 'echo: request 5'"), echo);
+            print(stages);
+            assertTrue(stages.contains("All tasks done"), stages);
         }
         if (Boolean.getBoolean("demo.stay")) {
             print("WildFly stays up with the adapter and the sample. Attach JConsole to the running server:\n"
                     + "  " + System.getProperty("jboss.home") + "/bin/jconsole.sh\n"
                     + "  (or jconsole with bin/client/jboss-cli-client.jar on its class path) and connect to\n"
                     + "  service:jmx:remote+http://127.0.0.1:" + Integer.getInteger("ssb.it.managementPort", 9990)
-                    + " ; the adapter's MBeans are under org.ssbjca.\n"
+                    + "\n  The sample's MBeans are under org.ssbjca.sample: Demo runs the scenarios again\n"
+                    + "  (runPriority, runStagedScheduler, runWorkQueue, runEcho); ExecutionLog shows what runs\n"
+                    + "  where.\n"
                     + "Press Ctrl+C to stop.");
             Thread.sleep(Long.MAX_VALUE);
         }

@@ -10,33 +10,59 @@ import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.ssbjca.sample.echo.EchoClient;
+import org.ssbjca.sample.priority.PriorityClient;
+import org.ssbjca.sample.scheduler.ExecutionLog;
+import org.ssbjca.sample.scheduler.TaskScheduler;
+import org.ssbjca.sample.workqueue.WorkLog;
+import org.ssbjca.sample.workqueue.WorkProducer;
 
-/** Registers the {@link DemoMXBean} while the sample is deployed. */
+/** Registers the {@link DemoMXBean} and the {@link ExecutionLogMXBean} while the sample is deployed. */
 @Startup
 @Singleton
 public class DemoRegistration {
 
     /** The demo's JMX name. */
     public static final String NAME = "org.ssbjca.sample:type=Demo";
+    /** The execution log's JMX name. */
+    public static final String EXECUTION_LOG_NAME = "org.ssbjca.sample:type=ExecutionLog";
 
     @EJB
     private EchoClient echo;
 
+    @EJB
+    private PriorityClient priority;
+
+    @EJB
+    private TaskScheduler scheduler;
+
+    @EJB
+    private ExecutionLog executionLog;
+
+    @EJB
+    private WorkProducer producer;
+
+    @EJB
+    private WorkLog workLog;
+
     @PostConstruct
     void register() {
         try {
-            server().registerMBean(new Demo(echo), new ObjectName(NAME));
+            server().registerMBean(new Demo(new Demo.Beans(echo, priority, scheduler, executionLog, producer, workLog)),
+                    new ObjectName(NAME));
+            server().registerMBean(new ExecutionLogView(executionLog), new ObjectName(EXECUTION_LOG_NAME));
         } catch (JMException e) {
-            throw new IllegalStateException("cannot register " + NAME, e);
+            throw new IllegalStateException("cannot register the sample's MBeans", e);
         }
     }
 
     @PreDestroy
     void unregister() {
-        try {
-            server().unregisterMBean(new ObjectName(NAME));
-        } catch (JMException e) {
-            // already gone
+        for (String name : new String[] {NAME, EXECUTION_LOG_NAME}) {
+            try {
+                server().unregisterMBean(new ObjectName(name));
+            } catch (JMException e) {
+                // already gone
+            }
         }
     }
 
