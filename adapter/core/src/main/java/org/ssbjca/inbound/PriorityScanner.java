@@ -27,10 +27,12 @@ final class PriorityScanner {
 
     private static final Logger LOG = Logger.getLogger(PriorityScanner.class);
     private static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    private static final long AFTER_ARRIVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final String queue;
     private final String messageType;
-    private final AtomicLong nextScan = new AtomicLong(System.nanoTime());
+    private final AtomicLong lastScan = new AtomicLong(System.nanoTime() - INTERVAL_NANOS);
+    private volatile long scannedGeneration = -1;
     private final Set<UUID> prioritised = ConcurrentHashMap.newKeySet();
 
     PriorityScanner(String queue, String messageType) {
@@ -38,10 +40,23 @@ final class PriorityScanner {
         this.messageType = messageType;
     }
 
-    /** @return whether this scan is due, and claims it */
-    boolean claimScan() {
-        long due = nextScan.get();
-        return System.nanoTime() - due >= 0 && nextScan.compareAndSet(due, System.nanoTime() + INTERVAL_NANOS);
+    /**
+     * A scan is due every 250 ms, and 20 ms after messages arrived on the queue since the last scan (known from the
+     * queue's wake-up signal), so that a request committed while every reader was busy is seen before the next
+     * group is picked.
+     *
+     * @param generation the queue's current signal generation
+     * @return whether a scan is due; if so, this caller has claimed it
+     */
+    boolean claimScan(long generation) {
+        long last = lastScan.get();
+        long since = System.nanoTime() - last;
+        boolean due = since >= INTERVAL_NANOS || (generation != scannedGeneration && since >= AFTER_ARRIVAL_NANOS);
+        if (due && lastScan.compareAndSet(last, System.nanoTime())) {
+            scannedGeneration = generation;
+            return true;
+        }
+        return false;
     }
 
     /**

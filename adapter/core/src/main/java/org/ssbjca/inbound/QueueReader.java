@@ -77,7 +77,8 @@ final class QueueReader implements Runnable {
             }
             return;
         }
-        if (activation.priorities() != null && activation.priorities().claimScan()) {
+        if (activation.priorities() != null && activation.priorities().claimScan(
+                activation.database().broker().signals().generation(settings.queue()))) {
             scanPriorities();
         }
         if (settings.commitBeforeDelivery()) {
