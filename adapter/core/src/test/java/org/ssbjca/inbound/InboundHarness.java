@@ -35,7 +35,12 @@ final class InboundHarness implements AutoCloseable {
     final BrokerRegistry.Entry db;
 
     InboundHarness() throws Exception {
-        ra.setConnectionUrl("jdbc:h2:mem:inbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000");
+        this("jdbc:h2:mem:inbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000");
+    }
+
+    /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
+    InboundHarness(String url) throws Exception {
+        ra.setConnectionUrl(url);
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());
