@@ -53,7 +53,7 @@ final class DeliveryCycle {
                 start = System.nanoTime();
                 batch = prepare(messages);
                 ok = deliver(batch);
-                if (!ok || activation.transactionRollbackOnly()) {
+                if (!ok) {
                     recordFailures(batch);
                 }
             }
@@ -300,6 +300,14 @@ final class DeliveryCycle {
             } finally {
                 DeliveryContext.leave();
                 metrics.finished(reader);
+            }
+            if (activation.transactionRollbackOnly()) {
+                // The bean returned but doomed the transaction (setRollbackOnly). Nothing below may run in it: it
+                // would be rolled back anyway, and clearing the failure count here would lock the row that
+                // recordFailures then updates on the bookkeeping connection, which would wait on this very
+                // transaction (until a lock timeout, or forever on PostgreSQL).
+                batch.error = "the bean marked the transaction for rollback";
+                return false;
             }
         }
         for (BrokerMessage m : batch.ends) {

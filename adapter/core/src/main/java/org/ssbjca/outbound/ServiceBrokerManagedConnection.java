@@ -35,6 +35,7 @@ import org.ssbjca.support.CompletionAwareXAResource;
 final class ServiceBrokerManagedConnection implements ManagedConnection {
 
     private static final Logger LOG = Logger.getLogger(ServiceBrokerManagedConnection.class);
+    private static final int VALIDATION_TIMEOUT_SECONDS = 5;
 
     private final ServiceBrokerManagedConnectionFactory mcf;
     private final DatabaseConfig database;
@@ -72,6 +73,24 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
 
     boolean isUsable() {
         return !destroyed && !broken;
+    }
+
+    /**
+     * Asks the database whether this connection still works (a round trip), for the pool's validation: a
+     * connection that outlived a database restart is found broken here, before it is handed out, instead of
+     * failing the application's next call.
+     *
+     * @return whether the connection is usable and the database answers on it
+     */
+    boolean isValid() {
+        if (!isUsable()) {
+            return false;
+        }
+        try {
+            return connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     @Override

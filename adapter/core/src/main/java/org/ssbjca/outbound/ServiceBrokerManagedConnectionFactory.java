@@ -11,8 +11,10 @@ import jakarta.resource.spi.ManagedConnectionFactory;
 import jakarta.resource.spi.ResourceAdapter;
 import jakarta.resource.spi.ResourceAdapterAssociation;
 import jakarta.resource.spi.TransactionSupport;
+import jakarta.resource.spi.ValidatingManagedConnectionFactory;
 import java.io.PrintWriter;
 import java.sql.SQLException;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import javax.security.auth.Subject;
@@ -32,8 +34,8 @@ import org.ssbjca.backend.DatabaseConfig;
         connectionFactoryImpl = ServiceBrokerConnectionFactoryImpl.class,
         connection = ServiceBrokerConnection.class,
         connectionImpl = ConnectionHandle.class)
-public class ServiceBrokerManagedConnectionFactory
-        implements ManagedConnectionFactory, ResourceAdapterAssociation, TransactionSupport {
+public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionFactory,
+        ValidatingManagedConnectionFactory, ResourceAdapterAssociation, TransactionSupport {
 
     private static final long serialVersionUID = 1L;
 
@@ -80,6 +82,22 @@ public class ServiceBrokerManagedConnectionFactory
             }
         }
         return null;
+    }
+
+    /**
+     * The pool's validation ({@code <validate-on-match>} or {@code <background-validation>} in
+     * {@code ironjacamar.xml}): the connections that are broken or on which the database no longer answers, for
+     * instance after a database restart.
+     */
+    @Override
+    public Set<ManagedConnection> getInvalidConnections(Set connections) {
+        Set<ManagedConnection> invalid = new HashSet<>();
+        for (Object o : connections) {
+            if (o instanceof ServiceBrokerManagedConnection && !((ServiceBrokerManagedConnection) o).isValid()) {
+                invalid.add((ManagedConnection) o);
+            }
+        }
+        return invalid;
     }
 
     /**

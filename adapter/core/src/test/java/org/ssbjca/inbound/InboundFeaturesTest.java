@@ -61,6 +61,42 @@ class InboundFeaturesTest {
         }
     }
 
+    /**
+     * A message delivered again whose bean then marks the transaction rollback-only: the failure is counted like a
+     * thrown exception. (The adapter used to clear the message's failure count inside the doomed delivery
+     * transaction and then update the same row on its bookkeeping connection: the bookkeeping waited on its own
+     * delivery's lock, until H2's lock timeout here, and forever on PostgreSQL.)
+     */
+    @Test
+    void aRetriedMessageMarkedRollbackOnlyIsCountedAndDeadLettered() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicInteger calls = new AtomicInteger();
+            BrokerMessageListener bean = m -> {
+                if (calls.incrementAndGet() == 1) {
+                    throw new IllegalStateException("first attempt throws");
+                }
+                FakeEndpointFactory.setRollbackOnly();
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+            long start = System.nanoTime();
+
+            h.send("rollback-only on retry");
+
+            await(() -> deadLetters(h).size() == 1);
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(2, calls.get(), "thrown, then rollback-only: two failed deliveries, then dead-lettered");
+            assertEquals(2, deadLetters(h).get(0).attempts());
+            assertTrue(tookMillis < 4000, "no lock wait between the delivery and its bookkeeping: " + tookMillis
+                    + " ms");
+            Activation a = h.ra.activations().get(0);
+            assertEquals(0, a.metrics().delivered(), "a rolled-back delivery is not counted as delivered");
+            assertEquals(2, f.rollbacks.get());
+            assertEquals(0, f.pairingErrors.get());
+        }
+    }
+
     @Test
     void aDeadLetterCanBeDeliveredAgain() throws Exception {
         try (InboundHarness h = new InboundHarness()) {

@@ -38,7 +38,12 @@ public final class InboundHarness implements AutoCloseable {
     public final BrokerRegistry.Entry db;
 
     public InboundHarness() throws Exception {
-        ra.setConnectionUrl("jdbc:h2:mem:inbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000");
+        this("jdbc:h2:mem:inbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000");
+    }
+
+    /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
+    public InboundHarness(String url) throws Exception {
+        ra.setConnectionUrl(url);
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());

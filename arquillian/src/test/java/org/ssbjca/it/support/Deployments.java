@@ -11,6 +11,7 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
  * The archives the integration tests deploy, imported from what the reactor built: {@code adapter/rar/target/ssb-jca.rar}
@@ -105,6 +106,19 @@ public final class Deployments {
      */
     public static JavaArchive ejbJar(String name, Class<?>... classes) {
         return ShrinkWrap.create(JavaArchive.class, name)
+                .addClasses(classes)
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment." + RAR_NAME + "\n"));
+    }
+
+    /**
+     * A web archive of test-only beans, for tests that run as client and need a web module.
+     *
+     * @param name the archive's name, for instance {@code inbound-it.war}
+     * @param classes the test-only beans (never the sample's), and what they use
+     * @return a web archive (not testable: tests that use it run as client) whose manifest depends on the RAR
+     */
+    public static WebArchive testWar(String name, Class<?>... classes) {
+        return ShrinkWrap.create(WebArchive.class, name)
                 .addClasses(classes)
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment." + RAR_NAME + "\n"));
     }

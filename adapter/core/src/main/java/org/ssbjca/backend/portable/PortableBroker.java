@@ -92,7 +92,29 @@ public final class PortableBroker implements Broker {
      * @throws SQLException if a statement fails
      */
     public void installSchema(Connection connection) throws SQLException {
+        if (isSchemaInstalled(connection)) {
+            // Nothing to run. The script's DDL is idempotent but not free: CREATE INDEX IF NOT EXISTS still locks its
+            // table, and after a crash a prepared (in-doubt) transaction can hold a conflicting lock until recovery
+            // resolves it; recovery needs this broker, whose creation would wait for that lock: a deadlock.
+            return;
+        }
         SchemaScripts.run(connection, dialect.scriptFolder, "install.sql", dialect == Dialect.POSTGRESQL);
+    }
+
+    /**
+     * @return whether the install script ran to the end: it runs in one transaction and creates
+     *         {@code ssb.dead_letter} last of the tables. Reads the catalog only, so it never waits for a lock.
+     */
+    private static boolean isSchemaInstalled(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.tables "
+                + "WHERE LOWER(table_schema) = 'ssb' AND LOWER(table_name) = 'dead_letter'");
+             java.sql.ResultSet rs = ps.executeQuery()) {
+            boolean installed = rs.next() && rs.getLong(1) > 0;
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+            return installed;
+        }
     }
 
     @Override

@@ -1,0 +1,347 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.inbound.QueueReaderTest.await;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.h2.tools.Server;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.Jdbc;
+import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.TcpProxy;
+
+/**
+ * Faults against fakes of the container and a real H2 server over TCP: a database outage mid-stream, connections
+ * lost while the database stays up, a disabled queue. In each the activation survives: its readers back off (capped
+ * exponential delays with jitter), reconnect one at a time, and go on, with nothing lost and nothing duplicated.
+ */
+class ReaderFaultsTest {
+
+    private static final long INITIAL = 50;
+    private static final long MAX = 400;
+    private static final double JITTER = 0.5;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aDatabaseOutageMidStreamLosesNothingAndDuplicatesNothing() throws Exception {
+        int port = freePort();
+        Server server = startH2(port);
+        // Through a proxy that closes a client's connection as soon as the server refuses it: the H2 client retries
+        // a refused connect for about 1.2 s by itself, which would hide the adapter's own backoff.
+        try (TcpProxy proxy = new TcpProxy(port, 0);
+             InboundHarness h = new InboundHarness("jdbc:h2:tcp://127.0.0.1:" + proxy.port()
+                     + "/outage;LOCK_TIMEOUT=5000")) {
+            createRecordTable(h);
+            ServiceBrokerActivationSpec spec = backoffSpec(h);
+            spec.setMaxReaders(3);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, recorder(h, 2), true, spec);
+            Activation a = h.ra.activations().get(0);
+            Events events = new Events();
+            a.setEvents(events);
+            int conversations = 60;
+            int perConversation = 10;
+            int total = conversations * perConversation;
+            for (int c = 0; c < conversations; c++) {
+                String[] bodies = new String[perConversation];
+                for (int i = 0; i < perConversation; i++) {
+                    bodies[i] = "m-" + c + "-" + i;
+                }
+                h.send(bodies);
+            }
+            await(() -> recorded(h) >= total / 4);
+
+            server.stop();
+            long stoppedAt = System.nanoTime();
+            Thread.sleep(2500);
+            long atStop = events.count();
+            server = startH2(port);
+            long restartedAt = System.nanoTime();
+
+            await(() -> recorded(h) == total);
+            long firstAfterRestart = h.tx(s -> scalar(s, "SELECT MIN(at_nanos) FROM it_record WHERE at_nanos > "
+                    + restartedAt));
+            long resumedMillis = TimeUnit.NANOSECONDS.toMillis(firstAfterRestart - restartedAt);
+            System.out.printf("database outage: %d ms down, %d reconnect delays reported, delivery resumed %d ms "
+                    + "after the database returned; %d of %d recorded, %d distinct%n",
+                    TimeUnit.NANOSECONDS.toMillis(restartedAt - stoppedAt), atStop, resumedMillis, recorded(h),
+                    total, distinct(h));
+
+            assertEquals(total, distinct(h), "nothing lost, nothing duplicated");
+            assertEquals(total, recorded(h), "nothing recorded twice");
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+            assertTrue(resumedMillis < MAX + 2000, "delivery resumed " + resumedMillis + " ms after the return");
+            assertEquals(3, a.readerCount(), "the activation kept its readers");
+            assertEquals(3, h.context.fakeWorkManager().liveThreads(), "no reader thread died or was added");
+            assertEquals(0, f.pairingErrors.get());
+            events.assertCappedExponentialWithJitter(3);
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void lostConnectionsAreReopenedOneAtATime() throws Exception {
+        int port = freePort();
+        Server server = startH2(port);
+        try (TcpProxy proxy = new TcpProxy(port, 300);
+             InboundHarness h = new InboundHarness("jdbc:h2:tcp://127.0.0.1:" + proxy.port()
+                     + "/lost;LOCK_TIMEOUT=5000")) {
+            createRecordTable(h);
+            ServiceBrokerActivationSpec spec = backoffSpec(h);
+            spec.setMaxReaders(4);
+            h.activate(BrokerMessageListener.class, recorder(h, 0), true, spec);
+            Activation a = h.ra.activations().get(0);
+            Events events = new Events();
+            a.setEvents(events);
+            for (int i = 0; i < 20; i++) {
+                h.send("before-" + i);
+            }
+            await(() -> recorded(h) == 20);
+            Thread.sleep(500);
+
+            proxy.resetCounts();
+            proxy.cut();
+            await(() -> events.readers().size() == 4 && proxy.accepted() >= 4);
+            Thread.sleep(1000);
+            int maxConcurrentOpens = proxy.maxConcurrentOpens();
+            int reopened = proxy.accepted();
+
+            for (int i = 0; i < 20; i++) {
+                h.send("after-" + i);
+            }
+            await(() -> recorded(h) == 40);
+            System.out.printf("connections cut: %d readers lost theirs, %d connections reopened, at most %d "
+                    + "opening at once%n", events.readers().size(), reopened, maxConcurrentOpens);
+
+            assertEquals(4, events.readers().size(), "every reader lost its connection and reported it");
+            assertTrue(reopened >= 4, "every reader reconnected: " + reopened);
+            assertEquals(1, maxConcurrentOpens, "one reconnect at a time per activation");
+            assertEquals(40, distinct(h));
+            assertEquals(4, a.readerCount());
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void aDisabledQueueIsReportedBackedOffFromAndReadAgainOnceEnabled() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = backoffSpec(h);
+            spec.setMaxReaders(2);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class,
+                    (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
+            Activation a = h.ra.activations().get(0);
+            AtomicInteger disabledReports = new AtomicInteger();
+            a.setEvents(new ActivationEvents() {
+                @Override
+                public void queueDisabled(String queue) {
+                    disabledReports.incrementAndGet();
+                }
+            });
+            h.send("1", "2", "3");
+            await(() -> got.size() == 3);
+
+            h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, false));
+            h.send("4", "5", "6");
+            Thread.sleep(2000);
+            int reports = disabledReports.get();
+            assertEquals(List.of("1", "2", "3"), got, "nothing is received from a disabled queue");
+            assertTrue(reports >= 2, "each reader reported the disabled queue: " + reports);
+            assertTrue(reports <= 30, "readers back off instead of retrying in a loop: " + reports
+                    + " reports in 2 s");
+            assertTrue(a.metrics().lastError().contains("disabled"), a.metrics().lastError());
+            assertEquals(2, a.readerCount());
+
+            long enabledAt = System.nanoTime();
+            h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, true));
+            await(() -> got.size() == 6);
+            System.out.printf("disabled queue: %d reports in 2 s from 2 readers; delivery resumed %d ms after it "
+                    + "was enabled%n", reports, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - enabledAt));
+            assertEquals(List.of("1", "2", "3", "4", "5", "6"), got.stream().sorted().toList());
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+            assertEquals(0, f.pairingErrors.get());
+        }
+    }
+
+    @Test
+    void twentyActivateDeactivateCyclesLeakNoThreadAndNoConnection() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            long sessionsBefore = sessions(h);
+            List<String> done = new CopyOnWriteArrayList<>();
+            Map<String, Integer> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+            BrokerMessageListener bean = m -> {
+                String body = m.bodyAsText();
+                if (attempts.merge(body, 1, Integer::sum) == 1 && body.startsWith("fail-once")) {
+                    throw new IllegalStateException("fails once, so that the bookkeeping connection is used");
+                }
+                done.add(body);
+            };
+            List<FakeEndpointFactory> factories = new ArrayList<>();
+            for (int cycle = 0; cycle < 20; cycle++) {
+                ServiceBrokerActivationSpec spec = h.spec();
+                spec.setMaxReaders(4);
+                FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+                factories.add(f);
+                h.send("ok-" + cycle);
+                h.send("fail-once-" + cycle);
+                int expected = 2 * (cycle + 1);
+                await(() -> done.size() == expected);
+                h.ra.endpointDeactivation(f, spec);
+                await(() -> h.context.fakeWorkManager().liveThreads() == 0);
+                await(() -> sessions(h) == sessionsBefore);
+            }
+            System.out.printf("20 activate/deactivate cycles of 4 readers: %d reader threads alive, %d database "
+                    + "sessions (as before: %d)%n", h.context.fakeWorkManager().liveThreads(), sessions(h),
+                    sessionsBefore);
+            assertEquals(0, h.context.fakeWorkManager().liveThreads(), "no reader thread left");
+            assertEquals(sessionsBefore, sessions(h), "no connection left open");
+            assertTrue(h.ra.activations().isEmpty());
+            for (FakeEndpointFactory f : factories) {
+                assertEquals(0, f.liveEndpoints.get(), "every endpoint released");
+                assertEquals(0, f.pairingErrors.get());
+            }
+            assertEquals(40, done.size());
+        }
+    }
+
+    // ---- helpers
+
+    private static ServiceBrokerActivationSpec backoffSpec(InboundHarness h) throws Exception {
+        ServiceBrokerActivationSpec spec = h.spec();
+        spec.setReconnectInitialMillis(INITIAL);
+        spec.setReconnectMaxMillis(MAX);
+        spec.setReconnectJitter(JITTER);
+        return spec;
+    }
+
+    /** A bean that records each message in a table, in the delivery's own transaction (on the reader's connection). */
+    private static BrokerMessageListener recorder(InboundHarness h, long sleepMillis) {
+        return m -> {
+            BrokerSession s = DeliveryContext.sessionFor(h.db.source().config(),
+                    h.context.transactions().getTransactionKey());
+            if (s == null) {
+                throw new IllegalStateException("no delivery transaction on this thread");
+            }
+            try (PreparedStatement ps = s.connection().prepareStatement(
+                    "INSERT INTO it_record (body, at_nanos) VALUES (?, ?)")) {
+                ps.setString(1, m.bodyAsText());
+                ps.setLong(2, System.nanoTime());
+                ps.executeUpdate();
+                if (sleepMillis > 0) {
+                    Thread.sleep(sleepMillis);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot record " + m.bodyAsText() + ": " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
+
+    private static void createRecordTable(InboundHarness h) {
+        h.tx(s -> {
+            try (Statement st = s.connection().createStatement()) {
+                st.execute("CREATE TABLE it_record (body VARCHAR(100) NOT NULL, at_nanos BIGINT NOT NULL)");
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return null;
+        });
+    }
+
+    private static long recorded(InboundHarness h) {
+        return h.tx(s -> scalar(s, "SELECT COUNT(*) FROM it_record"));
+    }
+
+    private static long distinct(InboundHarness h) {
+        return h.tx(s -> scalar(s, "SELECT COUNT(DISTINCT body) FROM it_record"));
+    }
+
+    private static long sessions(InboundHarness h) {
+        return h.tx(s -> scalar(s, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS"));
+    }
+
+    private static long scalar(BrokerSession s, String sql) {
+        try {
+            return Jdbc.count(s.connection(), sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Server startH2(int port) throws SQLException {
+        return Server.createTcpServer("-tcpPort", String.valueOf(port), "-baseDir", dir.toString(), "-ifNotExists")
+                .start();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The reconnect delays each reader reported, in order. */
+    private static final class Events implements ActivationEvents {
+        private final Map<String, List<Long>> delays = new LinkedHashMap<>();
+
+        @Override
+        public synchronized void reconnecting(String queue, String reader, long delayMillis, String error) {
+            delays.computeIfAbsent(reader, r -> new ArrayList<>()).add(delayMillis);
+        }
+
+        synchronized List<String> readers() {
+            return new ArrayList<>(delays.keySet());
+        }
+
+        synchronized long count() {
+            return delays.values().stream().mapToLong(List::size).sum();
+        }
+
+        /**
+         * Each reader's n-th delay in a row lies in [base (1 - jitter), base] with base = min(max, initial 2^(n-1)):
+         * the delays grow, are capped, and are shortened at random.
+         */
+        synchronized void assertCappedExponentialWithJitter(int readers) {
+            assertEquals(readers, delays.size(), "every reader reported its reconnects: " + delays);
+            boolean reachedCap = false;
+            boolean jittered = false;
+            for (Map.Entry<String, List<Long>> e : delays.entrySet()) {
+                List<Long> d = e.getValue();
+                assertTrue(d.size() >= 3, e.getKey() + " retried at least 3 times in 2.5 s: " + d);
+                for (int n = 0; n < d.size(); n++) {
+                    long base = Math.min(MAX, INITIAL << Math.min(n, 20));
+                    long delay = d.get(n);
+                    assertTrue(delay <= base && delay >= Math.round(base * (1 - JITTER)),
+                            e.getKey() + ": delay " + (n + 1) + " of " + d + " outside [" + base * (1 - JITTER)
+                                    + ", " + base + "]");
+                    reachedCap |= base == MAX;
+                    jittered |= delay < base;
+                }
+                System.out.printf("  %s: reconnect delays %s ms%n", e.getKey(), d);
+            }
+            assertTrue(reachedCap, "the delays reached the cap of " + MAX + " ms: " + delays);
+            assertTrue(jittered, "jitter shortened the delays: " + delays);
+        }
+    }
+}

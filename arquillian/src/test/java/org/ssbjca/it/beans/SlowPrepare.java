@@ -1,0 +1,70 @@
+package org.ssbjca.it.beans;
+
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/**
+ * A do-nothing XA resource a test bean enlists last in its transaction: its prepare sleeps, then votes read-only.
+ * The other branches of the transaction are prepared and wait for the outcome meanwhile, which widens the window in
+ * which a crash leaves them in doubt. Read-only: the transaction manager neither logs nor recovers it.
+ */
+public final class SlowPrepare implements XAResource {
+
+    private final long millis;
+
+    /** @param millis how long prepare sleeps */
+    public SlowPrepare(long millis) {
+        this.millis = millis;
+    }
+
+    @Override
+    public int prepare(Xid xid) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return XA_RDONLY;
+    }
+
+    @Override
+    public void commit(Xid xid, boolean onePhase) {
+    }
+
+    @Override
+    public void rollback(Xid xid) {
+    }
+
+    @Override
+    public void start(Xid xid, int flags) {
+    }
+
+    @Override
+    public void end(Xid xid, int flags) {
+    }
+
+    @Override
+    public void forget(Xid xid) {
+    }
+
+    @Override
+    public Xid[] recover(int flag) {
+        return new Xid[0];
+    }
+
+    @Override
+    public boolean isSameRM(XAResource other) {
+        return false;
+    }
+
+    @Override
+    public int getTransactionTimeout() {
+        return 0;
+    }
+
+    @Override
+    public boolean setTransactionTimeout(int seconds) throws XAException {
+        return false;
+    }
+}
