@@ -109,7 +109,7 @@ final class MessageStore {
                 }
                 return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
             }
-            if (sql.receiveNext != null) {
+            if (checksEnabled(r)) {
                 return takeNext(r.queue(), r.top());
             }
             for (UUID group : candidates(r.queue())) {
@@ -132,12 +132,12 @@ final class MessageStore {
      *         queue (then the caller checks only when nothing was taken, to say why)
      */
     boolean checksEnabled(ReceiveRequest r) {
-        return sql.receiveNext != null && r.conversationHandle() == null && r.conversationGroupId() == null;
+        return sql.receiveNext(1) != null && r.conversationHandle() == null && r.conversationGroupId() == null;
     }
 
-    /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext}). */
+    /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
     private List<BrokerMessage> takeNext(String queue, int top) throws SQLException {
-        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext, MessageStore::readMessage, queue, queue, queue, top);
+        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), MessageStore::readMessage, queue, queue, queue);
         return batch.isEmpty() ? batch : Collections.unmodifiableList(batch);
     }
 
