@@ -45,10 +45,7 @@ final class CpuMeter {
     /** @return a meter, or empty when the processes cannot be found (not Linux, other user) */
     static Optional<CpuMeter> find(BenchPostgres pg) {
         try {
-            String base = "-Djboss.server.base.dir=" + System.getProperty("ssb.bench.baseDir");
-            long wildfly = ProcessHandle.allProcesses()
-                    .filter(p -> p.info().commandLine().map(c -> c.contains(base)).orElse(false))
-                    .mapToLong(ProcessHandle::pid).findFirst().orElse(-1);
+            long wildfly = wildflyPid();
             long backend;
             try (Connection c = pg.connect(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
@@ -57,10 +54,41 @@ final class CpuMeter {
             }
             long postmaster = ProcessHandle.of(backend).flatMap(ProcessHandle::parent).map(ProcessHandle::pid)
                     .orElse(-1L);
-            return wildfly > 0 && postmaster > 0 ? Optional.of(new CpuMeter(wildfly, postmaster)) : Optional.empty();
-        } catch (SQLException | RuntimeException e) {
+            if (wildfly > 0 && postmaster > 0) {
+                return Optional.of(new CpuMeter(wildfly, postmaster));
+            }
+            System.out.println("[benchmark] CPU not measured: WildFly pid " + wildfly + ", postmaster pid " + postmaster);
+            return Optional.empty();
+        } catch (SQLException | IOException | RuntimeException e) {
+            System.out.println("[benchmark] CPU not measured: " + e);
             return Optional.empty();
         }
+    }
+
+    /**
+     * The JVM whose command line names the benchmark's server base directory, read from /proc/PID/cmdline
+     * (ProcessHandle.Info gives no command line when it is long, as WildFly's is from a deep directory).
+     */
+    private static long wildflyPid() throws IOException {
+        String base = "-Djboss.server.base.dir=" + System.getProperty("ssb.bench.baseDir");
+        try (java.util.stream.Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")),
+                            java.nio.charset.StandardCharsets.UTF_8);
+                    if (cmdline.contains(base)) {
+                        return Long.parseLong(name);
+                    }
+                } catch (IOException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        }
+        return -1;
     }
 
     Reading read() {
