@@ -59,6 +59,8 @@ class BenchmarkIT {
     private String lastCpu = "";
     /** CPU used by the last drain (null when not measured). */
     private CpuMeter.Reading lastCpuReading;
+    /** Messages the last drain's CPU reading covers. */
+    private long cpuMessages;
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive rar() {
@@ -119,7 +121,7 @@ class BenchmarkIT {
     // ---- phases
 
     private void warmUp() throws Exception {
-        int n = QUICK ? 1_000 : 5_000;
+        int n = QUICK ? 1_000 : 20_000;
         drainSsb(BenchDeployments.ssbConsumer(4), n, n);
         drainArtemis(BenchDeployments.artemisConsumer(4), n);
         JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, loadSsb(n));
@@ -247,15 +249,18 @@ class BenchmarkIT {
             int measured = depth <= DEPTH_MEASURED ? depth : DEPTH_MEASURED;
             double seconds = 0;
             long cpuNanos = 0;
+            long cpuCounted = 0;
             for (int r = 0; r < rounds; r++) {
                 seconds += measured / drainSsb(BenchDeployments.ssbConsumer(4), depth, measured);
-                cpuNanos += lastCpuReading == null ? 0
-                        : lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
+                if (lastCpuReading != null) {
+                    cpuNanos += lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
+                    cpuCounted += cpuMessages;
+                }
             }
             long messages = (long) rounds * measured;
             double rate = messages / seconds;
             microsPerMessage[i] = 1e6 / rate;
-            cpuPerMessage[i] = cpuNanos / 1e3 / messages;
+            cpuPerMessage[i] = cpuCounted == 0 ? Double.NaN : cpuNanos / 1e3 / cpuCounted;
             report.row("depth", String.format(Locale.ROOT, "%,d messages queued, 4 readers", depth),
                     String.format(Locale.ROOT, "%,.0f µs/msg", microsPerMessage[i]),
                     String.format(Locale.ROOT, "%s over %,d deliveries%s; CPU per message (WildFly + PostgreSQL)"
@@ -287,13 +292,14 @@ class BenchmarkIT {
     private double drainSsb(JavaArchive consumer, int queued, int measured) throws Exception {
         loadSsb(queued);
         control.arm(measured);
-        CpuMeter.Reading before = cpuNow();
         server.deploy(consumer);
         long[] r;
         try {
+            CpuWindow w = cpuWindow(measured);
             r = control.await(RUN_TIMEOUT);
-            lastCpuReading = before == null ? null : cpu.read().minus(before);
-            lastCpu = cpuSince(before, measured, false);
+            lastCpuReading = w.before == null ? null : cpu.read().minus(w.before);
+            lastCpu = cpuSince(w.before, measured - w.committed, false);
+            cpuMessages = measured - w.committed;
         } finally {
             server.undeploy(consumer);
         }
@@ -312,12 +318,12 @@ class BenchmarkIT {
         control.fillArtemis(messages, BODY);
         assertEquals(messages, awaitArtemisDepth(messages), "messages on the Artemis queue before the run");
         control.arm(messages);
-        CpuMeter.Reading before = cpuNow();
         server.deploy(consumer);
         long[] r;
         try {
+            CpuWindow w = cpuWindow(messages);
             r = control.await(RUN_TIMEOUT);
-            lastCpu = cpuSince(before, messages, false);
+            lastCpu = cpuSince(w.before, messages - w.committed, false);
         } finally {
             server.undeploy(consumer);
         }
@@ -338,6 +344,29 @@ class BenchmarkIT {
             depth = server.artemisDepth();
         }
         return depth;
+    }
+
+    /** Where a drain's CPU measurement starts: a reading and the messages committed by then. */
+    private record CpuWindow(CpuMeter.Reading before, long committed) {
+    }
+
+    /**
+     * Waits until a tenth of the run has committed, then reads the CPU: so the consumer's deployment and the
+     * readers' start are not counted in the cost per message.
+     */
+    private CpuWindow cpuWindow(int expected) throws InterruptedException {
+        if (cpu == null) {
+            return new CpuWindow(null, 0);
+        }
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        long[] p = control.progress();
+        while (p[0] < expected / 10 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+            p = control.progress();
+        }
+        CpuMeter.Reading reading = cpu.read();
+        long committed = control.progress()[0];
+        return committed >= expected ? new CpuWindow(null, 0) : new CpuWindow(reading, committed);
     }
 
     private CpuMeter.Reading cpuNow() {

@@ -46,14 +46,14 @@ final class CpuMeter {
     static Optional<CpuMeter> find(BenchPostgres pg) {
         try {
             long wildfly = wildflyPid();
-            long backend;
+            long postmaster;
             try (Connection c = pg.connect(); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
                 rs.next();
-                backend = rs.getLong(1);
+                // the backend's parent, read while the backend (this connection) still exists
+                String stat = Files.readString(Path.of("/proc/" + rs.getLong(1) + "/stat"));
+                postmaster = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
             }
-            long postmaster = ProcessHandle.of(backend).flatMap(ProcessHandle::parent).map(ProcessHandle::pid)
-                    .orElse(-1L);
             if (wildfly > 0 && postmaster > 0) {
                 return Optional.of(new CpuMeter(wildfly, postmaster));
             }
