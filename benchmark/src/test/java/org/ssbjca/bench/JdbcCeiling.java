@@ -45,6 +45,16 @@ final class JdbcCeiling {
      * @return {elapsed nanoseconds, messages taken}
      */
     static long[] drain(BenchPostgres pg, String queue, int threads, int expected) throws Exception {
+        return drain(pg, queue, threads, expected, () -> { });
+    }
+
+    /**
+     * @param atEnd runs once every thread has finished, before they close their connections (so that their
+     *        backends' CPU can still be read)
+     */
+    static long[] drain(BenchPostgres pg, String queue, int threads, int expected, Runnable atEnd)
+            throws Exception {
+        java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
         PGXADataSource ds = new PGXADataSource();
         ds.setUrl(pg.url());
         ds.setUser(BenchPostgres.USER);
@@ -58,7 +68,7 @@ final class JdbcCeiling {
             int worker = t;
             Thread thread = new Thread(() -> {
                 try {
-                    loop(ds, queue, worker, expected, taken, firstTake, lastCommit);
+                    loop(ds, queue, worker, expected, taken, firstTake, lastCommit, done);
                 } catch (Exception e) {
                     synchronized (failures) {
                         failures.add(e);
@@ -78,7 +88,7 @@ final class JdbcCeiling {
     }
 
     private static void loop(PGXADataSource ds, String queue, int worker, int expected, AtomicInteger taken,
-            AtomicLong firstTake, AtomicLong lastCommit) throws Exception {
+            AtomicLong firstTake, AtomicLong lastCommit, java.util.concurrent.CyclicBarrier done) throws Exception {
         XAConnection xa = ds.getXAConnection();
         try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(TAKE)) {
             XAResource resource = xa.getXAResource();
@@ -105,6 +115,7 @@ final class JdbcCeiling {
                     emptyInARow++;
                 }
             }
+            done.await(60, java.util.concurrent.TimeUnit.SECONDS);
         } finally {
             xa.close();
         }
