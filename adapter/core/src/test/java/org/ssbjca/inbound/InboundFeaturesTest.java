@@ -47,6 +47,9 @@ class InboundFeaturesTest {
             }
 
             await(() -> done.size() == 20 && deadLetters(h).size() == 1);
+            // the bean saw the 20th message before its delivery committed and was counted
+            Activation counted = h.ra.activations().get(0);
+            await(() -> counted.metrics().delivered() == 20 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             assertEquals(3, poisonAttempts.get(), "three failed deliveries, then no more");
             DeadLetter d = deadLetters(h).get(0);
             assertEquals("poison", d.message().bodyAsText());
@@ -216,6 +219,8 @@ class InboundFeaturesTest {
             allSent.countDown();
 
             await(() -> order.size() == 30);
+            // the bean saw the last message before its delivery committed
+            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             List<Integer> expected = new ArrayList<>(List.of(0, 20, 10));
             for (int i = 1; i < 30; i++) {
                 if (i % 10 != 0) {

@@ -109,6 +109,9 @@ final class MessageStore {
                 }
                 return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
             }
+            if (checksEnabled(r)) {
+                return takeNext(r.queue(), r.top());
+            }
             for (UUID group : candidates(r.queue())) {
                 if (Jdbc.exists(c, sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
@@ -121,6 +124,21 @@ final class MessageStore {
         } catch (SQLException e) {
             throw PortableSession.failure("RECEIVE from queue '" + r.queue() + "'", e);
         }
+    }
+
+    /**
+     * @param r a RECEIVE
+     * @return whether {@link #receiveOnce} checks that the queue is enabled itself, taking nothing from a disabled
+     *         queue (then the caller checks only when nothing was taken, to say why)
+     */
+    boolean checksEnabled(ReceiveRequest r) {
+        return sql.receiveNext(1) != null && r.conversationHandle() == null && r.conversationGroupId() == null;
+    }
+
+    /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
+    private List<BrokerMessage> takeNext(String queue, int top) throws SQLException {
+        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), MessageStore::readMessage, queue, queue, queue);
+        return batch.isEmpty() ? batch : Collections.unmodifiableList(batch);
     }
 
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */

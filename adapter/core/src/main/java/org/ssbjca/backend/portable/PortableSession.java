@@ -279,10 +279,16 @@ final class PortableSession implements BrokerSession {
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request) {
         waitingOn.add(request.queue());
+        boolean checkedByReceive = messages.checksEnabled(request);
         List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), () -> cancelled, () -> {
-            messages.requireEnabled(request.queue());
+            if (!checkedByReceive) {
+                messages.requireEnabled(request.queue());
+            }
             broker.housekeeping().runIfDue(this);
             List<BrokerMessage> batch = messages.receiveOnce(request);
+            if (batch.isEmpty() && checkedByReceive) {
+                messages.requireEnabled(request.queue());
+            }
             return batch.isEmpty() ? null : batch;
         });
         return got == null ? List.of() : got;

@@ -71,6 +71,21 @@ final class PortableSql {
             + " m.conversation_handle, m.message_sequence_number, m.message_type_name, m.message_body, m.enqueued_at,"
             + " e.conversation_id, e.service_name, e.service_contract_name FROM ssb.message m"
             + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = m.conversation_handle";
+    /**
+     * PostgreSQL only (null on H2): the whole RECEIVE from a queue in one round trip, with the same choices as the
+     * statements H2 runs one by one. Picks the first group with messages that no other transaction holds
+     * (prioritised groups first, highest priority then earliest request; then round-robin turn order), locks it
+     * (SKIP LOCKED), deletes its first TOP messages returning them with their endpoint's columns, and gives the
+     * group a new turn if it took any. Takes nothing from a disabled queue. Parameters: queue, queue, queue; TOP is
+     * written into the text ({@link #receiveNext(int)}): with a parameter there, PostgreSQL plans the statement
+     * again at every execution (its generic plan looks too costly), which costs more than running it.
+     * The whole statement sees one snapshot: the group may have been released by a transaction that committed after
+     * it was taken, having RECEIVEd the first messages; locking the messages (FOR UPDATE) skips those rows, already
+     * deleted, and takes the next ones instead of deleting nothing.
+     */
+    private final String receiveNext;
+    private final java.util.concurrent.ConcurrentMap<Integer, String> receiveNextByTop =
+            new java.util.concurrent.ConcurrentHashMap<>();
     final String messagesOfGroup = MESSAGE_SELECT + " WHERE m.conversation_group_id = ? ORDER BY m.queuing_order LIMIT ?";
     final String messagesOfConversation =
             MESSAGE_SELECT + " WHERE m.conversation_handle = ? ORDER BY m.queuing_order LIMIT ?";
@@ -155,11 +170,56 @@ final class PortableSql {
         "DELETE FROM ssb.delivery_attempt", "DELETE FROM ssb.dead_letter"
     };
 
+    private static final String TOP = "{top}";
+
+    /**
+     * @param top messages to take at most, 1 or more
+     * @return {@link #receiveNext} for that TOP, or null on H2
+     */
+    String receiveNext(int top) {
+        if (receiveNext == null) {
+            return null;
+        }
+        if (top < 1) {
+            throw new IllegalArgumentException("TOP must be 1 or more: " + top);
+        }
+        String cached = receiveNextByTop.get(top);
+        if (cached != null) {
+            return cached;
+        }
+        String text = receiveNext.replace(TOP, Integer.toString(top));
+        if (receiveNextByTop.size() < 64) {
+            receiveNextByTop.putIfAbsent(top, text);
+        }
+        return text;
+    }
+
     PortableSql(Dialect dialect) {
         insertGroup = "INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn) VALUES (?, ?, "
                 + dialect.nextTurn + ")";
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
+        receiveNext = dialect.receivesInOneStatement ? "WITH grp AS (SELECT COALESCE("
+                + "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
+                + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
+                + " WHERE p.queue_name = ?"
+                + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = p.conversation_group_id)"
+                + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED),"
+                + " (SELECT g.conversation_group_id FROM ssb.conversation_group g WHERE g.queue_name = ?"
+                + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)"
+                + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)) AS conversation_group_id"
+                + " WHERE EXISTS (SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled)),"
+                + " taken AS (DELETE FROM ssb.message WHERE queuing_order IN (SELECT m.queuing_order FROM ssb.message m"
+                + " WHERE m.conversation_group_id = (SELECT conversation_group_id FROM grp)"
+                + " ORDER BY m.queuing_order LIMIT " + TOP + " FOR UPDATE) RETURNING *),"
+                + " turn AS (UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn
+                + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
+                + " AND EXISTS (SELECT 1 FROM taken))"
+                + " SELECT m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
+                + " m.message_type_name, m.message_body, m.enqueued_at, e.conversation_id, e.service_name,"
+                + " e.service_contract_name FROM taken m"
+                + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = m.conversation_handle"
+                + " ORDER BY m.queuing_order" : null;
     }
 }

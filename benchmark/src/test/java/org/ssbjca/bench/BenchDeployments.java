@@ -1,0 +1,102 @@
+package org.ssbjca.bench;
+
+import java.nio.file.Path;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+import org.ssbjca.bench.server.ArtemisBenchMdb;
+import org.ssbjca.bench.server.ArtemisSender;
+import org.ssbjca.bench.server.BenchControl;
+import org.ssbjca.bench.server.BenchControlMXBean;
+import org.ssbjca.bench.server.BenchControlRegistration;
+import org.ssbjca.bench.server.Bodies;
+import org.ssbjca.bench.server.Recorder;
+import org.ssbjca.bench.server.SsbBatchMdb;
+import org.ssbjca.bench.server.SsbBenchMdb;
+import org.ssbjca.bench.server.SsbSender;
+
+/**
+ * The archives of the run: ssb-jca.rar pointed at the benchmark's PostgreSQL, the control jar (senders, the
+ * recorder, the control MXBean and the Artemis queue), and one small jar per consumer configuration, deployed and
+ * undeployed around each phase. The consumers see the recorder through {@code Dependencies}.
+ */
+final class BenchDeployments {
+
+    static final String CONTROL = "bench-control.jar";
+
+    private BenchDeployments() {
+    }
+
+    static ResourceAdapterArchive rar(BenchPostgres pg) {
+        ResourceAdapterArchive rar = ShrinkWrap.create(ZipImporter.class, "ssb-jca.rar")
+                .importFrom(Path.of(System.getProperty("ssb.bench.rar")).toFile())
+                .as(ResourceAdapterArchive.class);
+        rar.delete("META-INF/ironjacamar.xml");
+        rar.add(new StringAsset(ironjacamar(pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD)),
+                "META-INF/ironjacamar.xml");
+        return rar;
+    }
+
+    static JavaArchive control() {
+        return ShrinkWrap.create(JavaArchive.class, CONTROL)
+                .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
+                        BenchControlRegistration.class, SsbSender.class, ArtemisSender.class)
+                .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar\n"));
+    }
+
+    /** ssb-jca, one message per transaction, with {@code readers} readers. */
+    static JavaArchive ssbConsumer(int readers) {
+        return consumer("bench-ssb-" + readers + ".jar", SsbBenchMdb.class, "SsbBenchMdb", "maxReaders", readers);
+    }
+
+    /** ssb-jca's conversation group listener, 4 readers, up to 10,000 messages per transaction. */
+    static JavaArchive ssbBatchConsumer() {
+        return consumer("bench-ssb-batch.jar", SsbBatchMdb.class, "SsbBatchMdb", "maxReaders", 4);
+    }
+
+    /** Artemis with {@code sessions} sessions. */
+    static JavaArchive artemisConsumer(int sessions) {
+        return consumer("bench-artemis-" + sessions + ".jar", ArtemisBenchMdb.class, "ArtemisBenchMdb", "maxSession",
+                sessions);
+    }
+
+    private static JavaArchive consumer(String name, Class<?> bean, String ejbName, String property, int value) {
+        String ejbJar = "<ejb-jar xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\">\n"
+                + "  <enterprise-beans>\n"
+                + "    <message-driven>\n"
+                + "      <ejb-name>" + ejbName + "</ejb-name>\n"
+                + "      <activation-config>\n"
+                + "        <activation-config-property>\n"
+                + "          <activation-config-property-name>" + property + "</activation-config-property-name>\n"
+                + "          <activation-config-property-value>" + value + "</activation-config-property-value>\n"
+                + "        </activation-config-property>\n"
+                + "      </activation-config>\n"
+                + "    </message-driven>\n"
+                + "  </enterprise-beans>\n"
+                + "</ejb-jar>\n";
+        return ShrinkWrap.create(JavaArchive.class, name)
+                .addClass(bean)
+                .addAsManifestResource(new StringAsset(ejbJar), "ejb-jar.xml")
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, deployment."
+                        + CONTROL + "\n"));
+    }
+
+    private static String ironjacamar(String url, String user, String password) {
+        return "<ironjacamar xmlns=\"http://www.ironjacamar.org/doc/schema\">\n"
+                + "  <config-property name=\"connectionUrl\">" + url + "</config-property>\n"
+                + "  <config-property name=\"user\">" + user + "</config-property>\n"
+                + "  <config-property name=\"password\">" + password + "</config-property>\n"
+                + "  <transaction-support>XATransaction</transaction-support>\n"
+                + "  <connection-definitions>\n"
+                + "    <connection-definition class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\""
+                + " jndi-name=\"java:/ssb/ConnectionFactory\" pool-name=\"ssb-ConnectionFactory\">\n"
+                + "      <xa-pool><min-pool-size>0</min-pool-size><max-pool-size>50</max-pool-size></xa-pool>\n"
+                + "      <recovery no-recovery=\"true\"/>\n"
+                + "    </connection-definition>\n"
+                + "  </connection-definitions>\n"
+                + "</ironjacamar>\n";
+    }
+}

@@ -1,0 +1,501 @@
+package org.ssbjca.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.bench.server.BenchControlMXBean;
+
+/**
+ * The benchmark of issue 7, in one run: ssb-jca on PostgreSQL (fsync and synchronous_commit on) against Artemis
+ * (persistent queue) in the same WildFly; throughput, the JDBC ceiling, the batch listener, latency at a steady rate,
+ * scaling with readers and with queue depth. Prints a table and writes docs/benchmarks.md. Run by
+ * {@code mvn -B -Pbenchmark verify} only; no figure is asserted (a target missed is reported, not failed).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class BenchmarkIT {
+
+    static final String COMMAND = "mvn -B -Pbenchmark verify";
+    private static final int BODY = 256;
+    private static final int CONVERSATIONS = 200;
+    private static final boolean QUICK = Boolean.getBoolean("ssb.bench.quick");
+    private static final int THROUGHPUT = QUICK ? 2_000 : 20_000;
+    private static final int SCALING = QUICK ? 2_000 : 10_000;
+    private static final int LATENCY = QUICK ? 300 : 3_000;
+    private static final int LATENCY_RATE = 100;
+    private static final int DEPTH_MEASURED = QUICK ? 1_000 : 10_000;
+    private static final int[] DEPTHS = QUICK ? new int[] {1_000, 10_000, 20_000} : new int[] {1_000, 100_000, 1_000_000};
+    private static final long RUN_TIMEOUT = 15 * 60_000L;
+
+    private final Report report = new Report();
+    private final LoadSampler load = new LoadSampler();
+    private BenchPostgres pg;
+    private SsbLoader loader;
+    private BenchServer server;
+    private BenchControlMXBean control;
+    private CpuMeter cpu;
+    /** CPU used by the last drain, per message ("" when not measured). */
+    private String lastCpu = "";
+    /** CPU used by the last drain (null when not measured). */
+    private CpuMeter.Reading lastCpuReading;
+    /** Messages the last drain's CPU reading covers. */
+    private long cpuMessages;
+
+    @Deployment(name = "rar", order = 1, testable = false)
+    static ResourceAdapterArchive rar() {
+        return BenchDeployments.rar(BenchPostgres.get());
+    }
+
+    @Deployment(name = "control", order = 2, testable = false)
+    static JavaArchive control() {
+        return BenchDeployments.control();
+    }
+
+    @Test
+    void benchmark() throws Exception {
+        pg = BenchPostgres.get();
+        loader = new SsbLoader(pg);
+        loader.declare(Path.of(System.getProperty("ssb.bench.sqlDir")));
+        load.start();
+        try (BenchServer s = new BenchServer(Integer.getInteger("ssb.bench.managementPort", 9990))) {
+            server = s;
+            control = s.control();
+            machine();
+            cpu = CpuMeter.find(pg).orElse(null);
+            Set<String> phases = phases();
+            warmUp();
+            loaderMatchesSend();
+            if (phases.contains("throughput")) {
+                throughput();
+            }
+            if (phases.contains("ceiling")) {
+                ceiling();
+            }
+            if (phases.contains("batch")) {
+                batch();
+            }
+            if (phases.contains("latency")) {
+                latency();
+            }
+            if (phases.contains("scaling")) {
+                scaling();
+            }
+            if (phases.contains("depth")) {
+                depth();
+            }
+        } finally {
+            load.stop();
+        }
+        finish();
+    }
+
+    private static Set<String> phases() {
+        String p = System.getProperty("ssb.bench.phases", "all");
+        if (p.isBlank() || "all".equals(p)) {
+            return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth");
+        }
+        return Set.of(p.split(","));
+    }
+
+    // ---- phases
+
+    private void warmUp() throws Exception {
+        int n = QUICK ? 1_000 : 20_000;
+        drainSsb(BenchDeployments.ssbConsumer(4), n, n);
+        drainArtemis(BenchDeployments.artemisConsumer(4), n);
+        JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, loadSsb(n));
+        loader.clear();
+        log("warm-up done: %,d messages through each system and the JDBC loop", n);
+    }
+
+    /** The loader's rows are compared with those BEGIN DIALOG and SEND make, on one 3-message conversation. */
+    private void loaderMatchesSend() throws Exception {
+        loader.clear();
+        control.sendSsb(1, 3, BODY);
+        List<String> sent = loader.shapeOfConversations("TRUE");
+        loader.clear();
+        loader.load(1, 3, BODY);
+        List<String> loaded = loader.shapeOfConversations("TRUE");
+        loader.clear();
+        assertEquals(sent, loaded, "the loader's rows must be those SEND makes");
+        report.notes.add("The set-based loader's rows were compared with those of BEGIN DIALOG + 3 SENDs through the"
+                + " connection factory in this run (endpoints: state, sequence, services, contract, group's queue;"
+                + " messages: sequence, type, size, queue, group): identical (" + sent.size() + " endpoint rows).");
+    }
+
+    private void throughput() throws Exception {
+        resetStatements();
+        double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
+        String ssbCpu = lastCpu;
+        profileStatements(THROUGHPUT);
+        double artemis = drainArtemis(BenchDeployments.artemisConsumer(4), THROUGHPUT);
+        String artemisCpu = lastCpu;
+        this.ssb4 = ssb;
+        this.artemis4 = artemis;
+        String journal = BenchServer.journal();
+        report.row("throughput", "ssb-jca, PostgreSQL, transacted MDB, 4 readers", Report.rate(ssb),
+                String.format(Locale.ROOT, "%,d messages over %d conversations, %d-byte bodies; %s", THROUGHPUT,
+                        CONVERSATIONS, BODY, ssbCpu));
+        report.row("throughput", "Artemis, persistent queue, transacted MDB, maxSession 4", Report.rate(artemis),
+                journal + " journal; " + artemisCpu);
+        report.row("throughput", "ssb-jca / Artemis", Report.ratio(ssb / artemis), "");
+        report.target("throughput ≥ 1.0× Artemis (" + journal + ") at 4 readers", "≥ 1.00×",
+                Report.ratio(ssb / artemis), ssb >= artemis);
+    }
+
+    private double ssb4;
+    private double artemis4;
+    private double ceiling;
+
+    private void ceiling() throws Exception {
+        int n = loadSsb(THROUGHPUT);
+        resetStatements();
+        CpuMeter.Reading before = cpuNow();
+        String[] ceilingCpuHolder = {""};
+        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n,
+                () -> ceilingCpuHolder[0] = cpuSince(before, n, true));
+        String ceilingCpu = ceilingCpuHolder[0];
+        double statementMs = meanOfTopStatement();
+        assertEquals(n, r[1]);
+        assertEquals(0, loader.depth());
+        ceiling = r[1] * 1e9 / r[0];
+        report.row("ceiling", "plain JDBC loop, XA one-phase, 4 threads, no container", Report.rate(ceiling),
+                String.format(Locale.ROOT, "one statement (mean %.3f ms in PostgreSQL) + commit per message; %s",
+                        statementMs, ceilingCpu));
+        if (ssb4 > 0) {
+            report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ssb4 / ceiling), "");
+            report.target("throughput ≥ 0.8× the JDBC XA ceiling", "≥ 0.80×", Report.ratio(ssb4 / ceiling),
+                    ssb4 >= 0.8 * ceiling);
+        }
+    }
+
+    private void batch() throws Exception {
+        double rate = drainSsb(BenchDeployments.ssbBatchConsumer(), THROUGHPUT, THROUGHPUT);
+        report.row("batch", "ssb-jca, ConversationGroupListener, 4 readers, receiveBatchSize 10000",
+                Report.rate(rate), String.format(Locale.ROOT, "%d messages per transaction",
+                        THROUGHPUT / CONVERSATIONS));
+        if (ssb4 > 0) {
+            report.row("batch", "batch / per-message (4 readers)", Report.ratio(rate / ssb4), "");
+            report.target("batch listener ≥ 20× per-message", "≥ 20×", Report.ratio(rate / ssb4),
+                    rate >= 20 * ssb4);
+        }
+    }
+
+    private void latency() throws Exception {
+        loader.clear();
+        JavaArchive ssbConsumer = BenchDeployments.ssbConsumer(4);
+        server.deploy(ssbConsumer);
+        long[] ssb;
+        try {
+            ssb = control.latency("ssb", LATENCY, LATENCY_RATE, BODY);
+        } finally {
+            server.undeploy(ssbConsumer);
+        }
+        JavaArchive artemisConsumer = BenchDeployments.artemisConsumer(4);
+        server.deploy(artemisConsumer);
+        long[] artemis;
+        try {
+            artemis = control.latency("artemis", LATENCY, LATENCY_RATE, BODY);
+        } finally {
+            server.undeploy(artemisConsumer);
+        }
+        double[] s = percentiles("ssb-jca", ssb);
+        double[] a = percentiles("Artemis", artemis);
+        String how = String.format(Locale.ROOT, "%,d messages at %d msg/s, each sent in its own transaction",
+                LATENCY, LATENCY_RATE);
+        report.row("latency", "ssb-jca, 4 readers: p50 / p99 / max", triple(s), how);
+        report.row("latency", "Artemis, maxSession 4: p50 / p99 / max", triple(a), how);
+        report.target("p99 commit-to-onMessage ≤ 5 ms at 100 msg/s", "≤ 5 ms", Report.ms(s[1]), s[1] <= 5.0);
+        loader.clear();
+    }
+
+    private void scaling() throws Exception {
+        for (int readers : new int[] {1, 2, 4, 8}) {
+            double ssb = drainSsb(BenchDeployments.ssbConsumer(readers), SCALING, SCALING);
+            String ssbCpu = lastCpu;
+            double artemis = drainArtemis(BenchDeployments.artemisConsumer(readers), SCALING);
+            report.row("scaling", String.format(Locale.ROOT, "%d reader(s): ssb-jca / Artemis (maxSession %d)",
+                    readers, readers), Report.rate(ssb) + " / " + Report.rate(artemis),
+                    String.format(Locale.ROOT, "ratio %.2f×; %,d messages; ssb-jca %s; Artemis %s", ssb / artemis,
+                            SCALING, ssbCpu, lastCpu));
+        }
+    }
+
+    private void depth() throws Exception {
+        double[] microsPerMessage = new double[DEPTHS.length];
+        double[] cpuPerMessage = new double[DEPTHS.length];
+        for (int i = 0; i < DEPTHS.length; i++) {
+            int depth = DEPTHS[i];
+            int rounds = depth <= DEPTH_MEASURED ? Math.max(1, DEPTH_MEASURED / depth) : 1;
+            int measured = depth <= DEPTH_MEASURED ? depth : DEPTH_MEASURED;
+            double seconds = 0;
+            long cpuNanos = 0;
+            long cpuCounted = 0;
+            for (int r = 0; r < rounds; r++) {
+                seconds += measured / drainSsb(BenchDeployments.ssbConsumer(4), depth, measured);
+                if (lastCpuReading != null) {
+                    cpuNanos += lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
+                    cpuCounted += cpuMessages;
+                }
+            }
+            long messages = (long) rounds * measured;
+            double rate = messages / seconds;
+            microsPerMessage[i] = 1e6 / rate;
+            cpuPerMessage[i] = cpuCounted == 0 ? Double.NaN : cpuNanos / 1e3 / cpuCounted;
+            report.row("depth", String.format(Locale.ROOT, "%,d messages queued, 4 readers", depth),
+                    String.format(Locale.ROOT, "%,.0f µs/msg", microsPerMessage[i]),
+                    String.format(Locale.ROOT, "%s over %,d deliveries%s; CPU per message (WildFly + PostgreSQL)"
+                            + " %,.0f µs", Report.rate(rate), messages, rounds > 1
+                            ? " (queue filled and drained " + rounds + " times)" : ", the first ones", cpuPerMessage[i]));
+        }
+        int last = DEPTHS.length - 1;
+        report.row("depth", "largest / smallest depth: elapsed per message", Report.ratio(
+                microsPerMessage[last] / microsPerMessage[0]), "wall clock, 4 readers: shared machine, noisy");
+        report.row("depth", "largest / smallest depth: CPU per message", Report.ratio(cpuPerMessage[last]
+                / cpuPerMessage[0]), "WildFly + PostgreSQL CPU time: the cost itself");
+        double worstCpu = Arrays.stream(cpuPerMessage).max().orElse(0) / cpuPerMessage[0];
+        double worstWall = Arrays.stream(microsPerMessage).max().orElse(0) / microsPerMessage[0];
+        report.target("per-message cost flat from 1,000 to 1,000,000 queued", "within ±20%",
+                String.format(Locale.ROOT, "CPU: worst %.2f× of 1,000; wall clock: worst %.2f×", worstCpu,
+                        worstWall), worstCpu <= 1.2 && Arrays.stream(cpuPerMessage).min().orElse(0)
+                        >= 0.8 * cpuPerMessage[0]);
+    }
+
+    // ---- runs
+
+    private int loadSsb(int messages) throws SQLException {
+        loader.clear();
+        loader.load(CONVERSATIONS, messages / CONVERSATIONS, BODY);
+        return messages / CONVERSATIONS * CONVERSATIONS;
+    }
+
+    /** Fills the queue with {@code queued} messages, deploys the consumer, times {@code measured} deliveries. */
+    private double drainSsb(JavaArchive consumer, int queued, int measured) throws Exception {
+        loadSsb(queued);
+        control.arm(measured);
+        server.deploy(consumer);
+        long[] r;
+        try {
+            CpuWindow w = cpuWindow(measured);
+            r = control.await(RUN_TIMEOUT);
+            lastCpuReading = w.before == null ? null : cpu.read().minus(w.before);
+            lastCpu = cpuSince(w.before, measured - w.committed, false);
+            cpuMessages = measured - w.committed;
+        } finally {
+            server.undeploy(consumer);
+        }
+        assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
+        if (queued == measured) {
+            assertEquals(0, loader.depth(), "the queue is empty after the run");
+        }
+        double rate = measured * 1e9 / (r[1] - r[0]);
+        log("%s: %,d of %,d queued in %.2f s = %s (rolled back: %d)", consumer.getName(), measured, queued,
+                (r[1] - r[0]) / 1e9, Report.rate(rate), r[4]);
+        loader.clear();
+        return rate;
+    }
+
+    private double drainArtemis(JavaArchive consumer, int messages) throws Exception {
+        control.fillArtemis(messages, BODY);
+        assertEquals(messages, awaitArtemisDepth(messages), "messages on the Artemis queue before the run");
+        control.arm(messages);
+        server.deploy(consumer);
+        long[] r;
+        try {
+            CpuWindow w = cpuWindow(messages);
+            r = control.await(RUN_TIMEOUT);
+            lastCpu = cpuSince(w.before, messages - w.committed, false);
+        } finally {
+            server.undeploy(consumer);
+        }
+        assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
+        assertEquals(0, awaitArtemisDepth(0), "the Artemis queue is empty after the run");
+        double rate = messages * 1e9 / (r[1] - r[0]);
+        log("%s: %,d in %.2f s = %s (rolled back: %d)", consumer.getName(), messages, (r[1] - r[0]) / 1e9,
+                Report.rate(rate), r[4]);
+        return rate;
+    }
+
+    /** The queue's message count lags behind commits a little: read it until it shows {@code expected} (30 s). */
+    private long awaitArtemisDepth(long expected) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        long depth = server.artemisDepth();
+        while (depth != expected && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            depth = server.artemisDepth();
+        }
+        return depth;
+    }
+
+    /** Where a drain's CPU measurement starts: a reading and the messages committed by then. */
+    private record CpuWindow(CpuMeter.Reading before, long committed) {
+    }
+
+    /**
+     * Waits until a tenth of the run has committed, then reads the CPU: so the consumer's deployment and the
+     * readers' start are not counted in the cost per message.
+     */
+    private CpuWindow cpuWindow(int expected) throws InterruptedException {
+        if (cpu == null) {
+            return new CpuWindow(null, 0);
+        }
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        long[] p = control.progress();
+        while (p[0] < expected / 10 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+            p = control.progress();
+        }
+        CpuMeter.Reading reading = cpu.read();
+        long committed = control.progress()[0];
+        return committed >= expected ? new CpuWindow(null, 0) : new CpuWindow(reading, committed);
+    }
+
+    private CpuMeter.Reading cpuNow() {
+        return cpu == null ? null : cpu.read();
+    }
+
+    private String cpuSince(CpuMeter.Reading before, long messages, boolean client) {
+        return before == null ? "" : cpu.read().minus(before).perMessage(messages, client);
+    }
+
+    // ---- profile and figures
+
+    private void resetStatements() throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("SELECT pg_stat_statements_reset()");
+        }
+    }
+
+    /** @return the mean execution time of the most called statement since the last reset */
+    private double meanOfTopStatement() throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT mean_exec_time FROM pg_stat_statements WHERE query LIKE 'WITH%'"
+                     + " ORDER BY calls DESC LIMIT 1")) {
+            return rs.next() ? rs.getDouble(1) : Double.NaN;
+        }
+    }
+
+    private void profileStatements(int messages) throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, query FROM pg_stat_statements"
+                     + " WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'TRUNCATE%'"
+                     + " AND query NOT LIKE 'VACUUM%' AND query NOT LIKE 'ANALYZE%' AND query NOT LIKE 'CREATE%'"
+                     + " AND query NOT LIKE 'INSERT INTO ssb.conversation_%' AND query NOT LIKE 'INSERT INTO ssb.message %'"
+                     + " ORDER BY calls DESC LIMIT 15")) {
+            while (rs.next()) {
+                String q = rs.getString(3).replaceAll("\\s+", " ");
+                if (q.length() > 160) {
+                    q = q.substring(0, 157) + "...";
+                }
+                report.profile.add(String.format(Locale.ROOT, "| %.3f | %.3f | `%s` |", rs.getLong(1) / (double) messages,
+                        rs.getDouble(2), q.replace("|", "\\|")));
+            }
+        }
+    }
+
+    private double[] percentiles(String system, long[] nanos) {
+        long missing = Arrays.stream(nanos).filter(n -> n == Long.MIN_VALUE).count();
+        assertEquals(0, missing, system + ": messages never received");
+        long early = Arrays.stream(nanos).filter(n -> n < 0).count();
+        if (early > 0) {
+            report.notes.add(system + ": " + early + " of " + nanos.length + " messages reached onMessage before the"
+                    + " sender's commit call had returned; counted as 0 ms.");
+        }
+        long[] sorted = Arrays.stream(nanos).map(n -> Math.max(0, n)).sorted().toArray();
+        return new double[] {
+            sorted[(int) Math.ceil(0.50 * sorted.length) - 1] / 1e6,
+            sorted[(int) Math.ceil(0.99 * sorted.length) - 1] / 1e6,
+            sorted[sorted.length - 1] / 1e6
+        };
+    }
+
+    private static String triple(double[] v) {
+        return String.format(Locale.ROOT, "%.2f / %.2f / %.2f ms", v[0], v[1], v[2]);
+    }
+
+    private void machine() throws Exception {
+        Map<String, String> pgSettings = pg.settings();
+        assertEquals("on", pgSettings.get("fsync"), "the benchmark's PostgreSQL must fsync");
+        assertEquals("on", pgSettings.get("synchronous_commit"), "the benchmark's PostgreSQL must commit synchronously");
+        report.machine.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        report.machine.put("CPU", cpuModel());
+        report.machine.put("memory", memory());
+        report.machine.put("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                + " (" + System.getProperty("java.vendor") + "); WildFly runs on the same JDK");
+        report.machine.put("WildFly", server.productVersion() + ", standalone-full.xml, -Xmx1g");
+        report.machine.put("PostgreSQL", pgSettings.get("server_version") + " (embedded, zonky), fsync="
+                + pgSettings.get("fsync") + ", synchronous_commit=" + pgSettings.get("synchronous_commit")
+                + ", full_page_writes=" + pgSettings.get("full_page_writes") + ", wal_sync_method="
+                + pgSettings.get("wal_sync_method") + ", max_prepared_transactions="
+                + pgSettings.get("max_prepared_transactions") + ", shared_buffers=" + pgSettings.get("shared_buffers"));
+        report.machine.put("Artemis journal", BenchServer.journal() + " (from the server log: 'Using ... Journal')");
+        report.machine.put("load average at start", load.startText());
+        if (QUICK) {
+            report.notes.add("QUICK RUN (-Dbench.quick=true): small counts, for developing the benchmark only.");
+        }
+    }
+
+    private void finish() throws IOException {
+        report.machine.put("load average during the run", load.summary());
+        report.machine.put("run finished", java.time.Instant.now().toString());
+        System.out.println();
+        System.out.println(report.table());
+        String target = System.getProperty("ssb.bench.report", "");
+        if (!target.isBlank()) {
+            Path file = Path.of(target).toAbsolutePath().normalize();
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, report.markdown(COMMAND) + method(), StandardCharsets.UTF_8);
+            System.out.println("[benchmark] written " + file);
+        }
+    }
+
+    private static String method() throws IOException {
+        try (InputStream in = BenchmarkIT.class.getResourceAsStream("/method.md")) {
+            return in == null ? "" : "\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String cpuModel() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+            if (line.startsWith("model name")) {
+                return line.substring(line.indexOf(':') + 1).trim();
+            }
+        }
+        return "unknown";
+    }
+
+    private static String memory() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+            if (line.startsWith("MemTotal")) {
+                long kb = Long.parseLong(line.replaceAll("\\D", ""));
+                return String.format(Locale.ROOT, "%.1f GiB", kb / 1024.0 / 1024.0);
+            }
+        }
+        return "unknown";
+    }
+
+    private static void log(String format, Object... args) {
+        System.out.println("[benchmark] " + String.format(Locale.ROOT, format, args));
+    }
+}

@@ -1,0 +1,119 @@
+package org.ssbjca.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+
+/**
+ * CPU time used by WildFly's JVM and by PostgreSQL (the postmaster, its live children and those it reaped), from
+ * /proc: to tell where a message's cost goes on a machine whose 2 cores both systems share.
+ */
+final class CpuMeter {
+
+    private static final double NANOS_PER_TICK = 1e9 / 100; // USER_HZ is 100 on Linux
+
+    private final long wildfly;
+    private final long postmaster;
+
+    /** A reading: CPU nanoseconds so far of each. */
+    record Reading(long wildflyNanos, long postgresNanos, long clientNanos) {
+        Reading minus(Reading earlier) {
+            return new Reading(wildflyNanos - earlier.wildflyNanos, postgresNanos - earlier.postgresNanos,
+                    clientNanos - earlier.clientNanos);
+        }
+
+        /** @return "CPU per message: ..." for {@code messages} messages */
+        String perMessage(long messages, boolean withClient) {
+            return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL",
+                    withClient ? String.format(java.util.Locale.ROOT, "%.0f µs JDBC loop (its JVM), ",
+                            clientNanos / 1e3 / messages)
+                            : String.format(java.util.Locale.ROOT, "%.0f µs WildFly, ", wildflyNanos / 1e3 / messages),
+                    postgresNanos / 1e3 / messages);
+        }
+    }
+
+    private CpuMeter(long wildfly, long postmaster) {
+        this.wildfly = wildfly;
+        this.postmaster = postmaster;
+    }
+
+    /** @return a meter, or empty when the processes cannot be found (not Linux, other user) */
+    static Optional<CpuMeter> find(BenchPostgres pg) {
+        try {
+            long wildfly = wildflyPid();
+            long postmaster;
+            try (Connection c = pg.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                rs.next();
+                // the backend's parent, read while the backend (this connection) still exists
+                String stat = Files.readString(Path.of("/proc/" + rs.getLong(1) + "/stat"));
+                postmaster = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
+            }
+            if (wildfly > 0 && postmaster > 0) {
+                return Optional.of(new CpuMeter(wildfly, postmaster));
+            }
+            System.out.println("[benchmark] CPU not measured: WildFly pid " + wildfly + ", postmaster pid " + postmaster);
+            return Optional.empty();
+        } catch (SQLException | IOException | RuntimeException e) {
+            System.out.println("[benchmark] CPU not measured: " + e);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The JVM whose command line names the benchmark's server base directory, read from /proc/PID/cmdline
+     * (ProcessHandle.Info gives no command line when it is long, as WildFly's is from a deep directory).
+     */
+    private static long wildflyPid() throws IOException {
+        String base = "-Djboss.server.base.dir=" + System.getProperty("ssb.bench.baseDir");
+        try (java.util.stream.Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")),
+                            java.nio.charset.StandardCharsets.UTF_8);
+                    if (cmdline.contains(base)) {
+                        return Long.parseLong(name);
+                    }
+                } catch (IOException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        }
+        return -1;
+    }
+
+    Reading read() {
+        long pgTicks = ticks(postmaster, true);
+        for (ProcessHandle child : ProcessHandle.of(postmaster).map(p -> p.children().toList())
+                .orElse(java.util.List.of())) {
+            pgTicks += ticks(child.pid(), false);
+        }
+        return new Reading((long) (ticks(wildfly, false) * NANOS_PER_TICK), (long) (pgTicks * NANOS_PER_TICK),
+                (long) (ticks(ProcessHandle.current().pid(), false) * NANOS_PER_TICK));
+    }
+
+    /** utime + stime (+ cutime + cstime: children already reaped), in clock ticks. */
+    private static long ticks(long pid, boolean withReapedChildren) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after "pid (comm) ": f[0] = state (field 3); utime = field 14 -> f[11]; stime f[12]; cutime f[13]; cstime f[14]
+            long t = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            if (withReapedChildren) {
+                t += Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            }
+            return t;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package org.ssbjca.bench;
+
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.XAConnection;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+import org.postgresql.xa.PGXADataSource;
+
+/**
+ * What the database allows: the same dequeue-and-commit work as a reader, done by a plain JDBC loop in this JVM
+ * (no container, no transaction manager), one message per XA transaction committed in one phase. Each transaction
+ * is one statement, the best a hand-written consumer of the portable schema can do: lock the conversation group
+ * whose turn is next with SKIP LOCKED, delete its first message returning it (with its endpoint's columns, as
+ * RECEIVE returns them), give the group a new turn; then the one-phase commit.
+ */
+final class JdbcCeiling {
+
+    static final String TAKE = "WITH g AS (SELECT conversation_group_id FROM ssb.conversation_group cg"
+            + " WHERE cg.queue_name = ? AND EXISTS (SELECT 1 FROM ssb.message m"
+            + " WHERE m.conversation_group_id = cg.conversation_group_id)"
+            + " ORDER BY cg.turn LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " d AS (DELETE FROM ssb.message WHERE queuing_order = (SELECT m.queuing_order FROM ssb.message m, g"
+            + " WHERE m.conversation_group_id = g.conversation_group_id ORDER BY m.queuing_order LIMIT 1)"
+            + " RETURNING *),"
+            + " t AS (UPDATE ssb.conversation_group cg SET turn = nextval('ssb.turn_seq') FROM g"
+            + " WHERE cg.conversation_group_id = g.conversation_group_id)"
+            + " SELECT d.queuing_order, d.conversation_group_id, d.conversation_handle, d.message_sequence_number,"
+            + " d.message_type_name, d.message_body, d.enqueued_at, e.conversation_id, e.service_name,"
+            + " e.service_contract_name FROM d LEFT JOIN ssb.conversation_endpoint e"
+            + " ON e.conversation_handle = d.conversation_handle";
+
+    private JdbcCeiling() {
+    }
+
+    /**
+     * Drains {@code expected} messages with {@code threads} threads.
+     *
+     * @return {elapsed nanoseconds, messages taken}
+     */
+    static long[] drain(BenchPostgres pg, String queue, int threads, int expected) throws Exception {
+        return drain(pg, queue, threads, expected, () -> { });
+    }
+
+    /**
+     * @param atEnd runs once every thread has finished, before they close their connections (so that their
+     *        backends' CPU can still be read)
+     */
+    static long[] drain(BenchPostgres pg, String queue, int threads, int expected, Runnable atEnd)
+            throws Exception {
+        java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
+        PGXADataSource ds = new PGXADataSource();
+        ds.setUrl(pg.url());
+        ds.setUser(BenchPostgres.USER);
+        ds.setPassword(BenchPostgres.PASSWORD);
+        AtomicInteger taken = new AtomicInteger();
+        AtomicLong firstTake = new AtomicLong();
+        AtomicLong lastCommit = new AtomicLong();
+        List<Thread> workers = new ArrayList<>();
+        List<Exception> failures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int worker = t;
+            Thread thread = new Thread(() -> {
+                try {
+                    loop(ds, queue, worker, expected, taken, firstTake, lastCommit, done);
+                } catch (Exception e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                }
+            }, "ceiling-" + t);
+            workers.add(thread);
+        }
+        workers.forEach(Thread::start);
+        for (Thread t : workers) {
+            t.join();
+        }
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
+        }
+        return new long[] {lastCommit.get() - firstTake.get(), taken.get()};
+    }
+
+    private static void loop(PGXADataSource ds, String queue, int worker, int expected, AtomicInteger taken,
+            AtomicLong firstTake, AtomicLong lastCommit, java.util.concurrent.CyclicBarrier done) throws Exception {
+        XAConnection xa = ds.getXAConnection();
+        try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(TAKE)) {
+            XAResource resource = xa.getXAResource();
+            take.setString(1, queue);
+            int emptyInARow = 0;
+            for (long n = 0; taken.get() < expected && emptyInARow < 100; n++) {
+                Xid xid = new BenchXid(worker, n);
+                firstTake.compareAndSet(0, System.nanoTime());
+                resource.start(xid, XAResource.TMNOFLAGS);
+                int rows = 0;
+                try (ResultSet rs = take.executeQuery()) {
+                    while (rs.next()) {
+                        rs.getBytes("message_body");
+                        rows++;
+                    }
+                }
+                resource.end(xid, XAResource.TMSUCCESS);
+                resource.commit(xid, true);
+                if (rows > 0) {
+                    taken.addAndGet(rows);
+                    lastCommit.accumulateAndGet(System.nanoTime(), Math::max);
+                    emptyInARow = 0;
+                } else {
+                    emptyInARow++;
+                }
+            }
+            done.await(60, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            xa.close();
+        }
+    }
+
+    /** A transaction id of this loop. */
+    private static final class BenchXid implements Xid {
+        private final byte[] global;
+
+        BenchXid(int worker, long n) {
+            global = ByteBuffer.allocate(12).putInt(worker).putLong(n).array();
+        }
+
+        @Override
+        public int getFormatId() {
+            return 0x5353_4201;
+        }
+
+        @Override
+        public byte[] getGlobalTransactionId() {
+            return global;
+        }
+
+        @Override
+        public byte[] getBranchQualifier() {
+            return new byte[] {1};
+        }
+    }
+}

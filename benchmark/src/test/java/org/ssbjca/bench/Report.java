@@ -1,0 +1,98 @@
+package org.ssbjca.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The figures of one run, printed as a table and written as docs/benchmarks.md. */
+final class Report {
+
+    /** One measured figure. */
+    record Row(String section, String what, String value, String note) {
+    }
+
+    /** One target of issue 7. */
+    record Target(String what, String wanted, String measured, boolean met) {
+    }
+
+    final List<Row> rows = new ArrayList<>();
+    final List<Target> targets = new ArrayList<>();
+    final Map<String, String> machine = new LinkedHashMap<>();
+    final List<String> notes = new ArrayList<>();
+    final List<String> profile = new ArrayList<>();
+
+    void row(String section, String what, String value, String note) {
+        rows.add(new Row(section, what, value, note == null ? "" : note));
+        System.out.printf(Locale.ROOT, "[benchmark] %-12s %-58s %14s  %s%n", section, what, value,
+                note == null ? "" : note);
+    }
+
+    void target(String what, String wanted, String measured, boolean met) {
+        targets.add(new Target(what, wanted, measured, met));
+    }
+
+    static String rate(double perSecond) {
+        return String.format(Locale.ROOT, "%,.0f msg/s", perSecond);
+    }
+
+    static String ratio(double r) {
+        return String.format(Locale.ROOT, "%.2f×", r);
+    }
+
+    static String ms(double millis) {
+        return String.format(Locale.ROOT, "%.2f ms", millis);
+    }
+
+    String table() {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%-12s | %-58s | %16s | %s%n", "section", "what", "figure", "note"));
+        b.append("-".repeat(120)).append('\n');
+        for (Row r : rows) {
+            b.append(String.format(Locale.ROOT, "%-12s | %-58s | %16s | %s%n", r.section, r.what, r.value, r.note));
+        }
+        b.append('\n');
+        for (Target t : targets) {
+            b.append(String.format(Locale.ROOT, "target %-50s wanted %-14s measured %-14s %s%n", t.what, t.wanted,
+                    t.measured, t.met ? "MET" : "MISSED"));
+        }
+        return b.toString();
+    }
+
+    String markdown(String command) {
+        StringBuilder b = new StringBuilder();
+        b.append("# Benchmarks\n\n");
+        b.append("ssb-jca on PostgreSQL against WildFly's own messaging (ActiveMQ Artemis), measured side by side in one"
+                + " WildFly, in one run, on the machine below. Written by the benchmark itself; run it again with:\n\n");
+        b.append("```\n").append(command).append("\n```\n\n");
+        b.append("(It starts its own PostgreSQL and WildFly; the figures below are those of the last run. How it works"
+                + " and what each figure means: [Method](#method).)\n\n");
+        b.append("## Machine\n\n| | |\n|---|---|\n");
+        machine.forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+        b.append("\n## Targets (issue 7)\n\n| target | wanted | measured | |\n|---|---|---|---|\n");
+        for (Target t : targets) {
+            b.append("| ").append(t.what).append(" | ").append(t.wanted).append(" | ").append(t.measured)
+                    .append(" | ").append(t.met ? "met" : "**missed**").append(" |\n");
+        }
+        String section = null;
+        for (Row r : rows) {
+            if (!r.section.equals(section)) {
+                section = r.section;
+                b.append("\n## ").append(Character.toUpperCase(section.charAt(0))).append(section.substring(1))
+                        .append("\n\n| | figure | note |\n|---|---:|---|\n");
+            }
+            b.append("| ").append(r.what).append(" | ").append(r.value).append(" | ").append(r.note).append(" |\n");
+        }
+        if (!profile.isEmpty()) {
+            b.append("\n## Statement profile (pg_stat_statements, ssb-jca throughput run, 4 readers)\n\n");
+            b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
+            profile.forEach(p -> b.append(p).append('\n'));
+        }
+        if (!notes.isEmpty()) {
+            b.append("\n## Notes of this run\n\n");
+            notes.forEach(n -> b.append("- ").append(n).append('\n'));
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,83 @@
+package org.ssbjca.bench.server;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
+
+/** The MXBean behind {@link BenchControlMXBean}; calls the senders, reads the {@link Recorder}. */
+public final class BenchControl implements BenchControlMXBean {
+
+    private static final int LATENCY_CONVERSATIONS = 200;
+    private static final int ARTEMIS_BATCH = 500;
+
+    private final SsbSender ssb;
+    private final ArtemisSender artemis;
+
+    BenchControl(SsbSender ssb, ArtemisSender artemis) {
+        this.ssb = ssb;
+        this.artemis = artemis;
+    }
+
+    @Override
+    public void arm(int expected) {
+        Recorder.arm(expected, 0);
+    }
+
+    @Override
+    public long[] await(long timeoutMillis) throws InterruptedException {
+        Recorder.Run r = Recorder.current();
+        r.await(timeoutMillis);
+        return new long[] {r.firstStart.get(), r.doneAt, r.committed.get(), r.delivered.get(), r.rolledBack.get()};
+    }
+
+    @Override
+    public long[] progress() {
+        Recorder.Run r = Recorder.current();
+        return new long[] {r.committed.get(), r.delivered.get(), r.rolledBack.get()};
+    }
+
+    @Override
+    public void fillArtemis(int count, int size) {
+        for (int i = 0; i < count; i += ARTEMIS_BATCH) {
+            artemis.send(i, Math.min(ARTEMIS_BATCH, count - i), size);
+        }
+    }
+
+    @Override
+    public void sendSsb(int conversations, int perConversation, int size) {
+        List<UUID> handles = ssb.beginDialogs(conversations);
+        int id = 0;
+        for (UUID h : handles) {
+            ssb.sendMany(h, id, perConversation, size);
+            id += perConversation;
+        }
+    }
+
+    @Override
+    public long[] latency(String system, int count, int perSecond, int size) throws InterruptedException {
+        boolean toSsb = "ssb".equals(system);
+        List<UUID> handles = toSsb ? ssb.beginDialogs(LATENCY_CONVERSATIONS) : List.of();
+        Recorder.arm(count, count);
+        Recorder.Run r = Recorder.current();
+        long period = 1_000_000_000L / perSecond;
+        long start = System.nanoTime() + 100_000_000L;
+        for (int i = 0; i < count; i++) {
+            long due = start + i * period;
+            for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                LockSupport.parkNanos(wait);
+            }
+            if (toSsb) {
+                ssb.send(handles.get(i % handles.size()), i, size);
+            } else {
+                artemis.send(i, 1, size);
+            }
+            r.sentAt[i] = System.nanoTime();
+        }
+        r.await(60_000);
+        long[] out = new long[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = r.receivedAt[i] == 0 ? Long.MIN_VALUE : r.receivedAt[i] - r.sentAt[i];
+        }
+        return out;
+    }
+}

@@ -1,0 +1,59 @@
+package org.ssbjca.bench.server;
+
+/** What the benchmark client asks of the server, over JMX. */
+public interface BenchControlMXBean {
+
+    /** The JMX name. */
+    String NAME = "org.ssbjca.bench:type=Control";
+
+    /**
+     * Starts counting a run: it ends when {@code expected} messages have been delivered in committed transactions.
+     *
+     * @param expected messages
+     */
+    void arm(int expected);
+
+    /**
+     * @param timeoutMillis the longest to wait for the run's end
+     * @return {first delivery's start (nanoTime), the run's end (nanoTime, 0 if it did not end), committed messages,
+     *         delivered messages, rolled-back deliveries}
+     * @throws InterruptedException if interrupted
+     */
+    long[] await(long timeoutMillis) throws InterruptedException;
+
+    /**
+     * @return {committed messages, delivered messages, rolled-back deliveries} of the current run so far
+     */
+    long[] progress();
+
+    /**
+     * Puts messages on the Artemis queue, 500 per transaction.
+     *
+     * @param count messages
+     * @param size body size
+     */
+    void fillArtemis(int count, int size);
+
+    /**
+     * Begins dialogs and SENDs through ssb-jca (for comparing the loader's rows with SEND's).
+     *
+     * @param conversations dialogs
+     * @param perConversation messages on each, in one transaction per dialog
+     * @param size body size
+     */
+    void sendSsb(int conversations, int perConversation, int size);
+
+    /**
+     * Sends numbered messages at a steady rate, each in its own transaction, and measures from the return of the
+     * sender's commit to the start of {@code onMessage}.
+     *
+     * @param system "ssb" or "artemis"
+     * @param count messages
+     * @param perSecond the rate
+     * @param size body size
+     * @return per message, nanoseconds from commit to onMessage (negative: onMessage began before the sender's
+     *         commit returned; Long.MIN_VALUE: never received)
+     * @throws InterruptedException if interrupted
+     */
+    long[] latency(String system, int count, int perSecond, int size) throws InterruptedException;
+}

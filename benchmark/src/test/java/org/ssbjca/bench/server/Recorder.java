@@ -1,0 +1,111 @@
+package org.ssbjca.bench.server;
+
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where the benchmark's message-driven beans (of either messaging system) report each delivery: when it started and
+ * when its transaction committed (an interposed synchronization), and for the latency run, when each numbered
+ * message reached {@code onMessage}. One run at a time; the control bean arms it before a run.
+ */
+public final class Recorder {
+
+    private static volatile Run run = new Run(0, 0);
+
+    private Recorder() {
+    }
+
+    /**
+     * @param expected committed messages that end the run
+     * @param latencyIds numbered messages of a latency run (0 otherwise)
+     */
+    static void arm(int expected, int latencyIds) {
+        run = new Run(expected, latencyIds);
+    }
+
+    static Run current() {
+        return run;
+    }
+
+    /**
+     * A delivery of {@code messages} messages starts, in the transaction the registry sees.
+     *
+     * @param registry the container's registry
+     * @param messages how many messages the delivery holds
+     * @param firstBody the first message's body (the latency run's number is at its start)
+     */
+    public static void delivered(TransactionSynchronizationRegistry registry, int messages, String firstBody) {
+        long now = System.nanoTime();
+        Run r = run;
+        r.firstStart.compareAndSet(0, now);
+        r.delivered.addAndGet(messages);
+        if (r.receivedAt != null && firstBody != null) {
+            int id = idOf(firstBody);
+            if (id >= 0 && id < r.receivedAt.length) {
+                r.receivedAt[id] = now;
+            }
+        }
+        registry.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    r.committed(messages);
+                } else {
+                    r.rolledBack.incrementAndGet();
+                }
+            }
+        });
+    }
+
+    static int idOf(String body) {
+        int end = body.indexOf(';');
+        if (end <= 0) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(body.substring(0, end));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** One run's counters. */
+    static final class Run {
+        final int expected;
+        final AtomicLong firstStart = new AtomicLong();
+        final AtomicInteger delivered = new AtomicInteger();
+        final AtomicInteger committed = new AtomicInteger();
+        final AtomicInteger rolledBack = new AtomicInteger();
+        final CountDownLatch done = new CountDownLatch(1);
+        final long[] sentAt;
+        final long[] receivedAt;
+        volatile long doneAt;
+
+        Run(int expected, int latencyIds) {
+            this.expected = expected;
+            this.sentAt = latencyIds > 0 ? new long[latencyIds] : null;
+            this.receivedAt = latencyIds > 0 ? new long[latencyIds] : null;
+        }
+
+        void committed(int messages) {
+            int total = committed.addAndGet(messages);
+            if (total >= expected && total - messages < expected) {
+                doneAt = System.nanoTime();
+                done.countDown();
+            }
+        }
+
+        boolean await(long millis) throws InterruptedException {
+            return done.await(millis, TimeUnit.MILLISECONDS);
+        }
+    }
+}
