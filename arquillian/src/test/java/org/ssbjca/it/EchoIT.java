@@ -1,40 +1,13 @@
 package org.ssbjca.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-
-import jakarta.annotation.Resource;
-import jakarta.ejb.EJB;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Duration;
-import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.OperateOnDeployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.ssbjca.api.Conversation;
-import org.ssbjca.api.ServiceBrokerConnection;
-import org.ssbjca.api.ServiceBrokerConnectionFactory;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
-import org.ssbjca.sample.echo.DeliveryLog;
-import org.ssbjca.sample.echo.EchoClient;
 
-/**
- * The walking skeleton in a real WildFly on the embedded H2 default: an EJB begins a dialog and sends a request in
- * its JTA transaction; the EchoService MDB receives it inside the container transaction (XA), replies on the same
- * conversation and ends it; the client receives the reply and ends its side on EndDialog.
- */
-@ExtendWith(ArquillianExtension.class)
-class EchoIT {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
+/** The walking skeleton on an in-memory H2 database in the server. */
+class EchoIT extends EchoScenario {
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive rar() {
@@ -43,70 +16,6 @@ class EchoIT {
 
     @Deployment(name = "ejb", order = 2)
     static JavaArchive ejb() {
-        return Deployments.ejbSample(EchoIT.class);
-    }
-
-    @EJB
-    EchoClient client;
-
-    @Resource(lookup = "java:/ssb/ConnectionFactory")
-    ServiceBrokerConnectionFactory factory;
-
-    @Test
-    @OperateOnDeployment("ejb")
-    void theReplyArrivesAndBothSidesEnd() throws SQLException {
-        Conversation dialog = client.send("hello");
-
-        assertEquals("echo: hello", client.awaitReply(dialog, WAIT));
-        assertEquals(1, DeliveryLog.attempts("hello"));
-        assertEquals(0, endpointsOf(dialog), "both sides ended: no endpoint of the conversation remains");
-    }
-
-    @Test
-    @OperateOnDeployment("ejb")
-    void aDeliveryRolledBackWithSetRollbackOnlyIsDeliveredAgain() {
-        String text = "rollback-once:" + UUID.randomUUID();
-        Conversation dialog = client.send(text);
-
-        assertEquals("echo: " + text, client.awaitReply(dialog, WAIT));
-        assertEquals(2, DeliveryLog.attempts(text), "the first delivery rolled back, the second answered");
-    }
-
-    @Test
-    @OperateOnDeployment("ejb")
-    void aDeliveryWhoseBeanThrowsIsDeliveredAgain() {
-        String text = "throw-once:" + UUID.randomUUID();
-        Conversation dialog = client.send(text);
-
-        assertEquals("echo: " + text, client.awaitReply(dialog, WAIT));
-        assertEquals(2, DeliveryLog.attempts(text));
-    }
-
-    @Test
-    @OperateOnDeployment("ejb")
-    void aMessageSentInARolledBackTransactionIsNeverDelivered() throws SQLException {
-        String ghost = "ghost:" + UUID.randomUUID();
-        client.sendThenRollBack(ghost);
-        String after = "after-ghost:" + UUID.randomUUID();
-        Conversation dialog = client.send(after);
-
-        assertEquals("echo: " + after, client.awaitReply(dialog, WAIT),
-                "a request sent after the rolled-back one was answered, so the readers went past it");
-        assertEquals(0, DeliveryLog.attempts(ghost), "the rolled-back request never reached the bean");
-        assertEquals(0, count("SELECT COUNT(*) FROM ssb.message WHERE queue_name = 'EchoServiceQueue'"));
-    }
-
-    private long endpointsOf(Conversation dialog) throws SQLException {
-        return count("SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_id = '"
-                + dialog.conversationId() + "'");
-    }
-
-    private long count(String sql) throws SQLException {
-        try (ServiceBrokerConnection broker = factory.getConnection();
-             PreparedStatement ps = broker.jdbcConnection().prepareStatement(sql);
-             ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return Deployments.ejbSample(EchoScenario.class, EchoIT.class);
     }
 }

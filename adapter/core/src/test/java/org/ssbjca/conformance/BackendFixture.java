@@ -30,6 +30,12 @@ public interface BackendFixture extends AutoCloseable {
     Connection connect() throws SQLException;
 
     /**
+     * @return a new XA connection; the caller closes it
+     * @throws SQLException if the database refuses
+     */
+    javax.sql.XAConnection connectXa() throws SQLException;
+
+    /**
      * Makes a session of this connection give up rather than wait for a row lock held by another transaction, so
      * that a test can prove that readers never block each other.
      *

@@ -35,6 +35,11 @@ abstract class PortableFixture implements BackendFixture {
         return source.open();
     }
 
+    @Override
+    public javax.sql.XAConnection connectXa() throws SQLException {
+        return source.openXa();
+    }
+
     /** Runs one statement that changes a session setting. */
     static void set(Connection c, String statement) throws SQLException {
         try (Statement s = c.createStatement()) {

@@ -69,6 +69,11 @@ public final class SqlServerFixture implements BackendFixture {
     }
 
     @Override
+    public javax.sql.XAConnection connectXa() throws SQLException {
+        return available().source.openXa();
+    }
+
+    @Override
     public void setLockTimeout(Connection c, long millis) throws SQLException {
         SqlServerBroker.setLockTimeout(c, millis);
     }

@@ -29,7 +29,6 @@ final class MessageStore {
     private final PortableSql sql;
     private final Connection c;
     private final Set<String> touchedQueues;
-    private final Set<String> notifiedQueues = new HashSet<>();
 
     MessageStore(PortableBroker broker, Connection c, Set<String> touchedQueues) {
         this.broker = broker;
@@ -59,9 +58,6 @@ final class MessageStore {
             throws SQLException {
         Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body, broker.now());
         touchedQueues.add(queue);
-        if (broker.notifiesOnCommit() && notifiedQueues.add(queue)) {
-            broker.notifyCommitted(c, queue);
-        }
     }
 
     /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */
@@ -202,10 +198,6 @@ final class MessageStore {
                 .serviceName(rs.getString("service_name"))
                 .serviceContractName(rs.getString("service_contract_name"))
                 .build();
-    }
-
-    void afterCompletion() {
-        notifiedQueues.clear();
     }
 
     /** Walks the prioritised groups, then the round-robin pages. */

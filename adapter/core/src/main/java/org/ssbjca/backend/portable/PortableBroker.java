@@ -1,7 +1,6 @@
 package org.ssbjca.backend.portable;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -13,12 +12,14 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 
 /**
  * The portable broker on H2 or PostgreSQL. Readers in this JVM are woken by {@link QueueSignals} after a sending
- * transaction commits; on PostgreSQL a LISTEN connection also turns NOTIFY (sent inside the sending transaction, so
- * delivered only after it commits) into signals, which wakes readers whose messages were sent by another JVM.
+ * transaction commits; on PostgreSQL a NOTIFY is also sent after the commit (by {@link PgNotifier}, on its own
+ * connection) and a LISTEN connection turns notifications into signals, which wakes readers whose messages were sent
+ * by another JVM.
  */
 public final class PortableBroker implements Broker {
 
@@ -33,6 +34,7 @@ public final class PortableBroker implements Broker {
     private final Housekeeping housekeeping;
     private final Clock clock;
     private final PgListener listener;
+    private final PgNotifier notifier;
 
     /**
      * @param source where the database is
@@ -48,9 +50,12 @@ public final class PortableBroker implements Broker {
         this.housekeeping = new Housekeeping(this, options.housekeepingMillis());
         if (dialect == Dialect.POSTGRESQL) {
             this.listener = new PgListener(source, signals);
-            runner.run("ssb-jca PostgreSQL LISTEN " + config.url(), listener);
+            this.notifier = new PgNotifier(source);
+            runner.run("ssb-jca PostgreSQL LISTEN " + config, listener);
+            runner.run("ssb-jca PostgreSQL NOTIFY " + config, notifier);
         } else {
             this.listener = null;
+            this.notifier = null;
         }
     }
 
@@ -106,21 +111,18 @@ public final class PortableBroker implements Broker {
      *         {@code ssb.dead_letter} last of the tables. Reads the catalog only, so it never waits for a lock.
      */
     private static boolean isSchemaInstalled(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.tables "
-                + "WHERE LOWER(table_schema) = 'ssb' AND LOWER(table_name) = 'dead_letter'");
-             java.sql.ResultSet rs = ps.executeQuery()) {
-            boolean installed = rs.next() && rs.getLong(1) > 0;
-            if (!c.getAutoCommit()) {
-                c.commit();
-            }
-            return installed;
+        boolean installed = Jdbc.count(c, PortableSql.SCHEMA_INSTALLED) > 0;
+        if (!c.getAutoCommit()) {
+            c.commit();
         }
+        return installed;
     }
 
     @Override
     public void close() {
         if (listener != null) {
             listener.stop();
+            notifier.stop();
         }
     }
 
@@ -140,15 +142,13 @@ public final class PortableBroker implements Broker {
         return clock.instant();
     }
 
-    boolean notifiesOnCommit() {
-        return dialect == Dialect.POSTGRESQL;
-    }
-
-    /** Queues a NOTIFY in the connection's transaction; PostgreSQL delivers it when (and if) it commits. */
-    void notifyCommitted(Connection c, String queue) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify('" + CHANNEL + "', ?)")) {
-            ps.setString(1, queue);
-            ps.execute();
+    /**
+     * Tells the readers of other JVMs (PostgreSQL) that messages were committed to these queues; the readers of
+     * this JVM are woken by {@link QueueSignals} already.
+     */
+    void committed(java.util.Collection<String> queues) {
+        if (notifier != null && !queues.isEmpty()) {
+            notifier.committed(queues);
         }
     }
 }

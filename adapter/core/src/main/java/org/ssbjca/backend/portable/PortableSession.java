@@ -330,9 +330,9 @@ final class PortableSession implements BrokerSession {
     public void afterCompletion(boolean committed) {
         if (committed) {
             broker.signals().signalAll(touchedQueues);
+            broker.committed(touchedQueues);
         }
         touchedQueues.clear();
-        messages.afterCompletion();
     }
 
     // ---- helpers shared with Housekeeping

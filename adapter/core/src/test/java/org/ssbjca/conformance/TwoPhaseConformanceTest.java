@@ -1,0 +1,94 @@
+package org.ssbjca.conformance;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ssbjca.conformance.DialogConformanceTest.begin;
+import static org.ssbjca.conformance.DialogConformanceTest.bytes;
+import static org.ssbjca.conformance.ReceiveConformanceTest.texts;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.util.List;
+import javax.sql.XAConnection;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BrokerSession;
+
+/**
+ * The verbs in a two-phase XA transaction, as when a bean sends while another resource (JMS, a second database) is
+ * in the same transaction: the branch must prepare (PostgreSQL refuses to PREPARE a transaction that executed NOTIFY,
+ * so wake-ups must not be part of it), then commit or roll back.
+ */
+class TwoPhaseConformanceTest {
+
+    @BackendTest
+    void aSendInAPreparedBranchIsDeliveredAfterCommit(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        runPrepared(db, s -> s.send(c.handle(), o.request, bytes("two-phase")), true);
+        assertEquals(List.of("two-phase"), texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue)))));
+    }
+
+    @BackendTest
+    void aSendInAPreparedBranchRolledBackIsNeverDelivered(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        runPrepared(db, s -> s.send(c.handle(), o.request, bytes("rolled back")), false);
+        assertEquals(0, db.depth(o.targetQueue));
+    }
+
+    @BackendTest
+    void endAndReceiveInAPreparedBranch(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+        runPrepared(db, s -> {
+            var m = s.receive(ReceiveRequest.from(o.targetQueue)).get(0);
+            s.send(m.conversationHandle(), o.reply, bytes("r"));
+            s.endConversation(m.conversationHandle(), null, null);
+        }, true);
+        assertEquals(2, db.depth(o.initiatorQueue), "the reply and the EndDialog");
+    }
+
+    private static void runPrepared(Db db, java.util.function.Consumer<BrokerSession> work, boolean commit)
+            throws Exception {
+        XAConnection xa = db.fixture().connectXa();
+        try (Connection c = xa.getConnection()) {
+            XAResource r = db.broker().xaResource(xa.getXAResource());
+            BrokerSession s = db.broker().session(c);
+            Xid xid = new TestXid();
+            r.start(xid, XAResource.TMNOFLAGS);
+            work.accept(s);
+            r.end(xid, XAResource.TMSUCCESS);
+            assertEquals(XAResource.XA_OK, r.prepare(xid), "the branch prepares");
+            if (commit) {
+                r.commit(xid, false);
+            } else {
+                r.rollback(xid);
+            }
+            s.afterCompletion(commit);
+        } finally {
+            xa.close();
+        }
+    }
+
+    private static final class TestXid implements Xid {
+        private final byte[] gtrid = ("ssb-2pc-" + System.nanoTime()).getBytes(StandardCharsets.US_ASCII);
+
+        @Override
+        public int getFormatId() {
+            return 4712;
+        }
+
+        @Override
+        public byte[] getGlobalTransactionId() {
+            return gtrid.clone();
+        }
+
+        @Override
+        public byte[] getBranchQualifier() {
+            return new byte[] {1};
+        }
+    }
+}
