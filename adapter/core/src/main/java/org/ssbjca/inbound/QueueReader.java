@@ -119,9 +119,14 @@ final class QueueReader implements Runnable {
                 LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name, what,
                         backoff.failures(), delay);
                 LOG.debugf(e, "SSBJCA0025: %s", name);
-            } else {
+            } else if (backoff.failures() == 1) {
                 LOG.warnf(e, "SSBJCA0020: %s failed (failure %d in a row); reconnecting in %d ms", name,
                         backoff.failures(), delay);
+            } else {
+                // The stack trace was logged with the first failure of the run; later ones say what and when.
+                LOG.warnf("SSBJCA0020: %s failed again (failure %d in a row): %s; reconnecting in %d ms", name,
+                        backoff.failures(), what, delay);
+                LOG.debugf(e, "SSBJCA0020: %s", name);
             }
         }
         discard();
