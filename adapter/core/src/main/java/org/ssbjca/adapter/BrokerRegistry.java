@@ -90,11 +90,11 @@ public final class BrokerRegistry {
         }
 
         /**
-         * @return the XA resource the transaction manager uses to recover this database's in-doubt branches
-         * @throws jakarta.resource.ResourceException if the database cannot be reached
+         * @return the XA resource the transaction manager uses to recover this database's in-doubt branches; it
+         *         reconnects by itself when the database restarted since it was handed out
          */
-        public javax.transaction.xa.XAResource recoveryResource() throws jakarta.resource.ResourceException {
-            return recovery.get();
+        public javax.transaction.xa.XAResource recoveryResource() {
+            return recovery.resource();
         }
 
         /** @return where to connect */
