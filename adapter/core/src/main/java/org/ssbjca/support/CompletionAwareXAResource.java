@@ -81,10 +81,21 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         }
     }
 
+    /**
+     * Rolls the branch back and says so with {@code XA_RBROLLBACK}, also when the rollback itself fails: the branch
+     * was never prepared, so it cannot commit; a database that cannot be told to roll it back now (the connection
+     * was lost, which is why the adapter marked it) rolls it back when the session ends. Passing the rollback's
+     * {@code XAER_RMFAIL} on would make the transaction manager log a heuristic hazard that no recovery can resolve.
+     */
     private void refuseIfRollbackOnly(Xid xid) throws XAException {
         if (rollbackOnly) {
-            rollback(xid);
-            throw new XAException(XAException.XA_RBROLLBACK);
+            XAException refused = new XAException(XAException.XA_RBROLLBACK);
+            try {
+                rollback(xid);
+            } catch (XAException e) {
+                refused.initCause(e);
+            }
+            throw refused;
         }
     }
 

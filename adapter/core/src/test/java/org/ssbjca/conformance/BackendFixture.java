@@ -45,6 +45,25 @@ public interface BackendFixture extends AutoCloseable {
      */
     void setLockTimeout(Connection c, long millis) throws SQLException;
 
+    /**
+     * Prepares to end the database session of a connection from another connection, as a server that shuts down
+     * ends it (the session id is read now, while the connection is idle).
+     *
+     * @param victim the connection whose session is to end
+     * @return what ends it when run; null when this backend cannot end another session (H2 in process)
+     * @throws SQLException on error
+     */
+    default SessionEnder sessionEnder(Connection victim) throws SQLException {
+        return null;
+    }
+
+    /** Ends one database session. */
+    @FunctionalInterface
+    interface SessionEnder {
+        /** @throws SQLException if the database refuses */
+        void endSession() throws SQLException;
+    }
+
     @Override
     default void close() {
         broker().close();

@@ -47,6 +47,30 @@ final class PostgresFixture extends PortableFixture {
         return "PostgreSQL";
     }
 
+    /** {@code pg_terminate_backend}: the session ends with {@code FATAL 57P01}, as at a server shutdown. */
+    @Override
+    public SessionEnder sessionEnder(Connection victim) throws SQLException {
+        int pid;
+        try (java.sql.Statement st = victim.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            pid = rs.getInt(1);
+        }
+        return () -> {
+            try (Connection admin = connect();
+                    java.sql.PreparedStatement ps = admin.prepareStatement("SELECT pg_terminate_backend(?)")) {
+                ps.setInt(1, pid);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (!rs.getBoolean(1)) {
+                        throw new SQLException("session " + pid + " was not terminated");
+                    }
+                }
+                admin.commit();
+            }
+        };
+    }
+
     @Override
     public void setLockTimeout(Connection c, long millis) throws SQLException {
         set(c, "SET lock_timeout = " + millis);

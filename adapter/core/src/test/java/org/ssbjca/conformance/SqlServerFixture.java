@@ -73,6 +73,23 @@ public final class SqlServerFixture implements BackendFixture {
         return available().source.openXa();
     }
 
+    /** {@code KILL session_id} (the id is a number the server gave, so it is written as a literal). */
+    @Override
+    public SessionEnder sessionEnder(Connection victim) throws SQLException {
+        int spid;
+        try (java.sql.Statement st = victim.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT @@SPID")) {
+            rs.next();
+            spid = rs.getInt(1);
+        }
+        return () -> {
+            try (Connection admin = connect(); java.sql.Statement st = admin.createStatement()) {
+                admin.setAutoCommit(true);
+                st.execute("KILL " + spid);
+            }
+        };
+    }
+
     @Override
     public void setLockTimeout(Connection c, long millis) throws SQLException {
         SqlServerBroker.setLockTimeout(c, millis);

@@ -1,14 +1,19 @@
 package org.ssbjca.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.ssbjca.conformance.DialogConformanceTest.begin;
 import static org.ssbjca.conformance.DialogConformanceTest.bytes;
 import static org.ssbjca.conformance.ReceiveConformanceTest.texts;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import javax.sql.XAConnection;
+import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import org.ssbjca.api.Conversation;
@@ -49,6 +54,49 @@ class TwoPhaseConformanceTest {
             s.endConversation(m.conversationHandle(), null, null);
         }, true);
         assertEquals(2, db.depth(o.initiatorQueue), "the reply and the EndDialog");
+    }
+
+    @BackendTest
+    void aPreparedBranchWhoseSessionEndedIsLeftForRecoveryNotReportedAsAHeuristicHazard(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        Xid xid = new TestXid();
+        XAConnection xa = db.fixture().connectXa();
+        try (Connection conn = xa.getConnection()) {
+            BackendFixture.SessionEnder ender = db.fixture().sessionEnder(conn);
+            assumeTrue(ender != null, db.fixture().name() + " cannot end another connection's session");
+            XAResource r = db.broker().xaResource(xa.getXAResource());
+            r.start(xid, XAResource.TMNOFLAGS);
+            db.broker().session(conn).send(c.handle(), o.request, bytes("in doubt"));
+            r.end(xid, XAResource.TMSUCCESS);
+            assertEquals(XAResource.XA_OK, r.prepare(xid));
+            ender.endSession();
+            XAException e = assertThrows(XAException.class, () -> r.rollback(xid));
+            assertEquals(XAException.XAER_RMFAIL, e.errorCode,
+                    "the database could not be reached: retry at recovery (XAER_RMERR would be a heuristic hazard)");
+        } finally {
+            closeQuietly(xa);
+        }
+
+        XAConnection recovery = db.fixture().connectXa();
+        try {
+            XAResource r = db.broker().xaResource(recovery.getXAResource());
+            Xid found = Arrays.stream(r.recover(XAResource.TMSTARTRSCAN | XAResource.TMENDRSCAN))
+                    .filter(x -> Arrays.equals(x.getGlobalTransactionId(), xid.getGlobalTransactionId()))
+                    .findFirst().orElseThrow(() -> new AssertionError("recovery finds the prepared branch"));
+            r.rollback(found);
+        } finally {
+            closeQuietly(recovery);
+        }
+        assertEquals(0, db.depth(o.targetQueue), "rolled back at recovery: never delivered");
+    }
+
+    private static void closeQuietly(XAConnection xa) {
+        try {
+            xa.close();
+        } catch (SQLException e) {
+            // a connection whose session ended
+        }
     }
 
     private static void runPrepared(Db db, java.util.function.Consumer<BrokerSession> work, boolean commit)

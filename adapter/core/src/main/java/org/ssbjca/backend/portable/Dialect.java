@@ -1,11 +1,17 @@
 package org.ssbjca.backend.portable;
 
+import java.sql.SQLException;
+import java.util.Set;
 import org.ssbjca.backend.BackendKind;
 
 /** The few places where H2 and PostgreSQL spell the portable schema's statements differently. */
 enum Dialect {
-    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", "h2", false),
-    POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')", "postgresql", true);
+    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", "h2", false,
+            // connection broken, database closed, database called at shutdown
+            Set.of("90067", "90098", "90121")),
+    POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')", "postgresql", true,
+            // admin_shutdown, crash_shutdown, cannot_connect_now: the server ends or refuses the session
+            Set.of("57P01", "57P02", "57P03"));
 
     /** An expression that takes the next round-robin turn for a conversation group. */
     final String nextTurn;
@@ -18,12 +24,25 @@ enum Dialect {
      * PostgreSQL), rather than as the pick, lock, read, delete and turn statements one by one (H2).
      */
     final boolean receivesInOneStatement;
+    /** SQL states besides class 08 (connection exception) that mean the session is gone. */
+    private final Set<String> sessionGoneStates;
 
-    Dialect(String nextTurn, String nextPriorityRequest, String scriptFolder, boolean receivesInOneStatement) {
+    Dialect(String nextTurn, String nextPriorityRequest, String scriptFolder, boolean receivesInOneStatement,
+            Set<String> sessionGoneStates) {
         this.nextTurn = nextTurn;
         this.nextPriorityRequest = nextPriorityRequest;
         this.scriptFolder = scriptFolder;
         this.receivesInOneStatement = receivesInOneStatement;
+        this.sessionGoneStates = sessionGoneStates;
+    }
+
+    /**
+     * @param e an error from this database
+     * @return whether it means the connection was lost or the server ended the session
+     */
+    boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || sessionGoneStates.contains(state));
     }
 
     static Dialect of(BackendKind kind) {

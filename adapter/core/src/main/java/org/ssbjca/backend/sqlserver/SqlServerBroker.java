@@ -13,6 +13,7 @@ import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.support.ConnectionLossXAResource;
 
 /**
  * Native SQL Server Service Broker through mssql-jdbc: every verb is the real T-SQL statement ({@link TSql}), the
@@ -67,11 +68,22 @@ public final class SqlServerBroker implements Broker {
         return new SqlServerAdmin(connection);
     }
 
-    /** @return the driver's resource wrapped so that every branch starts tightly coupled */
+    /**
+     * @return the driver's resource wrapped so that every branch starts tightly coupled, and a lost connection
+     *         (SQL state class 08, as mssql-jdbc reports a broken connection: {@code 08S01}) is reported as
+     *         {@code XAER_RMFAIL}
+     */
     @Override
     public XAResource xaResource(XAResource driverResource) {
-        return driverResource instanceof TightlyCoupledXAResource ? driverResource
-                : new TightlyCoupledXAResource(driverResource);
+        if (driverResource instanceof ConnectionLossXAResource) {
+            return driverResource;
+        }
+        return new ConnectionLossXAResource(new TightlyCoupledXAResource(driverResource),
+                SqlServerBroker::connectionLost);
+    }
+
+    private static boolean connectionLost(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
     }
 
     @Override

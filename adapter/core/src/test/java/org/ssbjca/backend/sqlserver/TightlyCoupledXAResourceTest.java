@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.support.ConnectionLossXAResource;
 
 class TightlyCoupledXAResourceTest {
 
@@ -146,7 +147,8 @@ class TightlyCoupledXAResourceTest {
                 BackgroundRunner.daemonThreads());
         FakeResource driver = new FakeResource();
         XAResource wrapped = broker.xaResource(driver);
-        assertSame(driver, ((TightlyCoupledXAResource) wrapped).delegate());
+        XAResource tight = ((ConnectionLossXAResource) wrapped).delegate();
+        assertSame(driver, ((TightlyCoupledXAResource) tight).delegate());
         assertSame(wrapped, broker.xaResource(wrapped));
     }
 }
