@@ -57,6 +57,19 @@ public interface BackendFixture extends AutoCloseable {
         return null;
     }
 
+    /**
+     * @param c a connection
+     * @param query a query of one row and one integer column
+     * @return its value
+     * @throws SQLException on error
+     */
+    static int queryInt(Connection c, String query) throws SQLException {
+        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(query)) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     /** Ends one database session. */
     @FunctionalInterface
     interface SessionEnder {

@@ -50,12 +50,7 @@ final class PostgresFixture extends PortableFixture {
     /** {@code pg_terminate_backend}: the session ends with {@code FATAL 57P01}, as at a server shutdown. */
     @Override
     public SessionEnder sessionEnder(Connection victim) throws SQLException {
-        int pid;
-        try (java.sql.Statement st = victim.createStatement();
-                java.sql.ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
-            rs.next();
-            pid = rs.getInt(1);
-        }
+        int pid = BackendFixture.queryInt(victim, "SELECT pg_backend_pid()");
         return () -> {
             try (Connection admin = connect();
                     java.sql.PreparedStatement ps = admin.prepareStatement("SELECT pg_terminate_backend(?)")) {

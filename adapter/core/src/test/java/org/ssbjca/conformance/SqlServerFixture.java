@@ -76,12 +76,7 @@ public final class SqlServerFixture implements BackendFixture {
     /** {@code KILL session_id} (the id is a number the server gave, so it is written as a literal). */
     @Override
     public SessionEnder sessionEnder(Connection victim) throws SQLException {
-        int spid;
-        try (java.sql.Statement st = victim.createStatement();
-                java.sql.ResultSet rs = st.executeQuery("SELECT @@SPID")) {
-            rs.next();
-            spid = rs.getInt(1);
-        }
+        int spid = BackendFixture.queryInt(victim, "SELECT @@SPID");
         return () -> {
             try (Connection admin = connect(); java.sql.Statement st = admin.createStatement()) {
                 admin.setAutoCommit(true);

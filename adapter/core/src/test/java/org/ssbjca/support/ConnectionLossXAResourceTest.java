@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.sql.SQLException;
 import javax.transaction.xa.XAException;
-import javax.transaction.xa.XAResource;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.fakes.RecordingXAResource;
 
 /** Which driver errors become {@code XAER_RMFAIL}. */
 class ConnectionLossXAResourceTest {
 
-    private final ConnectionLossXAResource resource = new ConnectionLossXAResource(new NoResource(),
+    private final ConnectionLossXAResource resource = new ConnectionLossXAResource(new RecordingXAResource(),
             e -> "08006".equals(e.getSQLState()) || "57P01".equals(e.getSQLState()));
 
     @Test
@@ -57,53 +57,5 @@ class ConnectionLossXAResourceTest {
         e.errorCode = code;
         e.initCause(cause);
         return e;
-    }
-
-    /** Never called: the tests exercise the translation only. */
-    private static final class NoResource implements XAResource {
-        @Override
-        public void commit(javax.transaction.xa.Xid xid, boolean onePhase) {
-        }
-
-        @Override
-        public void end(javax.transaction.xa.Xid xid, int flags) {
-        }
-
-        @Override
-        public void forget(javax.transaction.xa.Xid xid) {
-        }
-
-        @Override
-        public int getTransactionTimeout() {
-            return 0;
-        }
-
-        @Override
-        public boolean isSameRM(XAResource other) {
-            return other == this;
-        }
-
-        @Override
-        public int prepare(javax.transaction.xa.Xid xid) {
-            return XA_OK;
-        }
-
-        @Override
-        public javax.transaction.xa.Xid[] recover(int flag) {
-            return new javax.transaction.xa.Xid[0];
-        }
-
-        @Override
-        public void rollback(javax.transaction.xa.Xid xid) {
-        }
-
-        @Override
-        public boolean setTransactionTimeout(int seconds) {
-            return true;
-        }
-
-        @Override
-        public void start(javax.transaction.xa.Xid xid, int flags) {
-        }
     }
 }

@@ -1,0 +1,94 @@
+package org.ssbjca.fakes;
+
+import java.util.ArrayList;
+import java.util.List;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
+
+/** A driver's XA resource that records what it was asked ("start 0", "commit true", ...); its rollback can fail. */
+public final class RecordingXAResource implements XAResource {
+
+    /** A branch id for tests. */
+    public static final Xid XID = new Xid() {
+        @Override
+        public int getFormatId() {
+            return 1;
+        }
+
+        @Override
+        public byte[] getGlobalTransactionId() {
+            return new byte[] {1};
+        }
+
+        @Override
+        public byte[] getBranchQualifier() {
+            return new byte[] {2};
+        }
+    };
+
+    /** The calls, in order. */
+    public final List<String> calls = new ArrayList<>();
+    /** The resource {@link #isSameRM} says it shares a database with. */
+    public XAResource sameAs;
+    /** What {@link #prepare} votes. */
+    public int prepareVote = XA_OK;
+    /** Thrown by {@link #rollback} (after recording the call) when set. */
+    public XAException failRollback;
+
+    @Override
+    public void start(Xid xid, int flags) {
+        calls.add("start " + flags);
+    }
+
+    @Override
+    public void end(Xid xid, int flags) {
+        calls.add("end " + flags);
+    }
+
+    @Override
+    public int prepare(Xid xid) {
+        calls.add("prepare");
+        return prepareVote;
+    }
+
+    @Override
+    public void commit(Xid xid, boolean onePhase) {
+        calls.add("commit " + onePhase);
+    }
+
+    @Override
+    public void rollback(Xid xid) throws XAException {
+        calls.add("rollback");
+        if (failRollback != null) {
+            throw failRollback;
+        }
+    }
+
+    @Override
+    public void forget(Xid xid) {
+        calls.add("forget");
+    }
+
+    @Override
+    public Xid[] recover(int flag) {
+        calls.add("recover " + flag);
+        return new Xid[] {XID};
+    }
+
+    @Override
+    public boolean isSameRM(XAResource other) {
+        return other == sameAs;
+    }
+
+    @Override
+    public int getTransactionTimeout() {
+        return 17;
+    }
+
+    @Override
+    public boolean setTransactionTimeout(int seconds) {
+        calls.add("timeout " + seconds);
+        return true;
+    }
+}
