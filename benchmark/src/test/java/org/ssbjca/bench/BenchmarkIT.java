@@ -274,12 +274,14 @@ class BenchmarkIT {
                 microsPerMessage[last] / microsPerMessage[0]), "wall clock, 4 readers: shared machine, noisy");
         report.row("depth", "largest / smallest depth: CPU per message", Report.ratio(cpuPerMessage[last]
                 / cpuPerMessage[0]), "WildFly + PostgreSQL CPU time: the cost itself");
-        double worstCpu = Arrays.stream(cpuPerMessage).max().orElse(0) / cpuPerMessage[0];
-        double worstWall = Arrays.stream(microsPerMessage).max().orElse(0) / microsPerMessage[0];
+        double lowCpu = Arrays.stream(cpuPerMessage).min().orElse(0) / cpuPerMessage[0];
+        double highCpu = Arrays.stream(cpuPerMessage).max().orElse(0) / cpuPerMessage[0];
+        double lowWall = Arrays.stream(microsPerMessage).min().orElse(0) / microsPerMessage[0];
+        double highWall = Arrays.stream(microsPerMessage).max().orElse(0) / microsPerMessage[0];
+        // Judged on CPU time (the cost itself); both directions count, as "within ±20%" says.
         report.target("per-message cost flat from 1,000 to 1,000,000 queued", "within ±20%",
-                String.format(Locale.ROOT, "CPU: worst %.2f× of 1,000; wall clock: worst %.2f×", worstCpu,
-                        worstWall), worstCpu <= 1.2 && Arrays.stream(cpuPerMessage).min().orElse(0)
-                        >= 0.8 * cpuPerMessage[0]);
+                String.format(Locale.ROOT, "CPU: %.2f× to %.2f× of 1,000's; wall clock: %.2f× to %.2f×", lowCpu,
+                        highCpu, lowWall, highWall), highCpu <= 1.2 && lowCpu >= 0.8);
     }
 
     // ---- runs
