@@ -7,7 +7,6 @@ import static org.ssbjca.conformance.DialogConformanceTest.begin;
 import static org.ssbjca.conformance.DialogConformanceTest.bytes;
 import static org.ssbjca.conformance.ReceiveConformanceTest.texts;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Arrays;
@@ -19,6 +18,7 @@ import javax.transaction.xa.Xid;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.fakes.TestXid;
 
 /**
  * The verbs in a two-phase XA transaction, as when a bean sends while another resource (JMS, a second database) is
@@ -60,7 +60,7 @@ class TwoPhaseConformanceTest {
     void aPreparedBranchWhoseSessionEndedIsLeftForRecoveryNotReportedAsAHeuristicHazard(Db db) throws Exception {
         Db.Objects o = db.objects();
         Conversation c = begin(db, o);
-        Xid xid = new TestXid();
+        Xid xid = TestXid.next("ssb-2pc");
         XAConnection xa = db.fixture().connectXa();
         try (Connection conn = xa.getConnection()) {
             BackendFixture.SessionEnder ender = db.fixture().sessionEnder(conn);
@@ -105,7 +105,7 @@ class TwoPhaseConformanceTest {
         try (Connection c = xa.getConnection()) {
             XAResource r = db.broker().xaResource(xa.getXAResource());
             BrokerSession s = db.broker().session(c);
-            Xid xid = new TestXid();
+            Xid xid = TestXid.next("ssb-2pc");
             r.start(xid, XAResource.TMNOFLAGS);
             work.accept(s);
             r.end(xid, XAResource.TMSUCCESS);
@@ -118,25 +118,6 @@ class TwoPhaseConformanceTest {
             s.afterCompletion(commit);
         } finally {
             xa.close();
-        }
-    }
-
-    private static final class TestXid implements Xid {
-        private final byte[] gtrid = ("ssb-2pc-" + System.nanoTime()).getBytes(StandardCharsets.US_ASCII);
-
-        @Override
-        public int getFormatId() {
-            return 4712;
-        }
-
-        @Override
-        public byte[] getGlobalTransactionId() {
-            return gtrid.clone();
-        }
-
-        @Override
-        public byte[] getBranchQualifier() {
-            return new byte[] {1};
         }
     }
 }

@@ -6,7 +6,6 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
@@ -24,7 +23,6 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     private final Object bean;
     private final boolean transacted;
     private final FakeTransactions transactions;
-    private final AtomicInteger txCounter = new AtomicInteger();
     /** Deliveries that committed. */
     public final AtomicInteger commits = new AtomicInteger();
     /** Deliveries that rolled back. */
@@ -121,7 +119,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
             failed = false;
             FakeTransactions.ROLLBACK_ONLY.set(Boolean.FALSE);
             if (transacted) {
-                xid = new FakeXid(txCounter.incrementAndGet());
+                xid = TestXid.next("fake-tx");
                 xa.start(xid, XAResource.TMNOFLAGS);
                 transactions.begin(xid);
             }
@@ -155,29 +153,6 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
             } finally {
                 xid = null;
             }
-        }
-    }
-
-    private static final class FakeXid implements Xid {
-        private final byte[] gtrid;
-
-        FakeXid(int n) {
-            gtrid = ("fake-tx-" + n + "-" + System.nanoTime()).getBytes(StandardCharsets.US_ASCII);
-        }
-
-        @Override
-        public int getFormatId() {
-            return 4711;
-        }
-
-        @Override
-        public byte[] getGlobalTransactionId() {
-            return gtrid.clone();
-        }
-
-        @Override
-        public byte[] getBranchQualifier() {
-            return new byte[] {1};
         }
     }
 }

@@ -10,22 +10,7 @@ import javax.transaction.xa.Xid;
 public final class RecordingXAResource implements XAResource {
 
     /** A branch id for tests. */
-    public static final Xid XID = new Xid() {
-        @Override
-        public int getFormatId() {
-            return 1;
-        }
-
-        @Override
-        public byte[] getGlobalTransactionId() {
-            return new byte[] {1};
-        }
-
-        @Override
-        public byte[] getBranchQualifier() {
-            return new byte[] {2};
-        }
-    };
+    public static final Xid XID = TestXid.next("recorded");
 
     /** The calls, in order. */
     public final List<String> calls = new ArrayList<>();

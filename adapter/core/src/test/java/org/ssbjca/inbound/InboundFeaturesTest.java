@@ -147,32 +147,20 @@ class InboundFeaturesTest {
     @Test
     void raisingMaxReadersRaisesConcurrency() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            AtomicInteger concurrent = new AtomicInteger();
-            AtomicInteger peak = new AtomicInteger();
-            CountDownLatch release = new CountDownLatch(1);
-            BrokerMessageListener bean = m -> {
-                peak.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    concurrent.decrementAndGet();
-                }
-            };
+            HeldBean bean = new HeldBean();
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
             for (int i = 0; i < 4; i++) {
                 h.send("slow " + i);
             }
-            await(() -> concurrent.get() == 1);
+            await(() -> bean.concurrent.get() == 1);
             Thread.sleep(300);
-            assertEquals(1, peak.get(), "one reader: one delivery at a time");
+            assertEquals(1, bean.peak.get(), "one reader: one delivery at a time");
 
             Activation a = h.ra.activations().get(0);
             a.setMaxReaders(4);
-            await(() -> concurrent.get() == 4);
+            await(() -> bean.concurrent.get() == 4);
             assertEquals(4, a.readerCount());
-            release.countDown();
+            bean.release();
             await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             a.setMaxReaders(2);
             assertEquals(2, a.readerCount());

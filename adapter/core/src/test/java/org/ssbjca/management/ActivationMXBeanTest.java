@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
 import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.HeldBean;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
@@ -131,7 +131,7 @@ class ActivationMXBeanTest {
             AtomicReference<UUID> group = new AtomicReference<>();
             BrokerMessageListener bean = m -> {
                 group.set(m.conversationGroupId());
-                awaitQuietly(release);
+                HeldBean.awaitQuietly(release);
             };
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
@@ -157,36 +157,26 @@ class ActivationMXBeanTest {
     @Test
     void maxReadersWrittenThroughJmxRaisesConcurrencyAtOnce() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            AtomicInteger concurrent = new AtomicInteger();
-            AtomicInteger peak = new AtomicInteger();
-            CountDownLatch release = new CountDownLatch(1);
-            BrokerMessageListener bean = m -> {
-                peak.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
-                try {
-                    awaitQuietly(release);
-                } finally {
-                    concurrent.decrementAndGet();
-                }
-            };
+            HeldBean bean = new HeldBean();
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
             Activation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
             for (int i = 0; i < 3; i++) {
                 h.send("slow " + i);
             }
-            await(() -> concurrent.get() == 1, "one delivery");
+            await(() -> bean.concurrent.get() == 1, "one delivery");
             assertEquals(1, mx.getActiveReaders());
 
             mx.setMaxReaders(3);
 
             assertEquals(3, mx.getMaxReaders());
             assertEquals(3, a.readerCount());
-            await(() -> concurrent.get() == 3 && mx.getActiveReaders() == 3, "three deliveries at once");
-            release.countDown();
+            await(() -> bean.concurrent.get() == 3 && mx.getActiveReaders() == 3, "three deliveries at once");
+            bean.release();
             await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0, "queue drained");
             mx.setMaxReaders(1);
             assertEquals(1, a.readerCount());
-            assertEquals(3, peak.get());
+            assertEquals(3, bean.peak.get());
 
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> mx.setMaxReaders(0));
             assertTrue(e.getMessage().contains("between 1 and 256"), e.getMessage());
@@ -300,15 +290,5 @@ class ActivationMXBeanTest {
     static void pauseFully(ActivationMXBean mx) throws InterruptedException {
         mx.pause();
         await(() -> mx.getParkedReaders() == mx.getMaxReaders(), "every reader parked");
-    }
-
-    static void awaitQuietly(CountDownLatch latch) {
-        try {
-            if (!latch.await(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the test never released the bean");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

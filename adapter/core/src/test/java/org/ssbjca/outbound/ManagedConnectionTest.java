@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.fakes.TestXid;
 
 /** The managed connection and its handles, driven as the container drives them, on a real H2 broker. */
 class ManagedConnectionTest {
@@ -193,14 +194,14 @@ class ManagedConnectionTest {
         ServiceBrokerConnection h = (ServiceBrokerConnection) mc.getConnection(null, null);
         XAResource xa = mc.getXAResource();
 
-        Xid rolledBack = TestXid.next();
+        Xid rolledBack = TestXid.next("outbound-test");
         xa.start(rolledBack, XAResource.TMNOFLAGS);
         OutboundFixture.sendRequest(h, "rolled back");
         xa.end(rolledBack, XAResource.TMSUCCESS);
         xa.rollback(rolledBack);
         assertEquals(0, fx.targetDepth());
 
-        Xid committed = TestXid.next();
+        Xid committed = TestXid.next("outbound-test");
         xa.start(committed, XAResource.TMNOFLAGS);
         OutboundFixture.sendRequest(h, "committed");
         xa.end(committed, XAResource.TMSUCCESS);
@@ -215,36 +216,5 @@ class ManagedConnectionTest {
     private String receiveOne(ServiceBrokerConnection h) {
         return h.receive(org.ssbjca.api.ReceiveRequest.from(OutboundFixture.TARGET_QUEUE).timeout(Duration.ZERO))
                 .get(0).bodyAsText(StandardCharsets.UTF_8);
-    }
-
-    /** Global transaction ids for driving the XA resource by hand. */
-    private static final class TestXid implements Xid {
-        private static final java.util.concurrent.atomic.AtomicInteger COUNTER =
-                new java.util.concurrent.atomic.AtomicInteger();
-        private final byte[] gtrid;
-
-        private TestXid(byte[] gtrid) {
-            this.gtrid = gtrid;
-        }
-
-        static Xid next() {
-            return new TestXid(("outbound-test-" + COUNTER.incrementAndGet() + "-" + UUID.randomUUID())
-                    .getBytes(StandardCharsets.US_ASCII));
-        }
-
-        @Override
-        public int getFormatId() {
-            return 4712;
-        }
-
-        @Override
-        public byte[] getGlobalTransactionId() {
-            return gtrid.clone();
-        }
-
-        @Override
-        public byte[] getBranchQualifier() {
-            return new byte[] {1};
-        }
     }
 }
