@@ -1,7 +1,9 @@
 package org.ssbjca.backend;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import javax.transaction.xa.XAResource;
+import org.ssbjca.support.ConnectionLossXAResource;
 
 /**
  * One broker database, seen through one backend. The only place SQL lives: every statement the adapter sends is
@@ -40,16 +42,27 @@ public interface Broker extends AutoCloseable {
     DeliveryLedger ledger(Connection connection);
 
     /**
-     * Adapts the driver's XA resource where the backend needs it. SQL Server starts every branch tightly coupled, so
-     * that the inbound reader's branch (which holds the conversation group lock its RECEIVE took) and the branch of
-     * an outbound connection that replies on the same conversation in the same global transaction share their locks
-     * instead of deadlocking.
+     * The XA resource to enlist for a connection of this database: the driver's, reporting a lost connection as
+     * {@code XAER_RMFAIL} (see {@link ConnectionLossXAResource}: with the {@code XAER_RMERR} some drivers report, the
+     * transaction manager would record a prepared branch as a heuristic hazard instead of completing it at
+     * recovery). Backends that must change how branches start override this (SQL Server: tightly coupled).
      *
      * @param driverResource the XA resource of a connection of this database
-     * @return the resource to enlist
+     * @return the resource to enlist; {@code driverResource} itself if it is already one
      */
     default XAResource xaResource(XAResource driverResource) {
-        return driverResource;
+        return driverResource instanceof ConnectionLossXAResource ? driverResource
+                : new ConnectionLossXAResource(driverResource, this::connectionLost);
+    }
+
+    /**
+     * @param e an error from this database
+     * @return whether it means the connection was lost or the server ended the session: SQL state class 08
+     *         (connection exception), and whatever else the backend knows to mean that
+     */
+    default boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && state.startsWith("08");
     }
 
     /** @return the in-process wake-up signals of this database's queues */

@@ -24,7 +24,7 @@ enum Dialect {
      * PostgreSQL), rather than as the pick, lock, read, delete and turn statements one by one (H2).
      */
     final boolean receivesInOneStatement;
-    /** SQL states besides class 08 (connection exception) that mean the session is gone. */
+    /** SQL states, besides class 08 (connection exception), that mean the session is gone. */
     private final Set<String> sessionGoneStates;
 
     Dialect(String nextTurn, String nextPriorityRequest, String scriptFolder, boolean receivesInOneStatement,
@@ -38,11 +38,11 @@ enum Dialect {
 
     /**
      * @param e an error from this database
-     * @return whether it means the connection was lost or the server ended the session
+     * @return whether its SQL state is one of this database's that mean the session is gone (besides the
+     *         connection exceptions, class 08, that every backend knows)
      */
-    boolean connectionLost(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && (state.startsWith("08") || sessionGoneStates.contains(state));
+    boolean sessionGone(SQLException e) {
+        return e.getSQLState() != null && sessionGoneStates.contains(e.getSQLState());
     }
 
     static Dialect of(BackendKind kind) {

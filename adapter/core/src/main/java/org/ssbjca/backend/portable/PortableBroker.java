@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
-import javax.transaction.xa.XAResource;
 import org.ssbjca.backend.BackendKind;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
@@ -15,7 +14,6 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
-import org.ssbjca.support.ConnectionLossXAResource;
 
 /**
  * The portable broker on H2 or PostgreSQL. Readers in this JVM are woken by {@link QueueSignals} after a sending
@@ -86,11 +84,9 @@ public final class PortableBroker implements Broker {
         return new PortableLedger(this, connection);
     }
 
-    /** @return the driver's resource, with a lost connection reported as {@code XAER_RMFAIL} */
     @Override
-    public XAResource xaResource(XAResource driverResource) {
-        return driverResource instanceof ConnectionLossXAResource ? driverResource
-                : new ConnectionLossXAResource(driverResource, dialect::connectionLost);
+    public boolean connectionLost(SQLException e) {
+        return Broker.super.connectionLost(e) || dialect.sessionGone(e);
     }
 
     @Override

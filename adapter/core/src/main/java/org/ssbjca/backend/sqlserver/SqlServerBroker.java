@@ -69,21 +69,13 @@ public final class SqlServerBroker implements Broker {
     }
 
     /**
-     * @return the driver's resource wrapped so that every branch starts tightly coupled, and a lost connection
-     *         (SQL state class 08, as mssql-jdbc reports a broken connection: {@code 08S01}) is reported as
-     *         {@code XAER_RMFAIL}
+     * @return the driver's resource wrapped so that every branch starts tightly coupled, then as every backend's
+     *         (a lost connection, mssql-jdbc's SQL state {@code 08S01}, reported as {@code XAER_RMFAIL})
      */
     @Override
     public XAResource xaResource(XAResource driverResource) {
-        if (driverResource instanceof ConnectionLossXAResource) {
-            return driverResource;
-        }
-        return new ConnectionLossXAResource(new TightlyCoupledXAResource(driverResource),
-                SqlServerBroker::connectionLost);
-    }
-
-    private static boolean connectionLost(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+        return driverResource instanceof ConnectionLossXAResource ? driverResource
+                : Broker.super.xaResource(new TightlyCoupledXAResource(driverResource));
     }
 
     @Override
