@@ -99,10 +99,6 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         }
     }
 
-
-
-
-
     @Override
     public boolean setTransactionTimeout(int seconds) throws XAException {
         int limit = timeoutLimit;

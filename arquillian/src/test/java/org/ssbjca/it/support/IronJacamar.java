@@ -13,21 +13,13 @@ public final class IronJacamar {
      * @return the descriptor: that database, and the default connection factory at {@code java:/ssb/ConnectionFactory}
      */
     public static String forDatabase(String url, String user, String password) {
-        StringBuilder x = new StringBuilder();
-        x.append("<ironjacamar xmlns=\"http://www.ironjacamar.org/doc/schema\">\n");
-        property(x, "connectionUrl", url);
-        property(x, "user", user);
-        property(x, "password", password);
-        x.append("  <transaction-support>XATransaction</transaction-support>\n")
-                .append("  <connection-definitions>\n")
-                .append("    <connection-definition class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\"")
+        Descriptor d = new Descriptor(url, user, password);
+        d.factories.append("    <connection-definition class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\"")
                 .append(" jndi-name=\"java:/ssb/ConnectionFactory\" pool-name=\"ssb-ConnectionFactory\">\n")
                 .append("      <xa-pool><min-pool-size>0</min-pool-size><max-pool-size>50</max-pool-size></xa-pool>\n")
                 .append("      <recovery no-recovery=\"true\"/>\n")
-                .append("    </connection-definition>\n")
-                .append("  </connection-definitions>\n")
-                .append("</ironjacamar>\n");
-        return x.toString();
+                .append("    </connection-definition>\n");
+        return d.xml();
     }
 
     /**
