@@ -9,11 +9,9 @@ import java.sql.SQLException;
 final class BrokerLocalTransaction implements LocalTransaction {
 
     private final ServiceBrokerManagedConnection mc;
-    private final ConnectionHandle handle;
 
-    BrokerLocalTransaction(ServiceBrokerManagedConnection mc, ConnectionHandle handle) {
+    BrokerLocalTransaction(ServiceBrokerManagedConnection mc) {
         this.mc = mc;
-        this.handle = handle;
     }
 
     @Override
@@ -23,19 +21,19 @@ final class BrokerLocalTransaction implements LocalTransaction {
         } catch (SQLException e) {
             throw new ResourceException("cannot begin a local transaction: " + e.getMessage(), e);
         }
-        mc.fireLocalTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_STARTED, handle);
+        mc.fireLocalTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_STARTED);
     }
 
     @Override
     public void commit() throws ResourceException {
         end(true);
-        mc.fireLocalTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_COMMITTED, handle);
+        mc.fireLocalTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_COMMITTED);
     }
 
     @Override
     public void rollback() throws ResourceException {
         end(false);
-        mc.fireLocalTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_ROLLEDBACK, handle);
+        mc.fireLocalTransactionEvent(ConnectionEvent.LOCAL_TRANSACTION_ROLLEDBACK);
     }
 
     private void end(boolean commit) throws ResourceException {

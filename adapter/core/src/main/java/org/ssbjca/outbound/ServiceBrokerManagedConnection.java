@@ -133,12 +133,13 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
             }
             T result = verb.apply(session);
             if (own) {
-                connection.commit();
-                connection.setAutoCommit(true);
-                session.afterCompletion(true);
+                end(true);
             }
             return result;
         } catch (SQLException e) {
+            if (own) {
+                rollbackQuietly();
+            }
             fail(e);
             throw new BrokerException("broker connection failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -200,23 +201,25 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
 
     void localTransactionEnded(boolean commit) throws SQLException {
         try {
-            if (commit) {
-                connection.commit();
-            } else {
-                connection.rollback();
-            }
-            connection.setAutoCommit(true);
-            session.afterCompletion(commit);
+            end(commit);
         } finally {
             localTransaction = false;
         }
     }
 
-    void fireLocalTransactionEvent(int type, ConnectionHandle h) {
-        ConnectionEvent event = new ConnectionEvent(this, type);
-        if (h != null) {
-            event.setConnectionHandle(h);
+    /** Ends this connection's own or local transaction, back to auto-commit, and tells the session. */
+    private void end(boolean commit) throws SQLException {
+        if (commit) {
+            connection.commit();
+        } else {
+            connection.rollback();
         }
+        connection.setAutoCommit(true);
+        session.afterCompletion(commit);
+    }
+
+    void fireLocalTransactionEvent(int type) {
+        ConnectionEvent event = new ConnectionEvent(this, type);
         for (ConnectionEventListener l : listeners) {
             switch (type) {
                 case ConnectionEvent.LOCAL_TRANSACTION_STARTED:
@@ -274,7 +277,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
 
     @Override
     public LocalTransaction getLocalTransaction() {
-        return new BrokerLocalTransaction(this, null);
+        return new BrokerLocalTransaction(this);
     }
 
     @Override
