@@ -91,12 +91,11 @@ final class DeliveryCycle {
             ok = false;
             throw e;
         } finally {
-            if (ok) {
-                connection.commitLocal();
-            } else {
-                connection.rollbackLocal();
+            try {
+                endLocal(ok);
+            } finally {
+                finish(batch, ok, start, connection.takeOutcome());
             }
-            finish(batch, ok, start, connection.takeOutcome());
         }
     }
 
@@ -176,8 +175,16 @@ final class DeliveryCycle {
         return application;
     }
 
-    /** Delivers a dead letter again, taking it out of the dead-letter table in the same transaction. */
+    /**
+     * Delivers a dead letter again, taking it out of the dead-letter table in the delivery's transaction: the
+     * container's for a transacted bean, else a local one, as {@link #local()} has (a bean that fails leaves the
+     * letter where it was).
+     */
     boolean redeliver(long deadLetterId) throws Exception {
+        boolean local = !activation.transacted();
+        if (local) {
+            connection.connection().setAutoCommit(false);
+        }
         Batch batch = null;
         boolean ok = true;
         long start = System.nanoTime();
@@ -189,10 +196,16 @@ final class DeliveryCycle {
                 batch.application.add(letter.message());
                 ok = deliver(batch);
             }
+        } catch (Exception | Error e) {
+            ok = false;
+            throw e;
         } finally {
             try {
                 endpoint.afterDelivery();
             } finally {
+                if (local) {
+                    endLocal(ok);
+                }
                 Boolean outcome = connection.takeOutcome();
                 if (batch != null) {
                     count(batch, ok && Boolean.TRUE.equals(outcome), start);
@@ -200,6 +213,14 @@ final class DeliveryCycle {
             }
         }
         return batch != null && ok;
+    }
+
+    private void endLocal(boolean commit) throws java.sql.SQLException {
+        if (commit) {
+            connection.commitLocal();
+        } else {
+            connection.rollbackLocal();
+        }
     }
 
     /**

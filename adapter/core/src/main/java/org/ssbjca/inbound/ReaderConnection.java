@@ -77,8 +77,18 @@ final class ReaderConnection implements AutoCloseable {
         return o;
     }
 
+    /** Commits the local transaction; one whose commit fails is rolled back (and its outcome is false). */
     void commitLocal() throws SQLException {
-        connection.commit();
+        try {
+            connection.commit();
+        } catch (SQLException e) {
+            try {
+                rollbackLocal();
+            } catch (SQLException rollbackFailed) {
+                e.addSuppressed(rollbackFailed);
+            }
+            throw e;
+        }
         lastOutcome = Boolean.TRUE;
         session.afterCompletion(true);
     }

@@ -1,6 +1,7 @@
 package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.QueueReaderTest.await;
 
@@ -12,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
@@ -121,6 +123,37 @@ class InboundFeaturesTest {
             assertTrue(a.redeliver(deadLetters(h).get(0).id()).get(20, TimeUnit.SECONDS));
 
             assertEquals(List.of("second chance"), done);
+            assertTrue(deadLetters(h).isEmpty(), "taken out of the dead-letter table");
+        }
+    }
+
+    @Test
+    void aNonTransactedBeanThatFailsARedeliveryKeepsTheDeadLetter() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicBoolean failing = new AtomicBoolean(true);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (failing.get() && m.bodyAsText().equals("second chance")) {
+                    throw new IllegalStateException("not yet");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            h.activate(BrokerMessageListener.class, bean, false, spec);
+            h.send("second chance");
+            await(() -> deadLetters(h).size() == 1);
+            long id = deadLetters(h).get(0).id();
+            Activation a = h.ra.activations().get(0);
+
+            assertFalse(a.redeliver(id).get(20, TimeUnit.SECONDS), "the bean failed again");
+            h.send("later");
+            await(() -> done.contains("later"));
+            assertEquals(1, deadLetters(h).size(), "the failed redelivery left the letter where it was");
+
+            failing.set(false);
+            assertTrue(a.redeliver(id).get(20, TimeUnit.SECONDS));
+            assertEquals(List.of("later", "second chance"), done);
             assertTrue(deadLetters(h).isEmpty(), "taken out of the dead-letter table");
         }
     }
