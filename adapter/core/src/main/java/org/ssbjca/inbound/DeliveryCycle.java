@@ -156,23 +156,18 @@ final class DeliveryCycle {
      * queue), and EndDialog or Error end this side when the adapter ends conversations itself.
      */
     private List<BrokerMessage> setAside(List<BrokerMessage> received) {
-        String priorityType = settings.priorityMessageType();
-        List<BrokerMessage> application = new ArrayList<>(received.size());
-        for (BrokerMessage m : received) {
-            if (priorityType != null && priorityType.equals(m.messageTypeName())) {
-                continue;
-            }
-            if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
-                try {
-                    connection.session().endConversation(m.conversationHandle(), null, null);
-                } catch (ConversationEndedException alreadyEnded) {
-                    LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", reader, m.conversationHandle());
-                }
-            } else {
-                application.add(m);
-            }
+        Batch batch = sort(received, Map.of());
+        batch.ends.forEach(this::endThisSide);
+        return batch.application;
+    }
+
+    private void endThisSide(BrokerMessage endDialogOrError) {
+        try {
+            connection.session().endConversation(endDialogOrError.conversationHandle(), null, null);
+        } catch (ConversationEndedException alreadyEnded) {
+            LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", reader,
+                    endDialogOrError.conversationHandle());
         }
-        return application;
     }
 
     /**
@@ -253,17 +248,27 @@ final class DeliveryCycle {
     /** Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. */
     private Batch prepare(List<BrokerMessage> messages) {
         metrics.received.add(messages.size());
-        Batch batch = new Batch(messages);
         DeliveryLedger ledger = ledger();
         Map<String, Integer> attempts = activation.mayHaveAttempts(() -> ledger.hasAttempts(settings.queue()))
                 ? ledger.attempts(messages) : Map.of();
+        return sort(messages, attempts);
+    }
+
+    /**
+     * @param messages what one RECEIVE returned
+     * @param attempts failed deliveries by {@link DeliveryLedger#key}: those at the limit are dead-lettered
+     * @return the batch: priority requests left out (the scanner reads them where they sit in the queue), EndDialog
+     *         and Error apart when the adapter ends conversations itself, the rest for the bean
+     */
+    private Batch sort(List<BrokerMessage> messages, Map<String, Integer> attempts) {
+        Batch batch = new Batch(messages);
         String priorityType = settings.priorityMessageType();
         for (BrokerMessage m : messages) {
             int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
             if (failed >= settings.maxDeliveryAttempts()) {
                 deadLetter(m, failed);
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
-                batch.priorityRequests++;
+                continue;
             } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
                 batch.ends.add(m);
             } else {
@@ -331,13 +336,7 @@ final class DeliveryCycle {
                 return false;
             }
         }
-        for (BrokerMessage m : batch.ends) {
-            try {
-                connection.session().endConversation(m.conversationHandle(), null, null);
-            } catch (ConversationEndedException alreadyEnded) {
-                LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", reader, m.conversationHandle());
-            }
-        }
+        batch.ends.forEach(this::endThisSide);
         if (!batch.retried.isEmpty()) {
             ledger().clearAttempts(batch.retried);
         }
@@ -358,7 +357,7 @@ final class DeliveryCycle {
         wakeOthersIfMoreWait(batch.received);
         boolean committed = ok && Boolean.TRUE.equals(outcome);
         count(batch, committed, start);
-        if (!committed && Boolean.FALSE.equals(outcome) && !batch.failuresRecorded) {
+        if (!committed && Boolean.FALSE.equals(outcome)) {
             recordFailures(batch);
         }
     }
@@ -406,7 +405,6 @@ final class DeliveryCycle {
         final List<BrokerMessage> application = new ArrayList<>();
         final List<BrokerMessage> ends = new ArrayList<>();
         final List<BrokerMessage> retried = new ArrayList<>();
-        int priorityRequests;
         String error;
         boolean failuresRecorded;
 

@@ -97,11 +97,6 @@ final class PriorityScanner {
         prioritised.add(group);
     }
 
-    /** @param group a group whose priority was removed */
-    void forget(UUID group) {
-        prioritised.remove(group);
-    }
-
     /**
      * @param body {@code <priority>n</priority>}, any root element whose text is n, or the number alone
      * @return n, or null when the body holds no number from 0 to 255
