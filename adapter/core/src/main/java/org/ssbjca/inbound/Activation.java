@@ -104,8 +104,9 @@ public final class Activation {
      * @throws ResourceException if a reader cannot be started
      */
     public synchronized void setMaxReaders(int n) throws ResourceException {
-        if (n < 1 || n > 256) {
-            throw new IllegalArgumentException("MaxReaders must be between 1 and 256, was " + n);
+        if (n < DeliverySettings.MIN_READERS || n > DeliverySettings.MAX_READERS) {
+            throw new IllegalArgumentException("MaxReaders must be between " + DeliverySettings.MIN_READERS + " and "
+                    + DeliverySettings.MAX_READERS + ", was " + n);
         }
         while (readers.size() < n && !stopped) {
             QueueReader reader = new QueueReader(this, ++nextReaderId);

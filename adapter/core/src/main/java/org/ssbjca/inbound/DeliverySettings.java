@@ -11,6 +11,16 @@ import org.ssbjca.support.Backoff;
  */
 final class DeliverySettings {
 
+    /** The range of {@code maxReaders}, at deployment and through JMX. */
+    static final int MIN_READERS = 1;
+    static final int MAX_READERS = 256;
+    /** The range of {@code receiveBatchSize}. */
+    static final int MIN_BATCH = 1;
+    static final int MAX_BATCH = 10_000;
+    /** The range of {@code waitTimeout}, in ms. */
+    static final long MIN_WAIT = 100;
+    static final long MAX_WAIT = 600_000;
+
     private final String queue;
     private volatile int batchSize;
     private volatile long waitTimeoutMillis;
@@ -51,8 +61,9 @@ final class DeliverySettings {
     }
 
     void batchSize(int n) {
-        if (n < 1 || n > 10_000) {
-            throw new IllegalArgumentException("ReceiveBatchSize must be between 1 and 10000, was " + n);
+        if (n < MIN_BATCH || n > MAX_BATCH) {
+            throw new IllegalArgumentException("ReceiveBatchSize must be between " + MIN_BATCH + " and " + MAX_BATCH
+                    + ", was " + n);
         }
         batchSize = n;
     }
@@ -62,8 +73,9 @@ final class DeliverySettings {
     }
 
     void waitTimeout(long millis) {
-        if (millis < 100 || millis > 600_000) {
-            throw new IllegalArgumentException("WaitTimeout must be between 100 and 600000 ms, was " + millis);
+        if (millis < MIN_WAIT || millis > MAX_WAIT) {
+            throw new IllegalArgumentException("WaitTimeout must be between " + MIN_WAIT + " and " + MAX_WAIT
+                    + " ms, was " + millis);
         }
         waitTimeoutMillis = millis;
     }

@@ -93,9 +93,9 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         } catch (IllegalArgumentException e) {
             throw invalid("connectionUrl", e.getMessage());
         }
-        range("maxReaders", maxReaders, 1, 256);
-        range("receiveBatchSize", receiveBatchSize, 1, 10_000);
-        range("waitTimeout", waitTimeout, 100, 600_000);
+        range("maxReaders", maxReaders, DeliverySettings.MIN_READERS, DeliverySettings.MAX_READERS);
+        range("receiveBatchSize", receiveBatchSize, DeliverySettings.MIN_BATCH, DeliverySettings.MAX_BATCH);
+        range("waitTimeout", waitTimeout, DeliverySettings.MIN_WAIT, DeliverySettings.MAX_WAIT);
         range("maxDeliveryAttempts", maxDeliveryAttempts, 1, 100);
         if (database().kind() == BackendKind.SQLSERVER && maxDeliveryAttempts >= 5) {
             throw invalid("maxDeliveryAttempts", "must be between 1 and 4 on SQL Server (it disables a queue after "
