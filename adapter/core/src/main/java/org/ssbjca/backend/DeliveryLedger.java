@@ -15,6 +15,17 @@ import org.ssbjca.api.BrokerMessage;
  */
 public interface DeliveryLedger {
 
+    /** The length of the ledger's {@code last_error} columns (in every backend's install script). */
+    int ERROR_LENGTH = 4000;
+
+    /**
+     * @param error why a delivery failed, or null
+     * @return it, cut to what the {@code last_error} columns hold
+     */
+    static String errorText(String error) {
+        return error == null || error.length() <= ERROR_LENGTH ? error : error.substring(0, ERROR_LENGTH);
+    }
+
     /**
      * @param m a message
      * @return the key under which its failed deliveries are counted

@@ -128,7 +128,7 @@ final class MessageStore {
      *         queue (then the caller checks only when nothing was taken, to say why)
      */
     boolean checksEnabled(ReceiveRequest r) {
-        return sql.receiveNext(1) != null && r.conversationHandle() == null && r.conversationGroupId() == null;
+        return sql.receivesInOneStatement() && r.conversationHandle() == null && r.conversationGroupId() == null;
     }
 
     /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */

@@ -52,7 +52,7 @@ final class PortableLedger implements DeliveryLedger {
     @Override
     public int recordFailure(String queue, BrokerMessage m, String error) {
         return get("recording a failed delivery", () -> {
-            String why = truncate(error);
+            String why = DeliveryLedger.errorText(error);
             if (Jdbc.update(c, sql.incrementAttempts, why, broker.now(), m.conversationHandle(),
                     m.messageSequenceNumber()) == 0) {
                 Jdbc.update(c, sql.insertAttempt, m.conversationHandle(), m.messageSequenceNumber(), queue, why,
@@ -77,7 +77,7 @@ final class PortableLedger implements DeliveryLedger {
         run("dead-lettering a message of " + queue, () -> {
             Jdbc.update(c, sql.insertDeadLetter, queue, m.conversationGroupId(), m.conversationHandle(),
                     m.conversationId(), m.messageSequenceNumber(), m.messageTypeName(), m.serviceName(),
-                    m.serviceContractName(), m.body(), m.enqueueTime(), attempts, truncate(error),
+                    m.serviceContractName(), m.body(), m.enqueueTime(), attempts, DeliveryLedger.errorText(error),
                     m.conversationHandle(), m.messageSequenceNumber(), broker.now());
             Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
         });
@@ -139,10 +139,6 @@ final class PortableLedger implements DeliveryLedger {
 
     static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {
         return DeadLetter.read(rs, Jdbc::uuid);
-    }
-
-    private static String truncate(String error) {
-        return error == null || error.length() <= 4000 ? error : error.substring(0, 4000);
     }
 
     private static void run(String what, SqlWork.Action action) {

@@ -179,6 +179,11 @@ final class PortableSql {
 
     private static final String TOP = "{top}";
 
+    /** @return whether a RECEIVE from a whole queue is one statement, {@link #receiveNext(int)} (not on H2) */
+    boolean receivesInOneStatement() {
+        return receiveNext != null;
+    }
+
     /**
      * @param top messages to take at most, 1 or more
      * @return {@link #receiveNext} for that TOP, or null on H2

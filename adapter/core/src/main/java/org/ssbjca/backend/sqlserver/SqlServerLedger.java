@@ -52,7 +52,7 @@ final class SqlServerLedger implements DeliveryLedger {
     public int recordFailure(String queue, BrokerMessage m, String error) {
         List<Integer> n = get("recording a failed delivery", queue, () -> Batches.query(c, TSqlLedger.RECORD_FAILURE,
                 0, rs -> rs.getInt(1), Batches.text(m.conversationHandle()), m.messageSequenceNumber(), queue,
-                truncate(error)));
+                DeliveryLedger.errorText(error)));
         return n.isEmpty() ? 0 : n.get(0);
     }
 
@@ -71,7 +71,7 @@ final class SqlServerLedger implements DeliveryLedger {
     public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
         get("dead-lettering a message of " + queue, queue, () -> {
             Batches.run(c, TSqlLedger.DEAD_LETTER, Batches.text(m.conversationHandle()), m.messageSequenceNumber(),
-                    truncate(error), queue, Batches.text(m.conversationGroupId()), Batches.text(m.conversationId()),
+                    DeliveryLedger.errorText(error), queue, Batches.text(m.conversationGroupId()), Batches.text(m.conversationId()),
                     m.messageTypeName(), m.serviceName(), m.serviceContractName(), m.body(), m.enqueueTime(),
                     attempts);
             return null;
@@ -143,10 +143,6 @@ final class SqlServerLedger implements DeliveryLedger {
 
     static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {
         return DeadLetter.read(rs, Batches::uuid);
-    }
-
-    private static String truncate(String error) {
-        return error == null || error.length() <= 4000 ? error : error.substring(0, 4000);
     }
 
     private static <T> T get(String what, String queue, SqlWork<T> work) {
