@@ -109,6 +109,14 @@ final class Batches {
     }
 
     /**
+     * @param values the values of a batch's variables, null for an optional clause left out
+     * @return the non-null values, in order: a clause left out declares no variable, so it binds nothing
+     */
+    static Object[] params(Object... values) {
+        return java.util.Arrays.stream(values).filter(java.util.Objects::nonNull).toArray();
+    }
+
+    /**
      * @param value a UUID or null
      * @return its text form, as T-SQL converts it to UNIQUEIDENTIFIER; null for null
      */

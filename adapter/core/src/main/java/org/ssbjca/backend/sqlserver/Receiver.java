@@ -76,14 +76,9 @@ final class Receiver {
             throws SQLException {
         boolean waitFor = !r.timeout().isZero();
         int timeout = waitFor ? Batches.waitForMillis(r.timeout()) : 0;
-        Object[] params;
-        if (filter == TSql.Filter.NONE) {
-            params = waitFor ? new Object[] {r.top(), timeout} : new Object[] {r.top()};
-        } else {
-            params = waitFor ? new Object[] {r.top(), timeout, key} : new Object[] {r.top(), key};
-        }
         return unmodifiable(Batches.query(c, TSql.receive(queue, filter, waitFor),
-                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, Receiver::message, params));
+                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, Receiver::message,
+                Batches.params(r.top(), waitFor ? timeout : null, key)));
     }
 
     /** Tries the prioritised groups of the queue, best first; never waits for a group another transaction holds. */
@@ -116,7 +111,7 @@ final class Receiver {
             List<UUID> group = Batches.query(c, TSql.getConversationGroup(queue, waitFor),
                     waitFor ? Batches.queryTimeoutSeconds(millis) : 0, waiting,
                     rs -> Batches.uuid(rs, "conversation_group_id"),
-                    waitFor ? new Object[] {millis} : new Object[0]);
+                    Batches.params(waitFor ? millis : null));
             return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
         } catch (SQLException e) {
             if (cancelled) {

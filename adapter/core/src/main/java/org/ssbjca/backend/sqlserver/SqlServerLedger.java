@@ -71,9 +71,9 @@ final class SqlServerLedger implements DeliveryLedger {
     public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
         get("dead-lettering a message of " + queue, queue, () -> {
             Batches.run(c, TSqlLedger.DEAD_LETTER, Batches.text(m.conversationHandle()), m.messageSequenceNumber(),
-                    DeliveryLedger.errorText(error), queue, Batches.text(m.conversationGroupId()), Batches.text(m.conversationId()),
-                    m.messageTypeName(), m.serviceName(), m.serviceContractName(), m.body(), m.enqueueTime(),
-                    attempts);
+                    DeliveryLedger.errorText(error), queue, Batches.text(m.conversationGroupId()),
+                    Batches.text(m.conversationId()), m.messageTypeName(), m.serviceName(), m.serviceContractName(),
+                    m.body(), m.enqueueTime(), attempts);
             return null;
         });
     }
@@ -93,12 +93,8 @@ final class SqlServerLedger implements DeliveryLedger {
 
     @Override
     public int purgeDeadLetters(String queue) {
-        return get("purging dead letters of " + queue, queue, () -> {
-            try (var ps = c.prepareStatement(TSqlLedger.PURGE_DEAD_LETTERS)) {
-                ps.setString(1, queue);
-                return ps.executeUpdate();
-            }
-        });
+        return get("purging dead letters of " + queue, queue,
+                () -> Jdbc.update(c, TSqlLedger.PURGE_DEAD_LETTERS, queue));
     }
 
     @Override

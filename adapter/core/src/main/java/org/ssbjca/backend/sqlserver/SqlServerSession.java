@@ -62,7 +62,7 @@ final class SqlServerSession implements BrokerSession {
         }
         boolean lifetime = options.lifetime() != null;
         String sql = TSql.beginDialog(fromService, contract, related, lifetime, options.encryption());
-        Object[] params = params(target, Batches.text(relatedId),
+        Object[] params = Batches.params(target, Batches.text(relatedId),
                 lifetime ? Math.toIntExact(options.lifetime().getSeconds()) : null);
         try {
             List<Conversation> rows = Batches.query(c, sql, 0, rs -> new Conversation(
@@ -86,7 +86,7 @@ final class SqlServerSession implements BrokerSession {
         String sql = TSql.send(messageType, withBody);
         try {
             touch(Batches.query(c, sql, 0, rs -> rs.getString("queue_name"),
-                    params(Batches.text(handle), withBody ? body : null)));
+                    Batches.params(Batches.text(handle), withBody ? body : null)));
         } catch (SQLException e) {
             throw SqlServerErrors.translate("SEND of message type '" + messageType + "' on conversation " + handle,
                     null, e);
@@ -105,8 +105,8 @@ final class SqlServerSession implements BrokerSession {
                 throw new IllegalArgumentException("the error description must be given, at most 3000 characters");
             }
         }
-        Object[] params = errorCode == null ? params(Batches.text(handle))
-                : params(Batches.text(handle), errorCode, errorDescription);
+        Object[] params = errorCode == null ? Batches.params(Batches.text(handle))
+                : Batches.params(Batches.text(handle), errorCode, errorDescription);
         try {
             touch(Batches.query(c, TSql.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
                     params));
@@ -207,10 +207,5 @@ final class SqlServerSession implements BrokerSession {
         if (handle == null) {
             throw new IllegalArgumentException(verb + ": the conversation handle is null");
         }
-    }
-
-    /** The non-null values, in order: optional clauses declare no variable, so they bind nothing. */
-    private static Object[] params(Object... values) {
-        return java.util.Arrays.stream(values).filter(Objects::nonNull).toArray();
     }
 }
