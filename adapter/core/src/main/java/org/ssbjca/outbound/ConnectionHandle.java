@@ -44,12 +44,17 @@ public class ConnectionHandle implements ServiceBrokerConnection {
     }
 
     private <T> T run(String verb, Function<BrokerSession, T> work) {
+        return usable(verb).execute(work);
+    }
+
+    /** @return the managed connection behind this handle; fails, naming the verb, once closed or detached */
+    private ServiceBrokerManagedConnection usable(String verb) {
         ServiceBrokerManagedConnection m = mc;
         if (m == null) {
             throw new BrokerException(verb + ": this broker connection cannot be used: "
                     + (invalidReason == null ? "it is closed" : invalidReason));
         }
-        return m.execute(work);
+        return m;
     }
 
     private void runVoid(String verb, java.util.function.Consumer<BrokerSession> work) {
@@ -132,11 +137,7 @@ public class ConnectionHandle implements ServiceBrokerConnection {
 
     @Override
     public Connection jdbcConnection() {
-        ServiceBrokerManagedConnection m = mc;
-        if (m == null) {
-            throw new BrokerException("jdbcConnection: this broker connection cannot be used: "
-                    + (invalidReason == null ? "it is closed" : invalidReason));
-        }
+        usable("jdbcConnection");
         return GuardedConnection.of(() -> {
             ServiceBrokerManagedConnection current = mc;
             if (current == null) {

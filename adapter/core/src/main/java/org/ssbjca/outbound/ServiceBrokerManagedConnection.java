@@ -122,7 +122,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
      * transaction; else on this connection, in its transaction, or in a transaction of its own.
      */
     <T> T execute(Function<BrokerSession, T> verb) {
-        BrokerSession shared = DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
+        BrokerSession shared = deliverySession();
         if (shared != null) {
             return verb.apply(shared);
         }
@@ -153,9 +153,14 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
         }
     }
 
+    /** @return the session of the delivery of this database the caller handles in its transaction, or null */
+    private BrokerSession deliverySession() {
+        return DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
+    }
+
     /** @return the JDBC connection verbs run on now (the delivery's, when shared) */
     Connection currentConnection() {
-        BrokerSession shared = DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
+        BrokerSession shared = deliverySession();
         return shared != null ? shared.connection() : connection;
     }
 
