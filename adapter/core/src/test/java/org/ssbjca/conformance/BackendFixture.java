@@ -46,6 +46,16 @@ public interface BackendFixture extends AutoCloseable {
     void setLockTimeout(Connection c, long millis) throws SQLException;
 
     /**
+     * The plan shapes a test can force on a session, to prove that a statement means the same whatever plan the
+     * database picks (the plan changes with the tables' statistics, which tests cannot pin on every server).
+     *
+     * @return by name, the session settings that force each shape; the first is the database's own choice
+     */
+    default java.util.Map<String, java.util.List<String>> planShapes() {
+        return java.util.Map.of("as planned", java.util.List.of());
+    }
+
+    /**
      * Prepares to end the database session of a connection from another connection, as a server that shuts down
      * ends it (the session id is read now, while the connection is idle).
      *

@@ -11,8 +11,10 @@ import org.junit.jupiter.params.provider.ArgumentsProvider;
 import org.ssbjca.backend.portable.PortableOptions;
 
 /**
- * The backends of the conformance suite: every {@link BackendTest} runs once per backend. Each database is started
- * once per JVM, on first use; a backend that cannot run here (SQL Server without Docker) is reported once, on one
+ * The backends of the conformance suite: every {@link BackendTest} runs once per backend, and on PostgreSQL once per
+ * {@link PlannerState} (never analysed, analysed empty, analysed with traffic), since a statement's plan, and so its
+ * behaviour if it depended on the plan, changes with the statistics. Each database is started once per JVM, on first
+ * use; a backend that cannot run here (SQL Server without Docker) is reported once, on one
  * line, and its runs are skipped.
  */
 public final class Conformance implements ArgumentsProvider {
@@ -24,7 +26,9 @@ public final class Conformance implements ArgumentsProvider {
 
     static {
         BACKENDS.add(new Lazy("H2", H2Fixture::new));
-        BACKENDS.add(new Lazy("PostgreSQL", PostgresFixture::new));
+        for (PlannerState state : PlannerState.values()) {
+            BACKENDS.add(new Lazy(state.label(), () -> new PostgresFixture(state)));
+        }
         BACKENDS.add(new Lazy("SQL Server", SqlServerFixture::new));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> BACKENDS.forEach(Lazy::close)));
     }

@@ -84,6 +84,34 @@ public final class Db {
     }
 
     /**
+     * @return a session on a connection of its own that lives until closed, as a reader's does: the database plans
+     *         statements that one connection runs again and again differently (PostgreSQL switches to a generic plan
+     *         after a few executions of a prepared statement)
+     */
+    Reader reader() {
+        return reader(java.util.List.of());
+    }
+
+    /**
+     * @param settings session settings to run first, e.g. one of {@link BackendFixture#planShapes()}
+     * @return a reader's long-lived session with those settings
+     */
+    Reader reader(java.util.List<String> settings) {
+        try {
+            Connection c = fixture().connect();
+            try (java.sql.Statement s = c.createStatement()) {
+                for (String setting : settings) {
+                    s.execute(setting);
+                }
+            }
+            c.commit();
+            return new Reader(c, broker().session(c));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect to " + lazy.name, e);
+        }
+    }
+
+    /**
      * Declares a fresh set of objects: message types Request (initiator), Reply (target), Any (either side),
      * Empty (VALIDATION = EMPTY, either side), Xml (VALIDATION = WELL_FORMED_XML, either side); a contract with all
      * of them; an initiator service on its own queue; a target service on its own queue.
@@ -141,6 +169,59 @@ public final class Db {
             targetQueue = "TargetQueue_" + id;
             initiatorService = "test/" + id + "/InitiatorService";
             targetService = "test/" + id + "/TargetService";
+        }
+    }
+
+    /** A long-lived connection that runs one transaction after another, as a reader does. */
+    static final class Reader implements AutoCloseable {
+        private final Connection c;
+        private final BrokerSession session;
+
+        Reader(Connection c, BrokerSession session) {
+            this.c = c;
+            this.session = session;
+        }
+
+        BrokerSession session() {
+            return session;
+        }
+
+        Connection connection() {
+            return c;
+        }
+
+        /** Runs work in a transaction of this connection and commits it. */
+        <T> T tx(Function<BrokerSession, T> work) {
+            return end(work.apply(session), true);
+        }
+
+        /** Runs work in a transaction of this connection and rolls it back. */
+        <T> T rollback(Function<BrokerSession, T> work) {
+            return end(work.apply(session), false);
+        }
+
+        private <T> T end(T result, boolean commit) {
+            try {
+                if (commit) {
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+                session.afterCompletion(commit);
+                return result;
+            } catch (SQLException e) {
+                throw new IllegalStateException(commit ? "commit failed" : "rollback failed", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                c.rollback();
+                c.close();
+            } catch (SQLException e) {
+                // nothing left to release
+            }
         }
     }
 

@@ -1,50 +1,32 @@
 package org.ssbjca.conformance;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
-import org.ssbjca.backend.DatabaseConfig;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * A real PostgreSQL server: the one named by {@code SSB_TEST_POSTGRES_URL} (with {@code SSB_TEST_POSTGRES_USER} and
- * {@code SSB_TEST_POSTGRES_PASSWORD}), or an embedded PostgreSQL started for this JVM with
- * {@code max_prepared_transactions} set so that two-phase XA works.
+ * A real PostgreSQL database in one {@link PlannerState}, on the test JVM's {@link PostgresServer}: a database of its
+ * own per state, so that the statistics of one never reach another.
  */
 final class PostgresFixture extends PortableFixture {
 
-    private final EmbeddedPostgres embedded;
+    private final PlannerState state;
 
-    PostgresFixture() {
-        this(embeddedUnlessConfigured());
-    }
-
-    private PostgresFixture(EmbeddedPostgres embedded) {
-        super(embedded == null
-                ? new DatabaseConfig(System.getenv("SSB_TEST_POSTGRES_URL"), System.getenv("SSB_TEST_POSTGRES_USER"),
-                        System.getenv("SSB_TEST_POSTGRES_PASSWORD"))
-                : new DatabaseConfig(embedded.getJdbcUrl("postgres", "postgres"), "postgres", "postgres"));
-        this.embedded = embedded;
-    }
-
-    private static EmbeddedPostgres embeddedUnlessConfigured() {
-        String url = System.getenv("SSB_TEST_POSTGRES_URL");
-        if (url != null && !url.isBlank()) {
-            return null;
-        }
-        try {
-            return EmbeddedPostgres.builder()
-                    .setServerConfig("max_prepared_transactions", "20")
-                    .setServerConfig("max_connections", "100")
-                    .start();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start embedded PostgreSQL", e);
+    PostgresFixture(PlannerState state) {
+        super(PostgresServer.get().newDatabase(state.databaseName("conformance")));
+        this.state = state;
+        try (Connection c = connect()) {
+            state.apply(broker(), c);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot bring PostgreSQL into state " + state, e);
         }
     }
 
     @Override
     public String name() {
-        return "PostgreSQL";
+        return state.label();
     }
 
     /** {@code pg_terminate_backend}: the session ends with {@code FATAL 57P01}, as at a server shutdown. */
@@ -66,20 +48,23 @@ final class PostgresFixture extends PortableFixture {
         };
     }
 
+    /**
+     * The planner's choice, then a generic plan made only of nested loops with nothing hashed, sorted or
+     * materialized: the shape in which a subquery under a join runs again for every outer row (the shape PostgreSQL
+     * chose for the old RECEIVE once the tables had statistics).
+     */
     @Override
-    public void setLockTimeout(Connection c, long millis) throws SQLException {
-        set(c, "SET lock_timeout = " + millis);
+    public Map<String, List<String>> planShapes() {
+        Map<String, List<String>> shapes = new LinkedHashMap<>();
+        shapes.put("as planned", List.of());
+        shapes.put("generic plan, nested loops, nothing hashed, sorted or materialized", List.of(
+                "SET plan_cache_mode = force_generic_plan", "SET enable_hashjoin = off", "SET enable_mergejoin = off",
+                "SET enable_material = off", "SET enable_hashagg = off", "SET enable_sort = off"));
+        return shapes;
     }
 
     @Override
-    public void close() {
-        super.close();
-        if (embedded != null) {
-            try {
-                embedded.close();
-            } catch (IOException e) {
-                // the JVM is ending; the data directory is temporary
-            }
-        }
+    public void setLockTimeout(Connection c, long millis) throws SQLException {
+        set(c, "SET lock_timeout = " + millis);
     }
 }

@@ -10,6 +10,7 @@ import static org.ssbjca.conformance.DialogConformanceTest.bytes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +55,35 @@ class ReceiveConformanceTest {
         assertEquals(List.of("m0", "m1"), texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(2)))));
         assertEquals(List.of("m2", "m3", "m4"),
                 texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)))));
+    }
+
+    /**
+     * A reader keeps its connection, so the database runs its RECEIVE as a prepared statement again and again: on
+     * PostgreSQL a generic plan after a few executions, whose shape depends on the tables' statistics. TOP must hold
+     * whatever the plan: one message per RECEIVE, in order, in every plan shape the fixture can force.
+     */
+    @BackendTest
+    void topHoldsWhateverThePlanForAReaderThatReceivesAgainAndAgain(Db db) {
+        Db.Objects o = db.objects();
+        for (Map.Entry<String, List<String>> shape : db.fixture().planShapes().entrySet()) {
+            try (Db.Reader reader = db.reader(shape.getValue())) {
+                for (int round = 0; round < 3; round++) {
+                    Conversation a = begin(db, o);
+                    String prefix = "r" + round + "m";
+                    db.run(s -> {
+                        for (int i = 0; i < 5; i++) {
+                            s.send(a.handle(), o.request, bytes(prefix + i));
+                        }
+                    });
+                    for (int i = 0; i < 5; i++) {
+                        List<BrokerMessage> got = reader.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(1)));
+                        assertEquals(List.of(prefix + i), texts(got), "RECEIVE TOP (1), execution "
+                                + (round * 5 + i + 1) + " on one connection, plan: " + shape.getKey());
+                    }
+                }
+            }
+            assertEquals(0, db.depth(o.targetQueue), "plan: " + shape.getKey());
+        }
     }
 
     @BackendTest

@@ -89,6 +89,13 @@ final class PortableSql {
      * The whole statement sees one snapshot: the group may have been released by a transaction that committed after
      * it was taken, having RECEIVEd the first messages; locking the messages (FOR UPDATE) skips those rows, already
      * deleted, and takes the next ones instead of deleting nothing.
+     * <p>
+     * The messages to take are chosen once, in a {@code MATERIALIZED} CTE ({@code picked}), and the DELETE joins
+     * that result. Written as {@code DELETE ... WHERE queuing_order IN (SELECT ... LIMIT n FOR UPDATE)}, the
+     * selection's meaning depended on the plan: once the tables had statistics PostgreSQL could plan it as a nested
+     * loop that ran the {@code LIMIT ... FOR UPDATE} again for each message row, and each run skipped the rows the
+     * DELETE had already removed, so one RECEIVE took the whole group whatever TOP said. A materialized CTE is
+     * evaluated once per execution whatever the plan (PostgreSQL 12 or later).
      */
     private final String receiveNext;
     private final java.util.concurrent.ConcurrentMap<Integer, String> receiveNextByTop =
@@ -212,7 +219,7 @@ final class PortableSql {
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
-        receiveNext = dialect.receivesInOneStatement ? "WITH grp AS (SELECT COALESCE("
+        receiveNext = dialect.receivesInOneStatement ? "WITH grp AS MATERIALIZED (SELECT COALESCE("
                 + "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
                 + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
                 + " WHERE p.queue_name = ?"
@@ -222,9 +229,11 @@ final class PortableSql {
                 + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)"
                 + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)) AS conversation_group_id"
                 + " WHERE EXISTS (SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled)),"
-                + " taken AS (DELETE FROM ssb.message WHERE queuing_order IN (SELECT m.queuing_order FROM ssb.message m"
+                + " picked AS MATERIALIZED (SELECT m.queuing_order FROM ssb.message m"
                 + " WHERE m.conversation_group_id = (SELECT conversation_group_id FROM grp)"
-                + " ORDER BY m.queuing_order LIMIT " + TOP + " FOR UPDATE) RETURNING *),"
+                + " ORDER BY m.queuing_order LIMIT " + TOP + " FOR UPDATE),"
+                + " taken AS (DELETE FROM ssb.message d USING picked p WHERE d.queuing_order = p.queuing_order"
+                + " RETURNING d.*),"
                 + " turn AS (UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn
                 + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
                 + " AND EXISTS (SELECT 1 FROM taken))"
