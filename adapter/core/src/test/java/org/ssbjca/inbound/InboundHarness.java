@@ -43,7 +43,14 @@ public final class InboundHarness implements AutoCloseable {
 
     /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
     public InboundHarness(String url) throws Exception {
-        ra.setConnectionUrl(url);
+        this(new org.ssbjca.backend.DatabaseConfig(url, null, null));
+    }
+
+    /** @param database the adapter's database, with its credentials (a PostgreSQL database, say) */
+    public InboundHarness(org.ssbjca.backend.DatabaseConfig database) throws Exception {
+        ra.setConnectionUrl(database.url());
+        ra.setUser(database.user());
+        ra.setPassword(database.password());
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());
