@@ -104,6 +104,9 @@ class BenchmarkIT {
             if (phases.contains("depth")) {
                 depth();
             }
+            report.notes.add(String.format(Locale.ROOT, "Every per-message run of ssb-jca and Artemis in this"
+                    + " benchmark was checked to commit one message per transaction (the recorder counts"
+                    + " transactions): %,d transactions, none with more than one message.", perMessageTransactions));
         } finally {
             load.stop();
         }
@@ -311,12 +314,32 @@ class BenchmarkIT {
         if (queued == measured) {
             assertEquals(0, loader.depth(), "the queue is empty after the run");
         }
+        if (!consumer.getName().equals(BenchDeployments.ssbBatchConsumer().getName())) {
+            requireOneMessagePerTransaction(consumer, r);
+        }
         double rate = measured * 1e9 / (r[1] - r[0]);
-        log("%s: %,d of %,d queued in %.2f s = %s (rolled back: %d)", consumer.getName(), measured, queued,
-                (r[1] - r[0]) / 1e9, Report.rate(rate), r[4]);
+        log("%s: %,d of %,d queued in %.2f s = %s (rolled back: %d; %,d transactions committed, at most %d"
+                + " message(s) each)", consumer.getName(), measured, queued, (r[1] - r[0]) / 1e9, Report.rate(rate),
+                r[4], r[5], r[6]);
         loader.clear();
         return rate;
     }
+
+    /**
+     * A per-message figure counts only if every transaction of its run took one message (receiveBatchSize 1): a
+     * RECEIVE that took more would inflate it (as PostgreSQL's RECEIVE once did in one plan shape).
+     *
+     * @param r what {@code control.await} returned: committed messages at 2, transactions at 5, the most messages
+     *        one transaction took at 6
+     */
+    private void requireOneMessagePerTransaction(JavaArchive consumer, long[] r) {
+        assertEquals(1, r[6], consumer.getName() + ": a transaction of this per-message run took " + r[6]
+                + " messages; its figure would be inflated");
+        assertEquals(r[2], r[5], consumer.getName() + ": committed messages and committed transactions differ");
+        perMessageTransactions += r[5];
+    }
+
+    private long perMessageTransactions;
 
     private double drainArtemis(JavaArchive consumer, int messages) throws Exception {
         control.fillArtemis(messages, BODY);
@@ -333,6 +356,7 @@ class BenchmarkIT {
         }
         assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
         assertEquals(0, awaitArtemisDepth(0), "the Artemis queue is empty after the run");
+        requireOneMessagePerTransaction(consumer, r);
         double rate = messages * 1e9 / (r[1] - r[0]);
         log("%s: %,d in %.2f s = %s (rolled back: %d)", consumer.getName(), messages, (r[1] - r[0]) / 1e9,
                 Report.rate(rate), r[4]);

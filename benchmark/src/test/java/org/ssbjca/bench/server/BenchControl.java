@@ -27,7 +27,8 @@ public final class BenchControl implements BenchControlMXBean {
     public long[] await(long timeoutMillis) throws InterruptedException {
         Recorder.Run r = Recorder.current();
         r.await(timeoutMillis);
-        return new long[] {r.firstStart.get(), r.doneAt, r.committed.get(), r.delivered.get(), r.rolledBack.get()};
+        return new long[] {r.firstStart.get(), r.doneAt, r.committed.get(), r.delivered.get(), r.rolledBack.get(),
+            r.transactions.get(), r.mostPerTransaction.get()};
     }
 
     @Override

@@ -50,6 +50,15 @@ public final class Recorder {
                 r.receivedAt[id] = now;
             }
         }
+        // One synchronization per transaction, which counts every delivery made in it: a per-message phase proves
+        // from these counts that each transaction took exactly one message.
+        AtomicInteger inTransaction = (AtomicInteger) registry.getResource(Recorder.class);
+        if (inTransaction != null) {
+            inTransaction.addAndGet(messages);
+            return;
+        }
+        AtomicInteger counted = new AtomicInteger(messages);
+        registry.putResource(Recorder.class, counted);
         registry.registerInterposedSynchronization(new Synchronization() {
             @Override
             public void beforeCompletion() {
@@ -58,7 +67,7 @@ public final class Recorder {
             @Override
             public void afterCompletion(int status) {
                 if (status == Status.STATUS_COMMITTED) {
-                    r.committed(messages);
+                    r.committedTransaction(counted.get());
                 } else {
                     r.rolledBack.incrementAndGet();
                 }
@@ -85,6 +94,9 @@ public final class Recorder {
         final AtomicInteger delivered = new AtomicInteger();
         final AtomicInteger committed = new AtomicInteger();
         final AtomicInteger rolledBack = new AtomicInteger();
+        /** Committed transactions, and the most messages one of them took. */
+        final AtomicInteger transactions = new AtomicInteger();
+        final AtomicInteger mostPerTransaction = new AtomicInteger();
         final CountDownLatch done = new CountDownLatch(1);
         final long[] sentAt;
         final long[] receivedAt;
@@ -96,7 +108,9 @@ public final class Recorder {
             this.receivedAt = latencyIds > 0 ? new long[latencyIds] : null;
         }
 
-        void committed(int messages) {
+        void committedTransaction(int messages) {
+            transactions.incrementAndGet();
+            mostPerTransaction.accumulateAndGet(messages, Math::max);
             int total = committed.addAndGet(messages);
             if (total >= expected && total - messages < expected) {
                 doneAt = System.nanoTime();
