@@ -31,6 +31,7 @@ public final class SqlServerBroker implements Broker {
 
     private final DatabaseConfig config;
     private final QueueSignals signals = new QueueSignals();
+    private final PriorityPresence priorities = new PriorityPresence();
 
     /**
      * @param source where the database is
@@ -55,7 +56,7 @@ public final class SqlServerBroker implements Broker {
 
     @Override
     public BrokerSession session(Connection connection) {
-        return new SqlServerSession(signals, connection);
+        return new SqlServerSession(signals, priorities, connection);
     }
 
     @Override
