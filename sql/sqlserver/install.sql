@@ -1,8 +1,11 @@
 -- ssb-jca on native SQL Server Service Broker: the adapter's own tables (schema ssb).
 -- Queues, services, conversations and messages are SQL Server's own; the adapter adds only conversation group
 -- priorities, failed-delivery counts and dead letters. Same tables and columns as sql/h2/install.sql, in SQL Server
--- types. Idempotent: every batch checks the catalog first, so the script is safe to run on every start.
+-- types. Idempotent: every batch checks the catalog first, so the script is safe to run again.
 -- Batches are separated by GO lines (sqlcmd, SSMS, or the adapter's own script runner).
+-- On SQL Server the adapter never runs this script itself (unlike the portable schema, which it creates at start
+-- unless createSchema is false): an administrator runs it once, with DDL rights; grant-role.sql then grants the
+-- adapter's login what it needs. The test kit runs it through SqlServerBroker.installSchema.
 --
 -- Prerequisites, done once by an administrator (not by this script):
 --  1. Service Broker enabled in the database. It needs exclusive access, hence ROLLBACK IMMEDIATE:
@@ -11,8 +14,10 @@
 --     https://learn.microsoft.com/sql/database-engine/service-broker/how-to-activate-service-broker-message-delivery-in-databases-transact-sql
 --  2. XA transactions (container-managed transactions, message-driven beans):
 --     a. MS DTC running, with "Enable XA Transactions" checked (on Linux: MSDTC configured with mssql-conf);
---     b. the JDBC XA procedures installed in master (SQL Server 2019 and later; earlier versions: xa_install.sql):
+--     b. the JDBC XA procedures installed in master. From SQL Server 2019 (CTP 2.0) they are in the engine:
 --          EXEC sp_sqljdbc_xa_install;
+--        before 2019: copy sqljdbc_xa.dll from the driver's xa folder to the instance's Binn folder and run the
+--        driver's xa_install.sql as an administrator;
 --     c. the adapter's login a user in master and a member of the SqlJDBCXAUser role:
 --          USE master; CREATE USER [adapter_login] FOR LOGIN [adapter_login];
 --          ALTER ROLE [SqlJDBCXAUser] ADD MEMBER [adapter_login];

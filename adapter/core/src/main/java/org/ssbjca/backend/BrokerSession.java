@@ -91,6 +91,18 @@ public interface BrokerSession {
     List<BrokerMessage> receive(ReceiveRequest request);
 
     /**
+     * As {@link #receive(ReceiveRequest)}, for a reader that may be told to ignore the adapter's priorities.
+     *
+     * @param request what to receive
+     * @param priorities false: an unfiltered RECEIVE does not try the prioritised groups first (a backend may still
+     *        do, this is a hint that spares it the work)
+     * @return the messages of one conversation group, in order; empty on timeout
+     */
+    default List<BrokerMessage> receive(ReceiveRequest request, boolean priorities) {
+        return receive(request);
+    }
+
+    /**
      * Records a priority for a conversation group: readers take higher priorities first.
      *
      * @param group the group

@@ -26,12 +26,53 @@ public final class Jdbc {
         T map(ResultSet rs) throws SQLException;
     }
 
+    /**
+     * A NULL parameter with the SQL type of the column or variable it goes to. A bare Java null is bound as
+     * {@link Types#NULL}, which mssql-jdbc sends as a binary NULL, and SQL Server does not convert binary to every
+     * type (datetimeoffset, for one); a typed NULL is sent with its type on every driver.
+     */
+    public static final class Null {
+        private final int sqlType;
+
+        private Null(int sqlType) {
+            this.sqlType = sqlType;
+        }
+
+        /**
+         * @param sqlType a {@link Types} constant, for example {@link Types#NVARCHAR}
+         * @return a NULL of that type
+         */
+        public static Null of(int sqlType) {
+            return new Null(sqlType);
+        }
+
+        /** @return the {@link Types} constant */
+        public int sqlType() {
+            return sqlType;
+        }
+
+        @Override
+        public String toString() {
+            return "NULL(" + sqlType + ")";
+        }
+    }
+
     private Jdbc() {
     }
 
     /**
+     * @param value a parameter that may be null
+     * @param sqlType the {@link Types} constant of the column or variable it goes to
+     * @return the value, or a NULL of that type when it is null
+     */
+    public static Object orNull(Object value, int sqlType) {
+        return value == null ? Null.of(sqlType) : value;
+    }
+
+    /**
      * Binds parameters: {@link UUID} and {@link Instant} as objects (an instant as a UTC
-     * {@link OffsetDateTime}), {@code byte[]} as bytes, null as NULL.
+     * {@link OffsetDateTime}), {@code byte[]} as bytes, a {@link Null} as a NULL of its type, and a bare null as
+     * {@link Types#NULL} (pass {@link #orNull(Object, int)} for any value that may be null).
      *
      * @param ps the statement
      * @param params the parameters, in order
@@ -42,6 +83,8 @@ public final class Jdbc {
             Object p = params[i];
             if (p == null) {
                 ps.setNull(i + 1, Types.NULL);
+            } else if (p instanceof Null) {
+                ps.setNull(i + 1, ((Null) p).sqlType);
             } else if (p instanceof Instant) {
                 ps.setObject(i + 1, OffsetDateTime.ofInstant((Instant) p, ZoneOffset.UTC));
             } else if (p instanceof byte[]) {

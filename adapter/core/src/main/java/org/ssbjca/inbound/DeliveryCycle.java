@@ -73,7 +73,7 @@ final class DeliveryCycle {
         boolean ok = true;
         long start = 0;
         try {
-            List<BrokerMessage> messages = connection.session().receive(request());
+            List<BrokerMessage> messages = connection.session().receive(request(), settings.priorityEnabled());
             if (!messages.isEmpty()) {
                 start = System.nanoTime();
                 batch = prepare(messages);
@@ -109,7 +109,7 @@ final class DeliveryCycle {
         List<BrokerMessage> received;
         List<BrokerMessage> messages;
         try {
-            received = connection.session().receive(request());
+            received = connection.session().receive(request(), settings.priorityEnabled());
             messages = setAside(received);
             connection.commitLocal();
             wakeOthersIfMoreWait(received);
@@ -230,7 +230,7 @@ final class DeliveryCycle {
 
     private List<BrokerMessage> receive() {
         try {
-            return connection.session().receive(request());
+            return connection.session().receive(request(), settings.priorityEnabled());
         } catch (RuntimeException e) {
             connection.setRollbackOnly();
             throw e;

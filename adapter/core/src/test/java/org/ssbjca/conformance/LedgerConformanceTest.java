@@ -75,6 +75,26 @@ class LedgerConformanceTest {
     }
 
     @BackendTest
+    void aDeadLetterWithoutItsOptionalFieldsBindsTypedNulls(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("bare")));
+        db.run(s -> {
+            BrokerMessage m = s.receive(ReceiveRequest.from(o.targetQueue)).get(0);
+            BrokerMessage bare = BrokerMessage.builder().conversationHandle(m.conversationHandle())
+                    .messageSequenceNumber(m.messageSequenceNumber()).messageTypeName(m.messageTypeName()).build();
+            db.broker().ledger(s.connection()).recordFailure(o.targetQueue, bare, null);
+            db.broker().ledger(s.connection()).deadLetter(o.targetQueue, bare, 1, null);
+        });
+        DeadLetter d = ledger(db, l -> l.deadLetters(o.targetQueue, 10)).get(0);
+        assertNull(d.lastError());
+        assertNull(d.message().enqueueTime());
+        assertNull(d.message().conversationId());
+        assertNull(d.message().conversationGroupId());
+        assertEquals(1, d.attempts());
+    }
+
+    @BackendTest
     void purgeRemovesTheQueuesDeadLetters(Db db) {
         Db.Objects o = db.objects();
         for (int i = 0; i < 3; i++) {

@@ -3,6 +3,7 @@ package org.ssbjca.backend.portable;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +53,7 @@ final class PortableLedger implements DeliveryLedger {
     @Override
     public int recordFailure(String queue, BrokerMessage m, String error) {
         return get("recording a failed delivery", () -> {
-            String why = DeliveryLedger.errorText(error);
+            Object why = Jdbc.orNull(DeliveryLedger.errorText(error), Types.VARCHAR);
             if (Jdbc.update(c, sql.incrementAttempts, why, broker.now(), m.conversationHandle(),
                     m.messageSequenceNumber()) == 0) {
                 Jdbc.update(c, sql.insertAttempt, m.conversationHandle(), m.messageSequenceNumber(), queue, why,
@@ -75,10 +76,13 @@ final class PortableLedger implements DeliveryLedger {
     @Override
     public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
         run("dead-lettering a message of " + queue, () -> {
-            Jdbc.update(c, sql.insertDeadLetter, queue, m.conversationGroupId(), m.conversationHandle(),
-                    m.conversationId(), m.messageSequenceNumber(), m.messageTypeName(), m.serviceName(),
-                    m.serviceContractName(), m.body(), m.enqueueTime(), attempts, DeliveryLedger.errorText(error),
-                    m.conversationHandle(), m.messageSequenceNumber(), broker.now());
+            Jdbc.update(c, sql.insertDeadLetter, queue, Jdbc.orNull(m.conversationGroupId(), Types.OTHER),
+                    m.conversationHandle(), Jdbc.orNull(m.conversationId(), Types.OTHER), m.messageSequenceNumber(),
+                    m.messageTypeName(), Jdbc.orNull(m.serviceName(), Types.VARCHAR),
+                    Jdbc.orNull(m.serviceContractName(), Types.VARCHAR), Jdbc.orNull(m.body(), Types.VARBINARY),
+                    Jdbc.orNull(m.enqueueTime(), Types.TIMESTAMP_WITH_TIMEZONE), attempts,
+                    Jdbc.orNull(DeliveryLedger.errorText(error), Types.VARCHAR), m.conversationHandle(),
+                    m.messageSequenceNumber(), broker.now());
             Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
         });
     }

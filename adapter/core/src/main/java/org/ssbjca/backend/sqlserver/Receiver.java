@@ -3,6 +3,7 @@ package org.ssbjca.backend.sqlserver;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
@@ -18,19 +19,30 @@ import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 /**
  * RECEIVE and GET CONVERSATION GROUP on one connection. An unfiltered RECEIVE first tries the groups the adapter's
  * priority table ranks (highest priority, then earliest request), skipping any group another transaction holds, and
- * otherwise leaves the choice, and the waiting, to SQL Server's own WAITFOR (RECEIVE ...).
+ * otherwise leaves the choice, and the waiting, to SQL Server's own WAITFOR (RECEIVE ...). It does not ask for
+ * prioritised groups when the reader ignores priorities, nor while the queue was lately found to have none
+ * ({@link PriorityPresence}): then a RECEIVE is one round trip.
  */
 final class Receiver {
 
     /** How many prioritised groups one RECEIVE tries before it lets SQL Server choose. */
     static final int PRIORITY_CANDIDATES = 32;
 
+    /**
+     * The JDBC query timeout of one prioritised attempt. The attempt runs with LOCK_TIMEOUT 0; should a conversation
+     * group lock wait not obey it (Microsoft does not say), the driver cancels the attempt after this long and the
+     * group is skipped as a locked one.
+     */
+    static final int PRIORITISED_QUERY_TIMEOUT_SECONDS = 1;
+
     private final Connection c;
+    private final PriorityPresence presence;
     private final AtomicReference<Statement> waiting = new AtomicReference<>();
     private volatile boolean cancelled;
 
-    Receiver(Connection c) {
+    Receiver(Connection c, PriorityPresence presence) {
         this.c = c;
+        this.presence = presence;
     }
 
     /** Ends a WAITFOR running on another thread (the driver cancels the statement) and every later one. */
@@ -46,7 +58,7 @@ final class Receiver {
         }
     }
 
-    List<BrokerMessage> receive(ReceiveRequest r) {
+    List<BrokerMessage> receive(ReceiveRequest r, boolean priorities) {
         if (cancelled) {
             return List.of();
         }
@@ -54,14 +66,17 @@ final class Receiver {
         String what = "RECEIVE from queue " + queue;
         try {
             if (r.conversationHandle() != null) {
-                return receive(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()));
+                return receiveFiltered(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()));
             }
             if (r.conversationGroupId() != null) {
-                return receive(queue, TSql.Filter.CONVERSATION_GROUP, r, Batches.text(r.conversationGroupId()));
+                return receiveFiltered(queue, TSql.Filter.CONVERSATION_GROUP, r,
+                        Batches.text(r.conversationGroupId()));
             }
-            List<BrokerMessage> prioritised = receivePrioritised(queue, r.top());
-            if (!prioritised.isEmpty()) {
-                return prioritised;
+            if (priorities && presence.mayHave(queue.quoted())) {
+                List<BrokerMessage> prioritised = receivePrioritised(queue, r.top());
+                if (!prioritised.isEmpty()) {
+                    return prioritised;
+                }
             }
             return receive(queue, TSql.Filter.NONE, r, null);
         } catch (SQLException e) {
@@ -69,6 +84,24 @@ final class Receiver {
                 return List.of();
             }
             throw SqlServerErrors.translate(what, r.queue(), e);
+        }
+    }
+
+    /**
+     * A RECEIVE of one conversation or group waits for its group lock, as SQL Server's RECEIVE does, as long as the
+     * session's SET LOCK_TIMEOUT allows; when that runs out (error 1222) the group is another transaction's and
+     * nothing is received, as on the portable backends. The transaction stays usable
+     * (https://learn.microsoft.com/sql/t-sql/statements/set-lock-timeout-transact-sql).
+     */
+    private List<BrokerMessage> receiveFiltered(QueueName queue, TSql.Filter filter, ReceiveRequest r, String key)
+            throws SQLException {
+        try {
+            return receive(queue, filter, r, key);
+        } catch (SQLException e) {
+            if (!cancelled && SqlServerErrors.number(e) == SqlServerErrors.LOCK_TIMEOUT) {
+                return List.of();
+            }
+            throw e;
         }
     }
 
@@ -81,13 +114,29 @@ final class Receiver {
                 Batches.params(r.top(), waitFor ? timeout : null, key)));
     }
 
-    /** Tries the prioritised groups of the queue, best first; never waits for a group another transaction holds. */
+    /**
+     * Tries the prioritised groups of the queue, best first; never waits for a group another transaction holds.
+     * Remembers a queue without prioritised groups ({@link PriorityPresence}), so that the next RECEIVEs skip the
+     * query for a while.
+     */
     private List<BrokerMessage> receivePrioritised(QueueName queue, int top) throws SQLException {
+        PriorityPresence.Ask ask = presence.ask();
         List<UUID> groups = Batches.query(c, TSql.priorityCandidates(queue), 0,
                 rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES);
-        String sql = groups.isEmpty() ? null : TSql.receivePrioritisedGroup(queue);
+        if (groups.isEmpty()) {
+            presence.noneFound(queue.quoted(), ask);
+            return List.of();
+        }
+        presence.found(queue.quoted());
+        String sql = TSql.receivePrioritisedGroup(queue);
         for (UUID group : groups) {
-            List<BrokerMessage> batch = Batches.query(c, sql, 0, Receiver::message, top, Batches.text(group));
+            List<BrokerMessage> batch;
+            try {
+                batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, Receiver::message, top,
+                        Batches.text(group));
+            } catch (SQLTimeoutException lockWaitNotBounded) {
+                continue; // cancelled by the driver: held by another transaction, skipped as after error 1222
+            }
             if (!batch.isEmpty()) {
                 return unmodifiable(batch);
             }

@@ -31,6 +31,7 @@ public final class SqlServerBroker implements Broker {
 
     private final DatabaseConfig config;
     private final QueueSignals signals = new QueueSignals();
+    private final PriorityPresence priorities = new PriorityPresence();
 
     /**
      * @param source where the database is
@@ -55,7 +56,7 @@ public final class SqlServerBroker implements Broker {
 
     @Override
     public BrokerSession session(Connection connection) {
-        return new SqlServerSession(signals, connection);
+        return new SqlServerSession(signals, priorities, connection);
     }
 
     @Override
@@ -85,7 +86,8 @@ public final class SqlServerBroker implements Broker {
 
     /**
      * Creates the adapter's tables if they are missing, from {@code sql/sqlserver/install.sql}. Service Broker must
-     * already be enabled in the database (see the script's header).
+     * already be enabled in the database (see the script's header). The adapter never calls this on its own: on
+     * SQL Server an administrator runs the script (the test kit calls this method).
      *
      * @param connection a connection with DDL rights; runs in auto-commit mode
      * @throws SQLException if a batch fails

@@ -16,6 +16,8 @@ final class SqlServerErrors {
 
     /** "Lock request time out period exceeded." */
     static final int LOCK_TIMEOUT = 1222;
+    /** "The conversation group "%.*ls" is not found." */
+    static final int GROUP_NOT_FOUND = 8436;
     /** "The service queue "%.*ls" is currently disabled." */
     static final int QUEUE_DISABLED = 9617;
 

@@ -3,6 +3,7 @@ package org.ssbjca.backend.sqlserver;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +53,7 @@ final class SqlServerLedger implements DeliveryLedger {
     public int recordFailure(String queue, BrokerMessage m, String error) {
         List<Integer> n = get("recording a failed delivery", queue, () -> Batches.query(c, TSqlLedger.RECORD_FAILURE,
                 0, rs -> rs.getInt(1), Batches.text(m.conversationHandle()), m.messageSequenceNumber(), queue,
-                DeliveryLedger.errorText(error)));
+                Jdbc.orNull(DeliveryLedger.errorText(error), Types.NVARCHAR)));
         return n.isEmpty() ? 0 : n.get(0);
     }
 
@@ -71,9 +72,10 @@ final class SqlServerLedger implements DeliveryLedger {
     public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
         get("dead-lettering a message of " + queue, queue, () -> {
             Batches.run(c, TSqlLedger.DEAD_LETTER, Batches.text(m.conversationHandle()), m.messageSequenceNumber(),
-                    DeliveryLedger.errorText(error), queue, Batches.text(m.conversationGroupId()),
-                    Batches.text(m.conversationId()), m.messageTypeName(), m.serviceName(), m.serviceContractName(),
-                    m.body(), m.enqueueTime(), attempts);
+                    text(DeliveryLedger.errorText(error)), queue, text(Batches.text(m.conversationGroupId())),
+                    text(Batches.text(m.conversationId())), m.messageTypeName(), text(m.serviceName()),
+                    text(m.serviceContractName()), Jdbc.orNull(m.body(), Types.VARBINARY),
+                    Jdbc.orNull(m.enqueueTime(), Types.TIMESTAMP_WITH_TIMEZONE), attempts);
             return null;
         });
     }
@@ -135,6 +137,11 @@ final class SqlServerLedger implements DeliveryLedger {
                     return new PendingGroup(Batches.uuid(rs, "conversation_group_id"), rs.getLong("messages"),
                             Jdbc.instant(rs, "oldest"), priority);
                 }, limit));
+    }
+
+    /** A text parameter that may be NULL, as NVARCHAR (UUIDs are bound as text: {@link Batches#text}). */
+    private static Object text(String value) {
+        return Jdbc.orNull(value, Types.NVARCHAR);
     }
 
     static DeadLetter readDeadLetter(ResultSet rs) throws SQLException {

@@ -31,11 +31,21 @@ final class SqlServerSession implements BrokerSession {
     private final Connection c;
     private final Receiver receiver;
     private final Set<String> touchedQueues = new LinkedHashSet<>();
+    private boolean prioritySet;
 
     SqlServerSession(QueueSignals signals, Connection connection) {
+        this(signals, new PriorityPresence(), connection);
+    }
+
+    /**
+     * @param signals the broker's queue signals
+     * @param presence the broker's knowledge of which queues have no prioritised group
+     * @param connection the connection
+     */
+    SqlServerSession(QueueSignals signals, PriorityPresence presence, Connection connection) {
         this.signals = signals;
         this.c = Objects.requireNonNull(connection, "connection");
-        this.receiver = new Receiver(connection);
+        this.receiver = new Receiver(connection, presence);
     }
 
     @Override
@@ -157,7 +167,12 @@ final class SqlServerSession implements BrokerSession {
 
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request) {
-        return receiver.receive(Objects.requireNonNull(request, "request"));
+        return receive(request, true);
+    }
+
+    @Override
+    public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities) {
+        return receiver.receive(Objects.requireNonNull(request, "request"), priorities);
     }
 
     @Override
@@ -172,6 +187,8 @@ final class SqlServerSession implements BrokerSession {
             if (queue.isEmpty() || queue.get(0) == null) {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
+            prioritySet = true;
+            PriorityPresence.prioritySet();
         } catch (SQLException e) {
             throw SqlServerErrors.translate("set priority of conversation group " + group, null, e);
         }
@@ -191,8 +208,12 @@ final class SqlServerSession implements BrokerSession {
     public void afterCompletion(boolean committed) {
         if (committed) {
             signals.signalAll(touchedQueues);
+            if (prioritySet) {
+                PriorityPresence.prioritySet(); // readers that asked before the commit could not see it
+            }
         }
         touchedQueues.clear();
+        prioritySet = false;
     }
 
     private void touch(List<String> queues) {

@@ -228,9 +228,14 @@ final class TSql {
      * waits obey SET LOCK_TIMEOUT: with 0 the statement fails at once with error 1222 and the transaction stays
      * usable (https://learn.microsoft.com/sql/t-sql/statements/set-lock-timeout-transact-sql). READPAST cannot
      * apply to RECEIVE, so LOCK_TIMEOUT is the documented way to skip a held group. The caller's setting is saved
-     * and restored; error 1222 is swallowed (the group is skipped: the SELECT returns nothing) unless it doomed the
-     * transaction (XACT_ABORT ON), in which case it is thrown like every other error.
-     * https://learn.microsoft.com/sql/t-sql/language-elements/try-catch-transact-sql
+     * and restored.
+     *
+     * <p>The group was picked from a NOLOCK read, so it may be gone by now: RECEIVE "returns an error" when the
+     * conversation group in its WHERE clause does not exist (RECEIVE's remarks), error 8436 "The conversation group
+     * ... is not found"; a group that still exists but has no message left is no error, RECEIVE returns no row.
+     * Errors 1222 and 8436 are swallowed (the group is skipped: the SELECT returns nothing, and the caller tries the
+     * next group, then SQL Server's choice) unless they doomed the transaction (XACT_ABORT ON), in which case they
+     * are thrown like every other error. https://learn.microsoft.com/sql/t-sql/language-elements/try-catch-transact-sql
      *
      * <p>Parameters: top; group.
      */
@@ -246,7 +251,8 @@ final class TSql {
                 + "END TRY\n"
                 + "BEGIN CATCH\n"
                 + "    SET LOCK_TIMEOUT @lock_timeout;\n"
-                + "    IF ERROR_NUMBER() <> " + SqlServerErrors.LOCK_TIMEOUT + " OR XACT_STATE() = -1\n"
+                + "    IF ERROR_NUMBER() NOT IN (" + SqlServerErrors.LOCK_TIMEOUT + ", " + SqlServerErrors.GROUP_NOT_FOUND
+                + ") OR XACT_STATE() = -1\n"
                 + "    BEGIN\n"
                 + "        THROW;\n"
                 + "    END;\n"
@@ -278,6 +284,18 @@ final class TSql {
      * priority), with the queue of the group's endpoints: sys.conversation_endpoints, sys.services, sys.service_queues.
      * Returns the queue, or NULLs when the group does not exist.
      *
+     * <p>Two concurrent sets of one group (an operator and an application, or two nodes) must not both find no row
+     * and both insert it: the DELETE takes update locks held to the end of the transaction (UPDLOCK) on the group's
+     * key, or on its key range when there is no row yet (HOLDLOCK, that is SERIALIZABLE), so the second setter waits
+     * for the first to commit, then replaces its row
+     * (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table). An update lock is incompatible with
+     * another update lock, so the two do not deadlock as two shared range locks would. DELETE then INSERT rather than
+     * UPDATE, because request_order is an IDENTITY that a new request must take anew. The locks protect only inside
+     * a transaction: in the caller's (explicit, implicit or XA) when there is one, else in a transaction of the
+     * batch's own, which it commits, or rolls back on error. Under SET IMPLICIT_TRANSACTIONS ON with no transaction
+     * yet, the reads of sys.conversation_endpoints above have already started the caller's
+     * (https://learn.microsoft.com/sql/t-sql/statements/set-implicit-transactions-transact-sql).
+     *
      * <p>Parameters: group; priority.
      */
     static final String SET_PRIORITY = PROLOGUE + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
@@ -290,10 +308,29 @@ final class TSql {
             + "WHERE e.conversation_group_id = @group;\n"
             + "IF @queue_name IS NOT NULL\n"
             + "BEGIN\n"
-            + "    DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;\n"
-            + "    INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, priority,"
-            + " requested_at)\n"
-            + "    VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());\n"
+            + "    DECLARE @own_transaction BIT = CASE WHEN @@TRANCOUNT = 0 AND (@@OPTIONS & 2) = 0 THEN 1 ELSE 0 END;\n"
+            + "    IF @own_transaction = 1\n"
+            + "    BEGIN\n"
+            + "        BEGIN TRANSACTION;\n"
+            + "    END;\n"
+            + "    BEGIN TRY\n"
+            + "        DELETE FROM ssb.conversation_priority WITH (UPDLOCK, HOLDLOCK)"
+            + " WHERE conversation_group_id = @group;\n"
+            + "        INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name,"
+            + " priority, requested_at)\n"
+            + "        VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());\n"
+            + "        IF @own_transaction = 1\n"
+            + "        BEGIN\n"
+            + "            COMMIT TRANSACTION;\n"
+            + "        END;\n"
+            + "    END TRY\n"
+            + "    BEGIN CATCH\n"
+            + "        IF @own_transaction = 1 AND @@TRANCOUNT > 0\n"
+            + "        BEGIN\n"
+            + "            ROLLBACK TRANSACTION;\n"
+            + "        END;\n"
+            + "        THROW;\n"
+            + "    END CATCH;\n"
             + "END;\n"
             + "SELECT @queue_schema AS queue_schema, @queue_name AS queue_name;";
 

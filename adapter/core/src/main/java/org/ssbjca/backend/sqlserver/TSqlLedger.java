@@ -122,14 +122,16 @@ final class TSqlLedger {
     }
 
     /**
-     * The groups that have messages, those holding the oldest message first, with their priorities.
+     * The groups that have messages, those holding the oldest message first, with their priorities. The oldest
+     * enqueue time is converted to DATETIMEOFFSET as {@link TSql#RECEIVED_TABLE} does: the documentation gives the
+     * queue column no type, and mssql-jdbc reads only a datetimeoffset as an OffsetDateTime.
      *
      * <p>Parameters: limit.
      */
     static String pendingGroups(QueueName queue) {
         return PROLOGUE + "DECLARE @limit INT = ?;\n"
                 + "SELECT TOP (@limit) m.conversation_group_id, COUNT_BIG(*) AS messages,"
-                + " MIN(m.message_enqueue_time) AS oldest, MIN(m.queuing_order) AS first_order,"
+                + " CAST(MIN(m.message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest, MIN(m.queuing_order) AS first_order,"
                 + " MAX(p.priority) AS priority\n"
                 + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
                 + "LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id\n"

@@ -27,6 +27,8 @@ final class FakeJdbc {
     static final class Call {
         final String sql;
         final Map<Integer, Object> params = new TreeMap<>();
+        /** The java.sql.Types each NULL parameter was bound with, by position. */
+        final Map<Integer, Integer> nullTypes = new TreeMap<>();
         int queryTimeout;
 
         Call(String sql) {
@@ -54,6 +56,12 @@ final class FakeJdbc {
     /** The next statement returns no result set. */
     FakeJdbc nothing() {
         responses.add(NOTHING);
+        return this;
+    }
+
+    /** The next statement runs into its JDBC query timeout, as mssql-jdbc reports it. */
+    FakeJdbc timeout() {
+        responses.add(new java.sql.SQLTimeoutException("The query has timed out.", "HY008", 0));
         return this;
     }
 
@@ -107,6 +115,7 @@ final class FakeJdbc {
                     return null;
                 case "setNull":
                     call.params.put((Integer) a[0], null);
+                    call.nullTypes.put((Integer) a[0], (Integer) a[1]);
                     return null;
                 case "setQueryTimeout":
                     call.queryTimeout = (Integer) a[0];

@@ -65,6 +65,31 @@ class SqlScriptTest {
     }
 
     @Test
+    void theGrantScriptGrantsEachPermissionToTheRoleOnly() {
+        List<String> batches = SqlScript.batches(SqlScript.load("org/ssbjca/sql/sqlserver/grant-role.sql"));
+        List<String> statements = new java.util.ArrayList<>();
+        for (String batch : batches) {
+            code(batch).lines().map(String::strip).forEach(statements::add);
+        }
+        assertEquals(List.of(
+                "IF DATABASE_PRINCIPAL_ID(N'SSB_ADAPTER') IS NULL",
+                "CREATE ROLE [SSB_ADAPTER];",
+                "GRANT RECEIVE, SELECT ON OBJECT::[DBO].[ECHOSERVICEQUEUE] TO [SSB_ADAPTER];",
+                "GRANT RECEIVE, SELECT ON OBJECT::[DBO].[ECHOCLIENTQUEUE] TO [SSB_ADAPTER];",
+                "GRANT SEND ON SERVICE::[ECHOSERVICE] TO [SSB_ADAPTER];",
+                "GRANT REFERENCES ON CONTRACT::[ECHOCONTRACT] TO [SSB_ADAPTER];",
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA::[SSB] TO [SSB_ADAPTER];",
+                "GRANT VIEW DEFINITION TO [SSB_ADAPTER];"), statements);
+        for (String statement : statements) {
+            if (statement.startsWith("GRANT ")) {
+                assertTrue(statement.matches(
+                        "GRANT [A-Z ,]+( ON [A-Z]+::\\[[A-Z]+\\](\\.\\[[A-Z]+\\])?)? TO \\[SSB_ADAPTER\\];"),
+                        "GRANT <permissions> [ON <class>::<securable>] TO <principal>: " + statement);
+            }
+        }
+    }
+
+    @Test
     void installSchemaRunsEveryBatchInAutoCommitAndRestoresTheSetting() throws SQLException {
         FakeJdbc jdbc = new FakeJdbc();
         Connection c = jdbc.connection();

@@ -158,7 +158,87 @@ class SqlServerSessionTest {
         assertEquals(TSql.receivePrioritisedGroup(SqlServerNames.queue("dbo.EchoServiceQueue")), jdbc.calls.get(1).sql);
         assertEquals(List.of(10, GROUP.toString()), jdbc.calls.get(1).params());
         assertEquals(List.of(10, OTHER_GROUP.toString()), jdbc.calls.get(2).params());
-        assertEquals(0, jdbc.calls.get(1).queryTimeout, "the prioritised attempt never waits");
+        assertEquals(Receiver.PRIORITISED_QUERY_TIMEOUT_SECONDS, jdbc.calls.get(1).queryTimeout,
+                "the prioritised attempt never waits for a lock (LOCK_TIMEOUT 0), and the driver bounds it anyway");
+    }
+
+    @Test
+    void aPrioritisedAttemptCancelledByItsQueryTimeoutSkipsTheGroup() {
+        // should a conversation group lock wait ignore LOCK_TIMEOUT 0, the driver cancels the attempt
+        jdbc.rows(row("conversation_group_id", GROUP.toString()), row("conversation_group_id", OTHER_GROUP.toString()))
+                .timeout()
+                .rows(message(OTHER_GROUP, 1));
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("dbo.EchoServiceQueue").top(10)
+                .timeout(Duration.ofSeconds(30)));
+        assertEquals(1, got.size());
+        assertEquals(OTHER_GROUP, got.get(0).conversationGroupId());
+        assertEquals(3, jdbc.calls.size());
+    }
+
+    @Test
+    void anUnfilteredReceiveSkipsThePriorityQueryWhileTheQueueHasNoPrioritisedGroup() {
+        long[] now = {0};
+        SqlServerSession reader = new SqlServerSession(signals, new PriorityPresence(() -> now[0]),
+                jdbc.connection());
+        ReceiveRequest request = ReceiveRequest.from("EchoServiceQueue").top(5);
+        reader.receive(request);
+        assertEquals(2, jdbc.calls.size(), "the first RECEIVE asks for prioritised groups, finds none, receives");
+        reader.receive(request);
+        reader.receive(request);
+        assertEquals(4, jdbc.calls.size(), "then one round trip per RECEIVE");
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, false),
+                jdbc.calls.get(3).sql);
+
+        now[0] += PriorityPresence.RECHECK_NANOS;
+        reader.receive(request);
+        assertEquals(6, jdbc.calls.size(), "asked again after the recheck interval (a priority set elsewhere)");
+        assertEquals(TSql.priorityCandidates(SqlServerNames.queue("EchoServiceQueue")), jdbc.calls.get(4).sql);
+        reader.receive(request);
+        assertEquals(7, jdbc.calls.size());
+
+        jdbc.rows(row("queue_schema", "dbo", "queue_name", "EchoServiceQueue"));
+        session.setPriority(GROUP, 9); // another session of this JVM
+        reader.receive(request);
+        assertEquals(10, jdbc.calls.size(), "a priority set through this JVM is looked for at once");
+        assertEquals(TSql.priorityCandidates(SqlServerNames.queue("EchoServiceQueue")), jdbc.calls.get(8).sql);
+    }
+
+    @Test
+    void aCommittedPriorityIsLookedForAgain() {
+        long[] now = {0};
+        SqlServerSession reader = new SqlServerSession(signals, new PriorityPresence(() -> now[0]),
+                jdbc.connection());
+        ReceiveRequest request = ReceiveRequest.from("EchoServiceQueue");
+        jdbc.rows(row("queue_schema", "dbo", "queue_name", "EchoServiceQueue"));
+        session.setPriority(GROUP, 9);
+        reader.receive(request); // asks while the priority is not committed yet: READPAST finds none
+        assertEquals(3, jdbc.calls.size());
+        session.afterCompletion(true);
+        reader.receive(request);
+        assertEquals(5, jdbc.calls.size(), "the commit makes readers ask again");
+    }
+
+    @Test
+    void withPrioritiesOffAnUnfilteredReceiveIsOneRoundTrip() {
+        jdbc.rows(message(GROUP, 1));
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
+        assertEquals(1, got.size());
+        assertEquals(1, jdbc.calls.size());
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, false),
+                jdbc.calls.get(0).sql);
+    }
+
+    @Test
+    void aFilteredReceiveOfAGroupAnotherTransactionHoldsFindsNothing() {
+        // the caller's SET LOCK_TIMEOUT ran out (error 1222): the group is another reader's, as on the portable backends
+        jdbc.error(1222, "Lock request time out period exceeded.");
+        assertEquals(List.of(), session.receive(ReceiveRequest.from("EchoServiceQueue").conversationGroup(GROUP)));
+        jdbc.error(1222, "Lock request time out period exceeded.");
+        assertEquals(List.of(), session.receive(ReceiveRequest.from("EchoServiceQueue")
+                .conversation(Conversation.ofHandle(HANDLE)).timeout(Duration.ofSeconds(1))));
+        jdbc.rows().error(1222, "Lock request time out period exceeded.");
+        assertThrows(BrokerException.class, () -> session.receive(ReceiveRequest.from("EchoServiceQueue")),
+                "an unfiltered RECEIVE skips locked groups itself: a lock timeout there is a real failure");
     }
 
     @Test

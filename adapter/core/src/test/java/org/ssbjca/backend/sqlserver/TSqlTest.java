@@ -193,7 +193,7 @@ class TSqlTest {
                 + "END TRY\n"
                 + "BEGIN CATCH\n"
                 + "    SET LOCK_TIMEOUT @lock_timeout;\n"
-                + "    IF ERROR_NUMBER() <> 1222 OR XACT_STATE() = -1\n"
+                + "    IF ERROR_NUMBER() NOT IN (1222, 8436) OR XACT_STATE() = -1\n"
                 + "    BEGIN\n"
                 + "        THROW;\n"
                 + "    END;\n"
@@ -232,13 +232,47 @@ class TSqlTest {
                 WHERE e.conversation_group_id = @group;
                 IF @queue_name IS NOT NULL
                 BEGIN
-                    DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;
-                    INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, priority, \
-                requested_at)
-                    VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());
+                    DECLARE @own_transaction BIT = CASE WHEN @@TRANCOUNT = 0 AND (@@OPTIONS & 2) = 0 THEN 1 ELSE 0 END;
+                    IF @own_transaction = 1
+                    BEGIN
+                        BEGIN TRANSACTION;
+                    END;
+                    BEGIN TRY
+                        DELETE FROM ssb.conversation_priority WITH (UPDLOCK, HOLDLOCK) \
+                WHERE conversation_group_id = @group;
+                        INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, \
+                priority, requested_at)
+                        VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());
+                        IF @own_transaction = 1
+                        BEGIN
+                            COMMIT TRANSACTION;
+                        END;
+                    END TRY
+                    BEGIN CATCH
+                        IF @own_transaction = 1 AND @@TRANCOUNT > 0
+                        BEGIN
+                            ROLLBACK TRANSACTION;
+                        END;
+                        THROW;
+                    END CATCH;
                 END;
                 SELECT @queue_schema AS queue_schema, @queue_name AS queue_name;""", TSql.SET_PRIORITY);
         assertEquals("DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?;", TSql.CLEAR_PRIORITY);
+    }
+
+    @Test
+    void pendingGroupsReadTheEnqueueTimeAsDatetimeoffset() {
+        // mssql-jdbc cannot read a datetime column as an OffsetDateTime: the statement converts, as RECEIVE does
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @limit INT = ?;
+                SELECT TOP (@limit) m.conversation_group_id, COUNT_BIG(*) AS messages, \
+                CAST(MIN(m.message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest, MIN(m.queuing_order) AS first_order, \
+                MAX(p.priority) AS priority
+                FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
+                LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id
+                GROUP BY m.conversation_group_id
+                ORDER BY first_order;""", TSqlLedger.pendingGroups(QUEUE));
     }
 
     @Test
