@@ -43,10 +43,31 @@ public final class InboundHarness implements AutoCloseable {
 
     /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
     public InboundHarness(String url) throws Exception {
+        this(url, true);
+    }
+
+    /**
+     * @param url the adapter's database
+     * @param declare whether to declare the broker objects now (false: the database may be down; see
+     *        {@link #declare()})
+     */
+    public InboundHarness(String url, boolean declare) throws Exception {
         ra.setConnectionUrl(url);
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());
+        if (declare) {
+            declare();
+        }
+    }
+
+    /** Declares the message types, contract, queues and services (the adapter has prepared its schema). */
+    public void declare() {
+        try {
+            db.prepareSchema();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
         admin(a -> {
             a.createMessageType(REQUEST, Validation.NONE);
             a.createMessageType(SET_PRIORITY, Validation.WELL_FORMED_XML);
