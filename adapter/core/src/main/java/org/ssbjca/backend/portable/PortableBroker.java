@@ -32,6 +32,7 @@ public final class PortableBroker implements Broker {
     private final QueueSignals signals = new QueueSignals();
     private final Waiting waiting;
     private final Housekeeping housekeeping;
+    private final EndedEndpoints endedEndpoints = new EndedEndpoints();
     private final Clock clock;
     private final PgListener listener;
     private final PgNotifier notifier;
@@ -137,6 +138,10 @@ public final class PortableBroker implements Broker {
 
     Waiting waiting() {
         return waiting;
+    }
+
+    EndedEndpoints endedEndpoints() {
+        return endedEndpoints;
     }
 
     Housekeeping housekeeping() {
