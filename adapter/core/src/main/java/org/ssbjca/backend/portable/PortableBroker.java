@@ -27,6 +27,7 @@ public final class PortableBroker implements Broker {
     static final String CHANNEL = "ssb_queue";
 
     private final DatabaseConfig config;
+    private final ConnectionSource source;
     private final Dialect dialect;
     private final PortableSql sql;
     private final QueueSignals signals = new QueueSignals();
@@ -44,6 +45,7 @@ public final class PortableBroker implements Broker {
      */
     public PortableBroker(ConnectionSource source, BackgroundRunner runner, PortableOptions options) {
         this.config = source.config();
+        this.source = source;
         this.dialect = Dialect.of(config.kind());
         this.sql = new PortableSql(dialect);
         this.clock = options.clock();
@@ -130,6 +132,10 @@ public final class PortableBroker implements Broker {
             listener.stop();
             notifier.stop();
         }
+    }
+
+    ConnectionSource source() {
+        return source;
     }
 
     PortableSql sql() {

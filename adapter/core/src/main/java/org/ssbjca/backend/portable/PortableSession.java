@@ -276,7 +276,7 @@ final class PortableSession implements BrokerSession {
         waitingOn.add(queue);
         return Optional.ofNullable(broker.waiting().await(queue, timeout, () -> cancelled, () -> {
             messages.requireEnabled(queue);
-            broker.housekeeping().runIfDue(this);
+            broker.housekeeping().runIfDue();
             return messages.lockNextGroup(queue);
         }));
     }
@@ -289,7 +289,7 @@ final class PortableSession implements BrokerSession {
             if (!checkedByReceive) {
                 messages.requireEnabled(request.queue());
             }
-            broker.housekeeping().runIfDue(this);
+            broker.housekeeping().runIfDue();
             List<BrokerMessage> batch = messages.receiveOnce(request);
             if (batch.isEmpty() && checkedByReceive) {
                 messages.requireEnabled(request.queue());
