@@ -15,8 +15,9 @@ import org.ssbjca.backend.Jdbc;
  * get an Error message on both sides. A pass runs on a connection of its own and commits at once, so what it sends is
  * visible and wakes its readers at once, not when the transaction of the session that happened to look ends (an idle
  * reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a later pass.
- * A timer or lifetime therefore fires at most the fallback poll plus this interval late while any session of the JVM
- * waits on a queue of the database.
+ * The session that looks first asks, on its own connection and without locking, whether anything is due; only then
+ * is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus this
+ * interval late while any session of the JVM waits on a queue of the database.
  */
 final class Housekeeping {
 
@@ -29,11 +30,20 @@ final class Housekeeping {
         this.intervalNanos = intervalMillis * 1_000_000L;
     }
 
-    void runIfDue() {
+    void runIfDue(PortableSession looking) {
         long now = System.nanoTime();
         long due = nextRun.get();
         if ((due != Long.MIN_VALUE && now - due < 0) || !nextRun.compareAndSet(due, now + intervalNanos)) {
             return;
+        }
+        try {
+            Instant at = broker.now();
+            Connection c = looking.connection();
+            if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)) {
+                return;
+            }
+        } catch (SQLException e) {
+            throw PortableSession.failure("looking for due conversation timers and lifetimes", e);
         }
         try (Connection own = broker.source().open()) {
             PortableSession session = new PortableSession(broker, own);

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +34,7 @@ final class PortableSession implements BrokerSession {
     private final PortableSql sql;
     private final Connection c;
     private final Set<String> touchedQueues = new LinkedHashSet<>();
-    private final List<UUID> removedEndpoints = new java.util.ArrayList<>();
+    private final List<UUID> removedEndpoints = new ArrayList<>();
     private final MessageStore messages;
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -276,7 +277,7 @@ final class PortableSession implements BrokerSession {
         waitingOn.add(queue);
         return Optional.ofNullable(broker.waiting().await(queue, timeout, () -> cancelled, () -> {
             messages.requireEnabled(queue);
-            broker.housekeeping().runIfDue();
+            broker.housekeeping().runIfDue(this);
             return messages.lockNextGroup(queue);
         }));
     }
@@ -289,7 +290,7 @@ final class PortableSession implements BrokerSession {
             if (!checkedByReceive) {
                 messages.requireEnabled(request.queue());
             }
-            broker.housekeeping().runIfDue();
+            broker.housekeeping().runIfDue(this);
             List<BrokerMessage> batch = messages.receiveOnce(request);
             if (batch.isEmpty() && checkedByReceive) {
                 messages.requireEnabled(request.queue());
