@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
-import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
 import org.ssbjca.backend.Brokers;
@@ -19,6 +18,11 @@ import org.ssbjca.backend.portable.PortableOptions;
 /**
  * One {@link Broker} per database configuration, shared by the connection factories and the activations of one
  * resource adapter instance, so that a commit on an outbound connection wakes the readers of the same database.
+ *
+ * <p>Nothing here connects to the database when a broker is created: a database that is down while the adapter
+ * starts or a bean is activated must not fail the deployment. The portable schema is prepared by whoever first
+ * needs a connection ({@link Entry#prepareSchema()}: a reader, an outbound connection, an operator's JMX call), and
+ * prepared again by the next one if that failed.
  */
 public final class BrokerRegistry {
 
@@ -42,7 +46,7 @@ public final class BrokerRegistry {
 
     /**
      * @param config a database
-     * @return its broker and connection source, created on first use (with the schema, if asked to)
+     * @return its broker and connection source, created on first use without connecting to the database
      */
     public Entry get(DatabaseConfig config) {
         return brokers.computeIfAbsent(config, this::create);
@@ -51,16 +55,7 @@ public final class BrokerRegistry {
     private Entry create(DatabaseConfig config) {
         ConnectionSource source = new ConnectionSource(config);
         Broker broker = Brokers.create(source, runner, portableOptions);
-        if (createSchema && broker instanceof PortableBroker) {
-            try (Connection c = source.open()) {
-                ((PortableBroker) broker).installSchema(c);
-                LOG.infof("SSBJCA0001: portable broker schema ready on %s", config);
-            } catch (SQLException e) {
-                broker.close();
-                throw new BrokerException("cannot create the broker schema on " + config + ": " + e.getMessage(), e);
-            }
-        }
-        return new Entry(source, broker);
+        return new Entry(source, broker, createSchema && broker instanceof PortableBroker);
     }
 
     /** @return the brokers in use */
@@ -82,11 +77,40 @@ public final class BrokerRegistry {
         private final ConnectionSource source;
         private final Broker broker;
         private final RecoveryResources recovery;
+        private volatile boolean schemaReady;
 
-        Entry(ConnectionSource source, Broker broker) {
+        Entry(ConnectionSource source, Broker broker, boolean createSchema) {
             this.source = source;
             this.broker = broker;
             this.recovery = new RecoveryResources(this);
+            this.schemaReady = !createSchema;
+        }
+
+        /**
+         * Creates the portable schema if it is missing, once: the first call that reaches the database does it,
+         * later calls return at once. Safe when several readers, connections or servers call it at the same time
+         * (one at a time in this adapter; PostgreSQL serializes the install script across servers). Does nothing
+         * for SQL Server, or when {@code createSchema} is false.
+         *
+         * @throws SQLException if the database cannot be reached or the script fails; the next call tries again
+         */
+        public void prepareSchema() throws SQLException {
+            if (schemaReady) {
+                return;
+            }
+            synchronized (this) {
+                if (schemaReady) {
+                    return;
+                }
+                try (Connection c = source.open()) {
+                    ((PortableBroker) broker).installSchema(c);
+                } catch (SQLException e) {
+                    throw new SQLException("cannot prepare the broker schema on " + source.config() + ": "
+                            + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+                }
+                schemaReady = true;
+                LOG.infof("SSBJCA0001: portable broker schema ready on %s", source.config());
+            }
         }
 
         /**

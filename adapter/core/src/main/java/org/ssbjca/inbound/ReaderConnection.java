@@ -47,8 +47,10 @@ final class ReaderConnection implements AutoCloseable {
      * @param database the database
      * @param transactionTimeoutSeconds the longest a delivery's branch may stay open in the database, 0 for the
      *        transaction manager's timeout
+     * @throws SQLException if the database cannot be reached, or the broker schema cannot be prepared on it
      */
     static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
+        database.prepareSchema();
         return new ReaderConnection(database, transactionTimeoutSeconds);
     }
 

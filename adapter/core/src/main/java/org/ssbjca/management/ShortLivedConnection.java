@@ -29,6 +29,11 @@ final class ShortLivedConnection {
      * @throws IllegalStateException if the database refuses or the work fails
      */
     static <T> T run(BrokerRegistry.Entry database, String what, Function<BrokerSession, T> work) {
+        try {
+            database.prepareSchema();
+        } catch (SQLException e) {
+            throw forClient(what, e);
+        }
         try (Connection c = database.source().open()) {
             BrokerSession session = database.broker().session(c);
             boolean committed = false;

@@ -65,6 +65,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
             throws ResourceException {
         BrokerRegistry.Entry entry = entry();
         try {
+            entry.prepareSchema();
             return new ServiceBrokerManagedConnection(this, entry);
         } catch (SQLException e) {
             throw new ResourceException("cannot connect to " + entry.source().config() + ": " + e.getMessage(), e);

@@ -20,7 +20,10 @@ import org.ssbjca.backend.portable.PortableOptions;
 public final class Conformance implements ArgumentsProvider {
 
     /** Short fallback poll and housekeeping intervals, so that timer and lifetime tests finish quickly. */
-    static final PortableOptions PORTABLE_OPTIONS = new PortableOptions(200, 100, Clock.systemUTC());
+    static final long PORTABLE_OPTIONS_FALLBACK_POLL_MILLIS = 200;
+    static final long PORTABLE_OPTIONS_HOUSEKEEPING_MILLIS = 100;
+    static final PortableOptions PORTABLE_OPTIONS = new PortableOptions(PORTABLE_OPTIONS_FALLBACK_POLL_MILLIS,
+            PORTABLE_OPTIONS_HOUSEKEEPING_MILLIS, Clock.systemUTC());
 
     private static final List<Lazy> BACKENDS = new ArrayList<>();
 

@@ -107,8 +107,12 @@ class DialogConformanceTest {
             s.send(first.handle(), o.request, bytes("1"));
             s.send(second.handle(), o.request, bytes("2"));
         });
+        List<UUID> targetGroups = new java.util.ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            BrokerMessage req = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+            List<BrokerMessage> requests = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)));
+            assertEquals(1, requests.size(), "the target side is not grouped: one RECEIVE takes one conversation");
+            BrokerMessage req = requests.get(0);
+            targetGroups.add(req.conversationGroupId());
             db.run(s -> s.send(req.conversationHandle(), o.reply, req.body()));
         }
 
@@ -117,6 +121,8 @@ class DialogConformanceTest {
         assertEquals(2, replies.size(), "one RECEIVE returns the whole related group");
         assertEquals(group, replies.get(0).conversationGroupId());
         assertEquals(group, replies.get(1).conversationGroupId());
+        assertNotEquals(targetGroups.get(0), targetGroups.get(1), "each target endpoint has a group of its own");
+        assertTrue(!targetGroups.contains(group), "the related group is the initiator's only");
     }
 
     @BackendTest
@@ -143,6 +149,21 @@ class DialogConformanceTest {
         BrokerException e = assertThrows(BrokerException.class,
                 () -> db.run(s -> s.send(c.handle(), "DEFAULT", bytes("x"))));
         assertTrue(e.getMessage().contains("DEFAULT"), e.getMessage());
+    }
+
+    @BackendTest
+    void aMessageTypeThatDoesNotExistIsReportedAsMissing(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        String missing = "test/no-such-type-" + UUID.randomUUID();
+        BrokerException e = assertThrows(BrokerException.class,
+                () -> db.run(s -> s.send(c.handle(), missing, bytes("x"))));
+        String message = e.getMessage();
+        assertTrue(message.contains(missing), message);
+        // SQL Server: error 8428, 'The message type "..." is not found.'
+        assertTrue(message.contains("message type '" + missing + "' does not exist")
+                || message.contains("is not found"), message);
+        assertTrue(!message.contains("not part of"), message);
     }
 
     @BackendTest

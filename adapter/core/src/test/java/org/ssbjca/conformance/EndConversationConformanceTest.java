@@ -141,6 +141,37 @@ class EndConversationConformanceTest {
     }
 
     @BackendTest
+    void endingBeforeTheFirstSendLeavesAHandleThatSaysThisSideEnded(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        ConversationEndedException send = assertThrows(ConversationEndedException.class,
+                () -> db.run(s -> s.send(c.handle(), o.request, bytes("x"))));
+        ConversationEndedException end = assertThrows(ConversationEndedException.class,
+                () -> db.run(s -> s.endConversation(c.handle(), null, null)));
+        if (!(db.broker() instanceof org.ssbjca.backend.sqlserver.SqlServerBroker)) {
+            // SQL Server answers 8426 (handle not found) or 8429/8427 (endpoint state CD) here.
+            assertTrue(send.getMessage().contains("this side of the conversation has ended"), send.getMessage());
+            assertTrue(end.getMessage().contains("this side of the conversation has ended"), end.getMessage());
+        }
+    }
+
+    @BackendTest
+    void bothSidesEndedIsSaidOnceBothHaveEnded(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("q")));
+        UUID target = db.admin(a -> a.peerHandle(c.handle()));
+        db.run(s -> s.endConversation(target, null, null));
+        db.run(s -> s.endConversation(c.handle(), null, null));
+        ConversationEndedException e = assertThrows(ConversationEndedException.class,
+                () -> db.run(s -> s.send(c.handle(), o.request, bytes("x"))));
+        if (!(db.broker() instanceof org.ssbjca.backend.sqlserver.SqlServerBroker)) {
+            assertTrue(e.getMessage().contains("this side of the conversation has ended"), e.getMessage());
+        }
+    }
+
+    @BackendTest
     void sendAfterTheOtherSideEndedFails(Db db) {
         Db.Objects o = db.objects();
         Conversation c = begin(db, o);

@@ -9,14 +9,26 @@ import static org.ssbjca.conformance.DialogConformanceTest.bytes;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.portable.PortableBroker;
 
 /** BEGIN CONVERSATION TIMER and the LIFETIME of a dialog. */
 class TimerAndLifetimeConformanceTest {
+
+    /**
+     * How late the portable backends may fire a timer or lifetime: a waiting session looks at least every fallback
+     * poll and runs housekeeping at most every housekeeping interval, which commits at once; plus 500 ms for 2 busy
+     * cores.
+     */
+    static final long PORTABLE_LATENESS_BOUND_MILLIS = Conformance.PORTABLE_OPTIONS_FALLBACK_POLL_MILLIS
+            + Conformance.PORTABLE_OPTIONS_HOUSEKEEPING_MILLIS + 500;
+    private static final long LOOK_AFTER_MILLIS = 300;
 
     @BackendTest
     void aConversationTimerDeliversDialogTimer(Db db) {
@@ -33,6 +45,39 @@ class TimerAndLifetimeConformanceTest {
         assertTrue(got.get(0).isDialogTimer(), got.get(0).toString());
         assertEquals(c.handle(), got.get(0).conversationHandle());
         assertTrue(millis >= 900, "not before the timeout: " + millis + " ms");
+        System.out.printf("%s: a DialogTimer due after 1000 ms reached a waiting RECEIVE after %d ms%n", db, millis);
+        if (db.broker() instanceof PortableBroker) {
+            assertTrue(millis - 1000 <= PORTABLE_LATENESS_BOUND_MILLIS, "the timer fired " + (millis - 1000)
+                    + " ms late; the bound is " + PORTABLE_LATENESS_BOUND_MILLIS + " ms");
+        }
+    }
+
+    @BackendTest
+    void aTimerIsCommittedAtOnceWhileAnotherSessionWaitsOnAnotherQueue(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        // A RECEIVE on another queue that waits 5 s and finds nothing, in a transaction of its own (an idle reader).
+        CompletableFuture<List<BrokerMessage>> idle = CompletableFuture.supplyAsync(() -> db.tx(s -> s.receive(
+                ReceiveRequest.from(o.targetQueue).timeout(Duration.ofSeconds(5)))));
+        long setAt = System.nanoTime();
+        db.run(s -> s.beginConversationTimer(c.handle(), Duration.ofSeconds(1)));
+        long due = setAt + TimeUnit.SECONDS.toNanos(1);
+        // The application looks at its queue 300 ms after the timer is due.
+        TimeUnit.NANOSECONDS.sleep(due + TimeUnit.MILLISECONDS.toNanos(LOOK_AFTER_MILLIS) - System.nanoTime());
+
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
+                .timeout(Duration.ofSeconds(10))));
+        long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - due);
+        System.out.printf("%s: a DialogTimer due while another session waited on another queue was received %d ms "
+                + "after it was due (the RECEIVE started %d ms after)%n", db, lateMillis, LOOK_AFTER_MILLIS);
+
+        assertEquals(1, got.size());
+        assertTrue(got.get(0).isDialogTimer(), got.get(0).toString());
+        assertTrue(idle.get(30, TimeUnit.SECONDS).isEmpty());
+        if (db.broker() instanceof PortableBroker) {
+            assertTrue(lateMillis <= LOOK_AFTER_MILLIS + PORTABLE_LATENESS_BOUND_MILLIS, "received " + lateMillis
+                    + " ms after it was due: the housekeeping's DialogTimer waited for the idle session's commit");
+        }
     }
 
     @BackendTest

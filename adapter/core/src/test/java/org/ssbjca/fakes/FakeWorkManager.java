@@ -4,6 +4,7 @@ import jakarta.resource.spi.work.ExecutionContext;
 import jakarta.resource.spi.work.Work;
 import jakarta.resource.spi.work.WorkListener;
 import jakarta.resource.spi.work.WorkManager;
+import jakarta.resource.spi.work.WorkRejectedException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -11,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class FakeWorkManager implements WorkManager {
 
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private volatile boolean refusing;
 
     @Override
     public void doWork(Work work) {
@@ -23,19 +25,23 @@ public final class FakeWorkManager implements WorkManager {
     }
 
     @Override
-    public long startWork(Work work) {
+    public long startWork(Work work) throws WorkRejectedException {
         scheduleWork(work);
         return 0;
     }
 
     @Override
-    public long startWork(Work work, long timeout, ExecutionContext ctx, WorkListener listener) {
+    public long startWork(Work work, long timeout, ExecutionContext ctx, WorkListener listener)
+            throws WorkRejectedException {
         scheduleWork(work);
         return 0;
     }
 
     @Override
-    public void scheduleWork(Work work) {
+    public void scheduleWork(Work work) throws WorkRejectedException {
+        if (refusing) {
+            throw new WorkRejectedException("the fake work manager refuses work");
+        }
         Thread t = new Thread(work, "fake-work-" + work);
         t.setDaemon(true);
         threads.add(t);
@@ -43,8 +49,14 @@ public final class FakeWorkManager implements WorkManager {
     }
 
     @Override
-    public void scheduleWork(Work work, long timeout, ExecutionContext ctx, WorkListener listener) {
+    public void scheduleWork(Work work, long timeout, ExecutionContext ctx, WorkListener listener)
+            throws WorkRejectedException {
         scheduleWork(work);
+    }
+
+    /** @param refusing whether to refuse new work from now on, as a container short of threads does */
+    public void refuseWork(boolean refusing) {
+        this.refusing = refusing;
     }
 
     /** @return how many of the threads it started are still alive */

@@ -43,17 +43,41 @@ public final class InboundHarness implements AutoCloseable {
 
     /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
     public InboundHarness(String url) throws Exception {
-        this(new org.ssbjca.backend.DatabaseConfig(url, null, null));
+        this(url, true);
     }
 
-    /** @param database the adapter's database, with its credentials (a PostgreSQL database, say) */
-    public InboundHarness(org.ssbjca.backend.DatabaseConfig database) throws Exception {
+    /**
+     * @param url the adapter's database
+     * @param declare whether to declare the broker objects now (false: the database may be down; see
+     *        {@link #declare()})
+     */
+    public InboundHarness(String url, boolean declare) throws Exception {
+        this(new org.ssbjca.backend.DatabaseConfig(url, null, null), declare);
+    }
+
+    /**
+     * @param database the adapter's database, with its credentials (a PostgreSQL database, say)
+     * @param declare whether to declare the broker objects now
+     */
+    public InboundHarness(org.ssbjca.backend.DatabaseConfig database, boolean declare) throws Exception {
         ra.setConnectionUrl(database.url());
         ra.setUser(database.user());
         ra.setPassword(database.password());
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());
+        if (declare) {
+            declare();
+        }
+    }
+
+    /** Declares the message types, contract, queues and services (the adapter has prepared its schema). */
+    public void declare() {
+        try {
+            db.prepareSchema();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
         admin(a -> {
             a.createMessageType(REQUEST, Validation.NONE);
             a.createMessageType(SET_PRIORITY, Validation.WELL_FORMED_XML);

@@ -53,7 +53,7 @@ class PlannerStatesInboundTest {
             db = new DatabaseConfig(db.url() + (db.url().contains("?") ? "&" : "?") + "options=" + options,
                     db.user(), db.password());
         }
-        try (InboundHarness h = new InboundHarness(db)) {
+        try (InboundHarness h = new InboundHarness(db, true)) {
             try (Connection c = h.db.source().open()) {
                 state.apply(h.db.broker(), c);
             }

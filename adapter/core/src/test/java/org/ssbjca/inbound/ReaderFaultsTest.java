@@ -100,6 +100,47 @@ class ReaderFaultsTest {
     }
 
     @Test
+    void aDatabaseDownAtActivationDoesNotFailTheDeploymentAndDeliveryStartsOnceItIsUp() throws Exception {
+        int port = freePort();
+        Server server = null;
+        // Nothing listens behind the proxy yet: every connection is refused, as by a database in maintenance.
+        try (TcpProxy proxy = new TcpProxy(port, 0);
+             InboundHarness h = new InboundHarness("jdbc:h2:tcp://127.0.0.1:" + proxy.port()
+                     + "/down;LOCK_TIMEOUT=5000", false)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = backoffSpec(h);
+            spec.setMaxReaders(2);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class,
+                    (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
+            Activation a = h.ra.activations().get(0);
+            Events events = new Events();
+            a.setEvents(events);
+            await(() -> events.count() >= 4);
+            assertEquals(2, a.readerCount(), "the readers retry while the database is down");
+            assertTrue(a.metrics().lastError() != null, "the failure is reported");
+
+            server = startH2(port);
+            long upAt = System.nanoTime();
+            await(() -> schemaInstalled(h));
+            long schemaMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt);
+            h.declare();
+            h.send("after the outage");
+            await(() -> got.size() == 1);
+            System.out.printf("database down at activation: %d reconnect delays reported while down; the readers "
+                    + "prepared the schema %d ms after it came up; delivered %d ms after it came up%n",
+                    events.count(), schemaMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt));
+
+            assertEquals(List.of("after the outage"), got);
+            assertEquals(2, a.readerCount(), "the activation kept its readers");
+            assertEquals(0, f.pairingErrors.get());
+        } finally {
+            if (server != null) {
+                server.stop();
+            }
+        }
+    }
+
+    @Test
     void lostConnectionsAreReopenedOneAtATime() throws Exception {
         int port = freePort();
         Server server = startH2(port);
@@ -276,6 +317,15 @@ class ReaderFaultsTest {
 
     private static long distinct(InboundHarness h) {
         return h.tx(s -> scalar(s, "SELECT COUNT(DISTINCT body) FROM it_record"));
+    }
+
+    private static boolean schemaInstalled(InboundHarness h) {
+        try {
+            return h.tx(s -> scalar(s, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'SSB'"
+                    + " AND TABLE_NAME = 'DEAD_LETTER'")) == 1;
+        } catch (IllegalStateException notReachable) {
+            return false;
+        }
     }
 
     private static long sessions(InboundHarness h) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.SERVER;
 
+import jakarta.resource.ResourceException;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -14,7 +15,6 @@ import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
-import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.fakes.FakeBootstrapContext;
@@ -85,11 +85,27 @@ class ManagementRegistrationTest {
     }
 
     @Test
-    void anActivationThatFailsToStartLeavesNoMBeanAndNoActivation() throws Exception {
+    void anActivationOnADatabaseThatCannotBeReachedStartsAndIsManaged() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setConnectionUrl("jdbc:postgresql://127.0.0.1:1/nowhere?connectTimeout=2");
-            assertThrows(BrokerException.class,
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, new Echo(), true, spec);
+            assertEquals(1, h.ra.activations().size(), "its readers retry until the database can be reached");
+            assertEquals(Set.of(ObjectNames.resourceAdapter(),
+                    ObjectNames.activation("Echo@" + InboundHarness.TARGET_QUEUE)), Jmx.registered());
+            h.ra.endpointDeactivation(f, spec);
+            assertEquals(Set.of(ObjectNames.resourceAdapter()), Jmx.registered());
+        }
+    }
+
+    @Test
+    void anActivationThatFailsToStartLeavesNoMBeanAndNoActivation() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            ServiceBrokerActivationSpec spec = h.spec();
+            // A database that cannot be reached no longer fails an activation (its readers retry), so the
+            // container refuses the readers' work instead.
+            h.context.fakeWorkManager().refuseWork(true);
+            assertThrows(ResourceException.class,
                     () -> h.activate(BrokerMessageListener.class, new Echo(), true, spec));
             assertEquals(List.of(), h.ra.activations());
             assertEquals(Set.of(ObjectNames.resourceAdapter()), Jmx.registered());

@@ -37,6 +37,25 @@ class ManagedConnectionFactoryTest {
     }
 
     @Test
+    void theFirstOutboundConnectionPreparesTheSchemaThatNothingPreparedAtStart() throws Exception {
+        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+        ra.setConnectionUrl("jdbc:h2:mem:first-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        ra.start(new org.ssbjca.fakes.FakeBootstrapContext());
+        try {
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(ra);
+            ManagedConnection mc = mcf.createManagedConnection(null, null);
+            try (java.sql.Connection c = ra.registry().get(ra.defaultDatabase()).source().open()) {
+                assertEquals(1, org.ssbjca.backend.Jdbc.count(c, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.TABLES"
+                        + " WHERE TABLE_SCHEMA = 'SSB' AND TABLE_NAME = 'DEAD_LETTER'"), "the schema is ready");
+            }
+            mc.destroy();
+        } finally {
+            ra.stop();
+        }
+    }
+
+    @Test
     void matchManagedConnectionsTakesOnlyUsableConnectionsOfAnEqualFactory() throws Exception {
         ServiceBrokerManagedConnectionFactory mcf = fx.mcf();
         ServiceBrokerManagedConnection ours = (ServiceBrokerManagedConnection) mcf.createManagedConnection(null, null);

@@ -44,6 +44,7 @@ final class OutboundFixture implements AutoCloseable {
         ra.setFallbackPollMillis(200L);
         ra.start(new FakeBootstrapContext());
         db = ra.registry().get(ra.defaultDatabase());
+        db.prepareSchema();
         try (Connection c = db.source().open()) {
             var admin = db.broker().admin(c);
             admin.createMessageType(REQUEST, Validation.NONE);

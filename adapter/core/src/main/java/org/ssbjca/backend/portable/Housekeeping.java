@@ -10,9 +10,14 @@ import org.ssbjca.api.MessageTypes;
 import org.ssbjca.backend.Jdbc;
 
 /**
- * What SQL Server's broker does in the background, done by whichever session receives next (at most once per
- * interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME expired get an
- * Error message on both sides. Rows another transaction holds are skipped and handled on a later pass.
+ * What SQL Server's broker does in the background, done when a session of this JVM looks at a queue (at most once
+ * per interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME expired
+ * get an Error message on both sides. A pass runs on a connection of its own and commits at once, so what it sends is
+ * visible and wakes its readers at once, not when the transaction of the session that happened to look ends (an idle
+ * reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a later pass.
+ * The session that looks first asks, on its own connection and without locking, whether anything is due; only then
+ * is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus this
+ * interval late while any session of the JVM waits on a queue of the database.
  */
 final class Housekeeping {
 
@@ -25,14 +30,34 @@ final class Housekeeping {
         this.intervalNanos = intervalMillis * 1_000_000L;
     }
 
-    void runIfDue(PortableSession session) {
+    void runIfDue(PortableSession looking) {
         long now = System.nanoTime();
         long due = nextRun.get();
         if ((due != Long.MIN_VALUE && now - due < 0) || !nextRun.compareAndSet(due, now + intervalNanos)) {
             return;
         }
         try {
-            run(session);
+            Instant at = broker.now();
+            Connection c = looking.connection();
+            if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)) {
+                return;
+            }
+        } catch (SQLException e) {
+            throw PortableSession.failure("looking for due conversation timers and lifetimes", e);
+        }
+        try (Connection own = broker.source().open()) {
+            PortableSession session = new PortableSession(broker, own);
+            boolean committed = false;
+            try {
+                run(session);
+                own.commit();
+                committed = true;
+            } finally {
+                if (!committed) {
+                    own.rollback();
+                }
+                session.afterCompletion(committed);
+            }
         } catch (SQLException e) {
             throw PortableSession.failure("firing conversation timers and lifetimes", e);
         }

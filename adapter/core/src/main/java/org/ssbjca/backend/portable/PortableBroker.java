@@ -27,11 +27,13 @@ public final class PortableBroker implements Broker {
     static final String CHANNEL = "ssb_queue";
 
     private final DatabaseConfig config;
+    private final ConnectionSource source;
     private final Dialect dialect;
     private final PortableSql sql;
     private final QueueSignals signals = new QueueSignals();
     private final Waiting waiting;
     private final Housekeeping housekeeping;
+    private final EndedEndpoints endedEndpoints = new EndedEndpoints();
     private final Clock clock;
     private final PgListener listener;
     private final PgNotifier notifier;
@@ -43,6 +45,7 @@ public final class PortableBroker implements Broker {
      */
     public PortableBroker(ConnectionSource source, BackgroundRunner runner, PortableOptions options) {
         this.config = source.config();
+        this.source = source;
         this.dialect = Dialect.of(config.kind());
         this.sql = new PortableSql(dialect);
         this.clock = options.clock();
@@ -131,12 +134,20 @@ public final class PortableBroker implements Broker {
         }
     }
 
+    ConnectionSource source() {
+        return source;
+    }
+
     PortableSql sql() {
         return sql;
     }
 
     Waiting waiting() {
         return waiting;
+    }
+
+    EndedEndpoints endedEndpoints() {
+        return endedEndpoints;
     }
 
     Housekeeping housekeeping() {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -33,6 +34,7 @@ final class PortableSession implements BrokerSession {
     private final PortableSql sql;
     private final Connection c;
     private final Set<String> touchedQueues = new LinkedHashSet<>();
+    private final List<UUID> removedEndpoints = new ArrayList<>();
     private final MessageStore messages;
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -120,6 +122,9 @@ final class PortableSession implements BrokerSession {
             Rule rule = Jdbc.first(c, sql.messageTypeRule,
                     rs -> new Rule(SentBy.valueOf(rs.getString(1)), Validation.valueOf(rs.getString(2))),
                     me.contract, messageType);
+            if (rule == null && !Jdbc.exists(c, sql.messageTypeExists, messageType)) {
+                throw new BrokerException("SEND: message type '" + messageType + "' does not exist");
+            }
             if (rule == null) {
                 throw new BrokerException("SEND: message type '" + messageType + "' is not part of contract '"
                         + me.contract + "'");
@@ -220,6 +225,7 @@ final class PortableSession implements BrokerSession {
         Jdbc.update(c, sql.deleteTransmissionsFrom, e.handle);
         Jdbc.update(c, sql.deleteTransmissionsTo, e.handle);
         Jdbc.update(c, sql.deleteEndpoint, e.handle);
+        removedEndpoints.add(e.handle);
         if (Jdbc.exists(c, sql.tryLockGroup, e.groupId)
                 && Jdbc.update(c, sql.deleteUnusedGroup, e.groupId, e.groupId) > 0) {
             Jdbc.update(c, sql.deletePriority, e.groupId);
@@ -331,8 +337,10 @@ final class PortableSession implements BrokerSession {
         if (committed) {
             broker.signals().signalAll(touchedQueues);
             broker.committed(touchedQueues);
+            broker.endedEndpoints().ended(removedEndpoints);
         }
         touchedQueues.clear();
+        removedEndpoints.clear();
     }
 
     // ---- helpers shared with Housekeeping
@@ -359,6 +367,10 @@ final class PortableSession implements BrokerSession {
             } else {
                 peer = e;
             }
+        }
+        if (me == null && broker.endedEndpoints().hasEnded(handle)) {
+            throw new ConversationEndedException(verb + ": conversation handle " + handle
+                    + " no longer exists: this side of the conversation has ended");
         }
         if (me == null) {
             throw new ConversationEndedException(verb + ": conversation handle " + handle
