@@ -6,6 +6,7 @@ import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -44,6 +45,7 @@ public final class Activation {
     private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
     private final Object pauseLock = new Object();
     private final AtomicInteger parked = new AtomicInteger();
+    private final AtomicInteger nextWake = new AtomicInteger();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
@@ -171,7 +173,8 @@ public final class Activation {
     }
 
     /**
-     * Asks a reader to deliver a dead letter again, in a transaction that takes it out of the dead-letter table.
+     * Asks a reader to deliver a dead letter again, in a transaction that takes it out of the dead-letter table. A
+     * reader waiting in its RECEIVE is woken for it; when every reader is delivering, the first one done takes it.
      *
      * @param deadLetterId the dead letter's id
      * @return completes with true when the bean took it and the transaction committed
@@ -179,8 +182,27 @@ public final class Activation {
     public CompletableFuture<Boolean> redeliver(long deadLetterId) {
         Redelivery r = new Redelivery(deadLetterId);
         redeliveries.add(r);
-        database.broker().signals().signal(settings.queue());
+        wakeForRedeliveries();
         return r.result;
+    }
+
+    /**
+     * Wakes one reader that is not delivering, if dead letters wait for a reader. A wake can miss a reader that was
+     * just starting its RECEIVE, so a caller waiting for a redelivery repeats it.
+     */
+    public void wakeForRedeliveries() {
+        if (redeliveries.isEmpty()) {
+            return;
+        }
+        Map<String, ActivationMetrics.InFlight> delivering = metrics.inFlight();
+        List<QueueReader> running = new ArrayList<>(readers);
+        for (int i = 0; i < running.size(); i++) {
+            QueueReader r = running.get(Math.floorMod(nextWake.getAndIncrement(), running.size()));
+            if (!delivering.containsKey(r.name())) {
+                r.wake();
+                return;
+            }
+        }
     }
 
     /**

@@ -160,6 +160,14 @@ final class QueueReader implements Runnable {
         }
     }
 
+    /** Ends the reader's RECEIVE if it is waiting, so that it comes back for work the activation has for it. */
+    void wake() {
+        ReaderConnection c = connection;
+        if (c != null) {
+            c.wake();
+        }
+    }
+
     boolean isStopped() {
         return stopped;
     }

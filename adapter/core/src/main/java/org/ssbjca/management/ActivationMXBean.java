@@ -128,7 +128,8 @@ public interface ActivationMXBean {
 
     /**
      * Delivers a dead letter to the bean again, in a transaction that takes it out of the dead-letter table; waits
-     * for the outcome (at most WaitTimeout plus 30 s).
+     * for the outcome, at most 30 s. A reader waiting in its RECEIVE is woken for it, so on an activation with a free
+     * reader it returns as soon as the bean is done; it waits longer only while every reader is delivering.
      *
      * @param id the dead letter's id, as {@code listDeadLetters} shows it
      * @return true when the bean processed it and it left the table; false when there is no such dead letter on

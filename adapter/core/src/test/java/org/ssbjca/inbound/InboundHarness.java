@@ -14,8 +14,10 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.Validation;
+import org.ssbjca.conformance.Conformance;
 import org.ssbjca.fakes.FakeBootstrapContext;
 import org.ssbjca.fakes.FakeEndpointFactory;
 
@@ -43,7 +45,31 @@ public final class InboundHarness implements AutoCloseable {
 
     /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
     public InboundHarness(String url) throws Exception {
-        ra.setConnectionUrl(url);
+        this(new DatabaseConfig(url, null, null));
+    }
+
+    /**
+     * @param backend {@code H2} (a private in-memory database) or {@code PostgreSQL} (a new database on the
+     *        suite's server)
+     * @return a harness on it
+     * @throws Exception if the adapter does not start
+     */
+    public static InboundHarness on(String backend) throws Exception {
+        switch (backend) {
+            case "H2":
+                return new InboundHarness();
+            case "PostgreSQL":
+                return new InboundHarness(Conformance.newPostgresDatabase());
+            default:
+                throw new IllegalArgumentException("no such backend here: " + backend);
+        }
+    }
+
+    /** @param database the adapter's database */
+    public InboundHarness(DatabaseConfig database) throws Exception {
+        ra.setConnectionUrl(database.url());
+        ra.setUser(database.user());
+        ra.setPassword(database.password());
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());

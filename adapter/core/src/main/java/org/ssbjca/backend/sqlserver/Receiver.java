@@ -28,6 +28,7 @@ final class Receiver {
     private final Connection c;
     private final AtomicReference<Statement> waiting = new AtomicReference<>();
     private volatile boolean cancelled;
+    private volatile boolean woken;
 
     Receiver(Connection c) {
         this.c = c;
@@ -46,7 +47,24 @@ final class Receiver {
         }
     }
 
+    /**
+     * Ends the WAITFOR running on another thread now (the driver cancels the statement), empty; later ones wait as
+     * usual. Without a WAITFOR running it does nothing.
+     */
+    void wake() {
+        Statement s = waiting.get();
+        if (s != null) {
+            woken = true;
+            try {
+                s.cancel();
+            } catch (SQLException e) {
+                // the statement finished meanwhile
+            }
+        }
+    }
+
     List<BrokerMessage> receive(ReceiveRequest r) {
+        woken = false;
         if (cancelled) {
             return List.of();
         }
@@ -65,7 +83,7 @@ final class Receiver {
             }
             return receive(queue, TSql.Filter.NONE, r, null);
         } catch (SQLException e) {
-            if (cancelled) {
+            if (cancelled || woken) {
                 return List.of();
             }
             throw SqlServerErrors.translate(what, r.queue(), e);
@@ -101,6 +119,7 @@ final class Receiver {
      * apply here: GET CONVERSATION GROUP follows SQL Server's own broker priorities.
      */
     Optional<UUID> getConversationGroup(String queueName, Duration timeout) {
+        woken = false;
         if (cancelled) {
             return Optional.empty();
         }
@@ -114,7 +133,7 @@ final class Receiver {
                     Batches.params(waitFor ? millis : null));
             return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
         } catch (SQLException e) {
-            if (cancelled) {
+            if (cancelled || woken) {
                 return Optional.empty();
             }
             throw SqlServerErrors.translate("GET CONVERSATION GROUP from queue " + queue, queueName, e);

@@ -186,6 +186,27 @@ class SqlServerSessionTest {
         assertThrows(UnsupportedOperationException.class, () -> got.add(m));
     }
 
+    /**
+     * A WAITFOR (RECEIVE) cannot be woken by a signal: wake() cancels the statement, the RECEIVE returns empty as if
+     * its time had run out, and the next RECEIVE waits as usual (unlike cancel(), which ends every later one).
+     */
+    @Test
+    void wakeCancelsAWaitingReceiveWhichReturnsEmptyAndTheNextOneWaitsAgain() throws Exception {
+        jdbc.rows().waitsUntilCancelled().rows().rows(message(GROUP, 1));
+        ReceiveRequest waitLong = ReceiveRequest.from("EchoServiceQueue").timeout(Duration.ofSeconds(600));
+        java.util.concurrent.CompletableFuture<List<BrokerMessage>> first =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(waitLong));
+        assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the WAITFOR started");
+
+        session.wake();
+
+        assertEquals(List.of(), first.get(10, java.util.concurrent.TimeUnit.SECONDS), "woken: empty");
+        assertEquals(1, session.receive(waitLong).size(), "the next RECEIVE runs and waits as usual");
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, true),
+                jdbc.calls.get(3).sql);
+        assertTrue(jdbc.allResponsesUsed());
+    }
+
     @Test
     void waitingForeverIsTimeoutMinusOneAndNoQueryTimeout() {
         jdbc.rows().rows();
