@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
@@ -49,8 +50,10 @@ public final class Activation {
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
-    private volatile boolean attemptsKnown = true;
-    private volatile long attemptsCheckedAt;
+    private final AtomicLong attemptsRecorded = new AtomicLong();
+    private final AtomicLong attemptsCheckedAt = new AtomicLong();
+    private volatile boolean attemptsFound = true;
+    private volatile long attemptsRecordedAtLook;
     private BrokerRegistry.Entry database;
     private Method method;
     private boolean batchListener;
@@ -307,15 +310,24 @@ public final class Activation {
      */
     boolean mayHaveAttempts(BooleanSupplier lookInDatabase) {
         long now = System.nanoTime();
-        if (attemptsCheckedAt == 0 || now - attemptsCheckedAt > ATTEMPTS_RECHECK_NANOS) {
-            attemptsKnown = lookInDatabase.getAsBoolean();
-            attemptsCheckedAt = now;
+        long checkedAt = attemptsCheckedAt.get();
+        if ((checkedAt == 0 || now - checkedAt > ATTEMPTS_RECHECK_NANOS)
+                && attemptsCheckedAt.compareAndSet(checkedAt, now)) {
+            // one reader looks at a time; a failure another reader records meanwhile is not hidden by what it finds
+            long recordedBefore = attemptsRecorded.get();
+            try {
+                attemptsFound = lookInDatabase.getAsBoolean();
+            } catch (RuntimeException e) {
+                attemptsCheckedAt.set(checkedAt);
+                throw e;
+            }
+            attemptsRecordedAtLook = recordedBefore;
         }
-        return attemptsKnown;
+        return attemptsFound || attemptsRecorded.get() != attemptsRecordedAtLook;
     }
 
     void attemptsRecorded() {
-        attemptsKnown = true;
+        attemptsRecorded.incrementAndGet();
     }
 
     ActivationEvents events() {

@@ -189,6 +189,7 @@ final class DeliveryCycle {
             if (letter != null) {
                 batch = new Batch(List.of(letter.message()));
                 batch.application.add(letter.message());
+                metrics.redelivered.increment();
                 ok = deliver(batch);
             }
         } catch (Exception | Error e) {
@@ -363,10 +364,10 @@ final class DeliveryCycle {
     }
 
     private void count(Batch batch, boolean committed, long start) {
+        metrics.redelivered.add(batch.retried.size());
         if (committed) {
             metrics.committed.increment();
             metrics.delivered.add(batch.application.size());
-            metrics.redelivered.add(batch.retried.size());
             metrics.deliveryTook(System.nanoTime() - start);
         } else {
             metrics.rolledBack.increment();

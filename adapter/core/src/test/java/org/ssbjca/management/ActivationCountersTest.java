@@ -1,0 +1,95 @@
+package org.ssbjca.management;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.management.Jmx.await;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+
+/**
+ * Each counter of the activation MBean against real deliveries, with the exact values its definition (README,
+ * Management) gives.
+ */
+class ActivationCountersTest {
+
+    /**
+     * One reader, three attempts at most: "ok" is delivered once; "flaky" fails once, then is delivered; "poison"
+     * fails three times, is dead-lettered by the fourth RECEIVE, and is then delivered by redeliverDeadLetter.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void everyCounterAfterRollbacksADeadLetterAndItsRedelivery(String backend) throws Exception {
+        try (InboundHarness h = InboundHarness.on(backend)) {
+            AtomicInteger flakyCalls = new AtomicInteger();
+            AtomicBoolean refusingPoison = new AtomicBoolean(true);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                String body = m.bodyAsText();
+                if (body.equals("flaky") && flakyCalls.incrementAndGet() == 1
+                        || body.equals("poison") && refusingPoison.get()) {
+                    throw new IllegalStateException(body + " refused");
+                }
+                done.add(body);
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(3);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+
+            h.send("ok");
+            h.send("flaky");
+            h.send("poison");
+            await(() -> mx.getDeadLettered() == 1 && mx.getCommitted() == 3 && mx.getQueueDepth() == 0,
+                    "poison dead-lettered, the rest delivered");
+            refusingPoison.set(false);
+            assertTrue(mx.redeliverDeadLetter(mx.listDeadLetters(1).get(0).getId()));
+
+            assertEquals(List.of("ok", "flaky", "poison"), done);
+            assertEquals(7, mx.getReceived(), "Received: ok once, flaky twice, poison four times (the fourth RECEIVE "
+                    + "dead-letters it); a dead letter delivered again is not received from the queue");
+            assertEquals(3, mx.getDelivered(), "Delivered: ok, flaky, and poison through redeliverDeadLetter");
+            assertEquals(4, mx.getCommitted(), "Committed: ok, flaky, the transaction that dead-lettered poison, "
+                    + "and the redelivery");
+            assertEquals(4, mx.getRolledBack(), "RolledBack: flaky once, poison three times");
+            assertEquals(4, mx.getRedelivered(), "Redelivered: flaky's second delivery, poison's second and third "
+                    + "(rolled back too), and poison from the dead-letter table");
+            assertEquals(1, mx.getDeadLettered(), "DeadLettered: poison");
+        }
+    }
+
+    /** A conversation-group listener with RECEIVE TOP (5): one transaction, one commit, five messages. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void committedCountsTransactionsWhileDeliveredCountsMessages(String backend) throws Exception {
+        try (InboundHarness h = InboundHarness.on(backend)) {
+            List<Integer> batches = new CopyOnWriteArrayList<>();
+            ConversationGroupListener bean = messages -> batches.add(messages.size());
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setReceiveBatchSize(5);
+            h.activate(ConversationGroupListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            ActivationMXBeanTest.pauseFully(mx);
+
+            h.send("1", "2", "3", "4", "5");
+            mx.resume();
+
+            await(() -> mx.getCommitted() == 1 && mx.getQueueDepth() == 0, "one commit");
+            assertEquals(List.of(5), batches);
+            assertEquals(5, mx.getReceived());
+            assertEquals(5, mx.getDelivered());
+            assertEquals(1, mx.getCommitted(), "one transaction for the five messages");
+            assertEquals(0, mx.getRolledBack());
+            assertEquals(0, mx.getRedelivered());
+            assertEquals(0, mx.getDeadLettered());
+        }
+    }
+}
