@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.await;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,7 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.api.DialogOptions;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
@@ -87,6 +90,45 @@ class ActivationCountersTest {
             assertEquals(5, mx.getReceived());
             assertEquals(5, mx.getDelivered());
             assertEquals(1, mx.getCommitted(), "one transaction for the five messages");
+            assertEquals(0, mx.getRolledBack());
+            assertEquals(0, mx.getRedelivered());
+            assertEquals(0, mx.getDeadLettered());
+        }
+    }
+
+    /**
+     * A conversation whose initiator sends a request and a priority request, then ends it: three messages received in
+     * three transactions, all committed, one delivered (the priority request is consumed, the EndDialog ends this
+     * side).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void messagesTheBeanNeverSeesAreReceivedAndCommittedButNotDelivered(String backend) throws Exception {
+        try (InboundHarness h = InboundHarness.on(backend)) {
+            List<String> done = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
+                    spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            ActivationMXBeanTest.pauseFully(mx);
+
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, "work".getBytes(StandardCharsets.UTF_8));
+                s.send(c.handle(), InboundHarness.SET_PRIORITY,
+                        "<priority>5</priority>".getBytes(StandardCharsets.UTF_8));
+                s.endConversation(c.handle(), null, null);
+                return c;
+            });
+            mx.resume();
+
+            await(() -> mx.getCommitted() == 3 && mx.getQueueDepth() == 0, "three commits");
+            assertEquals(List.of("work"), done);
+            assertEquals(3, mx.getReceived(), "the request, the priority request and the EndDialog");
+            assertEquals(1, mx.getDelivered());
+            assertEquals(3, mx.getCommitted(), "one transaction per RECEIVE, two of them with nothing delivered");
             assertEquals(0, mx.getRolledBack());
             assertEquals(0, mx.getRedelivered());
             assertEquals(0, mx.getDeadLettered());
