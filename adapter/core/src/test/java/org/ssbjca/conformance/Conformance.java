@@ -1,18 +1,13 @@
 package org.ssbjca.conformance;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.ArgumentsProvider;
-import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
 
 /**
@@ -26,11 +21,10 @@ public final class Conformance implements ArgumentsProvider {
     static final PortableOptions PORTABLE_OPTIONS = new PortableOptions(200, 100, Clock.systemUTC());
 
     private static final List<Lazy> BACKENDS = new ArrayList<>();
-    private static final Lazy POSTGRES = new Lazy("PostgreSQL", PostgresFixture::new);
 
     static {
         BACKENDS.add(new Lazy("H2", H2Fixture::new));
-        BACKENDS.add(POSTGRES);
+        BACKENDS.add(new Lazy("PostgreSQL", PostgresFixture::new));
         BACKENDS.add(new Lazy("SQL Server", SqlServerFixture::new));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> BACKENDS.forEach(Lazy::close)));
     }
@@ -38,26 +32,6 @@ public final class Conformance implements ArgumentsProvider {
     @Override
     public Stream<? extends Arguments> provideArguments(ExtensionContext context) {
         return BACKENDS.stream().map(b -> Arguments.of(new Db(b)));
-    }
-
-    /**
-     * A new, empty database on the suite's PostgreSQL server, for a test that starts a whole resource adapter on it
-     * (the adapter installs its schema); aborts the test, reported as skipped, when PostgreSQL cannot run here.
-     *
-     * @return where it is
-     */
-    public static DatabaseConfig newPostgresDatabase() {
-        PortableFixture server = (PortableFixture) new Db(POSTGRES).fixture();
-        String name = "t" + UUID.randomUUID().toString().replace("-", "");
-        try (Connection c = server.connect(); Statement s = c.createStatement()) {
-            c.setAutoCommit(true);
-            s.execute("CREATE DATABASE " + name);
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot create database " + name, e);
-        }
-        DatabaseConfig base = server.config();
-        return new DatabaseConfig(base.url().replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + name),
-                base.user(), base.password());
     }
 
     /** A fixture made on first use, once per JVM. */

@@ -30,11 +30,6 @@ abstract class PortableFixture implements BackendFixture {
         return broker;
     }
 
-    /** @return where the database is */
-    DatabaseConfig config() {
-        return source.config();
-    }
-
     @Override
     public Connection connect() throws SQLException {
         return source.open();

@@ -14,10 +14,9 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
-import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.Validation;
-import org.ssbjca.conformance.Conformance;
+import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeBootstrapContext;
 import org.ssbjca.fakes.FakeEndpointFactory;
 
@@ -45,28 +44,11 @@ public final class InboundHarness implements AutoCloseable {
 
     /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
     public InboundHarness(String url) throws Exception {
-        this(new DatabaseConfig(url, null, null));
+        this(new org.ssbjca.backend.DatabaseConfig(url, null, null));
     }
 
-    /**
-     * @param backend {@code H2} (a private in-memory database) or {@code PostgreSQL} (a new database on the
-     *        suite's server)
-     * @return a harness on it
-     * @throws Exception if the adapter does not start
-     */
-    public static InboundHarness on(String backend) throws Exception {
-        switch (backend) {
-            case "H2":
-                return new InboundHarness();
-            case "PostgreSQL":
-                return new InboundHarness(Conformance.newPostgresDatabase());
-            default:
-                throw new IllegalArgumentException("no such backend here: " + backend);
-        }
-    }
-
-    /** @param database the adapter's database */
-    public InboundHarness(DatabaseConfig database) throws Exception {
+    /** @param database the adapter's database, with its credentials (a PostgreSQL database, say) */
+    public InboundHarness(org.ssbjca.backend.DatabaseConfig database) throws Exception {
         ra.setConnectionUrl(database.url());
         ra.setUser(database.user());
         ra.setPassword(database.password());
@@ -92,6 +74,24 @@ public final class InboundHarness implements AutoCloseable {
         spec.setReconnectInitialMillis(50L);
         spec.setReconnectMaxMillis(500L);
         return spec;
+    }
+
+    /**
+     * @param backend {@code H2} (a private in-memory database) or {@code PostgreSQL} (a new database on the suite's
+     *        server)
+     * @return a harness on it
+     * @throws Exception if the adapter does not start
+     */
+    public static InboundHarness on(String backend) throws Exception {
+        switch (backend) {
+            case "H2":
+                return new InboundHarness();
+            case "PostgreSQL":
+                return new InboundHarness(PostgresServer.get().newDatabase(
+                        "inbound_" + UUID.randomUUID().toString().replace("-", "")));
+            default:
+                throw new IllegalArgumentException("no such backend here: " + backend);
+        }
     }
 
     public FakeEndpointFactory activate(Class<?> listener, Object bean, boolean transacted,

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
@@ -27,8 +28,8 @@ final class Receiver {
 
     private final Connection c;
     private final AtomicReference<Statement> waiting = new AtomicReference<>();
+    private final AtomicBoolean woken = new AtomicBoolean();
     private volatile boolean cancelled;
-    private volatile boolean woken;
 
     Receiver(Connection c) {
         this.c = c;
@@ -47,24 +48,7 @@ final class Receiver {
         }
     }
 
-    /**
-     * Ends the WAITFOR running on another thread now (the driver cancels the statement), empty; later ones wait as
-     * usual. Without a WAITFOR running it does nothing.
-     */
-    void wake() {
-        Statement s = waiting.get();
-        if (s != null) {
-            woken = true;
-            try {
-                s.cancel();
-            } catch (SQLException e) {
-                // the statement finished meanwhile
-            }
-        }
-    }
-
     List<BrokerMessage> receive(ReceiveRequest r) {
-        woken = false;
         if (cancelled) {
             return List.of();
         }
@@ -83,7 +67,7 @@ final class Receiver {
             }
             return receive(queue, TSql.Filter.NONE, r, null);
         } catch (SQLException e) {
-            if (cancelled || woken) {
+            if (cancelled || woken.getAndSet(false)) {
                 return List.of();
             }
             throw SqlServerErrors.translate(what, r.queue(), e);
@@ -119,7 +103,6 @@ final class Receiver {
      * apply here: GET CONVERSATION GROUP follows SQL Server's own broker priorities.
      */
     Optional<UUID> getConversationGroup(String queueName, Duration timeout) {
-        woken = false;
         if (cancelled) {
             return Optional.empty();
         }
@@ -133,10 +116,26 @@ final class Receiver {
                     Batches.params(waitFor ? millis : null));
             return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
         } catch (SQLException e) {
-            if (cancelled || woken) {
+            if (cancelled || woken.getAndSet(false)) {
                 return Optional.empty();
             }
             throw SqlServerErrors.translate("GET CONVERSATION GROUP from queue " + queue, queueName, e);
+        }
+    }
+
+    /**
+     * Ends the WAITFOR running on another thread now: the driver cancels the statement, and the RECEIVE or GET
+     * CONVERSATION GROUP returns empty; later ones wait as usual. Without a WAITFOR running it does nothing.
+     */
+    void wake() {
+        Statement s = waiting.get();
+        if (s != null) {
+            woken.set(true);
+            try {
+                s.cancel();
+            } catch (SQLException e) {
+                // the statement finished meanwhile
+            }
         }
     }
 

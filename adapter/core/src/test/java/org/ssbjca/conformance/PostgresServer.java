@@ -1,0 +1,82 @@
+package org.ssbjca.conformance;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Pattern;
+import org.ssbjca.backend.DatabaseConfig;
+
+/**
+ * The one PostgreSQL server of a test JVM: the one named by {@code SSB_TEST_POSTGRES_URL} (with
+ * {@code SSB_TEST_POSTGRES_USER} and {@code SSB_TEST_POSTGRES_PASSWORD}), or an embedded PostgreSQL started on first
+ * use with {@code max_prepared_transactions} set so that two-phase XA works. Each fixture gets a database of its own
+ * on it, so that one fixture's statistics never reach another's. Public for the tests of other packages.
+ */
+public final class PostgresServer {
+
+    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,40}");
+    private static PostgresServer instance;
+
+    private final EmbeddedPostgres embedded;
+    private final DatabaseConfig admin;
+
+    private PostgresServer() {
+        String url = System.getenv("SSB_TEST_POSTGRES_URL");
+        if (url != null && !url.isBlank()) {
+            embedded = null;
+            admin = new DatabaseConfig(url, System.getenv("SSB_TEST_POSTGRES_USER"),
+                    System.getenv("SSB_TEST_POSTGRES_PASSWORD"));
+            return;
+        }
+        try {
+            embedded = EmbeddedPostgres.builder()
+                    .setServerConfig("max_prepared_transactions", "40")
+                    .setServerConfig("max_connections", "200")
+                    .start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start embedded PostgreSQL", e);
+        }
+        admin = new DatabaseConfig(embedded.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
+    }
+
+    /** @return the server, started on first use */
+    public static synchronized PostgresServer get() {
+        if (instance == null) {
+            instance = new PostgresServer();
+        }
+        return instance;
+    }
+
+    /**
+     * Creates a new, empty database (dropping one of that name first).
+     *
+     * @param name lower-case letters, digits and underscores
+     * @return how to reach it
+     */
+    public DatabaseConfig newDatabase(String name) {
+        if (!DATABASE_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("not a test database name: " + name);
+        }
+        try (Connection c = DriverManager.getConnection(admin.url(), admin.user(), admin.password());
+                Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + name);
+            s.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create database " + name, e);
+        }
+        String url = admin.url().replaceFirst("/[^/?]*(\\?|$)", "/" + name + "$1");
+        return new DatabaseConfig(url, admin.user(), admin.password());
+    }
+
+    private void stop() {
+        try {
+            embedded.close();
+        } catch (IOException e) {
+            // the JVM is ending; the data directory is temporary
+        }
+    }
+}
