@@ -192,8 +192,9 @@ class SqlServerSessionTest {
      */
     @Test
     void wakeCancelsAWaitingReceiveWhichReturnsEmptyAndTheNextOneWaitsAgain() throws Exception {
-        jdbc.rows().waitsUntilCancelled().rows().rows(message(GROUP, 1));
-        ReceiveRequest waitLong = ReceiveRequest.from("EchoServiceQueue").timeout(Duration.ofSeconds(600));
+        jdbc.waitsUntilCancelled().rows(message(GROUP, 1));
+        ReceiveRequest waitLong = ReceiveRequest.from("EchoServiceQueue").conversation(Conversation.ofHandle(HANDLE))
+                .timeout(Duration.ofSeconds(600));
         java.util.concurrent.CompletableFuture<List<BrokerMessage>> first =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(waitLong));
         assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the WAITFOR started");
@@ -202,8 +203,9 @@ class SqlServerSessionTest {
 
         assertEquals(List.of(), first.get(10, java.util.concurrent.TimeUnit.SECONDS), "woken: empty");
         assertEquals(1, session.receive(waitLong).size(), "the next RECEIVE runs and waits as usual");
-        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, true),
-                jdbc.calls.get(3).sql);
+        String waitFor = TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.CONVERSATION, true);
+        assertEquals(waitFor, jdbc.calls.get(0).sql);
+        assertEquals(waitFor, jdbc.calls.get(1).sql);
         assertTrue(jdbc.allResponsesUsed());
     }
 
