@@ -16,7 +16,6 @@ import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.Validation;
-import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeBootstrapContext;
 import org.ssbjca.fakes.FakeEndpointFactory;
 
@@ -44,14 +43,7 @@ public final class InboundHarness implements AutoCloseable {
 
     /** @param url the adapter's database, for instance an H2 TCP server the test stops and starts */
     public InboundHarness(String url) throws Exception {
-        this(new org.ssbjca.backend.DatabaseConfig(url, null, null));
-    }
-
-    /** @param database the adapter's database, with its credentials (a PostgreSQL database, say) */
-    public InboundHarness(org.ssbjca.backend.DatabaseConfig database) throws Exception {
-        ra.setConnectionUrl(database.url());
-        ra.setUser(database.user());
-        ra.setPassword(database.password());
+        ra.setConnectionUrl(url);
         ra.setFallbackPollMillis(200L);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());
@@ -74,24 +66,6 @@ public final class InboundHarness implements AutoCloseable {
         spec.setReconnectInitialMillis(50L);
         spec.setReconnectMaxMillis(500L);
         return spec;
-    }
-
-    /**
-     * @param backend {@code H2} (a private in-memory database) or {@code PostgreSQL} (a new database on the suite's
-     *        server)
-     * @return a harness on it
-     * @throws Exception if the adapter does not start
-     */
-    public static InboundHarness on(String backend) throws Exception {
-        switch (backend) {
-            case "H2":
-                return new InboundHarness();
-            case "PostgreSQL":
-                return new InboundHarness(PostgresServer.get().newDatabase(
-                        "inbound_" + UUID.randomUUID().toString().replace("-", "")));
-            default:
-                throw new IllegalArgumentException("no such backend here: " + backend);
-        }
     }
 
     public FakeEndpointFactory activate(Class<?> listener, Object bean, boolean transacted,

@@ -29,7 +29,7 @@ class PrioritiesWithSeveralReadersTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void readersFreedTogetherTakeThePrioritisedGroupsFirst(String backend) throws Exception {
-        try (InboundHarness h = InboundHarness.on(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
             GatedBean bean = new GatedBean();
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(READERS);

@@ -15,6 +15,7 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationGroupListener;
 import org.ssbjca.api.DialogOptions;
+import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
@@ -31,7 +32,7 @@ class ActivationCountersTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void everyCounterAfterRollbacksADeadLetterAndItsRedelivery(String backend) throws Exception {
-        try (InboundHarness h = InboundHarness.on(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
             AtomicInteger flakyCalls = new AtomicInteger();
             AtomicBoolean refusingPoison = new AtomicBoolean(true);
             List<String> done = new CopyOnWriteArrayList<>();
@@ -73,7 +74,7 @@ class ActivationCountersTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void committedCountsTransactionsWhileDeliveredCountsMessages(String backend) throws Exception {
-        try (InboundHarness h = InboundHarness.on(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
             List<Integer> batches = new CopyOnWriteArrayList<>();
             ConversationGroupListener bean = messages -> batches.add(messages.size());
             ServiceBrokerActivationSpec spec = h.spec();
@@ -104,7 +105,7 @@ class ActivationCountersTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void messagesTheBeanNeverSeesAreReceivedAndCommittedButNotDelivered(String backend) throws Exception {
-        try (InboundHarness h = InboundHarness.on(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
             List<String> done = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
@@ -24,7 +25,7 @@ class RedeliverDeadLetterTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aRedeliveryWakesAWaitingReaderAndReturnsAtOnce(String backend) throws Exception {
-        try (InboundHarness h = InboundHarness.on(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
             AtomicBoolean refusing = new AtomicBoolean(true);
             List<String> done = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
