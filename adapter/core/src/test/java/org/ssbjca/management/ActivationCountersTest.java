@@ -1,6 +1,7 @@
 package org.ssbjca.management;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.await;
 
@@ -133,6 +134,67 @@ class ActivationCountersTest {
             assertEquals(0, mx.getRolledBack());
             assertEquals(0, mx.getRedelivered());
             assertEquals(0, mx.getDeadLettered());
+        }
+    }
+
+    /** With commitBeforeDelivery each bean call counts: one RECEIVE of three messages, then three calls. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void withCommitBeforeDeliveryEachBeanCallIsCounted(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (m.bodyAsText().equals("fails")) {
+                    throw new IllegalStateException("fails");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            spec.setReceiveBatchSize(3);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            ActivationMXBeanTest.pauseFully(mx);
+
+            h.send("a", "fails", "c");
+            mx.resume();
+
+            await(() -> mx.getCommitted() + mx.getRolledBack() == 3, "three bean calls");
+            assertEquals(List.of("a", "c"), done);
+            assertEquals(3, mx.getReceived(), "one RECEIVE of three");
+            assertEquals(2, mx.getDelivered());
+            assertEquals(2, mx.getCommitted(), "one per bean call that returned");
+            assertEquals(1, mx.getRolledBack(), "the call that failed (its message is lost, not rolled back)");
+            assertEquals(0, mx.getRedelivered());
+            assertEquals(0, mx.getDeadLettered());
+        }
+    }
+
+    /** A dead letter whose redelivery fails again: a rollback and a redelivery, nothing delivered. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aFailedRedeliveryOfADeadLetterCountsARollbackAndARedelivery(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            BrokerMessageListener bean = m -> {
+                throw new IllegalStateException("always fails");
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(1);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+
+            h.send("x");
+            await(() -> mx.getDeadLettered() == 1, "dead-lettered");
+
+            assertFalse(mx.redeliverDeadLetter(mx.listDeadLetters(1).get(0).getId()), "the bean failed again");
+
+            assertEquals(2, mx.getReceived(), "the failed delivery, then the RECEIVE that dead-lettered it");
+            assertEquals(0, mx.getDelivered());
+            assertEquals(1, mx.getCommitted(), "the transaction that dead-lettered it");
+            assertEquals(2, mx.getRolledBack(), "the first delivery and the redelivery");
+            assertEquals(1, mx.getRedelivered(), "the dead letter handed to the bean again");
+            assertEquals(1, mx.getDeadLettered());
+            assertEquals(1, mx.listDeadLetters(10).size(), "still a dead letter");
         }
     }
 }
