@@ -125,6 +125,14 @@ public interface BrokerSession {
     void cancel();
 
     /**
+     * Makes a RECEIVE or GET CONVERSATION GROUP that is waiting on another thread return empty now, as if its time
+     * had run out; later ones wait as usual. A wake that comes while no wait is in progress may have no effect (or end
+     * the next wait at once), so a caller that needs a reader back repeats it until it sees the reader come back.
+     * Never interrupts threads.
+     */
+    void wake();
+
+    /**
      * Must be called by the transaction's owner when the transaction of {@link #connection()} ended, so that
      * readers waiting for messages this session sent wake up.
      *

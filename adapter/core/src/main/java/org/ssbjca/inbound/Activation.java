@@ -6,6 +6,7 @@ import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -13,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
@@ -44,11 +46,14 @@ public final class Activation {
     private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
     private final Object pauseLock = new Object();
     private final AtomicInteger parked = new AtomicInteger();
+    private final AtomicInteger nextWake = new AtomicInteger();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
-    private volatile boolean attemptsKnown = true;
-    private volatile long attemptsCheckedAt;
+    private final AtomicLong attemptsRecorded = new AtomicLong();
+    private final AtomicLong attemptsCheckedAt = new AtomicLong();
+    private volatile boolean attemptsFound = true;
+    private volatile long attemptsRecordedAtLook;
     private BrokerRegistry.Entry database;
     private Method method;
     private boolean batchListener;
@@ -171,7 +176,8 @@ public final class Activation {
     }
 
     /**
-     * Asks a reader to deliver a dead letter again, in a transaction that takes it out of the dead-letter table.
+     * Asks a reader to deliver a dead letter again, in a transaction that takes it out of the dead-letter table. A
+     * reader waiting in its RECEIVE is woken for it; when every reader is delivering, the first one done takes it.
      *
      * @param deadLetterId the dead letter's id
      * @return completes with true when the bean took it and the transaction committed
@@ -179,8 +185,27 @@ public final class Activation {
     public CompletableFuture<Boolean> redeliver(long deadLetterId) {
         Redelivery r = new Redelivery(deadLetterId);
         redeliveries.add(r);
-        database.broker().signals().signal(settings.queue());
+        wakeForRedeliveries();
         return r.result;
+    }
+
+    /**
+     * Wakes one reader that is not delivering, if dead letters wait for a reader. A wake can miss a reader that was
+     * just starting its RECEIVE, so a caller waiting for a redelivery repeats it.
+     */
+    public void wakeForRedeliveries() {
+        if (redeliveries.isEmpty()) {
+            return;
+        }
+        Map<String, ActivationMetrics.InFlight> delivering = metrics.inFlight();
+        List<QueueReader> running = new ArrayList<>(readers);
+        for (int i = 0; i < running.size(); i++) {
+            QueueReader r = running.get(Math.floorMod(nextWake.getAndIncrement(), running.size()));
+            if (!delivering.containsKey(r.name())) {
+                r.wake();
+                return;
+            }
+        }
     }
 
     /**
@@ -285,15 +310,24 @@ public final class Activation {
      */
     boolean mayHaveAttempts(BooleanSupplier lookInDatabase) {
         long now = System.nanoTime();
-        if (attemptsCheckedAt == 0 || now - attemptsCheckedAt > ATTEMPTS_RECHECK_NANOS) {
-            attemptsKnown = lookInDatabase.getAsBoolean();
-            attemptsCheckedAt = now;
+        long checkedAt = attemptsCheckedAt.get();
+        if ((checkedAt == 0 || now - checkedAt > ATTEMPTS_RECHECK_NANOS)
+                && attemptsCheckedAt.compareAndSet(checkedAt, now)) {
+            // one reader looks at a time; a failure another reader records meanwhile is not hidden by what it finds
+            long recordedBefore = attemptsRecorded.get();
+            try {
+                attemptsFound = lookInDatabase.getAsBoolean();
+            } catch (RuntimeException e) {
+                attemptsCheckedAt.set(checkedAt);
+                throw e;
+            }
+            attemptsRecordedAtLook = recordedBefore;
         }
-        return attemptsKnown;
+        return attemptsFound || attemptsRecorded.get() != attemptsRecordedAtLook;
     }
 
     void attemptsRecorded() {
-        attemptsKnown = true;
+        attemptsRecorded.incrementAndGet();
     }
 
     ActivationEvents events() {

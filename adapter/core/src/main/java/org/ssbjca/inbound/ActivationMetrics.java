@@ -69,7 +69,10 @@ public final class ActivationMetrics {
         return rolledBack.sum();
     }
 
-    /** @return messages delivered again after a failed delivery */
+    /**
+     * @return messages handed to the bean again after a failed delivery, whatever the outcome, and dead letters handed
+     *         to it by a redelivery
+     */
     public long redelivered() {
         return redelivered.sum();
     }

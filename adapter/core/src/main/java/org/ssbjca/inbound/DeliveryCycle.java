@@ -189,6 +189,7 @@ final class DeliveryCycle {
             if (letter != null) {
                 batch = new Batch(List.of(letter.message()));
                 batch.application.add(letter.message());
+                metrics.redelivered.increment();
                 ok = deliver(batch);
             }
         } catch (Exception | Error e) {
@@ -267,6 +268,7 @@ final class DeliveryCycle {
             int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
             if (failed >= settings.maxDeliveryAttempts()) {
                 deadLetter(m, failed);
+                batch.deadLettered++;
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
                 continue;
             } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
@@ -283,7 +285,6 @@ final class DeliveryCycle {
 
     private void deadLetter(BrokerMessage m, int failed) {
         ledger().deadLetter(settings.queue(), m, failed, null);
-        metrics.deadLettered.increment();
         LOG.warnf("SSBJCA0042: %s: message %d of conversation %s (%s) failed %d deliveries; moved to the dead-letter"
                 + " table", reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
         activation.events().deadLettered(settings.queue(), m, failed);
@@ -363,10 +364,11 @@ final class DeliveryCycle {
     }
 
     private void count(Batch batch, boolean committed, long start) {
+        metrics.redelivered.add(batch.retried.size());
         if (committed) {
+            metrics.deadLettered.add(batch.deadLettered);
             metrics.committed.increment();
             metrics.delivered.add(batch.application.size());
-            metrics.redelivered.add(batch.retried.size());
             metrics.deliveryTook(System.nanoTime() - start);
         } else {
             metrics.rolledBack.increment();
@@ -405,6 +407,7 @@ final class DeliveryCycle {
         final List<BrokerMessage> application = new ArrayList<>();
         final List<BrokerMessage> ends = new ArrayList<>();
         final List<BrokerMessage> retried = new ArrayList<>();
+        int deadLettered;
         String error;
         boolean failuresRecorded;
 

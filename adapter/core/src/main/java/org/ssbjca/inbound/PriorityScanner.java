@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
@@ -21,18 +22,22 @@ import org.xml.sax.SAXException;
  * records each group's requested priority, so that readers take that group next. A request is a message of the
  * activation's {@code priorityMessageType} whose body is {@code <priority>n</priority>} (or just the number), n from
  * 0 to 255. No front-end service and no copying of messages is needed. At most one scan per interval per
- * activation; the scan also refreshes which groups have a priority.
+ * activation; the scan also refreshes which groups have a priority. While one reader scans, the others wait for it
+ * before they receive, so that none takes a group ahead of priorities the scan is about to record.
  */
 final class PriorityScanner {
 
     private static final Logger LOG = Logger.getLogger(PriorityScanner.class);
     private static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long AFTER_ARRIVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** The longest a reader waits for another reader's scan before it receives anyway. */
+    static final long SCAN_WAIT_MILLIS = 2_000;
 
     private final String queue;
     private final String messageType;
     private final AtomicLong lastScan = new AtomicLong(System.nanoTime() - INTERVAL_NANOS);
     private volatile long scannedGeneration = -1;
+    private volatile CountDownLatch running;
     private final Set<UUID> prioritised = ConcurrentHashMap.newKeySet();
 
     PriorityScanner(String queue, String messageType) {
@@ -52,11 +57,37 @@ final class PriorityScanner {
         long last = lastScan.get();
         long since = System.nanoTime() - last;
         boolean due = since >= INTERVAL_NANOS || (generation != scannedGeneration && since >= AFTER_ARRIVAL_NANOS);
-        if (due && lastScan.compareAndSet(last, System.nanoTime())) {
-            scannedGeneration = generation;
-            return true;
+        if (!due) {
+            return false;
         }
-        return false;
+        synchronized (this) {
+            if (running == null && lastScan.compareAndSet(last, System.nanoTime())) {
+                scannedGeneration = generation;
+                running = new CountDownLatch(1);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Ends the scan this caller claimed, done or failed, and lets the readers waiting for it go on. */
+    synchronized void scanEnded() {
+        if (running != null) {
+            running.countDown();
+            running = null;
+        }
+    }
+
+    /**
+     * Waits while another reader's scan runs (at most 2 s), so that no reader takes a group while priorities that
+     * scan is recording are not yet committed. Returns at once when no scan runs.
+     *
+     * @return false when the scan was still running after the wait
+     * @throws InterruptedException if interrupted
+     */
+    boolean awaitScan() throws InterruptedException {
+        CountDownLatch scan = running;
+        return scan == null || scan.await(SCAN_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**

@@ -77,9 +77,18 @@ final class QueueReader implements Runnable {
             }
             return;
         }
-        if (activation.priorities() != null && activation.priorities().claimScan(
-                activation.database().broker().signals().generation(settings.queue()))) {
-            scanPriorities();
+        PriorityScanner priorities = activation.priorities();
+        if (priorities != null) {
+            if (priorities.claimScan(activation.database().broker().signals().generation(settings.queue()))) {
+                try {
+                    scanPriorities();
+                } finally {
+                    priorities.scanEnded();
+                }
+            } else if (!priorities.awaitScan()) {
+                LOG.debugf("SSBJCA0026: %s: another reader's priority scan still runs after %d ms; receiving anyway",
+                        name, PriorityScanner.SCAN_WAIT_MILLIS);
+            }
         }
         if (settings.commitBeforeDelivery()) {
             cycle.receiveCommitsFirst();
@@ -157,6 +166,14 @@ final class QueueReader implements Runnable {
     private void requireQueueReady() {
         if (!activation.database().broker().admin(connection.connection()).isQueueEnabled(settings.queue())) {
             throw new QueueDisabledException(settings.queue(), null);
+        }
+    }
+
+    /** Ends the reader's RECEIVE if it is waiting, so that it comes back for work the activation has for it. */
+    void wake() {
+        ReaderConnection c = connection;
+        if (c != null) {
+            c.wake();
         }
     }
 

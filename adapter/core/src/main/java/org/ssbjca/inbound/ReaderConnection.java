@@ -119,9 +119,14 @@ final class ReaderConnection implements AutoCloseable {
         return bookkeeping;
     }
 
-    /** Wakes a RECEIVE that is waiting on another thread. */
+    /** Wakes a RECEIVE that is waiting on another thread, and ends every later one at once (the reader stops). */
     void cancel() {
         session.cancel();
+    }
+
+    /** Ends a RECEIVE that is waiting on another thread, empty; later ones wait as usual. */
+    void wake() {
+        session.wake();
     }
 
     @Override

@@ -54,22 +54,35 @@ public interface ActivationMXBean {
     /** @return whether {@link #pause()} is in effect */
     boolean isPaused();
 
-    /** @return messages received */
+    /**
+     * @return messages taken from the queue, each time (one received again after a rollback counts again),
+     *         including those the bean never sees: priority requests, EndDialog/Error the adapter ends, poison messages
+     */
     long getReceived();
 
-    /** @return messages the bean processed in committed transactions */
+    /** @return messages the bean processed in deliveries that committed, dead letters redelivered included */
     long getDelivered();
 
-    /** @return delivery transactions that committed */
+    /**
+     * @return deliveries that committed having received at least one message: one per transaction whatever its
+     *         number of messages, and also one whose messages never reached the bean (dead-lettered, priority requests,
+     *         EndDialog/Error); with commitBeforeDelivery, one per bean call that returned
+     */
     long getCommitted();
 
-    /** @return delivery transactions that rolled back */
+    /**
+     * @return deliveries that failed: the bean threw or marked the transaction rollback-only, or the commit failed
+     *         (redeliveries of dead letters included)
+     */
     long getRolledBack();
 
-    /** @return messages delivered successfully after an earlier failed delivery */
+    /**
+     * @return messages handed to the bean again after a failed delivery, each time and whatever the outcome, and dead
+     *         letters handed to it by {@link #redeliverDeadLetter}
+     */
     long getRedelivered();
 
-    /** @return messages moved to the dead-letter table */
+    /** @return messages moved to the dead-letter table after {@code maxDeliveryAttempts} failed deliveries */
     long getDeadLettered();
 
     /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
@@ -128,7 +141,8 @@ public interface ActivationMXBean {
 
     /**
      * Delivers a dead letter to the bean again, in a transaction that takes it out of the dead-letter table; waits
-     * for the outcome (at most WaitTimeout plus 30 s).
+     * for the outcome, at most 30 s. A reader waiting in its RECEIVE is woken for it, so on an activation with a free
+     * reader it returns as soon as the bean is done; it waits longer only while every reader is delivering.
      *
      * @param id the dead letter's id, as {@code listDeadLetters} shows it
      * @return true when the bean processed it and it left the table; false when there is no such dead letter on

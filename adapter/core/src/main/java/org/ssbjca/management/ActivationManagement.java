@@ -5,6 +5,7 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,8 +28,14 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     /** The most groups {@code PendingConversationGroups} lists. */
     static final int PENDING_LIMIT = 100;
-    /** How long {@code redeliverDeadLetter} waits beyond the readers' RECEIVE wait. */
-    static final long REDELIVERY_MARGIN_MILLIS = 30_000;
+    /**
+     * The longest {@code redeliverDeadLetter} waits for the outcome: a reader waiting in its RECEIVE is woken for the
+     * request, so only deliveries in progress on every reader make it wait. Under the 60 s after which a remote JMX
+     * client ({@code remote+http}) gives up on a call.
+     */
+    static final long REDELIVERY_WAIT_MILLIS = 30_000;
+    /** How often {@code redeliverDeadLetter} wakes a reader again while its request waits for one. */
+    private static final long REWAKE_MILLIS = 250;
 
     private final Activation activation;
     private final ActivationNotifications notifications = new ActivationNotifications();
@@ -230,12 +237,22 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
         if (activation.isPaused()) {
             throw new IllegalStateException("the activation is paused: resume it before redelivering");
         }
-        long bound = activation.waitTimeoutMillis() + REDELIVERY_MARGIN_MILLIS;
+        CompletableFuture<Boolean> outcome = activation.redeliver(id);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDELIVERY_WAIT_MILLIS);
         try {
-            return activation.redeliver(id).get(bound, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("dead letter " + id + " was not redelivered within " + bound
-                    + " ms; the request stays queued for the next free reader");
+            while (true) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                try {
+                    return outcome.get(Math.max(1, Math.min(left, REWAKE_MILLIS)), TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (left <= REWAKE_MILLIS) {
+                        throw new IllegalStateException("dead letter " + id + " was not redelivered within "
+                                + REDELIVERY_WAIT_MILLIS + " ms (no reader was free); the request stays queued "
+                                + "for the next free reader");
+                    }
+                    activation.wakeForRedeliveries();
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while redelivering dead letter " + id);

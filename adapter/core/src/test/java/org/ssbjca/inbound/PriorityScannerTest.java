@@ -1,9 +1,15 @@
 package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class PriorityScannerTest {
@@ -25,6 +31,28 @@ class PriorityScannerTest {
         assertNull(PriorityScanner.parse(bytes("<priority>high</priority>")));
         assertNull(PriorityScanner.parse(bytes("")));
         assertNull(PriorityScanner.parse(bytes("<!DOCTYPE x [<!ENTITY e 'x'>]><priority>&e;</priority>")));
+    }
+
+    @Test
+    void whileOneReaderScansNoOtherClaimsAndTheOthersWaitForIt() throws Exception {
+        PriorityScanner scanner = new PriorityScanner("q", "SetPriority");
+        assertTrue(scanner.awaitScan(), "no scan runs: no wait");
+        assertTrue(scanner.claimScan(1), "the first scan is due at once");
+        assertFalse(scanner.claimScan(2), "one scan at a time");
+        CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return scanner.awaitScan();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThrows(TimeoutException.class, () -> waiting.get(100, TimeUnit.MILLISECONDS),
+                "a reader waits while the scan runs");
+
+        scanner.scanEnded();
+
+        assertTrue(waiting.get(PriorityScanner.SCAN_WAIT_MILLIS, TimeUnit.MILLISECONDS), "released by the scan's end");
+        assertTrue(scanner.awaitScan());
     }
 
     private static byte[] bytes(String s) {

@@ -26,7 +26,10 @@ import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.app.BrokerObjects;
 import org.ssbjca.it.support.Deployments;
@@ -41,6 +44,7 @@ import org.ssbjca.it.support.RemoteJmx;
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the redelivery test last: it dead-letters on FailingBean too
 class JmxIT {
 
     private static final long DEADLINE_MILLIS = 60_000;
@@ -227,6 +231,38 @@ class JmxIT {
         assertEquals(0, ((CompositeData[]) server.invoke(bean, "listDeadLetters", new Object[] {10},
                 new String[] {"int"})).length);
         assertFalse(((String) server.getAttribute(bean, "LastError")).isEmpty());
+    }
+
+    /**
+     * A dead letter delivered again over remote JMX while the reader waits in a 20 s RECEIVE: the call wakes the
+     * reader and returns with the outcome at once, instead of after the reader's WaitTimeout.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void redeliverDeadLetterWakesAReaderInALongWaitAndReturnsAtOnce() throws Exception {
+        ObjectName bean = activation(FailingBean.QUEUE, "FailingBean");
+        server.setAttribute(bean, new Attribute("WaitTimeout", 20_000L));
+        try {
+            driver.send("JmxFailingService", "second chance");
+            await(() -> ((CompositeData[]) server.invoke(bean, "listDeadLetters", new Object[] {10},
+                    new String[] {"int"})).length == 1, "dead-lettered");
+            CompositeData letter = ((CompositeData[]) server.invoke(bean, "listDeadLetters", new Object[] {10},
+                    new String[] {"int"}))[0];
+            assertEquals("second chance", letter.get("body"));
+            await(() -> (int) server.getAttribute(bean, "ActiveReaders") == 0
+                    && (long) server.getAttribute(bean, "QueueDepth") == 0, "the reader waits in its RECEIVE");
+
+            long start = System.nanoTime();
+            Object delivered = server.invoke(bean, "redeliverDeadLetter", new Object[] {letter.get("id")},
+                    new String[] {"long"});
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+            assertEquals(true, delivered);
+            assertEquals(List.of("second chance"), driver.delivered(FailingBean.QUEUE));
+            assertTrue(tookMillis < 2_000, "redeliverDeadLetter took " + tookMillis + " ms with WaitTimeout 20000");
+        } finally {
+            server.setAttribute(bean, new Attribute("WaitTimeout", 1_000L));
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
@@ -38,6 +39,7 @@ final class PortableSession implements BrokerSession {
     private final MessageStore messages;
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
+    private final AtomicBoolean woken = new AtomicBoolean();
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
@@ -275,7 +277,7 @@ final class PortableSession implements BrokerSession {
     @Override
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
         waitingOn.add(queue);
-        return Optional.ofNullable(broker.waiting().await(queue, timeout, () -> cancelled, () -> {
+        return Optional.ofNullable(broker.waiting().await(queue, timeout, this::waitEnds, () -> {
             messages.requireEnabled(queue);
             broker.housekeeping().runIfDue(this);
             return messages.lockNextGroup(queue);
@@ -286,7 +288,7 @@ final class PortableSession implements BrokerSession {
     public List<BrokerMessage> receive(ReceiveRequest request) {
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), () -> cancelled, () -> {
+        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), this::waitEnds, () -> {
             if (!checkedByReceive) {
                 messages.requireEnabled(request.queue());
             }
@@ -330,6 +332,17 @@ final class PortableSession implements BrokerSession {
     public void cancel() {
         cancelled = true;
         broker.signals().signalAll(waitingOn);
+    }
+
+    @Override
+    public void wake() {
+        woken.set(true);
+        broker.signals().signalAll(waitingOn);
+    }
+
+    /** @return whether a wait is to end now: cancelled, or woken once */
+    private boolean waitEnds() {
+        return cancelled || woken.getAndSet(false);
     }
 
     @Override

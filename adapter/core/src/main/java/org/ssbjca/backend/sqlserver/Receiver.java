@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
@@ -38,6 +39,7 @@ final class Receiver {
     private final Connection c;
     private final PriorityPresence presence;
     private final AtomicReference<Statement> waiting = new AtomicReference<>();
+    private final AtomicBoolean woken = new AtomicBoolean();
     private volatile boolean cancelled;
 
     Receiver(Connection c, PriorityPresence presence) {
@@ -80,7 +82,7 @@ final class Receiver {
             }
             return receive(queue, TSql.Filter.NONE, r, null);
         } catch (SQLException e) {
-            if (cancelled) {
+            if (cancelled || woken.getAndSet(false)) {
                 return List.of();
             }
             throw SqlServerErrors.translate(what, r.queue(), e);
@@ -163,10 +165,26 @@ final class Receiver {
                     Batches.params(waitFor ? millis : null));
             return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
         } catch (SQLException e) {
-            if (cancelled) {
+            if (cancelled || woken.getAndSet(false)) {
                 return Optional.empty();
             }
             throw SqlServerErrors.translate("GET CONVERSATION GROUP from queue " + queue, queueName, e);
+        }
+    }
+
+    /**
+     * Ends the WAITFOR running on another thread now: the driver cancels the statement, and the RECEIVE or GET
+     * CONVERSATION GROUP returns empty; later ones wait as usual. Without a WAITFOR running it does nothing.
+     */
+    void wake() {
+        Statement s = waiting.get();
+        if (s != null) {
+            woken.set(true);
+            try {
+                s.cancel();
+            } catch (SQLException e) {
+                // the statement finished meanwhile
+            }
         }
     }
 

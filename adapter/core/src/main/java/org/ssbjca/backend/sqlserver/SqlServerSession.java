@@ -59,6 +59,11 @@ final class SqlServerSession implements BrokerSession {
     }
 
     @Override
+    public void wake() {
+        receiver.wake();
+    }
+
+    @Override
     public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
         String target = SqlServerNames.targetService(toService);
         TSql.Related related = TSql.Related.NONE;

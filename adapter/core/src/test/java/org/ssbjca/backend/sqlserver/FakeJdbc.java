@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A scripted JDBC connection: records every statement with its bound parameters and query timeout, and answers each
@@ -41,6 +43,10 @@ final class FakeJdbc {
     }
 
     private static final Object NOTHING = new Object();
+    private static final Object UNTIL_CANCELLED = new Object();
+
+    /** Counted down when a statement scripted with {@link #waitsUntilCancelled()} starts waiting. */
+    final CountDownLatch waiting = new CountDownLatch(1);
 
     final List<Call> calls = new ArrayList<>();
     private final Deque<Object> responses = new ArrayDeque<>();
@@ -68,6 +74,15 @@ final class FakeJdbc {
     /** The next statement fails with this SQL Server error number. */
     FakeJdbc error(int number, String message) {
         responses.add(new SQLException(message, "S0001", number));
+        return this;
+    }
+
+    /**
+     * The next statement blocks, as a WAITFOR does, until another thread cancels it (at most 10 s), then fails as the
+     * driver's cancelled statement does.
+     */
+    FakeJdbc waitsUntilCancelled() {
+        responses.add(UNTIL_CANCELLED);
         return this;
     }
 
@@ -105,6 +120,7 @@ final class FakeJdbc {
 
     private PreparedStatement statement(Call call) {
         Object[] current = new Object[1];
+        CountDownLatch cancelled = new CountDownLatch(1);
         return proxy(PreparedStatement.class, (p, m, a) -> {
             switch (m.getName()) {
                 case "setObject":
@@ -121,7 +137,10 @@ final class FakeJdbc {
                     call.queryTimeout = (Integer) a[0];
                     return null;
                 case "execute":
-                    return execute(call, current);
+                    return execute(call, current, cancelled);
+                case "cancel":
+                    cancelled.countDown();
+                    return null;
                 case "getResultSet":
                     return resultSet(current);
                 case "getMoreResults":
@@ -142,7 +161,7 @@ final class FakeJdbc {
         return proxy(Statement.class, (p, m, a) -> {
             switch (m.getName()) {
                 case "execute":
-                    return execute(new Call((String) a[0]), current);
+                    return execute(new Call((String) a[0]), current, null);
                 case "getResultSet":
                     return resultSet(current);
                 case "getMoreResults":
@@ -158,9 +177,20 @@ final class FakeJdbc {
         });
     }
 
-    private boolean execute(Call call, Object[] current) throws SQLException {
+    private boolean execute(Call call, Object[] current, CountDownLatch cancelled) throws SQLException {
         calls.add(call);
         Object response = responses.isEmpty() ? NOTHING : responses.poll();
+        if (response == UNTIL_CANCELLED) {
+            waiting.countDown();
+            try {
+                if (!cancelled.await(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the waiting statement was never cancelled");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new SQLException("The query was canceled.", "HY008", 0);
+        }
         if (response instanceof SQLException) {
             throw (SQLException) response;
         }

@@ -266,6 +266,29 @@ class SqlServerSessionTest {
         assertThrows(UnsupportedOperationException.class, () -> got.add(m));
     }
 
+    /**
+     * A WAITFOR (RECEIVE) cannot be woken by a signal: wake() cancels the statement, the RECEIVE returns empty as if
+     * its time had run out, and the next RECEIVE waits as usual (unlike cancel(), which ends every later one).
+     */
+    @Test
+    void wakeCancelsAWaitingReceiveWhichReturnsEmptyAndTheNextOneWaitsAgain() throws Exception {
+        jdbc.waitsUntilCancelled().rows(message(GROUP, 1));
+        ReceiveRequest waitLong = ReceiveRequest.from("EchoServiceQueue").conversation(Conversation.ofHandle(HANDLE))
+                .timeout(Duration.ofSeconds(600));
+        java.util.concurrent.CompletableFuture<List<BrokerMessage>> first =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(waitLong));
+        assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the WAITFOR started");
+
+        session.wake();
+
+        assertEquals(List.of(), first.get(10, java.util.concurrent.TimeUnit.SECONDS), "woken: empty");
+        assertEquals(1, session.receive(waitLong).size(), "the next RECEIVE runs and waits as usual");
+        String waitFor = TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.CONVERSATION, true);
+        assertEquals(waitFor, jdbc.calls.get(0).sql);
+        assertEquals(waitFor, jdbc.calls.get(1).sql);
+        assertTrue(jdbc.allResponsesUsed());
+    }
+
     @Test
     void waitingForeverIsTimeoutMinusOneAndNoQueryTimeout() {
         jdbc.rows().rows();
