@@ -31,6 +31,8 @@ final class DeliveryCycle {
     private final String reader;
     private final ReaderConnection connection;
     private final MessageEndpoint endpoint;
+    /** The delivery runs in the reader's local transaction, which the bean's verbs join when it has no JTA one. */
+    private boolean localTransaction;
 
     DeliveryCycle(Activation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
         this.activation = activation;
@@ -69,6 +71,7 @@ final class DeliveryCycle {
     /** A bean whose method is not transacted: a local transaction around RECEIVE and delivery (at least once). */
     void local() throws Exception {
         connection.connection().setAutoCommit(false);
+        localTransaction = true;
         Batch batch = null;
         boolean ok = true;
         long start = 0;
@@ -179,6 +182,7 @@ final class DeliveryCycle {
         boolean local = !activation.transacted();
         if (local) {
             connection.connection().setAutoCommit(false);
+            localTransaction = true;
         }
         Batch batch = null;
         boolean ok = true;
@@ -308,8 +312,9 @@ final class DeliveryCycle {
         if (!batch.application.isEmpty()) {
             metrics.started(reader, new ActivationMetrics.InFlight(batch.group(), batch.application.size(),
                     Instant.now()));
+            Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
-                    activation.transactionKey());
+                    transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
             try {
                 if (activation.batchListener()) {
                     ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
