@@ -323,7 +323,9 @@ final class DeliveryCycle {
                         ((BrokerMessageListener) endpoint).onMessage(m);
                     }
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
+                // exception: rolled back and counted, never taken for a success.
                 batch.error = e.getClass().getName() + ": " + e.getMessage();
                 LOG.debugf(e, "SSBJCA0022: %s: the bean failed on %s; the transaction rolls back", reader,
                         batch.application.get(0));

@@ -49,7 +49,9 @@ final class QueueReader implements Runnable {
                         turn();
                     }
                     backoff.reset();
-                } catch (Exception e) {
+                } catch (Exception | Error e) {
+                    // An Error (a class the bean needs cannot be loaded, a stack overflow) must not end the
+                    // reader silently: it would stay counted in readerCount() and never be replaced.
                     if (stopped) {
                         break;
                     }
@@ -103,7 +105,7 @@ final class QueueReader implements Runnable {
         }
     }
 
-    private void failed(Exception e) {
+    private void failed(Throwable e) {
         long delay = backoff.nextDelayMillis();
         String what = e.getMessage();
         if (e instanceof UnavailableException) {
