@@ -119,6 +119,10 @@ final class DeliveryCycle {
         } catch (RuntimeException e) {
             connection.rollbackLocal();
             throw e;
+        } finally {
+            // What runs after the delivery on this connection without a container transaction (dropping a drained
+            // group's priority) commits at once, instead of in a transaction left open until the next turn.
+            connection.connection().setAutoCommit(true);
         }
         metrics.received.add(received.size());
         if (messages.isEmpty()) {
