@@ -110,11 +110,12 @@ final class DeliveryCycle {
     void receiveCommitsFirst() throws Exception {
         connection.connection().setAutoCommit(false);
         List<BrokerMessage> received;
-        List<BrokerMessage> messages;
+        Batch sorted;
         try {
             received = connection.session().receive(request());
-            messages = setAside(received);
+            sorted = setAside(received);
             connection.commitLocal();
+            countErrors(sorted.ends);
             wakeOthersIfMoreWait(received);
         } catch (RuntimeException e) {
             connection.rollbackLocal();
@@ -125,6 +126,7 @@ final class DeliveryCycle {
             connection.connection().setAutoCommit(true);
         }
         metrics.received.add(received.size());
+        List<BrokerMessage> messages = sorted.application;
         if (messages.isEmpty()) {
             return;
         }
@@ -162,13 +164,24 @@ final class DeliveryCycle {
      * Keeps what the bean must see: priority requests are consumed (the scanner reads them where they sit in the
      * queue), and EndDialog or Error end this side when the adapter ends conversations itself.
      */
-    private List<BrokerMessage> setAside(List<BrokerMessage> received) {
+    private Batch setAside(List<BrokerMessage> received) {
         Batch batch = sort(received, Map.of());
         batch.ends.forEach(this::endThisSide);
-        return batch.application;
+        return batch;
     }
 
+    /**
+     * Ends this side of a conversation whose EndDialog or Error came in. An Error (the other side ended with an
+     * error, or the broker failed the dialog) is logged at WARN with its code and description: the bean never sees
+     * it, so this is how an initiator's operator learns that the dialog failed.
+     */
     private void endThisSide(BrokerMessage endDialogOrError) {
+        if (endDialogOrError.isError()) {
+            LOG.warnf("SSBJCA0044: %s: conversation %s (service %s) ended with error %s from the other side: %s;"
+                    + " ending this side", reader, endDialogOrError.conversationHandle(),
+                    endDialogOrError.serviceName(), endDialogOrError.errorCode(),
+                    endDialogOrError.errorDescription());
+        }
         try {
             connection.session().endConversation(endDialogOrError.conversationHandle(), null, null);
         } catch (ConversationEndedException alreadyEnded) {
@@ -373,8 +386,13 @@ final class DeliveryCycle {
         }
     }
 
+    private void countErrors(List<BrokerMessage> ends) {
+        metrics.errorsReceived.add(ends.stream().filter(BrokerMessage::isError).count());
+    }
+
     private void count(Batch batch, boolean committed, long start) {
         if (committed) {
+            countErrors(batch.ends);
             metrics.committed.increment();
             metrics.delivered.add(batch.application.size());
             metrics.redelivered.add(batch.retried.size());
