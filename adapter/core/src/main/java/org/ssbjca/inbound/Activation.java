@@ -44,6 +44,8 @@ public final class Activation {
     private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
     private final Object pauseLock = new Object();
     private final AtomicInteger parked = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicReference<String> reportedFailure =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
@@ -294,6 +296,22 @@ public final class Activation {
 
     void attemptsRecorded() {
         attemptsKnown = true;
+    }
+
+    /**
+     * @param failure why a reader failed
+     * @return whether it is news for this activation: the first failure since a reader last succeeded, or another
+     *         cause than the last one reported
+     */
+    boolean firstReport(String failure) {
+        return !java.util.Objects.equals(reportedFailure.getAndSet(failure), failure);
+    }
+
+    /** A reader's turn succeeded: the next failure is reported again. */
+    void recovered() {
+        if (reportedFailure.get() != null) {
+            reportedFailure.set(null);
+        }
     }
 
     ActivationEvents events() {
