@@ -177,6 +177,7 @@ final class PortableSession implements BrokerSession {
                         + " has already ended");
             }
             Jdbc.update(c, sql.deleteMessagesOfConversation, me.handle);
+            Jdbc.update(c, sql.deleteAttemptsOfConversation, me.handle);
             if (errorCode != null) {
                 Jdbc.update(c, sql.deleteTransmissionsFrom, me.handle);
             }
@@ -214,9 +215,13 @@ final class PortableSession implements BrokerSession {
         }
     }
 
-    /** Deletes an endpoint with its messages, its unsent messages, and its group if no other endpoint uses it. */
+    /**
+     * Deletes an endpoint with its messages (and their failed deliveries), its unsent messages, and its group if no
+     * other endpoint uses it.
+     */
     private void remove(Endpoint e) throws SQLException {
         Jdbc.update(c, sql.deleteMessagesOfConversation, e.handle);
+        Jdbc.update(c, sql.deleteAttemptsOfConversation, e.handle);
         Jdbc.update(c, sql.deleteTransmissionsFrom, e.handle);
         Jdbc.update(c, sql.deleteTransmissionsTo, e.handle);
         Jdbc.update(c, sql.deleteEndpoint, e.handle);

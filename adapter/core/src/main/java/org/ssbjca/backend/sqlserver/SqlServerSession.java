@@ -108,7 +108,7 @@ final class SqlServerSession implements BrokerSession {
         Object[] params = errorCode == null ? Batches.params(Batches.text(handle))
                 : Batches.params(Batches.text(handle), errorCode, errorDescription);
         try {
-            touch(Batches.query(c, TSql.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
+            touch(Batches.query(c, TSqlLedger.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
                     params));
         } catch (SQLException e) {
             throw SqlServerErrors.translate(verb + " on conversation " + handle, null, e);
@@ -119,7 +119,7 @@ final class SqlServerSession implements BrokerSession {
     public void endConversationWithCleanup(UUID handle) {
         requireHandle(handle, "END CONVERSATION WITH CLEANUP");
         try {
-            Batches.run(c, TSql.END_CONVERSATION_WITH_CLEANUP, Batches.text(handle));
+            Batches.run(c, TSqlLedger.END_CONVERSATION_WITH_CLEANUP, Batches.text(handle));
         } catch (SQLException e) {
             throw SqlServerErrors.translate("END CONVERSATION WITH CLEANUP on conversation " + handle, null, e);
         }
