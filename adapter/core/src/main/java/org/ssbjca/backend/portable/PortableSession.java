@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -20,6 +19,7 @@ import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TouchedQueues;
 import org.ssbjca.backend.Validation;
 
 /**
@@ -32,7 +32,7 @@ final class PortableSession implements BrokerSession {
     private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
-    private final Set<String> touchedQueues = new LinkedHashSet<>();
+    private final TouchedQueues touchedQueues = new TouchedQueues();
     private final MessageStore messages;
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -333,11 +333,11 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
+        List<String> touched = touchedQueues.drain();
         if (committed) {
-            broker.signals().signalAll(touchedQueues);
-            broker.committed(touchedQueues);
+            broker.signals().signalAll(touched);
+            broker.committed(touched);
         }
-        touchedQueues.clear();
     }
 
     // ---- helpers shared with Housekeeping

@@ -3,11 +3,9 @@ package org.ssbjca.backend.sqlserver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
@@ -16,6 +14,7 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.backend.TouchedQueues;
 
 /**
  * The Service Broker verbs on one SQL Server connection: each verb is one T-SQL batch from {@link TSql}, run in
@@ -30,7 +29,7 @@ final class SqlServerSession implements BrokerSession {
     private final QueueSignals signals;
     private final Connection c;
     private final Receiver receiver;
-    private final Set<String> touchedQueues = new LinkedHashSet<>();
+    private final TouchedQueues touchedQueues = new TouchedQueues();
 
     SqlServerSession(QueueSignals signals, Connection connection) {
         this.signals = signals;
@@ -189,10 +188,10 @@ final class SqlServerSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
+        List<String> touched = touchedQueues.drain();
         if (committed) {
-            signals.signalAll(touchedQueues);
+            signals.signalAll(touched);
         }
-        touchedQueues.clear();
     }
 
     private void touch(List<String> queues) {
