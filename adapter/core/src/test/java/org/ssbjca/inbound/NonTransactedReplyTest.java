@@ -67,4 +67,41 @@ class NonTransactedReplyTest {
             assertEquals(0, f.pairingErrors.get());
         }
     }
+
+    @Test
+    void aNonTransactedBeansReplyRollsBackWithTheReceiveWhenItThrows() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(h.ra);
+            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+            BrokerMessageListener bean = m -> {
+                try {
+                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
+                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
+                        broker.sendText(m.conversation(), InboundHarness.REQUEST, "echo " + calls.incrementAndGet());
+                        if (calls.get() == 1) {
+                            throw new IllegalStateException("the first attempt fails after replying");
+                        }
+                        broker.endConversation(m.conversation());
+                    } finally {
+                        mc.destroy();
+                    }
+                } catch (jakarta.resource.ResourceException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            h.activate(BrokerMessageListener.class, bean, false, h.spec());
+            Activation a = h.ra.activations().get(0);
+
+            h.send("ping");
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> a.metrics().committed() == 1);
+            assertEquals(1, a.metrics().rolledBack());
+            List<BrokerMessage> back = h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.INITIATOR_QUEUE)
+                    .top(10)));
+            assertEquals(2, back.size(), "the failed attempt's reply rolled back with its RECEIVE");
+            assertEquals("echo 2", new String(back.get(0).body(), UTF_8));
+            assertTrue(back.get(1).isEndDialog());
+        }
+    }
 }
