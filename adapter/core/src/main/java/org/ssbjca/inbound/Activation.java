@@ -6,6 +6,7 @@ import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -13,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
@@ -44,8 +46,7 @@ public final class Activation {
     private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
     private final Object pauseLock = new Object();
     private final AtomicInteger parked = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicReference<String> reportedFailure =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final AtomicReference<String> reportedFailure = new AtomicReference<>();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
@@ -304,7 +305,7 @@ public final class Activation {
      *         cause than the last one reported
      */
     boolean firstReport(String failure) {
-        return !java.util.Objects.equals(reportedFailure.getAndSet(failure), failure);
+        return !Objects.equals(reportedFailure.getAndSet(failure), failure);
     }
 
     /** A reader's turn succeeded: the next failure is reported again. */
