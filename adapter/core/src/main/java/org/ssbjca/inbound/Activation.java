@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -15,6 +16,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
@@ -47,6 +49,7 @@ public final class Activation {
     private final Object pauseLock = new Object();
     private final AtomicInteger parked = new AtomicInteger();
     private final AtomicInteger nextWake = new AtomicInteger();
+    private final AtomicReference<String> reportedFailure = new AtomicReference<>();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean paused;
     private volatile boolean stopped;
@@ -328,6 +331,22 @@ public final class Activation {
 
     void attemptsRecorded() {
         attemptsRecorded.incrementAndGet();
+    }
+
+    /**
+     * @param failure why a reader failed
+     * @return whether it is news for this activation: the first failure since a reader last succeeded, or another
+     *         cause than the last one reported
+     */
+    boolean firstReport(String failure) {
+        return !Objects.equals(reportedFailure.getAndSet(failure), failure);
+    }
+
+    /** A reader's turn succeeded: the next failure is reported again. */
+    void recovered() {
+        if (reportedFailure.get() != null) {
+            reportedFailure.set(null);
+        }
     }
 
     ActivationEvents events() {

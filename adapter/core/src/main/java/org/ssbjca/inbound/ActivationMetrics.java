@@ -22,6 +22,7 @@ public final class ActivationMetrics {
     final LongAdder rolledBack = new LongAdder();
     final LongAdder redelivered = new LongAdder();
     final LongAdder deadLettered = new LongAdder();
+    final LongAdder errorsReceived = new LongAdder();
     private final LongAdder timedDeliveries = new LongAdder();
     private final LongAdder totalDeliveryNanos = new LongAdder();
     private final AtomicLongArray recentNanos = new AtomicLongArray(WINDOW);
@@ -80,6 +81,11 @@ public final class ActivationMetrics {
     /** @return messages moved to the dead-letter table */
     public long deadLettered() {
         return deadLettered.sum();
+    }
+
+    /** @return Error messages from the other side that the adapter consumed, ending this side (committed) */
+    public long errorsReceived() {
+        return errorsReceived.sum();
     }
 
     /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */

@@ -6,11 +6,20 @@ import org.ssbjca.backend.DatabaseConfig;
 /**
  * The delivery a reader thread is making: its database, its session and the transaction it runs in. A bean that
  * replies through the connection factory while it handles the message, in the same transaction and to the same
- * database, has its verbs run on the reader's own connection: one branch instead of two, no two-phase commit, and no
- * lock conflict between the RECEIVE and the reply (the way an activated stored procedure RECEIVEs and SENDs in one
- * session).
+ * database, has its verbs run on the reader's own connection: no lock conflict between the RECEIVE and the reply (the
+ * way an activated stored procedure RECEIVEs and SENDs in one session). A bean without a JTA transaction
+ * ({@code NOT_SUPPORTED}) delivered in the reader's local transaction is in that delivery when it calls outside any
+ * transaction: its verbs join the local transaction, which commits or rolls back with the RECEIVE.
  */
 public final class DeliveryContext {
+
+    /** The key of a delivery in the reader's local transaction: the bean runs without a JTA transaction. */
+    static final Object NO_TRANSACTION = new Object() {
+        @Override
+        public String toString() {
+            return "no JTA transaction (the reader's local transaction)";
+        }
+    };
 
     private static final ThreadLocal<DeliveryContext> CURRENT = new ThreadLocal<>();
 
@@ -26,18 +35,23 @@ public final class DeliveryContext {
 
     /**
      * @param database the database the caller wants
-     * @param transactionKey the caller's current transaction, or null
-     * @return the session of the delivery this thread is making in that transaction on that database, or null
+     * @param transactionKey the caller's current transaction, or null when it has none
+     * @return the session of the delivery this thread is making in that transaction (or, without one, in the
+     *         reader's local transaction) on that database, or null
      */
     public static BrokerSession sessionFor(DatabaseConfig database, Object transactionKey) {
         DeliveryContext c = CURRENT.get();
-        if (c == null || transactionKey == null || !transactionKey.equals(c.transactionKey)
-                || !database.equals(c.database)) {
+        Object key = transactionKey == null ? NO_TRANSACTION : transactionKey;
+        if (c == null || !key.equals(c.transactionKey) || !database.equals(c.database)) {
             return null;
         }
         return c.session;
     }
 
+    /**
+     * @param transactionKey the delivery's JTA transaction, {@link #NO_TRANSACTION} for a delivery in the reader's
+     *        local transaction, or null when the bean's verbs must not share the reader's session
+     */
     static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey) {
         CURRENT.set(transactionKey == null ? null : new DeliveryContext(database, session, transactionKey));
     }

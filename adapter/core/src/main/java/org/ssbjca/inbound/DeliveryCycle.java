@@ -31,6 +31,8 @@ final class DeliveryCycle {
     private final String reader;
     private final ReaderConnection connection;
     private final MessageEndpoint endpoint;
+    /** The delivery runs in the reader's local transaction, which the bean's verbs join when it has no JTA one. */
+    private boolean localTransaction;
 
     DeliveryCycle(Activation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
         this.activation = activation;
@@ -69,6 +71,7 @@ final class DeliveryCycle {
     /** A bean whose method is not transacted: a local transaction around RECEIVE and delivery (at least once). */
     void local() throws Exception {
         connection.connection().setAutoCommit(false);
+        localTransaction = true;
         Batch batch = null;
         boolean ok = true;
         long start = 0;
@@ -107,17 +110,23 @@ final class DeliveryCycle {
     void receiveCommitsFirst() throws Exception {
         connection.connection().setAutoCommit(false);
         List<BrokerMessage> received;
-        List<BrokerMessage> messages;
+        Batch sorted;
         try {
             received = connection.session().receive(request(), settings.priorityEnabled());
-            messages = setAside(received);
+            sorted = setAside(received);
             connection.commitLocal();
+            countErrors(sorted.ends);
             wakeOthersIfMoreWait(received);
         } catch (RuntimeException e) {
             connection.rollbackLocal();
             throw e;
+        } finally {
+            // What runs after the delivery on this connection without a container transaction (dropping a drained
+            // group's priority) commits at once, instead of in a transaction left open until the next turn.
+            connection.connection().setAutoCommit(true);
         }
         metrics.received.add(received.size());
+        List<BrokerMessage> messages = sorted.application;
         if (messages.isEmpty()) {
             return;
         }
@@ -155,13 +164,24 @@ final class DeliveryCycle {
      * Keeps what the bean must see: priority requests are consumed (the scanner reads them where they sit in the
      * queue), and EndDialog or Error end this side when the adapter ends conversations itself.
      */
-    private List<BrokerMessage> setAside(List<BrokerMessage> received) {
+    private Batch setAside(List<BrokerMessage> received) {
         Batch batch = sort(received, Map.of());
         batch.ends.forEach(this::endThisSide);
-        return batch.application;
+        return batch;
     }
 
+    /**
+     * Ends this side of a conversation whose EndDialog or Error came in. An Error (the other side ended with an
+     * error, or the broker failed the dialog) is logged at WARN with its code and description: the bean never sees
+     * it, so this is how an initiator's operator learns that the dialog failed.
+     */
     private void endThisSide(BrokerMessage endDialogOrError) {
+        if (endDialogOrError.isError()) {
+            LOG.warnf("SSBJCA0044: %s: conversation %s (service %s) ended with error %s from the other side: %s;"
+                    + " ending this side", reader, endDialogOrError.conversationHandle(),
+                    endDialogOrError.serviceName(), endDialogOrError.errorCode(),
+                    endDialogOrError.errorDescription());
+        }
         try {
             connection.session().endConversation(endDialogOrError.conversationHandle(), null, null);
         } catch (ConversationEndedException alreadyEnded) {
@@ -179,6 +199,7 @@ final class DeliveryCycle {
         boolean local = !activation.transacted();
         if (local) {
             connection.connection().setAutoCommit(false);
+            localTransaction = true;
         }
         Batch batch = null;
         boolean ok = true;
@@ -309,8 +330,9 @@ final class DeliveryCycle {
         if (!batch.application.isEmpty()) {
             metrics.started(reader, new ActivationMetrics.InFlight(batch.group(), batch.application.size(),
                     Instant.now()));
+            Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
-                    activation.transactionKey());
+                    transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
             try {
                 if (activation.batchListener()) {
                     ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
@@ -319,7 +341,9 @@ final class DeliveryCycle {
                         ((BrokerMessageListener) endpoint).onMessage(m);
                     }
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
+                // exception: rolled back and counted, never taken for a success.
                 batch.error = e.getClass().getName() + ": " + e.getMessage();
                 LOG.debugf(e, "SSBJCA0022: %s: the bean failed on %s; the transaction rolls back", reader,
                         batch.application.get(0));
@@ -363,10 +387,15 @@ final class DeliveryCycle {
         }
     }
 
+    private void countErrors(List<BrokerMessage> ends) {
+        metrics.errorsReceived.add(ends.stream().filter(BrokerMessage::isError).count());
+    }
+
     private void count(Batch batch, boolean committed, long start) {
         metrics.redelivered.add(batch.retried.size());
         if (committed) {
             metrics.deadLettered.add(batch.deadLettered);
+            countErrors(batch.ends);
             metrics.committed.increment();
             metrics.delivered.add(batch.application.size());
             metrics.deliveryTook(System.nanoTime() - start);

@@ -49,7 +49,10 @@ final class QueueReader implements Runnable {
                         turn();
                     }
                     backoff.reset();
-                } catch (Exception e) {
+                    activation.recovered();
+                } catch (Exception | Error e) {
+                    // An Error (a class the bean needs cannot be loaded, a stack overflow) must not end the
+                    // reader silently: it would stay counted in readerCount() and never be replaced.
                     if (stopped) {
                         break;
                     }
@@ -112,7 +115,7 @@ final class QueueReader implements Runnable {
         }
     }
 
-    private void failed(Exception e) {
+    private void failed(Throwable e) {
         long delay = backoff.nextDelayMillis();
         String what = e.getMessage();
         if (e instanceof UnavailableException) {
@@ -124,10 +127,16 @@ final class QueueReader implements Runnable {
             } else {
                 activation.events().reconnecting(settings.queue(), name, delay, what);
             }
-            if (e instanceof BrokerException) {
-                LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name, what,
-                        backoff.failures(), delay);
+            if (e instanceof BrokerException && activation.firstReport(what)) {
+                // Once per activation and cause (a queue declared after the bean started fails every reader on
+                // every retry until it exists); the retries are logged at debug.
+                LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms; its readers keep retrying,"
+                        + " logged at debug until one succeeds or the cause changes", name, what, backoff.failures(),
+                        delay);
                 LOG.debugf(e, "SSBJCA0025: %s", name);
+            } else if (e instanceof BrokerException) {
+                LOG.debugf(e, "SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name, what,
+                        backoff.failures(), delay);
             } else if (backoff.failures() == 1) {
                 LOG.warnf(e, "SSBJCA0020: %s failed (failure %d in a row); reconnecting in %d ms", name,
                         backoff.failures(), delay);

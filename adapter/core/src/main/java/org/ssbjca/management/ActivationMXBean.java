@@ -85,6 +85,12 @@ public interface ActivationMXBean {
     /** @return messages moved to the dead-letter table after {@code maxDeliveryAttempts} failed deliveries */
     long getDeadLettered();
 
+    /**
+     * @return Error messages from the other side of a conversation that the adapter consumed and answered by ending
+     *         this side ({@code handleSystemMessages = END}); each is also logged at WARN (SSBJCA0044)
+     */
+    long getErrorsReceived();
+
     /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
     double getMeanDeliveryMillis();
 

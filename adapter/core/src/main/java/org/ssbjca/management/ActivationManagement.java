@@ -152,6 +152,11 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     }
 
     @Override
+    public long getErrorsReceived() {
+        return metrics().errorsReceived();
+    }
+
+    @Override
     public double getMeanDeliveryMillis() {
         return metrics().meanDeliveryMillis();
     }

@@ -29,8 +29,9 @@ import org.ssbjca.support.CompletionAwareXAResource;
 /**
  * One physical XA connection to the broker database, pooled by the container. Verbs run in the JTA transaction it
  * is enlisted in, in a local transaction the container began, or — outside both — each in a transaction of its own.
- * When the caller is a bean handling a delivery of this adapter in the same transaction, verbs run on the reader's
- * connection instead (see {@link DeliveryContext}).
+ * When the caller is a bean handling a delivery of this adapter in the same transaction (or, for a bean without a
+ * JTA transaction, in the reader's local transaction), verbs run on the reader's connection instead (see
+ * {@link DeliveryContext}).
  */
 final class ServiceBrokerManagedConnection implements ManagedConnection {
 
@@ -153,7 +154,10 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
         }
     }
 
-    /** @return the session of the delivery of this database the caller handles in its transaction, or null */
+    /**
+     * @return the session of the delivery of this database the caller handles in its transaction (or without one, in
+     *         the reader's local transaction), or null
+     */
     private BrokerSession deliverySession() {
         return DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
     }

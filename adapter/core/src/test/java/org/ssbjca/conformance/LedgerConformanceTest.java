@@ -48,6 +48,38 @@ class LedgerConformanceTest {
         assertFalse(hasAttempts(db, o.targetQueue));
     }
 
+    /**
+     * Failed deliveries of messages whose conversation this side ended (END deletes them, so do WITH CLEANUP) are
+     * forgotten with it: left behind, they would keep the readers looking up attempts for every message.
+     */
+    @BackendTest
+    void failedDeliveriesAreForgottenWhenTheConversationEnds(Db db) {
+        for (boolean cleanup : new boolean[] {false, true}) {
+            Db.Objects o = db.objects();
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("never processed")));
+            BrokerMessage m;
+            try (Db.Tx delivery = db.begin()) {
+                m = delivery.session().receive(ReceiveRequest.from(o.targetQueue)).get(0);
+                delivery.rollback();
+            }
+            ledger(db, l -> l.recordFailure(o.targetQueue, m, "boom"));
+            assertTrue(hasAttempts(db, o.targetQueue));
+
+            db.run(s -> {
+                if (cleanup) {
+                    s.endConversationWithCleanup(m.conversationHandle());
+                } else {
+                    s.endConversation(m.conversationHandle(), null, null);
+                }
+            });
+
+            assertEquals(0, db.depth(o.targetQueue));
+            assertFalse(hasAttempts(db, o.targetQueue), (cleanup ? "END WITH CLEANUP" : "END")
+                    + " forgot the failed deliveries of the conversation's messages");
+        }
+    }
+
     @BackendTest
     void aDeadLetterKeepsTheMessageAndCanBeTakenBack(Db db) {
         Db.Objects o = db.objects();

@@ -6,6 +6,11 @@ import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.transaction.xa.XAException;
 import javax.transaction.xa.XAResource;
@@ -15,7 +20,9 @@ import javax.transaction.xa.Xid;
  * Plays the container for a message-driven bean: its endpoints act as the transaction manager around each
  * delivery (start the branch in {@code beforeDelivery}, one-phase commit or roll back in {@code afterDelivery}),
  * roll back when the bean throws or calls {@link #setRollbackOnly()}, and check that before and after delivery are
- * always paired.
+ * always paired. A bean can {@link #enlist} another resource in its delivery's transaction, as the container's
+ * connection manager enlists an outbound connection: it joins the branch of a resource that {@code isSameRM}, else
+ * gets a branch of its own, and a transaction of several branches commits in two phases.
  */
 public final class FakeEndpointFactory implements MessageEndpointFactory {
 
@@ -31,6 +38,10 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public final AtomicInteger pairingErrors = new AtomicInteger();
     /** Endpoints created and not released. */
     public final AtomicInteger liveEndpoints = new AtomicInteger();
+    /** What the transaction manager asked of each branch of the deliveries with a resource {@link #enlist}ed. */
+    public final List<String> xaCalls = new CopyOnWriteArrayList<>();
+
+    private static final ThreadLocal<Endpoint> DELIVERING = new ThreadLocal<>();
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -49,6 +60,23 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
     public static void setRollbackOnly() {
         FakeTransactions.ROLLBACK_ONLY.set(Boolean.TRUE);
+    }
+
+    /**
+     * Enlists a resource in the transaction of the delivery this thread is making, the way a JTA transaction manager
+     * does (Narayana's {@code enlistResource}): a resource of the same resource manager as one already enlisted
+     * ({@code isSameRM}) joins that branch ({@code TMJOIN}); another one starts a new branch.
+     *
+     * @param resource the resource, for instance an outbound managed connection's
+     * @param name how {@link #xaCalls} names it
+     * @throws XAException if its start fails
+     */
+    public static void enlist(XAResource resource, String name) throws XAException {
+        Endpoint e = DELIVERING.get();
+        if (e == null || e.xid == null) {
+            throw new IllegalStateException("no transacted delivery on this thread");
+        }
+        e.enlist(resource, name);
     }
 
     @Override
@@ -106,6 +134,61 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
         private Xid xid;
         private boolean inDelivery;
         boolean failed;
+        /** Resources enlisted by the bean: each with its branch, and whether it joined the reader's. */
+        private final Map<String, XAResource> enlisted = new LinkedHashMap<>();
+        private final Map<String, Xid> branches = new LinkedHashMap<>();
+        private final Map<String, Boolean> joined = new LinkedHashMap<>();
+
+        void enlist(XAResource resource, String name) throws XAException {
+            boolean same = xa.isSameRM(resource);
+            Xid branch = same ? xid : TestXid.next("fake-tx-branch");
+            resource.start(branch, same ? XAResource.TMJOIN : XAResource.TMNOFLAGS);
+            xaCalls.add(name + " start " + (same ? "TMJOIN" : "TMNOFLAGS"));
+            enlisted.put(name, resource);
+            branches.put(name, branch);
+            joined.put(name, same);
+        }
+
+        /** Ends the enlisted resources, then commits every branch: in one phase if there is one, else in two. */
+        private void commitAll() throws XAException {
+            List<String> ownBranches = new ArrayList<>();
+            for (Map.Entry<String, XAResource> r : enlisted.entrySet()) {
+                r.getValue().end(branches.get(r.getKey()), XAResource.TMSUCCESS);
+                if (!joined.get(r.getKey())) {
+                    ownBranches.add(r.getKey());
+                }
+            }
+            xa.end(xid, XAResource.TMSUCCESS);
+            if (ownBranches.isEmpty()) {
+                xaCalls.add("reader commit one-phase");
+                xa.commit(xid, true);
+                return;
+            }
+            xaCalls.add("reader prepare");
+            boolean readOnly = xa.prepare(xid) == XAResource.XA_RDONLY;
+            for (String name : ownBranches) {
+                xaCalls.add(name + " prepare");
+                if (enlisted.get(name).prepare(branches.get(name)) != XAResource.XA_RDONLY) {
+                    xaCalls.add(name + " commit two-phase");
+                    enlisted.get(name).commit(branches.get(name), false);
+                }
+            }
+            if (!readOnly) {
+                xaCalls.add("reader commit two-phase");
+                xa.commit(xid, false);
+            }
+        }
+
+        private void rollbackAll() throws XAException {
+            for (Map.Entry<String, XAResource> r : enlisted.entrySet()) {
+                r.getValue().end(branches.get(r.getKey()), XAResource.TMFAIL);
+                if (!joined.get(r.getKey())) {
+                    r.getValue().rollback(branches.get(r.getKey()));
+                }
+            }
+            xa.end(xid, XAResource.TMFAIL);
+            xa.rollback(xid);
+        }
 
         Endpoint(XAResource xa) {
             this.xa = xa;
@@ -122,6 +205,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                 xid = TestXid.next("fake-tx");
                 xa.start(xid, XAResource.TMNOFLAGS);
                 transactions.begin(xid);
+                DELIVERING.set(this);
             }
         }
 
@@ -134,9 +218,18 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                 return;
             }
             transactions.end();
+            DELIVERING.remove();
             boolean rollback = failed || FakeTransactions.ROLLBACK_ONLY.get();
             try {
-                if (rollback) {
+                if (!enlisted.isEmpty()) {
+                    if (rollback) {
+                        rollbackAll();
+                        rollbacks.incrementAndGet();
+                    } else {
+                        commitAll();
+                        commits.incrementAndGet();
+                    }
+                } else if (rollback) {
                     xa.end(xid, XAResource.TMFAIL);
                     xa.rollback(xid);
                     rollbacks.incrementAndGet();
@@ -152,6 +245,9 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                 }
             } finally {
                 xid = null;
+                enlisted.clear();
+                branches.clear();
+                joined.clear();
             }
         }
     }

@@ -4,11 +4,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ssbjca.inbound.QueueReaderTest.await;
 
+import java.sql.Connection;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
+import org.awaitility.Awaitility;
 
 /**
  * commitBeforeDelivery sets aside what the bean must not see, as a transacted delivery does: EndDialog (the adapter
@@ -58,6 +63,52 @@ class ReceiveCommitsFirstTest {
 
             await(() -> seen.size() == 2 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             assertEquals(List.of(InboundHarness.REQUEST + ":a", InboundHarness.REQUEST + ":b"), seen);
+        }
+    }
+
+    /**
+     * A non-transacted bean: the reader drops a drained group's priority in a transaction of its own, not in one
+     * left open (auto-commit off after the RECEIVE's commit) until the reader's next turn, which holds the row lock
+     * for a whole WAITFOR and loses the change if the reader stops.
+     */
+    @Test
+    void aDrainedGroupsPriorityIsDroppedAtOnceWithANonTransactedBean() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            h.activate(BrokerMessageListener.class, bean, false, spec);
+            Activation a = h.ra.activations().get(0);
+            a.pause();
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> a.parkedReaders() == 1);
+            a.setWaitTimeout(60_000L); // the reader's next turn waits long after the delivery
+            h.send("a");
+            UUID group = pendingGroup(h);
+            h.tx(s -> {
+                s.setPriority(group, 9);
+                return null;
+            });
+            a.prioritised(group);
+            assertEquals(Map.of(group, 9), priorities(h));
+
+            a.resume();
+
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> a.metrics().committed() == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> priorities(h).isEmpty());
+            assertEquals(List.of("a"), seen);
+        }
+    }
+
+    private static UUID pendingGroup(InboundHarness h) throws Exception {
+        try (Connection c = h.db.source().open()) {
+            return h.db.broker().ledger(c).pendingGroups(InboundHarness.TARGET_QUEUE, 10).get(0).groupId();
+        }
+    }
+
+    private static Map<UUID, Integer> priorities(InboundHarness h) throws Exception {
+        try (Connection c = h.db.source().open()) {
+            return h.db.broker().ledger(c).priorities(InboundHarness.TARGET_QUEUE);
         }
     }
 }

@@ -16,6 +16,7 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.TouchedQueues;
 
 /** Puts messages on queues and takes them off, one conversation group at a time. */
 final class MessageStore {
@@ -28,9 +29,9 @@ final class MessageStore {
     private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
-    private final Set<String> touchedQueues;
+    private final TouchedQueues touchedQueues;
 
-    MessageStore(PortableBroker broker, Connection c, Set<String> touchedQueues) {
+    MessageStore(PortableBroker broker, Connection c, TouchedQueues touchedQueues) {
         this.broker = broker;
         this.sql = broker.sql();
         this.c = c;

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -22,6 +21,7 @@ import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TouchedQueues;
 import org.ssbjca.backend.Validation;
 
 /**
@@ -34,8 +34,8 @@ final class PortableSession implements BrokerSession {
     private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
-    private final Set<String> touchedQueues = new LinkedHashSet<>();
-    private final List<UUID> removedEndpoints = new ArrayList<>();
+    private final TouchedQueues touchedQueues = new TouchedQueues();
+    private final java.util.Queue<UUID> removedEndpoints = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final MessageStore messages;
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
@@ -184,6 +184,7 @@ final class PortableSession implements BrokerSession {
                         + " has already ended");
             }
             Jdbc.update(c, sql.deleteMessagesOfConversation, me.handle);
+            Jdbc.update(c, sql.deleteAttemptsOfConversation, me.handle);
             if (errorCode != null) {
                 Jdbc.update(c, sql.deleteTransmissionsFrom, me.handle);
             }
@@ -221,9 +222,13 @@ final class PortableSession implements BrokerSession {
         }
     }
 
-    /** Deletes an endpoint with its messages, its unsent messages, and its group if no other endpoint uses it. */
+    /**
+     * Deletes an endpoint with its messages (and their failed deliveries), its unsent messages, and its group if no
+     * other endpoint uses it.
+     */
     private void remove(Endpoint e) throws SQLException {
         Jdbc.update(c, sql.deleteMessagesOfConversation, e.handle);
+        Jdbc.update(c, sql.deleteAttemptsOfConversation, e.handle);
         Jdbc.update(c, sql.deleteTransmissionsFrom, e.handle);
         Jdbc.update(c, sql.deleteTransmissionsTo, e.handle);
         Jdbc.update(c, sql.deleteEndpoint, e.handle);
@@ -347,13 +352,16 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
-        if (committed) {
-            broker.signals().signalAll(touchedQueues);
-            broker.committed(touchedQueues);
-            broker.endedEndpoints().ended(removedEndpoints);
+        List<String> touched = touchedQueues.drain();
+        List<UUID> removed = new ArrayList<>();
+        for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {
+            removed.add(handle);
         }
-        touchedQueues.clear();
-        removedEndpoints.clear();
+        if (committed) {
+            broker.signals().signalAll(touched);
+            broker.committed(touched);
+            broker.endedEndpoints().ended(removed);
+        }
     }
 
     // ---- helpers shared with Housekeeping

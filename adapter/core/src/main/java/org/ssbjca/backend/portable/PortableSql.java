@@ -140,6 +140,7 @@ final class PortableSql {
             + " queue_name, attempts, last_error, last_attempt_at) VALUES (?, ?, ?, 1, ?, ?)";
     final String deleteAttempt =
             "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ? AND message_sequence_number = ?";
+    final String deleteAttemptsOfConversation = "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ?";
     final String insertDeadLetter = "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id,"
             + " conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name,"
             + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at)"

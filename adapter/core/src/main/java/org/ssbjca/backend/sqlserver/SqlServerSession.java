@@ -3,11 +3,9 @@ package org.ssbjca.backend.sqlserver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
@@ -16,6 +14,7 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.backend.TouchedQueues;
 
 /**
  * The Service Broker verbs on one SQL Server connection: each verb is one T-SQL batch from {@link TSql}, run in
@@ -30,8 +29,8 @@ final class SqlServerSession implements BrokerSession {
     private final QueueSignals signals;
     private final Connection c;
     private final Receiver receiver;
-    private final Set<String> touchedQueues = new LinkedHashSet<>();
-    private boolean prioritySet;
+    private final TouchedQueues touchedQueues = new TouchedQueues();
+    private final java.util.concurrent.atomic.AtomicBoolean prioritySet = new java.util.concurrent.atomic.AtomicBoolean();
 
     SqlServerSession(QueueSignals signals, Connection connection) {
         this(signals, new PriorityPresence(), connection);
@@ -123,7 +122,7 @@ final class SqlServerSession implements BrokerSession {
         Object[] params = errorCode == null ? Batches.params(Batches.text(handle))
                 : Batches.params(Batches.text(handle), errorCode, errorDescription);
         try {
-            touch(Batches.query(c, TSql.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
+            touch(Batches.query(c, TSqlLedger.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
                     params));
         } catch (SQLException e) {
             throw SqlServerErrors.translate(verb + " on conversation " + handle, null, e);
@@ -134,7 +133,7 @@ final class SqlServerSession implements BrokerSession {
     public void endConversationWithCleanup(UUID handle) {
         requireHandle(handle, "END CONVERSATION WITH CLEANUP");
         try {
-            Batches.run(c, TSql.END_CONVERSATION_WITH_CLEANUP, Batches.text(handle));
+            Batches.run(c, TSqlLedger.END_CONVERSATION_WITH_CLEANUP, Batches.text(handle));
         } catch (SQLException e) {
             throw SqlServerErrors.translate("END CONVERSATION WITH CLEANUP on conversation " + handle, null, e);
         }
@@ -192,7 +191,7 @@ final class SqlServerSession implements BrokerSession {
             if (queue.isEmpty() || queue.get(0) == null) {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
-            prioritySet = true;
+            prioritySet.set(true);
             PriorityPresence.prioritySet();
         } catch (SQLException e) {
             throw SqlServerErrors.translate("set priority of conversation group " + group, null, e);
@@ -211,14 +210,14 @@ final class SqlServerSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
+        List<String> touched = touchedQueues.drain();
+        boolean setPriority = prioritySet.getAndSet(false);
         if (committed) {
-            signals.signalAll(touchedQueues);
-            if (prioritySet) {
+            signals.signalAll(touched);
+            if (setPriority) {
                 PriorityPresence.prioritySet(); // readers that asked before the commit could not see it
             }
         }
-        touchedQueues.clear();
-        prioritySet = false;
     }
 
     private void touch(List<String> queues) {

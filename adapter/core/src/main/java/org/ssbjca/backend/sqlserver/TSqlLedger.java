@@ -48,6 +48,32 @@ final class TSqlLedger {
             + " WHERE conversation_handle = ? AND message_sequence_number = ?;";
 
     /**
+     * Forgets the failed deliveries of a conversation's messages; appended to the batches that end this side, which
+     * declare {@code @handle} and delete those messages from the queue.
+     */
+    private static final String FORGET_ATTEMPTS_OF_CONVERSATION =
+            "\nDELETE FROM ssb.delivery_attempt WHERE conversation_handle = @handle;";
+
+    /**
+     * END CONVERSATION (normally or WITH ERROR, as {@link TSql#endConversation}), forgetting the failed deliveries
+     * of the messages it deletes: left behind, they would keep the readers looking up attempts for every message.
+     *
+     * <p>Parameters: as {@link TSql#endConversation}.
+     */
+    static String endConversation(boolean withError) {
+        return TSql.endConversation(withError) + FORGET_ATTEMPTS_OF_CONVERSATION;
+    }
+
+    /**
+     * END CONVERSATION ... WITH CLEANUP (as {@link TSql#END_CONVERSATION_WITH_CLEANUP}), forgetting the failed
+     * deliveries of the messages it deletes.
+     *
+     * <p>Parameters: handle.
+     */
+    static final String END_CONVERSATION_WITH_CLEANUP =
+            TSql.END_CONVERSATION_WITH_CLEANUP + FORGET_ATTEMPTS_OF_CONVERSATION;
+
+    /**
      * Stores a received message as a dead letter, with the given error or else the last one recorded for it, and
      * forgets its attempts.
      *

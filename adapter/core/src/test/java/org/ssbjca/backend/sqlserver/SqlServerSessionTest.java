@@ -116,7 +116,7 @@ class SqlServerSessionTest {
     void endConversationWithErrorBindsCodeAndDescription() {
         session.endConversation(HANDLE, 42, "it's broken");
         FakeJdbc.Call call = jdbc.calls.get(0);
-        assertEquals(TSql.endConversation(true), call.sql);
+        assertEquals(TSqlLedger.endConversation(true), call.sql);
         assertEquals(List.of(HANDLE.toString(), 42, "it's broken"), call.params());
         assertThrows(IllegalArgumentException.class, () -> session.endConversation(HANDLE, 0, "x"));
         assertThrows(IllegalArgumentException.class, () -> session.endConversation(HANDLE, 1, null));
@@ -139,7 +139,7 @@ class SqlServerSessionTest {
         assertEquals(List.of(HANDLE.toString(), 90), jdbc.calls.get(0).params());
         assertEquals(TSql.MOVE_CONVERSATION, jdbc.calls.get(1).sql);
         assertEquals(List.of(HANDLE.toString(), GROUP.toString()), jdbc.calls.get(1).params());
-        assertEquals(TSql.END_CONVERSATION_WITH_CLEANUP, jdbc.calls.get(2).sql);
+        assertEquals(TSqlLedger.END_CONVERSATION_WITH_CLEANUP, jdbc.calls.get(2).sql);
         assertThrows(IllegalArgumentException.class, () -> session.beginConversationTimer(HANDLE, Duration.ZERO));
     }
 
