@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jboss.logging.Logger;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
 import org.ssbjca.backend.Brokers;
@@ -14,6 +13,7 @@ import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableBroker;
 import org.ssbjca.backend.portable.PortableOptions;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * One {@link Broker} per database configuration, shared by the connection factories and the activations of one
@@ -26,7 +26,7 @@ import org.ssbjca.backend.portable.PortableOptions;
  */
 public final class BrokerRegistry {
 
-    private static final Logger LOG = Logger.getLogger(BrokerRegistry.class);
+    private static final AdapterLog LOG = AdapterLog.of(BrokerRegistry.class);
 
     private final Map<DatabaseConfig, Entry> brokers = new ConcurrentHashMap<>();
     private final BackgroundRunner runner;
@@ -109,7 +109,7 @@ public final class BrokerRegistry {
                             + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
                 }
                 schemaReady = true;
-                LOG.infof("SSBJCA0001: portable broker schema ready on %s", source.config());
+                LOG.schemaReady(source.config());
             }
         }
 

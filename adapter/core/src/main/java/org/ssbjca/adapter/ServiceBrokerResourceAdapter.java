@@ -18,12 +18,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.transaction.xa.XAResource;
-import org.jboss.logging.Logger;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 import org.ssbjca.management.Management;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * The ssb-jca resource adapter: SQL Server Service Broker (or the portable broker schema on PostgreSQL and H2) as a
@@ -46,7 +46,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     /** The default database: an H2 file in the server's data directory, created on first use. */
     public static final String DEFAULT_URL = "jdbc:h2:${jboss.server.data.dir:./target}/ssb-jca/broker;LOCK_TIMEOUT=10000";
 
-    private static final Logger LOG = Logger.getLogger(ServiceBrokerResourceAdapter.class);
+    private static final AdapterLog LOG = AdapterLog.of(ServiceBrokerResourceAdapter.class);
 
     @ConfigProperty(description = "Default JDBC URL of the broker database: jdbc:sqlserver:, jdbc:postgresql: or "
             + "jdbc:h2:. ${system.property} and ${system.property:default} are expanded.",
@@ -90,7 +90,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
                 new PortableOptions(fallbackPollMillis, 1000, java.time.Clock.systemUTC()),
                 !Boolean.FALSE.equals(createSchema));
         this.management = Management.start(this);
-        LOG.infof("SSBJCA0002: ssb-jca started; default database %s", defaultDatabase());
+        LOG.started(defaultDatabase());
     }
 
     @Override
@@ -105,7 +105,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         if (r != null) {
             r.close();
         }
-        LOG.info("SSBJCA0003: ssb-jca stopped");
+        LOG.stopped();
     }
 
     @Override

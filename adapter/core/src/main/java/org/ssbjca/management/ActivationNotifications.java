@@ -9,9 +9,9 @@ import javax.management.openmbean.CompositeType;
 import javax.management.openmbean.OpenDataException;
 import javax.management.openmbean.OpenType;
 import javax.management.openmbean.SimpleType;
-import org.jboss.logging.Logger;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.inbound.ActivationEvents;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * Turns what an activation reports into JMX notifications, sent by the activation's MBean. The user data of each is
@@ -40,7 +40,7 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
     /** A reader lost its connection and reconnects. */
     public static final String RECONNECTING = "org.ssbjca.reader.reconnecting";
 
-    private static final Logger LOG = Logger.getLogger(ActivationNotifications.class);
+    private static final AdapterLog LOG = AdapterLog.of(ActivationNotifications.class);
     private static final String[] DEAD_LETTER_ITEMS = {"queue", "conversationHandle", "conversationGroup",
         "sequenceNumber", "messageType", "attempts"};
     private static final CompositeType DEAD_LETTER_DATA = type("DeadLettered", "a dead-lettered message",
@@ -96,7 +96,7 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
             n.setUserData(new CompositeDataSupport(dataType, items, values));
             sendNotification(n);
         } catch (OpenDataException | RuntimeException e) {
-            LOG.debugf(e, "SSBJCA0064: could not send the JMX notification %s", type);
+            LOG.notificationNotSent(e, type);
         }
     }
 
@@ -106,7 +106,7 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
         try {
             listener.handleNotification(notif, handback);
         } catch (RuntimeException e) {
-            LOG.debugf(e, "SSBJCA0064: a JMX listener failed on %s", notif.getType());
+            LOG.notificationListenerFailed(e, notif.getType());
         }
     }
 

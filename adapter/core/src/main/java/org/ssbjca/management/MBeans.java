@@ -7,7 +7,7 @@ import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.jboss.logging.Logger;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * The MBeans one adapter instance registered, by owner (the adapter, an activation), so that each is unregistered
@@ -16,7 +16,7 @@ import org.jboss.logging.Logger;
  */
 final class MBeans {
 
-    private static final Logger LOG = Logger.getLogger(MBeans.class);
+    private static final AdapterLog LOG = AdapterLog.of(MBeans.class);
     private static final int MAX_INSTANCES = 100;
 
     private final MBeanServer server;
@@ -42,12 +42,11 @@ final class MBeans {
             } catch (InstanceAlreadyExistsException taken) {
                 name = ObjectNames.withInstance(preferred, instance);
             } catch (JMException | RuntimeException e) {
-                LOG.warnf(e, "SSBJCA0060: cannot register the MBean %s; the adapter runs without it", name);
+                LOG.mbeanNotRegistered(e, name);
                 return null;
             }
         }
-        LOG.warnf("SSBJCA0060: cannot register the MBean %s: %d instances of that name exist", preferred,
-                MAX_INSTANCES);
+        LOG.mbeanNameTaken(preferred, MAX_INSTANCES);
         return null;
     }
 
@@ -68,9 +67,9 @@ final class MBeans {
         try {
             server.unregisterMBean(name);
         } catch (InstanceNotFoundException gone) {
-            LOG.debugf("SSBJCA0061: the MBean %s was already unregistered", name);
+            LOG.mbeanAlreadyUnregistered(name);
         } catch (JMException | RuntimeException e) {
-            LOG.warnf(e, "SSBJCA0061: cannot unregister the MBean %s", name);
+            LOG.mbeanNotUnregistered(e, name);
         }
     }
 

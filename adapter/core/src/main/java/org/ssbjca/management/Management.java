@@ -3,10 +3,10 @@ package org.ssbjca.management;
 import java.lang.management.ManagementFactory;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.jboss.logging.Logger;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.ActivationEvents;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * The adapter's JMX presence, the one class the adapter calls: the resource adapter's MBean from {@link #start} to
@@ -15,7 +15,7 @@ import org.ssbjca.inbound.ActivationEvents;
  */
 public final class Management implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(Management.class);
+    private static final AdapterLog LOG = AdapterLog.of(Management.class);
 
     private final MBeans mbeans;
     private final Object adapterKey = new Object();
@@ -44,7 +44,7 @@ public final class Management implements AutoCloseable {
         ObjectName name = m.mbeans.register(m.adapterKey, new ResourceAdapterManagement(ra, m.mbeans),
                 ObjectNames.resourceAdapter());
         if (name != null) {
-            LOG.debugf("SSBJCA0063: registered %s", name);
+            LOG.mbeanRegistered(name);
         }
         return m;
     }
@@ -60,7 +60,7 @@ public final class Management implements AutoCloseable {
         if (name != null) {
             mbean.notifications().source(name);
             activation.setEvents(mbean.notifications());
-            LOG.debugf("SSBJCA0063: registered %s", name);
+            LOG.mbeanRegistered(name);
         }
     }
 

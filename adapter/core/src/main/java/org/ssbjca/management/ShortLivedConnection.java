@@ -3,9 +3,9 @@ package org.ssbjca.management;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Function;
-import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * Runs one piece of operator work on a connection of its own to an activation's broker database, in a transaction
@@ -15,7 +15,7 @@ import org.ssbjca.backend.BrokerSession;
  */
 final class ShortLivedConnection {
 
-    private static final Logger LOG = Logger.getLogger(ShortLivedConnection.class);
+    private static final AdapterLog LOG = AdapterLog.of(ShortLivedConnection.class);
 
     private ShortLivedConnection() {
     }
@@ -60,7 +60,7 @@ final class ShortLivedConnection {
      *         becomes an IllegalStateException; no cause is attached
      */
     static RuntimeException forClient(String what, Exception e) {
-        LOG.debugf(e, "SSBJCA0062: JMX: %s failed", what);
+        LOG.jmxOperationFailed(e, what);
         String message = what + " failed: " + e.getMessage();
         return e instanceof IllegalArgumentException ? new IllegalArgumentException(message)
                 : new IllegalStateException(message);
@@ -70,7 +70,7 @@ final class ShortLivedConnection {
         try {
             c.rollback();
         } catch (SQLException e) {
-            LOG.debugf(e, "SSBJCA0062: JMX: rollback failed");
+            LOG.jmxRollbackFailed(e);
         }
     }
 }

@@ -18,12 +18,12 @@ import java.util.function.Function;
 import javax.security.auth.Subject;
 import javax.sql.XAConnection;
 import javax.transaction.xa.XAResource;
-import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.inbound.DeliveryContext;
+import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.CompletionAwareXAResource;
 
 /**
@@ -35,7 +35,7 @@ import org.ssbjca.support.CompletionAwareXAResource;
  */
 final class ServiceBrokerManagedConnection implements ManagedConnection {
 
-    private static final Logger LOG = Logger.getLogger(ServiceBrokerManagedConnection.class);
+    private static final AdapterLog LOG = AdapterLog.of(ServiceBrokerManagedConnection.class);
     private static final int VALIDATION_TIMEOUT_SECONDS = 5;
 
     private final ServiceBrokerManagedConnectionFactory mcf;
@@ -189,8 +189,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
         }
         if (!valid && !broken) {
             broken = true;
-            LOG.warnf("SSBJCA0030: broker connection to %s is broken (%s); the pool will discard it", database,
-                    e.getMessage());
+            LOG.connectionBroken(database, e.getMessage());
             ConnectionEvent event = new ConnectionEvent(this, ConnectionEvent.CONNECTION_ERROR_OCCURRED, e);
             listeners.forEach(l -> l.connectionErrorOccurred(event));
         }
@@ -260,12 +259,12 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
         try {
             connection.close();
         } catch (SQLException e) {
-            LOG.debugf(e, "SSBJCA0031: closing a discarded connection failed");
+            LOG.closingDiscardedConnectionFailed(e);
         }
         try {
             xa.close();
         } catch (SQLException e) {
-            LOG.debugf(e, "SSBJCA0031: closing a discarded connection failed");
+            LOG.closingDiscardedConnectionFailed(e);
         }
     }
 

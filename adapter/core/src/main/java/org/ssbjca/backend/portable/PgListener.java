@@ -3,11 +3,11 @@ package org.ssbjca.backend.portable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.jboss.logging.Logger;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
 
 /**
@@ -17,7 +17,7 @@ import org.ssbjca.support.Backoff;
  */
 final class PgListener implements Runnable {
 
-    private static final Logger LOG = Logger.getLogger(PgListener.class);
+    private static final AdapterLog LOG = AdapterLog.of(PgListener.class);
 
     private final ConnectionSource source;
     private final QueueSignals signals;
@@ -40,7 +40,7 @@ final class PgListener implements Runnable {
                     s.execute("LISTEN " + PortableBroker.CHANNEL);
                 }
                 if (backoff.failures() > 0) {
-                    LOG.infof("SSBJCA0101: notification listener reconnected to %s", source.config());
+                    LOG.listenerReconnected(source.config());
                     signals.signalEverything();
                 }
                 backoff.reset();
@@ -58,8 +58,7 @@ final class PgListener implements Runnable {
                     break;
                 }
                 long delay = backoff.nextDelayMillis();
-                LOG.warnf("SSBJCA0102: notification listener on %s lost its connection (%s); retrying in %d ms",
-                        source.config(), e.getMessage(), delay);
+                LOG.listenerLostConnection(source.config(), e.getMessage(), delay);
                 signals.signalEverything();
                 sleep(delay);
             }

@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.jboss.logging.Logger;
 import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
 
 /**
@@ -23,7 +23,7 @@ import org.ssbjca.support.Backoff;
  */
 final class PgNotifier implements Runnable {
 
-    private static final Logger LOG = Logger.getLogger(PgNotifier.class);
+    private static final AdapterLog LOG = AdapterLog.of(PgNotifier.class);
     private static final String NOTIFY = "SELECT pg_notify('" + PortableBroker.CHANNEL + "', ?)";
 
     private final ConnectionSource source;
@@ -79,8 +79,7 @@ final class PgNotifier implements Runnable {
         } catch (SQLException e) {
             close();
             long delay = backoff.nextDelayMillis();
-            LOG.debugf("SSBJCA0103: notifications for %s not sent (%s); next connection attempt in %d ms", queues,
-                    e.getMessage(), delay);
+            LOG.notificationsNotSent(queues, e.getMessage(), delay);
             Thread.sleep(delay);
         }
     }

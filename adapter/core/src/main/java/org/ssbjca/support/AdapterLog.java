@@ -1,0 +1,189 @@
+package org.ssbjca.support;
+
+import static org.jboss.logging.Logger.Level.DEBUG;
+import static org.jboss.logging.Logger.Level.INFO;
+import static org.jboss.logging.Logger.Level.WARN;
+
+import java.lang.invoke.MethodHandles;
+import java.util.UUID;
+import org.jboss.logging.BasicLogger;
+import org.jboss.logging.Logger;
+import org.jboss.logging.annotations.Cause;
+import org.jboss.logging.annotations.LogMessage;
+import org.jboss.logging.annotations.Message;
+import org.jboss.logging.annotations.MessageLogger;
+
+/**
+ * Every message the adapter logs, with its id ({@code SSBJCA0nnn}): the one catalogue, which the README's
+ * "Troubleshooting" section follows (a test compares them). The ids are unique, checked when the adapter is compiled
+ * (JBoss Logging's annotation processor generates this interface's implementation); each class logs under its own
+ * category through {@link #of(Class)}. Ranges: 1-9 the resource adapter, 10-29 activations and readers, 30-39
+ * outbound connections, 40-49 deliveries, 60-69 management, 100-109 the PostgreSQL notification threads.
+ */
+@MessageLogger(projectCode = "SSBJCA", length = 4)
+public interface AdapterLog extends BasicLogger {
+
+    /**
+     * @param category the class that logs
+     * @return the catalogue, logging under that class's name
+     */
+    static AdapterLog of(Class<?> category) {
+        return Logger.getMessageLogger(MethodHandles.lookup(), AdapterLog.class, category.getName());
+    }
+
+    // ---- the resource adapter
+
+    @LogMessage(level = INFO)
+    @Message(id = 1, value = "portable broker schema ready on %s")
+    void schemaReady(Object database);
+
+    @LogMessage(level = INFO)
+    @Message(id = 2, value = "ssb-jca started; default database %s")
+    void started(Object defaultDatabase);
+
+    @LogMessage(level = INFO)
+    @Message(id = 3, value = "ssb-jca stopped")
+    void stopped();
+
+    // ---- activations and readers
+
+    @LogMessage(level = INFO)
+    @Message(id = 10, value = "activated %s on %s: %d reader(s), %s delivery, %s listener")
+    void activated(String activation, Object database, int readers, String mode, String listener);
+
+    @LogMessage(level = WARN)
+    @Message(id = 11, value = "%s did not stop within %d ms")
+    void readerDidNotStop(String reader, long millis);
+
+    @LogMessage(level = INFO)
+    @Message(id = 12, value = "deactivated %s")
+    void deactivated(String activation);
+
+    @LogMessage(level = WARN)
+    @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")
+    void readerFailed(@Cause Throwable cause, String reader, int failures, long delayMillis);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 21, value = "%s: endpoint unavailable (%s); retrying in %d ms")
+    void endpointUnavailable(String reader, String what, long delayMillis);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 22, value = "%s: the bean failed on %s; the transaction rolls back")
+    void beanFailed(@Cause Throwable cause, String reader, Object message);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 23, value = "%s: conversation %s was already ended")
+    void conversationAlreadyEnded(String reader, UUID handle);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 24, value = "%s: releasing the endpoint failed")
+    void endpointReleaseFailed(@Cause Throwable cause, String reader);
+
+    @LogMessage(level = WARN)
+    @Message(id = 25, value = "%s: %s (failure %d in a row); retrying in %d ms; its readers keep retrying, logged at"
+            + " debug (SSBJCA0029) until one succeeds or the cause changes")
+    void queueFailing(String reader, String what, int failures, long delayMillis);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 26, value = "%s: another reader's priority scan still runs after %d ms; receiving anyway")
+    void priorityScanStillRunning(String reader, long millis);
+
+    @LogMessage(level = WARN)
+    @Message(id = 27, value = "%s failed again (failure %d in a row): %s; reconnecting in %d ms")
+    void readerFailedAgain(String reader, int failures, String what, long delayMillis);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 28, value = "%s: the failure's stack trace")
+    void readerFailureTrace(@Cause Throwable cause, String reader);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 29, value = "%s: %s (failure %d in a row); retrying in %d ms")
+    void queueStillFailing(@Cause Throwable cause, String reader, String what, int failures, long delayMillis);
+
+    // ---- outbound connections
+
+    @LogMessage(level = WARN)
+    @Message(id = 30, value = "broker connection to %s is broken (%s); the pool will discard it")
+    void connectionBroken(Object database, String what);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 31, value = "closing a discarded connection failed")
+    void closingDiscardedConnectionFailed(@Cause Throwable cause);
+
+    // ---- deliveries
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 40, value = "ignoring a %s message of group %s on %s: no priority from 0 to 255 in it")
+    void priorityRequestIgnored(String messageType, UUID group, String queue);
+
+    @LogMessage(level = WARN)
+    @Message(id = 41, value = "%s: the bean failed on %d message(s) received with commitBeforeDelivery; they are not"
+            + " delivered again")
+    void receivedFirstAndLost(String reader, int messages);
+
+    @LogMessage(level = WARN)
+    @Message(id = 42, value = "%s: message %d of conversation %s (%s) failed %d deliveries; moved to the dead-letter"
+            + " table")
+    void deadLettered(String reader, long sequence, UUID handle, String messageType, int failures);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 43, value = "conversation %s had already ended")
+    void deadLetterConversationAlreadyEnded(UUID handle);
+
+    @LogMessage(level = WARN)
+    @Message(id = 44, value = "%s: conversation %s (service %s) ended with error %s from the other side: %s; ending"
+            + " this side")
+    void errorFromOtherSide(String reader, UUID handle, String service, Integer code, String description);
+
+    // ---- management
+
+    @LogMessage(level = WARN)
+    @Message(id = 60, value = "cannot register the MBean %s; the adapter runs without it")
+    void mbeanNotRegistered(@Cause Throwable cause, Object name);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 61, value = "the MBean %s was already unregistered")
+    void mbeanAlreadyUnregistered(Object name);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 62, value = "JMX: %s failed")
+    void jmxOperationFailed(@Cause Throwable cause, String what);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 63, value = "registered %s")
+    void mbeanRegistered(Object name);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 64, value = "could not send the JMX notification %s")
+    void notificationNotSent(@Cause Throwable cause, String type);
+
+    @LogMessage(level = WARN)
+    @Message(id = 65, value = "cannot register the MBean %s: %d instances of that name exist")
+    void mbeanNameTaken(Object name, int instances);
+
+    @LogMessage(level = WARN)
+    @Message(id = 66, value = "cannot unregister the MBean %s")
+    void mbeanNotUnregistered(@Cause Throwable cause, Object name);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 67, value = "JMX: rollback failed")
+    void jmxRollbackFailed(@Cause Throwable cause);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 68, value = "a JMX listener failed on %s")
+    void notificationListenerFailed(@Cause Throwable cause, String type);
+
+    // ---- PostgreSQL notifications
+
+    @LogMessage(level = INFO)
+    @Message(id = 101, value = "notification listener reconnected to %s")
+    void listenerReconnected(Object database);
+
+    @LogMessage(level = WARN)
+    @Message(id = 102, value = "notification listener on %s lost its connection (%s); retrying in %d ms")
+    void listenerLostConnection(Object database, String what, long delayMillis);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 103, value = "notifications for %s not sent (%s); next connection attempt in %d ms")
+    void notificationsNotSent(Object queues, String what, long delayMillis);
+}
