@@ -1,0 +1,59 @@
+package org.ssbjca.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's "Troubleshooting" table and the catalogue of log messages ({@link AdapterLog}) list the same ids at
+ * the same levels, and no class logs around the catalogue.
+ */
+class LogCatalogueTest {
+
+    private static final Path CORE = Path.of("").toAbsolutePath();
+    private static final Path CATALOGUE = CORE.resolve("src/main/java/org/ssbjca/support/AdapterLog.java");
+    private static final Path README = CORE.resolve("../../README.md");
+
+    @Test
+    void theReadmeListsEveryMessageOfTheCatalogueAtItsLevel() throws IOException {
+        Map<String, String> catalogue = new TreeMap<>();
+        Matcher m = Pattern.compile("@LogMessage\\(level = (\\w+)\\)\\s+@Message\\(id = (\\d+)")
+                .matcher(Files.readString(CATALOGUE));
+        while (m.find()) {
+            catalogue.put(String.format("SSBJCA%04d", Integer.parseInt(m.group(2))), m.group(1));
+        }
+        String readme = Files.readString(README);
+        String section = readme.substring(readme.indexOf("## Troubleshooting"));
+        section = section.substring(0, section.indexOf("\n## ", 1));
+        Map<String, String> documented = new TreeMap<>();
+        Matcher row = Pattern.compile("(?m)^\\| `(SSBJCA\\d{4})` \\| (\\w+) \\|").matcher(section);
+        while (row.find()) {
+            documented.put(row.group(1), row.group(2));
+        }
+        assertTrue(catalogue.size() >= 30, "the catalogue was read: " + catalogue);
+        assertEquals(catalogue, documented, "README Troubleshooting vs AdapterLog");
+    }
+
+    @Test
+    void everyLogLineOfTheAdapterGoesThroughTheCatalogue() throws IOException {
+        try (var files = Files.walk(CORE.resolve("src/main/java"))) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> {
+                try {
+                    String text = Files.readString(f);
+                    assertTrue(!text.contains("Logger.getLogger(") && !text.matches("(?s).*LOG\\.\\w+f\\(.*"),
+                            f + " logs without the catalogue");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
