@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import org.ssbjca.support.AdapterLog;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
@@ -18,7 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import org.jboss.logging.Logger;
 import org.ssbjca.adapter.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.adapter.WorkManagerRunner;
@@ -33,7 +33,7 @@ import org.ssbjca.api.ConversationGroupListener;
  */
 public final class Activation {
 
-    private static final Logger LOG = Logger.getLogger(Activation.class);
+    private static final AdapterLog LOG = AdapterLog.of(Activation.class);
     private static final long STOP_WAIT_MILLIS = 30_000;
     private static final long ATTEMPTS_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -98,7 +98,7 @@ public final class Activation {
                     + "ConversationGroupListener", e);
         }
         setMaxReaders(spec.getMaxReaders());
-        LOG.infof("SSBJCA0010: activated %s on %s: %d reader(s), %s delivery, %s listener", name(),
+        LOG.activated(name(),
                 database.source().config(), spec.getMaxReaders(),
                 settings.commitBeforeDelivery() ? "receive-commits-first (at most once)"
                         : transacted ? "XA transacted" : "local-transaction",
@@ -144,14 +144,14 @@ public final class Activation {
         for (QueueReader r : stopping) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (!r.awaitStopped(Math.max(left, 0))) {
-                LOG.warnf("SSBJCA0011: %s did not stop within %d ms", r.name(), STOP_WAIT_MILLIS);
+                LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
             }
         }
         Redelivery r;
         while ((r = redeliveries.poll()) != null) {
             r.done(false);
         }
-        LOG.infof("SSBJCA0012: deactivated %s", name());
+        LOG.deactivated(name());
     }
 
     /** Readers stop taking messages (deliveries in flight finish); {@link #resume()} lets them go on. */

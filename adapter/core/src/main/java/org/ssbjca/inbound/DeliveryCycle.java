@@ -1,12 +1,12 @@
 package org.ssbjca.inbound;
 
+import org.ssbjca.support.AdapterLog;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.jboss.logging.Logger;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationEndedException;
@@ -23,7 +23,7 @@ import org.ssbjca.backend.DeliveryLedger;
  */
 final class DeliveryCycle {
 
-    private static final Logger LOG = Logger.getLogger(DeliveryCycle.class);
+    private static final AdapterLog LOG = AdapterLog.of(DeliveryCycle.class);
 
     private final Activation activation;
     private final DeliverySettings settings;
@@ -152,8 +152,7 @@ final class DeliveryCycle {
                     boolean committed = ok && !Boolean.FALSE.equals(outcome);
                     count(batch, committed, start);
                     if (!committed) {
-                        LOG.warnf("SSBJCA0041: %s: the bean failed on %d message(s) received with "
-                                + "commitBeforeDelivery; they are not delivered again", reader, delivery.size());
+                        LOG.receivedFirstAndLost(reader, delivery.size());
                     }
                 }
             }
@@ -177,16 +176,14 @@ final class DeliveryCycle {
      */
     private void endThisSide(BrokerMessage endDialogOrError) {
         if (endDialogOrError.isError()) {
-            LOG.warnf("SSBJCA0044: %s: conversation %s (service %s) ended with error %s from the other side: %s;"
-                    + " ending this side", reader, endDialogOrError.conversationHandle(),
+            LOG.errorFromOtherSide(reader, endDialogOrError.conversationHandle(),
                     endDialogOrError.serviceName(), endDialogOrError.errorCode(),
                     endDialogOrError.errorDescription());
         }
         try {
             connection.session().endConversation(endDialogOrError.conversationHandle(), null, null);
         } catch (ConversationEndedException alreadyEnded) {
-            LOG.debugf("SSBJCA0023: %s: conversation %s was already ended", reader,
-                    endDialogOrError.conversationHandle());
+            LOG.conversationAlreadyEnded(reader, endDialogOrError.conversationHandle());
         }
     }
 
@@ -306,8 +303,7 @@ final class DeliveryCycle {
 
     private void deadLetter(BrokerMessage m, int failed) {
         ledger().deadLetter(settings.queue(), m, failed, null);
-        LOG.warnf("SSBJCA0042: %s: message %d of conversation %s (%s) failed %d deliveries; moved to the dead-letter"
-                + " table", reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
+        LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
         activation.events().deadLettered(settings.queue(), m, failed);
         if (settings.endConversationOnDeadLetter()) {
             try {
@@ -315,7 +311,7 @@ final class DeliveryCycle {
                         "message " + m.messageSequenceNumber() + " could not be processed after " + failed
                                 + " attempts and was dead-lettered");
             } catch (ConversationEndedException alreadyEnded) {
-                LOG.debugf("SSBJCA0043: conversation %s had already ended", m.conversationHandle());
+                LOG.deadLetterConversationAlreadyEnded(m.conversationHandle());
             }
         }
     }
@@ -345,8 +341,7 @@ final class DeliveryCycle {
                 // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
                 // exception: rolled back and counted, never taken for a success.
                 batch.error = e.getClass().getName() + ": " + e.getMessage();
-                LOG.debugf(e, "SSBJCA0022: %s: the bean failed on %s; the transaction rolls back", reader,
-                        batch.application.get(0));
+                LOG.beanFailed(e, reader, batch.application.get(0));
                 return false;
             } finally {
                 DeliveryContext.leave();

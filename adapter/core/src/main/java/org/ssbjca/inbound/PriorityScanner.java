@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import org.ssbjca.support.AdapterLog;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
@@ -8,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jboss.logging.Logger;
 import org.ssbjca.backend.Broker;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DeliveryLedger;
@@ -27,7 +27,7 @@ import org.xml.sax.SAXException;
  */
 final class PriorityScanner {
 
-    private static final Logger LOG = Logger.getLogger(PriorityScanner.class);
+    private static final AdapterLog LOG = AdapterLog.of(PriorityScanner.class);
     private static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long AFTER_ARRIVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     /** The longest a reader waits for another reader's scan before it receives anyway. */
@@ -103,8 +103,7 @@ final class PriorityScanner {
             for (PriorityRequest r : ledger.priorityRequests(queue, messageType)) {
                 Integer wanted = parse(r.body());
                 if (wanted == null) {
-                    LOG.debugf("SSBJCA0040: ignoring a %s message of group %s on %s: no priority from 0 to 255 in it",
-                            messageType, r.groupId(), queue);
+                    LOG.priorityRequestIgnored(messageType, r.groupId(), queue);
                 } else if (!wanted.equals(current.get(r.groupId()))) {
                     session.setPriority(r.groupId(), wanted);
                     current.put(r.groupId(), wanted);

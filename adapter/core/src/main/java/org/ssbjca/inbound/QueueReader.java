@@ -1,10 +1,10 @@
 package org.ssbjca.inbound;
 
+import org.ssbjca.support.AdapterLog;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.jboss.logging.Logger;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.support.Backoff;
@@ -17,7 +17,7 @@ import org.ssbjca.support.Backoff;
  */
 final class QueueReader implements Runnable {
 
-    private static final Logger LOG = Logger.getLogger(QueueReader.class);
+    private static final AdapterLog LOG = AdapterLog.of(QueueReader.class);
 
     private final Activation activation;
     private final DeliverySettings settings;
@@ -89,8 +89,7 @@ final class QueueReader implements Runnable {
                     priorities.scanEnded();
                 }
             } else if (!priorities.awaitScan()) {
-                LOG.debugf("SSBJCA0026: %s: another reader's priority scan still runs after %d ms; receiving anyway",
-                        name, PriorityScanner.SCAN_WAIT_MILLIS);
+                LOG.priorityScanStillRunning(name, PriorityScanner.SCAN_WAIT_MILLIS);
             }
         }
         if (settings.commitBeforeDelivery()) {
@@ -119,7 +118,7 @@ final class QueueReader implements Runnable {
         long delay = backoff.nextDelayMillis();
         String what = e.getMessage();
         if (e instanceof UnavailableException) {
-            LOG.debugf("SSBJCA0021: %s: endpoint unavailable (%s); retrying in %d ms", name, what, delay);
+            LOG.endpointUnavailable(name, what, delay);
         } else {
             activation.metrics().error(what);
             if (e instanceof QueueDisabledException) {
@@ -130,21 +129,16 @@ final class QueueReader implements Runnable {
             if (e instanceof BrokerException && activation.firstReport(what)) {
                 // Once per activation and cause (a queue declared after the bean started fails every reader on
                 // every retry until it exists); the retries are logged at debug.
-                LOG.warnf("SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms; its readers keep retrying,"
-                        + " logged at debug until one succeeds or the cause changes", name, what, backoff.failures(),
-                        delay);
-                LOG.debugf(e, "SSBJCA0025: %s", name);
+                LOG.queueFailing(name, what, backoff.failures(), delay);
+                LOG.readerFailureTrace(e, name);
             } else if (e instanceof BrokerException) {
-                LOG.debugf(e, "SSBJCA0025: %s: %s (failure %d in a row); retrying in %d ms", name, what,
-                        backoff.failures(), delay);
+                LOG.queueStillFailing(e, name, what, backoff.failures(), delay);
             } else if (backoff.failures() == 1) {
-                LOG.warnf(e, "SSBJCA0020: %s failed (failure %d in a row); reconnecting in %d ms", name,
-                        backoff.failures(), delay);
+                LOG.readerFailed(e, name, backoff.failures(), delay);
             } else {
                 // The stack trace was logged with the first failure of the run; later ones say what and when.
-                LOG.warnf("SSBJCA0020: %s failed again (failure %d in a row): %s; reconnecting in %d ms", name,
-                        backoff.failures(), what, delay);
-                LOG.debugf(e, "SSBJCA0020: %s", name);
+                LOG.readerFailedAgain(name, backoff.failures(), what, delay);
+                LOG.readerFailureTrace(e, name);
             }
         }
         discard();
@@ -213,7 +207,7 @@ final class QueueReader implements Runnable {
             try {
                 endpoint.release();
             } catch (RuntimeException e) {
-                LOG.debugf(e, "SSBJCA0024: %s: releasing the endpoint failed", name);
+                LOG.endpointReleaseFailed(e, name);
             }
             endpoint = null;
         }

@@ -30,7 +30,7 @@ class MissingQueueLoggingTest {
             spec.setReconnectMaxMillis(40L);
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
-            await().atMost(Duration.ofSeconds(20)).until(() -> log.messages(Level.FINE, "SSBJCA0025").size() >= 12);
+            await().atMost(Duration.ofSeconds(20)).until(() -> log.messages(Level.FINE, "SSBJCA0029").size() >= 11);
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0025");
             assertEquals(1, warnings.size(), "one warning for the activation, the retries at debug: " + warnings);
             assertTrue(warnings.get(0).contains("LateQueue"), warnings.get(0));
