@@ -1,5 +1,5 @@
 -- The ssb-jca sample application's broker objects on the portable schema, for H2 and PostgreSQL alike. Idempotent.
--- Run after ../h2/install.sql or ../postgresql/install.sql. The sample's @Startup bean runs this file itself on H2 and
+-- Run after install.sql. The sample's @Startup bean runs this file itself on H2 and
 -- PostgreSQL.
 -- SQL Server: see ../sqlserver/sample-install.sql (CREATE MESSAGE TYPE, CREATE CONTRACT, CREATE QUEUE, CREATE SERVICE).
 

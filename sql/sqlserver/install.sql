@@ -1,6 +1,6 @@
 -- ssb-jca on native SQL Server Service Broker: the adapter's own tables (schema ssb).
 -- Queues, services, conversations and messages are SQL Server's own; the adapter adds only conversation group
--- priorities, failed-delivery counts and dead letters. Same tables and columns as sql/h2/install.sql, in SQL Server
+-- priorities, failed-delivery counts and dead letters. Same tables and columns as sql/portable/install.sql, in SQL Server
 -- types. Idempotent: every batch checks the catalog first, so the script is safe to run again.
 -- Batches are separated by GO lines (sqlcmd, SSMS, or the adapter's own script runner).
 -- On SQL Server the adapter never runs this script itself (unlike the portable schema, which it creates at start

@@ -30,7 +30,7 @@ final class SsbLoader {
 
     /** Creates the portable schema (the adapter's own install script) and the benchmark's broker objects. */
     void declare(Path sqlDir) throws SQLException, IOException {
-        String install = Files.readString(sqlDir.resolve("postgresql").resolve("install.sql"));
+        String install = Files.readString(sqlDir.resolve("portable").resolve("install.sql"));
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute(install);
             s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");

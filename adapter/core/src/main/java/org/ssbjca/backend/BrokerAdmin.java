@@ -1,56 +1,12 @@
 package org.ssbjca.backend;
 
-import java.util.Map;
-import java.util.UUID;
-
 /**
- * The administrative statements: the objects a Service Broker application declares (message types, contracts,
- * queues, services) and what an operator or a test inspects. Runs on the connection it was made for; commits are the
- * caller's.
+ * What the adapter reads about a queue outside the Service Broker verbs: whether RECEIVE is allowed on it (readers
+ * pause on a disabled queue) and how many messages it holds (management). Runs on the connection it was made for;
+ * commits are the caller's. Declaring objects is a DBA's work (the scripts in {@code sql/}); the tests' own
+ * administration is in the test kit ({@code TestAdmin}, the core module's test-jar).
  */
 public interface BrokerAdmin {
-
-    /**
-     * CREATE MESSAGE TYPE name VALIDATION = ...; does nothing if it exists.
-     *
-     * @param name the message type name
-     * @param validation what the broker checks in the body
-     */
-    void createMessageType(String name, Validation validation);
-
-    /**
-     * CREATE CONTRACT name (type SENT BY ..., ...); does nothing if it exists.
-     *
-     * @param name the contract name
-     * @param messageTypes the message types and who may send each, in declaration order
-     */
-    void createContract(String name, Map<String, SentBy> messageTypes);
-
-    /**
-     * CREATE QUEUE name; does nothing if it exists. On SQL Server the queue is created with
-     * {@code POISON_MESSAGE_HANDLING (STATUS = OFF)}: the adapter handles poison messages itself.
-     *
-     * @param name the queue name
-     */
-    void createQueue(String name);
-
-    /**
-     * CREATE SERVICE name ON QUEUE queue (contracts); does nothing if it exists.
-     *
-     * @param name the service name
-     * @param queue its queue
-     * @param contracts the contracts it accepts as a target (none: it can only initiate)
-     */
-    void createService(String name, String queue, String... contracts);
-
-    /**
-     * ALTER QUEUE name WITH STATUS = ON | OFF. A disabled queue refuses RECEIVE; messages sent to it wait in the
-     * transmission queue until it is enabled again.
-     *
-     * @param queue the queue
-     * @param enabled the new status
-     */
-    void setQueueEnabled(String queue, boolean enabled);
 
     /**
      * @param queue the queue
@@ -63,30 +19,4 @@ public interface BrokerAdmin {
      * @return how many messages it holds
      */
     long queueDepth(String queue);
-
-    /** @return how many messages wait in the transmission queue */
-    long transmissionQueueDepth();
-
-    /**
-     * @param handle a conversation handle
-     * @return its endpoint state code (SO, CO, DI, DO, ER, CD), or null when the endpoint does not exist
-     */
-    String endpointState(UUID handle);
-
-    /**
-     * @return how many conversation endpoints exist that are not closed (SQL Server keeps closed target endpoints,
-     *         state CD, for a while to guard against replays; they do not count)
-     */
-    long endpointCount();
-
-    /**
-     * @param handle a conversation handle
-     * @return the handle of the other side of the conversation, or null if it does not exist (yet)
-     */
-    UUID peerHandle(UUID handle);
-
-    /**
-     * Deletes every conversation and message (not the declared objects). For tests and demos.
-     */
-    void purgeConversations();
 }

@@ -61,11 +61,21 @@ final class PriorityScanner {
             return false;
         }
         synchronized (this) {
-            if (running == null && lastScan.compareAndSet(last, System.nanoTime())) {
+            if (running != null) {
+                return false;
+            }
+            // The scan is marked running before the time of the last scan moves: a reader that finds no scan due
+            // because it sees the new time (read outside this lock) must also see the scan, and wait for it.
+            // Marked after, a reader could fall between the two and take a plain group ahead of the priorities
+            // the scan was about to record (PrioritiesWithSeveralReadersTest failed so under load).
+            CountDownLatch scan = new CountDownLatch(1);
+            running = scan;
+            if (lastScan.compareAndSet(last, System.nanoTime())) {
                 scannedGeneration = generation;
-                running = new CountDownLatch(1);
                 return true;
             }
+            running = null;
+            scan.countDown();
             return false;
         }
     }

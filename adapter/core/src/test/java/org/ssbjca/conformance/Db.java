@@ -9,9 +9,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.ssbjca.backend.Broker;
-import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
 
 /** One backend as a test sees it: transactions, and a fresh set of broker objects per test. */
@@ -50,9 +50,9 @@ public final class Db {
         });
     }
 
-    <T> T admin(Function<BrokerAdmin, T> work) {
+    <T> T admin(Function<TestAdmin, T> work) {
         try (Tx tx = begin()) {
-            T result = work.apply(broker().admin(tx.connection()));
+            T result = work.apply(TestAdmin.of(broker(), tx.connection()));
             tx.commit();
             return result;
         }
@@ -70,7 +70,7 @@ public final class Db {
 
     /** @return how many endpoints are not closed */
     long endpoints() {
-        return admin(BrokerAdmin::endpointCount);
+        return admin(TestAdmin::endpointCount);
     }
 
     /** @return an open transaction; close it to roll back what was not committed */

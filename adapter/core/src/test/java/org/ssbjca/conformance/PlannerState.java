@@ -13,10 +13,10 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.Broker;
-import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.PendingGroup;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
 
 /**
@@ -95,7 +95,7 @@ public enum PlannerState {
     }
 
     private static void populate(Broker broker, Connection c) throws SQLException {
-        BrokerAdmin admin = broker.admin(c);
+        TestAdmin admin = TestAdmin.of(broker, c);
         String type = FILLER + "/Request";
         String contract = FILLER + "/Contract";
         admin.createMessageType(type, Validation.NONE);

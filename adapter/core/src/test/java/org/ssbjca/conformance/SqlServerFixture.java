@@ -10,6 +10,7 @@ import org.ssbjca.backend.Broker;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.sqlserver.SqlServerBroker;
+import org.ssbjca.backend.sqlserver.SqlServerSchema;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.MSSQLServerContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -165,7 +166,7 @@ public final class SqlServerFixture implements BackendFixture {
         ConnectionSource source = new ConnectionSource(config);
         SqlServerBroker broker = new SqlServerBroker(source, BackgroundRunner.daemonThreads());
         try (Connection c = source.open()) {
-            broker.installSchema(c);
+            SqlServerSchema.install(c);
         } catch (SQLException | RuntimeException e) {
             return new Server(failure + " (" + oneLine(e) + ")", null, null);
         }

@@ -12,9 +12,9 @@ import org.ssbjca.adapter.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
-import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
 import org.ssbjca.fakes.FakeBootstrapContext;
 import org.ssbjca.fakes.FakeEndpointFactory;
@@ -129,9 +129,9 @@ public final class InboundHarness implements AutoCloseable {
         }
     }
 
-    public <T> T query(Function<BrokerAdmin, T> work) {
+    public <T> T query(Function<TestAdmin, T> work) {
         try (Connection c = db.source().open()) {
-            T result = work.apply(db.broker().admin(c));
+            T result = work.apply(TestAdmin.of(db.broker(), c));
             c.commit();
             return result;
         } catch (SQLException e) {
@@ -139,7 +139,7 @@ public final class InboundHarness implements AutoCloseable {
         }
     }
 
-    public void admin(Consumer<BrokerAdmin> work) {
+    public void admin(Consumer<TestAdmin> work) {
         query(a -> {
             work.accept(a);
             return null;

@@ -19,6 +19,7 @@ import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
 import org.ssbjca.fakes.FakeBootstrapContext;
 
@@ -46,7 +47,7 @@ final class OutboundFixture implements AutoCloseable {
         db = ra.registry().get(ra.defaultDatabase());
         db.prepareSchema();
         try (Connection c = db.source().open()) {
-            var admin = db.broker().admin(c);
+            var admin = TestAdmin.of(db.broker(), c);
             admin.createMessageType(REQUEST, Validation.NONE);
             admin.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY));
             admin.createQueue("InitiatorQueue");

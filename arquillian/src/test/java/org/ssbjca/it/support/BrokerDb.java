@@ -11,22 +11,22 @@ import java.util.Map;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.backend.Broker;
-import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.Brokers;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
 import org.ssbjca.backend.portable.PortableBroker;
 import org.ssbjca.backend.portable.PortableOptions;
 
 /**
- * A test database seen from the client JVM, through the adapter's own portable backend: creates the broker schema
- * and the tests' objects (message type {@value #REQUEST}, contract {@value #CONTRACT}, initiator service
- * {@value #CLIENT}, a target service {@code <queue>Service} per queue), sends messages, counts rows. Client side
- * only; never in a deployment.
+ * A test database seen from the client JVM, through the adapter's own portable backend and the core module's test kit
+ * ({@link TestAdmin}, from its test-jar): creates the broker schema and the tests' objects (message type
+ * {@value #REQUEST}, contract {@value #CONTRACT}, initiator service {@value #CLIENT}, a target service
+ * {@code <queue>Service} per queue), sends messages, counts rows. Client side only; never in a deployment.
  */
 public final class BrokerDb implements AutoCloseable {
 
@@ -71,7 +71,7 @@ public final class BrokerDb implements AutoCloseable {
     public BrokerDb declare(String... queues) {
         try (Connection c = source.open()) {
             ((PortableBroker) broker).installSchema(c);
-            BrokerAdmin a = broker.admin(c);
+            TestAdmin a = TestAdmin.of(broker, c);
             a.createMessageType(REQUEST, Validation.NONE);
             a.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY));
             a.createQueue("ItClientQueue");

@@ -6,10 +6,10 @@ import org.ssbjca.backend.BackendKind;
 
 /** The few places where H2 and PostgreSQL spell the portable schema's statements differently. */
 enum Dialect {
-    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", "h2", false,
+    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", false,
             // connection broken, database closed, database called at shutdown
             Set.of("90067", "90098", "90121")),
-    POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')", "postgresql", true,
+    POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')", true,
             // admin_shutdown, crash_shutdown, cannot_connect_now: the server ends or refuses the session
             Set.of("57P01", "57P02", "57P03"));
 
@@ -17,8 +17,6 @@ enum Dialect {
     final String nextTurn;
     /** An expression that takes the next priority request number. */
     final String nextPriorityRequest;
-    /** The folder of this dialect's scripts under {@code sql/}. */
-    final String scriptFolder;
     /**
      * Whether a RECEIVE from a queue runs as one statement (data-modifying WITH, DELETE ... RETURNING:
      * PostgreSQL), rather than as the pick, lock, read, delete and turn statements one by one (H2).
@@ -27,11 +25,10 @@ enum Dialect {
     /** SQL states, besides class 08 (connection exception), that mean the session is gone. */
     private final Set<String> sessionGoneStates;
 
-    Dialect(String nextTurn, String nextPriorityRequest, String scriptFolder, boolean receivesInOneStatement,
+    Dialect(String nextTurn, String nextPriorityRequest, boolean receivesInOneStatement,
             Set<String> sessionGoneStates) {
         this.nextTurn = nextTurn;
         this.nextPriorityRequest = nextPriorityRequest;
-        this.scriptFolder = scriptFolder;
         this.receivesInOneStatement = receivesInOneStatement;
         this.sessionGoneStates = sessionGoneStates;
     }

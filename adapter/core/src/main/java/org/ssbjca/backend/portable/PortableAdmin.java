@@ -1,116 +1,20 @@
 package org.ssbjca.backend.portable;
 
 import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.Jdbc;
-import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.SqlWork;
-import org.ssbjca.backend.Validation;
 
-/** The administrative statements of the portable schema: declared objects are rows. */
+/** What the adapter reads about a queue of the portable schema: queues are rows. */
 final class PortableAdmin implements BrokerAdmin {
 
-    private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
 
     PortableAdmin(PortableBroker broker, Connection connection) {
-        this.broker = broker;
         this.sql = broker.sql();
         this.c = connection;
-    }
-
-    @Override
-    public void createMessageType(String name, Validation validation) {
-        run("CREATE MESSAGE TYPE " + name, () -> {
-            if (!Jdbc.exists(c, sql.messageTypeExists, name)) {
-                Jdbc.update(c, sql.insertMessageType, name, validation.name());
-            }
-        });
-    }
-
-    @Override
-    public void createContract(String name, Map<String, SentBy> messageTypes) {
-        run("CREATE CONTRACT " + name, () -> {
-            if (Jdbc.exists(c, sql.contractExists, name)) {
-                return;
-            }
-            if (messageTypes.values().stream().noneMatch(sentBy -> sentBy.allows(true))) {
-                throw new BrokerException("CREATE CONTRACT " + name + ": at least one message type must be SENT BY "
-                        + "INITIATOR or ANY");
-            }
-            Jdbc.update(c, sql.insertContract, name);
-            for (Map.Entry<String, SentBy> e : messageTypes.entrySet()) {
-                if (!Jdbc.exists(c, sql.messageTypeExists, e.getKey())) {
-                    throw new BrokerException("CREATE CONTRACT " + name + ": message type '" + e.getKey()
-                            + "' does not exist");
-                }
-                Jdbc.update(c, sql.insertContractMessageType, name, e.getKey(), e.getValue().name());
-            }
-        });
-    }
-
-    @Override
-    public void createQueue(String name) {
-        run("CREATE QUEUE " + name, () -> {
-            if (!Jdbc.exists(c, sql.queueExists, name)) {
-                Jdbc.update(c, sql.insertQueue, name);
-            }
-        });
-    }
-
-    @Override
-    public void createService(String name, String queue, String... contracts) {
-        run("CREATE SERVICE " + name, () -> {
-            if (Jdbc.exists(c, sql.serviceExists, name)) {
-                return;
-            }
-            if (!Jdbc.exists(c, sql.queueExists, queue)) {
-                throw new BrokerException("CREATE SERVICE " + name + ": queue '" + queue + "' does not exist");
-            }
-            Jdbc.update(c, sql.insertService, name, queue);
-            for (String contract : contracts) {
-                if (!Jdbc.exists(c, sql.contractExists, contract)) {
-                    throw new BrokerException("CREATE SERVICE " + name + ": contract '" + contract
-                            + "' does not exist");
-                }
-                Jdbc.update(c, sql.insertServiceContract, name, contract);
-            }
-        });
-    }
-
-    @Override
-    public void setQueueEnabled(String queue, boolean enabled) {
-        run("ALTER QUEUE " + queue + " WITH STATUS", () -> {
-            if (Jdbc.update(c, sql.setQueueEnabled, enabled, queue) == 0) {
-                throw new BrokerException("ALTER QUEUE: queue '" + queue + "' does not exist");
-            }
-            if (enabled) {
-                flushTransmissionQueue(queue);
-            }
-        });
-    }
-
-    /** Moves the messages that waited for a disabled queue onto it, in the order they were sent. */
-    private void flushTransmissionQueue(String queue) throws SQLException {
-        List<Object[]> rows = Jdbc.list(c, sql.pendingTransmissions, rs -> new Object[] {
-            rs.getLong("transmission_order"), Jdbc.uuid(rs, "to_handle"), rs.getLong("message_sequence_number"),
-            rs.getString("message_type_name"), rs.getBytes("message_body"), Jdbc.uuid(rs, "conversation_group_id")
-        }, queue);
-        PortableSession session = (PortableSession) broker.session(c);
-        for (Object[] r : rows) {
-            session.messages().enqueue(queue, (UUID) r[5], (UUID) r[1], (Long) r[2], (String) r[3], (byte[]) r[4]);
-            Jdbc.update(c, sql.deleteTransmission, r[0]);
-        }
-        if (!rows.isEmpty() && c.getAutoCommit()) {
-            session.afterCompletion(true);
-        }
     }
 
     @Override
@@ -127,45 +31,6 @@ final class PortableAdmin implements BrokerAdmin {
     @Override
     public long queueDepth(String queue) {
         return get("counting queue " + queue, () -> Jdbc.count(c, sql.queueDepth, queue));
-    }
-
-    @Override
-    public long transmissionQueueDepth() {
-        return get("counting the transmission queue", () -> Jdbc.count(c, sql.transmissionDepth));
-    }
-
-    @Override
-    public String endpointState(UUID handle) {
-        return get("reading endpoint " + handle, () -> {
-            String state = Jdbc.first(c, sql.endpointState, rs -> rs.getString(1), handle);
-            return state == null ? null : state.trim();
-        });
-    }
-
-    @Override
-    public long endpointCount() {
-        return get("counting endpoints", () -> Jdbc.count(c, sql.endpointCount));
-    }
-
-    @Override
-    public UUID peerHandle(UUID handle) {
-        return get("reading the peer of " + handle, () -> Jdbc.first(c, sql.peerHandle,
-                rs -> Jdbc.uuid(rs, "conversation_handle"), handle));
-    }
-
-    @Override
-    public void purgeConversations() {
-        run("purging conversations", () -> {
-            try (Statement s = c.createStatement()) {
-                for (String statement : sql.purge) {
-                    s.executeUpdate(statement);
-                }
-            }
-        });
-    }
-
-    private static void run(String what, SqlWork.Action action) {
-        SqlWork.run(what, action, PortableSession::failure);
     }
 
     private static <T> T get(String what, SqlWork<T> query) {

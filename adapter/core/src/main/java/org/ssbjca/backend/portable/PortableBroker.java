@@ -98,8 +98,7 @@ public final class PortableBroker implements Broker {
     }
 
     /**
-     * Creates the portable schema if it is missing, from the same scripts as {@code sql/h2} and
-     * {@code sql/postgresql}.
+     * Creates the portable schema if it is missing, from the same script as {@code sql/portable/install.sql}.
      *
      * @param connection a connection with DDL rights; committed by this method
      * @throws SQLException if a statement fails
@@ -111,7 +110,7 @@ public final class PortableBroker implements Broker {
             // resolves it; recovery needs this broker, whose creation would wait for that lock: a deadlock.
             return;
         }
-        SchemaScripts.run(connection, dialect.scriptFolder, "install.sql", dialect == Dialect.POSTGRESQL);
+        SchemaScripts.install(connection, dialect == Dialect.POSTGRESQL);
     }
 
     /**

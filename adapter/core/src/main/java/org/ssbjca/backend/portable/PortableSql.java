@@ -1,8 +1,9 @@
 package org.ssbjca.backend.portable;
 
 /**
- * Every statement of the portable broker schema, for one dialect. Names of queues, services, contracts and message
- * types are always bound as parameters: they are data in this schema, never identifiers.
+ * Every statement the adapter runs on the portable broker schema, for one dialect (the tests' administration, which
+ * declares objects as rows, is in the test kit's {@code PortableKitSql}). Names of queues, services, contracts and
+ * message types are always bound as parameters: they are data in this schema, never identifiers.
  */
 final class PortableSql {
 
@@ -21,6 +22,7 @@ final class PortableSql {
     final String serviceHasContract =
             "SELECT 1 FROM ssb.service_contract WHERE service_name = ? AND contract_name = ?";
     final String contractExists = "SELECT 1 FROM ssb.contract WHERE contract_name = ?";
+    final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";
     final String messageTypeRule = "SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm"
             + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
             + " WHERE cm.contract_name = ? AND cm.message_type_name = ?";
@@ -117,14 +119,8 @@ final class PortableSql {
     final String insertTransmission = "INSERT INTO ssb.transmission_queue (from_handle, to_handle, to_queue_name,"
             + " message_sequence_number, message_type_name, message_body, enqueued_at, transmission_status)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-    final String pendingTransmissions = "SELECT t.transmission_order, t.to_handle, t.message_sequence_number,"
-            + " t.message_type_name, t.message_body, t.enqueued_at, e.conversation_group_id"
-            + " FROM ssb.transmission_queue t JOIN ssb.conversation_endpoint e ON e.conversation_handle = t.to_handle"
-            + " WHERE t.to_queue_name = ? ORDER BY t.transmission_order";
-    final String deleteTransmission = "DELETE FROM ssb.transmission_queue WHERE transmission_order = ?";
     final String deleteTransmissionsFrom = "DELETE FROM ssb.transmission_queue WHERE from_handle = ?";
     final String deleteTransmissionsTo = "DELETE FROM ssb.transmission_queue WHERE to_handle = ?";
-    final String transmissionDepth = "SELECT COUNT(*) FROM ssb.transmission_queue";
 
     // ---- priorities
     final String deletePriority = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?";
@@ -166,29 +162,6 @@ final class PortableSql {
             + " FROM ssb.message m LEFT JOIN ssb.conversation_priority p"
             + " ON p.conversation_group_id = m.conversation_group_id"
             + " WHERE m.queue_name = ? GROUP BY m.conversation_group_id ORDER BY first_order LIMIT ?";
-
-    // ---- administration
-    final String insertMessageType = "INSERT INTO ssb.message_type (message_type_name, validation) VALUES (?, ?)";
-    final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";
-    final String insertContract = "INSERT INTO ssb.contract (contract_name) VALUES (?)";
-    final String insertContractMessageType =
-            "INSERT INTO ssb.contract_message_type (contract_name, message_type_name, sent_by) VALUES (?, ?, ?)";
-    final String queueExists = "SELECT 1 FROM ssb.service_queue WHERE queue_name = ?";
-    final String insertQueue = "INSERT INTO ssb.service_queue (queue_name) VALUES (?)";
-    final String serviceExists = "SELECT 1 FROM ssb.service WHERE service_name = ?";
-    final String insertService = "INSERT INTO ssb.service (service_name, queue_name) VALUES (?, ?)";
-    final String insertServiceContract = "INSERT INTO ssb.service_contract (service_name, contract_name) VALUES (?, ?)";
-    final String setQueueEnabled = "UPDATE ssb.service_queue SET is_receive_enabled = ? WHERE queue_name = ?";
-    final String endpointState = "SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
-    final String endpointCount = "SELECT COUNT(*) FROM ssb.conversation_endpoint";
-    final String peerHandle = "SELECT p.conversation_handle FROM ssb.conversation_endpoint e"
-            + " JOIN ssb.conversation_endpoint p ON p.conversation_id = e.conversation_id"
-            + " AND p.is_initiator <> e.is_initiator WHERE e.conversation_handle = ?";
-    final String[] purge = {
-        "DELETE FROM ssb.message", "DELETE FROM ssb.transmission_queue", "DELETE FROM ssb.conversation_priority",
-        "DELETE FROM ssb.conversation_endpoint", "DELETE FROM ssb.conversation_group",
-        "DELETE FROM ssb.delivery_attempt", "DELETE FROM ssb.dead_letter"
-    };
 
     private static final String TOP = "{top}";
 

@@ -8,16 +8,24 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * Runs the portable schema scripts shipped from {@code sql/} (on the class path under {@code org/ssbjca/sql/}), each
- * in one transaction.
+ * Runs the portable schema's install script, {@code sql/portable/install.sql} (on the class path under
+ * {@code org/ssbjca/sql/}): one text that H2 and PostgreSQL both run, in one transaction.
  */
 final class SchemaScripts {
 
     private SchemaScripts() {
     }
 
-    static void run(Connection c, String folder, String script, boolean serialize) throws SQLException {
-        String text = read(folder + "/" + script);
+    /** The install script on the class path. */
+    static final String INSTALL_SCRIPT = "org/ssbjca/sql/portable/install.sql";
+
+    /**
+     * @param c a connection with DDL rights; committed
+     * @param serialize whether to take PostgreSQL's advisory lock first, so that servers install one at a time
+     * @throws SQLException if a statement fails; the transaction is rolled back
+     */
+    static void install(Connection c, boolean serialize) throws SQLException {
+        String text = read(INSTALL_SCRIPT);
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
@@ -36,8 +44,7 @@ final class SchemaScripts {
         }
     }
 
-    private static String read(String path) {
-        String resource = "org/ssbjca/sql/" + path;
+    private static String read(String resource) {
         try (InputStream in = SchemaScripts.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("schema script " + resource + " is missing from the adapter");

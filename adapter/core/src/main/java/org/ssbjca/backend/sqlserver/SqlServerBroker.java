@@ -26,9 +26,6 @@ import org.ssbjca.support.ConnectionLossXAResource;
  */
 public final class SqlServerBroker implements Broker {
 
-    /** The install script on the class path (the file {@code sql/sqlserver/install.sql}). */
-    public static final String INSTALL_SCRIPT = "org/ssbjca/sql/sqlserver/install.sql";
-
     private final DatabaseConfig config;
     private final QueueSignals signals = new QueueSignals();
     private final PriorityPresence priorities = new PriorityPresence();
@@ -82,18 +79,6 @@ public final class SqlServerBroker implements Broker {
     @Override
     public QueueSignals signals() {
         return signals;
-    }
-
-    /**
-     * Creates the adapter's tables if they are missing, from {@code sql/sqlserver/install.sql}. Service Broker must
-     * already be enabled in the database (see the script's header). The adapter never calls this on its own: on
-     * SQL Server an administrator runs the script (the test kit calls this method).
-     *
-     * @param connection a connection with DDL rights; runs in auto-commit mode
-     * @throws SQLException if a batch fails
-     */
-    public void installSchema(Connection connection) throws SQLException {
-        SqlScript.run(connection, SqlScript.load(INSTALL_SCRIPT));
     }
 
     /**

@@ -10,7 +10,7 @@ import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
  *
  * <p>SEND, RECEIVE, GET CONVERSATION GROUP and MOVE CONVERSATION must follow a statement ended with a semicolon, so
  * every statement here ends with one. Batches start with {@code SET NOCOUNT ON} so that the only results a batch
- * returns are its final SELECT. The administrative statements and the catalog queries are in {@link TSqlAdmin}.
+ * returns are its final SELECT. The catalog queries are in {@link TSqlAdmin}.
  */
 final class TSql {
 

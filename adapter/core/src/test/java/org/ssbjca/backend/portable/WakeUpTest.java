@@ -19,11 +19,11 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BackgroundRunner;
-import org.ssbjca.backend.BrokerAdmin;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
 
 /**
@@ -59,7 +59,7 @@ class WakeUpTest {
              PortableBroker receiver = new PortableBroker(source, BackgroundRunner.daemonThreads(), options)) {
             try (Connection c = source.open()) {
                 sender.installSchema(c);
-                BrokerAdmin a = sender.admin(c);
+                TestAdmin a = TestAdmin.of(sender, c);
                 a.createMessageType("M", Validation.NONE);
                 a.createContract("C", Map.of("M", SentBy.ANY));
                 a.createQueue("QI");

@@ -97,8 +97,8 @@ class SqlScriptTest {
         SqlServerBroker broker = new SqlServerBroker(new ConnectionSource(
                 new DatabaseConfig("jdbc:sqlserver://localhost;databaseName=x", null, null)),
                 BackgroundRunner.daemonThreads());
-        broker.installSchema(c);
-        List<String> expected = SqlScript.batches(SqlScript.load(SqlServerBroker.INSTALL_SCRIPT));
+        SqlServerSchema.install(c);
+        List<String> expected = SqlScript.batches(SqlScript.load(SqlServerSchema.INSTALL_SCRIPT));
         assertEquals(expected.size(), jdbc.calls.size());
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i), jdbc.calls.get(i).sql);

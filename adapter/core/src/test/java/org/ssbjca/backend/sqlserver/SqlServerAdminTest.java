@@ -22,7 +22,7 @@ class SqlServerAdminTest {
     private static final UUID PEER = UUID.fromString("6b1f1d8e-2a55-4d8c-8a0e-9d6d1c2b3a02");
 
     private final FakeJdbc jdbc = new FakeJdbc();
-    private final SqlServerAdmin admin = new SqlServerAdmin(jdbc.connection());
+    private final SqlServerTestAdmin admin = new SqlServerTestAdmin(jdbc.connection());
 
     @Test
     void createsEachObjectUnlessTheCatalogHasIt() {
@@ -34,7 +34,7 @@ class SqlServerAdminTest {
         admin.createQueue("dbo.EchoServiceQueue");
         admin.createService("EchoService", "dbo.EchoServiceQueue", "EchoContract");
         admin.setQueueEnabled("dbo.EchoServiceQueue", false);
-        assertEquals(TSqlAdmin.createMessageType("EchoRequest", Validation.NONE), jdbc.calls.get(0).sql);
+        assertEquals(TSqlTestAdmin.createMessageType("EchoRequest", Validation.NONE), jdbc.calls.get(0).sql);
         assertEquals(List.of("EchoRequest"), jdbc.calls.get(0).params());
         assertEquals(List.of("EchoContract"), jdbc.calls.get(1).params());
         assertTrue(jdbc.calls.get(2).sql.contains("CREATE QUEUE [dbo].[EchoServiceQueue]"), jdbc.calls.get(2).sql);

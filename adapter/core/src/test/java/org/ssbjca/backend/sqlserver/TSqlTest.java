@@ -321,7 +321,7 @@ class TSqlTest {
         assertEquals("""
                 IF NOT EXISTS (SELECT 1 FROM sys.service_message_types WHERE name = ?)
                     CREATE MESSAGE TYPE [EchoRequest] VALIDATION = WELL_FORMED_XML;""",
-                TSqlAdmin.createMessageType("EchoRequest", org.ssbjca.backend.Validation.WELL_FORMED_XML));
+                TSqlTestAdmin.createMessageType("EchoRequest", org.ssbjca.backend.Validation.WELL_FORMED_XML));
         Map<String, org.ssbjca.backend.SentBy> types = new LinkedHashMap<>();
         types.put("EchoRequest", org.ssbjca.backend.SentBy.INITIATOR);
         types.put("EchoReply", org.ssbjca.backend.SentBy.TARGET);
@@ -329,37 +329,37 @@ class TSqlTest {
         assertEquals("""
                 IF NOT EXISTS (SELECT 1 FROM sys.service_contracts WHERE name = ?)
                     CREATE CONTRACT [EchoContract] ([EchoRequest] SENT BY INITIATOR, [EchoReply] SENT BY TARGET, \
-                [DEFAULT] SENT BY ANY);""", TSqlAdmin.createContract("EchoContract", types));
-        assertThrows(IllegalArgumentException.class, () -> TSqlAdmin.createContract("Empty", Map.of()));
+                [DEFAULT] SENT BY ANY);""", TSqlTestAdmin.createContract("EchoContract", types));
+        assertThrows(IllegalArgumentException.class, () -> TSqlTestAdmin.createContract("Empty", Map.of()));
         assertEquals("""
                 IF NOT EXISTS (SELECT 1 FROM sys.service_queues WHERE object_id = OBJECT_ID(?))
                     CREATE QUEUE [dbo].[EchoServiceQueue] WITH STATUS = ON, RETENTION = OFF, \
-                POISON_MESSAGE_HANDLING (STATUS = OFF);""", TSqlAdmin.createQueue(QUEUE));
+                POISON_MESSAGE_HANDLING (STATUS = OFF);""", TSqlTestAdmin.createQueue(QUEUE));
         assertEquals("""
                 IF NOT EXISTS (SELECT 1 FROM sys.services WHERE name = ?)
                     CREATE SERVICE [EchoClientService] ON QUEUE [EchoClientQueue];""",
-                TSqlAdmin.createService("EchoClientService", SqlServerNames.queue("EchoClientQueue")));
+                TSqlTestAdmin.createService("EchoClientService", SqlServerNames.queue("EchoClientQueue")));
         assertEquals("""
                 IF NOT EXISTS (SELECT 1 FROM sys.services WHERE name = ?)
                     CREATE SERVICE [EchoService] ON QUEUE [dbo].[EchoServiceQueue] ([EchoContract], [DEFAULT]);""",
-                TSqlAdmin.createService("EchoService", QUEUE, "EchoContract", "DEFAULT"));
-        assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = OFF;", TSqlAdmin.setQueueStatus(QUEUE, false));
-        assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = ON;", TSqlAdmin.setQueueStatus(QUEUE, true));
+                TSqlTestAdmin.createService("EchoService", QUEUE, "EchoContract", "DEFAULT"));
+        assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = OFF;", TSqlTestAdmin.setQueueStatus(QUEUE, false));
+        assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = ON;", TSqlTestAdmin.setQueueStatus(QUEUE, true));
         assertEquals("SELECT is_receive_enabled FROM sys.service_queues WHERE object_id = OBJECT_ID(?);",
                 TSqlAdmin.QUEUE_ENABLED);
         assertEquals("SELECT COUNT_BIG(*) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.queueDepth(QUEUE));
         assertEquals("SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);",
-                TSqlAdmin.TRANSMISSION_QUEUE_DEPTH);
+                TSqlTestAdmin.TRANSMISSION_QUEUE_DEPTH);
         assertEquals("SELECT state FROM sys.conversation_endpoints WITH (NOLOCK) WHERE conversation_handle = ?;",
-                TSqlAdmin.ENDPOINT_STATE);
+                TSqlTestAdmin.ENDPOINT_STATE);
         assertEquals("SELECT COUNT_BIG(*) FROM sys.conversation_endpoints WITH (NOLOCK)"
-                + " WHERE state <> 'CD' AND is_system = 0;", TSqlAdmin.ENDPOINT_COUNT);
+                + " WHERE state <> 'CD' AND is_system = 0;", TSqlTestAdmin.ENDPOINT_COUNT);
         assertEquals("""
                 SELECT p.conversation_handle
                 FROM sys.conversation_endpoints AS e WITH (NOLOCK)
                 JOIN sys.conversation_endpoints AS p WITH (NOLOCK) ON p.conversation_id = e.conversation_id \
                 AND p.is_initiator <> e.is_initiator
-                WHERE e.conversation_handle = ?;""", TSqlAdmin.PEER_HANDLE);
+                WHERE e.conversation_handle = ?;""", TSqlTestAdmin.PEER_HANDLE);
         assertEquals("""
                 SET NOCOUNT ON;
                 DECLARE @handle UNIQUEIDENTIFIER;
@@ -376,6 +376,6 @@ class TSqlTest {
                 DEALLOCATE endpoints;
                 DELETE FROM ssb.conversation_priority;
                 DELETE FROM ssb.delivery_attempt;
-                DELETE FROM ssb.dead_letter;""", TSqlAdmin.PURGE_CONVERSATIONS);
+                DELETE FROM ssb.dead_letter;""", TSqlTestAdmin.PURGE_CONVERSATIONS);
     }
 }

@@ -13,8 +13,9 @@ import java.util.Locale;
 /**
  * Runs a T-SQL script made of batches separated by lines holding only {@code GO}, as sqlcmd and SSMS do
  * (https://learn.microsoft.com/sql/t-sql/language-elements/sql-server-utilities-statements-go). {@code GO} is not
- * T-SQL: the client splits on it and sends each batch on its own. The scripts are the adapter's own files from
- * {@code sql/sqlserver}, never user input.
+ * T-SQL: the client splits on it and sends each batch on its own. The scripts are the project's own files from
+ * {@code sql/sqlserver} (test resources of the core module), never user input. Test kit only: on SQL Server a DBA runs
+ * the scripts, the adapter never does.
  */
 public final class SqlScript {
 
@@ -92,7 +93,7 @@ public final class SqlScript {
     public static String load(String resource) {
         try (InputStream in = SqlScript.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("script " + resource + " is missing from the adapter");
+                throw new IllegalStateException("script " + resource + " is missing from the class path");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -1,5 +1,7 @@
--- ssb-jca portable broker schema for PostgreSQL 12 or later. Idempotent: safe to run on every start.
--- The same tables, columns and semantics as h2/install.sql; only the dialect differs.
+-- ssb-jca portable broker schema, one text for PostgreSQL 12 or later and H2 2.3. Idempotent: safe to run on every start.
+-- The adapter runs this file itself (unless createSchema is false); a DBA may run it instead. Only SQL both databases
+-- accept: unqualified index names (the index goes into its table's schema), BYTEA (H2: BINARY VARYING), and seed rows
+-- inserted WHERE NOT EXISTS. PortableSchemaTest checks that both catalogs come out the same.
 -- Object and column names follow SQL Server's catalog views (sys.service_queues, sys.conversation_endpoints, ...).
 
 CREATE SCHEMA IF NOT EXISTS ssb;
@@ -151,16 +153,20 @@ CREATE INDEX IF NOT EXISTS dead_letter_queue ON ssb.dead_letter (queue_name, dea
 
 -- The objects every Service Broker database has.
 INSERT INTO ssb.message_type (message_type_name, validation)
-    VALUES ('http://schemas.microsoft.com/SQL/ServiceBroker/EndDialog', 'EMPTY') ON CONFLICT (message_type_name) DO NOTHING;
+    SELECT 'http://schemas.microsoft.com/SQL/ServiceBroker/EndDialog', 'EMPTY' WHERE NOT EXISTS
+    (SELECT 1 FROM ssb.message_type WHERE message_type_name = 'http://schemas.microsoft.com/SQL/ServiceBroker/EndDialog');
 INSERT INTO ssb.message_type (message_type_name, validation)
-    VALUES ('http://schemas.microsoft.com/SQL/ServiceBroker/Error', 'WELL_FORMED_XML') ON CONFLICT (message_type_name) DO NOTHING;
+    SELECT 'http://schemas.microsoft.com/SQL/ServiceBroker/Error', 'WELL_FORMED_XML' WHERE NOT EXISTS
+    (SELECT 1 FROM ssb.message_type WHERE message_type_name = 'http://schemas.microsoft.com/SQL/ServiceBroker/Error');
 INSERT INTO ssb.message_type (message_type_name, validation)
-    VALUES ('http://schemas.microsoft.com/SQL/ServiceBroker/DialogTimer', 'EMPTY') ON CONFLICT (message_type_name) DO NOTHING;
+    SELECT 'http://schemas.microsoft.com/SQL/ServiceBroker/DialogTimer', 'EMPTY' WHERE NOT EXISTS
+    (SELECT 1 FROM ssb.message_type WHERE message_type_name = 'http://schemas.microsoft.com/SQL/ServiceBroker/DialogTimer');
 INSERT INTO ssb.message_type (message_type_name, validation)
-    VALUES ('DEFAULT', 'NONE') ON CONFLICT (message_type_name) DO NOTHING;
+    SELECT 'DEFAULT', 'NONE' WHERE NOT EXISTS (SELECT 1 FROM ssb.message_type WHERE message_type_name = 'DEFAULT');
 INSERT INTO ssb.contract (contract_name)
-    VALUES ('DEFAULT') ON CONFLICT (contract_name) DO NOTHING;
+    SELECT 'DEFAULT' WHERE NOT EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = 'DEFAULT');
 INSERT INTO ssb.contract_message_type (contract_name, message_type_name, sent_by)
-    VALUES ('DEFAULT', 'DEFAULT', 'ANY') ON CONFLICT (contract_name, message_type_name) DO NOTHING;
+    SELECT 'DEFAULT', 'DEFAULT', 'ANY' WHERE NOT EXISTS (SELECT 1 FROM ssb.contract_message_type
+    WHERE contract_name = 'DEFAULT' AND message_type_name = 'DEFAULT');
 INSERT INTO ssb.schema_version (version)
-    VALUES (1) ON CONFLICT (version) DO NOTHING;
+    SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 1);
