@@ -10,7 +10,8 @@ import org.ssbjca.api.ServiceBrokerConnectionFactory;
 /**
  * What the test beans do with a message: insert its body into {@code it_record} through the JDBC connection of a
  * broker connection, so in the caller's JTA transaction (for a bean handling a delivery on the same database: on the
- * reader's own connection, in the delivery's transaction). The table is created by the test (see
+ * reader's own connection, in the delivery's transaction), with the node and thread that recorded it
+ * ({@code node/thread}). The table is created by the test (see
  * {@code BrokerDb.createRecordTable}).
  */
 public final class Recorder {
@@ -28,7 +29,7 @@ public final class Recorder {
             try (PreparedStatement ps = jdbc.prepareStatement(
                     "INSERT INTO it_record (body, reader) VALUES (?, ?)")) {
                 ps.setString(1, message.bodyAsText());
-                ps.setString(2, Thread.currentThread().getName());
+                ps.setString(2, System.getProperty("jboss.node.name", "?") + "/" + Thread.currentThread().getName());
                 ps.executeUpdate();
             }
         } catch (SQLException e) {

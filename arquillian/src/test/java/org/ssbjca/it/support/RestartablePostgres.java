@@ -60,7 +60,7 @@ public final class RestartablePostgres implements AutoCloseable {
                     .setDataDirectory(dataDir)
                     .setCleanDataDirectory(false)
                     .setServerConfig("listen_addresses", "127.0.0.1")
-                    .setServerConfig("max_prepared_transactions", "20")
+                    .setServerConfig("max_prepared_transactions", "64")
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL did not start on port " + port + " with " + dataDir, e);
