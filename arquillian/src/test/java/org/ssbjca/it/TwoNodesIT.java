@@ -28,6 +28,9 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.container.test.api.TargetsContainer;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.controller.client.ModelControllerClient;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
@@ -164,10 +167,11 @@ class TwoNodesIT {
             FIGURES.info(String.format("two nodes, kill -9 of one: %d sent; at the kill %d recorded (%d by the killed"
                     + " node), %d branches in doubt; after its restart all recorded in %d ms and every branch"
                     + " resolved in %d ms; by node: suite %d, manual %d; lost %d, duplicated %d, out of order %d,"
-                    + " dead letters %d; left: %d prepared, %d file(s) in the killed node's object store",
+                    + " dead letters %d; left: %d prepared, %d transaction(s) in the killed node's log store (%d"
+                    + " file(s) in its object store)",
                     sent, atKill, byManualAtKill, inDoubt, allRecordedMillis, resolvedMillis, recordedBy("suite"),
                     recordedBy("manual"), sent - distinct, bodies.size() - distinct, outOfOrder.size(), deadLetters,
-                    prepared(), objectStoreFiles()));
+                    prepared(), logStoreTransactions().size(), objectStoreFiles()));
             assertEquals(sent, bodies.size(), "every message recorded once: none lost, none twice");
             assertEquals(sent, distinct);
             assertEquals(List.of(), outOfOrder, "messages of a conversation recorded in the order sent");
@@ -230,6 +234,36 @@ class TwoNodesIT {
             }
         }
         return late;
+    }
+
+    /**
+     * What README "A branch left in doubt" tells an operator to run: {@code :probe} of the transaction log store,
+     * then its {@code transactions} children.
+     *
+     * @return the transactions the manual node's log store holds
+     */
+    private static List<String> logStoreTransactions() {
+        int port = Integer.getInteger("ssb.it.manualManagementPort", 10090);
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1", port)) {
+            ModelNode logStore = new ModelNode();
+            logStore.add("subsystem", "transactions").add("log-store", "log-store");
+            execute(client, Operations.createOperation("probe", logStore));
+            ModelNode list = Operations.createOperation("read-children-names", logStore);
+            list.get("child-type").set("transactions");
+            List<String> names = new ArrayList<>();
+            execute(client, list).asList().forEach(n -> names.add(n.asString()));
+            return names;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ModelNode execute(ModelControllerClient client, ModelNode operation) throws IOException {
+        ModelNode outcome = client.execute(operation);
+        if (!Operations.isSuccessfulOutcome(outcome)) {
+            throw new IllegalStateException(operation + ": " + Operations.getFailureDescription(outcome));
+        }
+        return Operations.readResult(outcome);
     }
 
     private static long objectStoreFiles() {
