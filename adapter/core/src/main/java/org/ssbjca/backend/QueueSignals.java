@@ -1,9 +1,12 @@
 package org.ssbjca.backend;
 
 import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -17,6 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class QueueSignals {
 
     private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, AtomicLong> arrivals = new ConcurrentHashMap<>();
 
     /**
      * @param queue a queue name
@@ -61,6 +65,33 @@ public final class QueueSignals {
         } finally {
             s.lock.unlock();
         }
+    }
+
+    /**
+     * Counts the messages of each type that a transaction committed in this JVM put on each queue, then wakes the
+     * readers of those queues.
+     *
+     * @param committed queues with the message types that arrived on them ({@link TouchedQueues#drain()})
+     */
+    public void committed(Map<String, Set<String>> committed) {
+        committed.forEach((queue, types) -> types.forEach(
+                type -> arrivals.computeIfAbsent(key(queue, type), k -> new AtomicLong()).incrementAndGet()));
+        signalAll(committed.keySet());
+    }
+
+    /**
+     * @param queue a queue
+     * @param messageType a message type
+     * @return how many transactions committed in this JVM put messages of that type on the queue (a reader compares
+     *         two readings; arrivals from other processes are not counted)
+     */
+    public long arrivals(String queue, String messageType) {
+        AtomicLong n = arrivals.get(key(queue, messageType));
+        return n == null ? 0 : n.get();
+    }
+
+    private static String key(String queue, String messageType) {
+        return queue + '\u0000' + messageType;
     }
 
     /**

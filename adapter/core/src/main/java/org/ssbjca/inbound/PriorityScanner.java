@@ -37,6 +37,7 @@ final class PriorityScanner {
     private final String messageType;
     private final AtomicLong lastScan = new AtomicLong(System.nanoTime() - INTERVAL_NANOS);
     private volatile long scannedGeneration = -1;
+    private volatile long scannedRequests = -1;
     private volatile CountDownLatch running;
     private final Set<UUID> prioritised = ConcurrentHashMap.newKeySet();
 
@@ -46,17 +47,20 @@ final class PriorityScanner {
     }
 
     /**
-     * A scan is due every 250 ms, and 20 ms after messages arrived on the queue since the last scan (known from the
-     * queue's wake-up signal), so that a request committed while every reader was busy is seen before the next
+     * A scan is due every 250 ms, 20 ms after messages arrived on the queue since the last scan (known from the
+     * queue's wake-up signal), and at once when a transaction committed in this JVM put a priority request on the
+     * queue since the last scan, so that a request committed while every reader was busy is seen before the next
      * group is picked.
      *
      * @param generation the queue's current signal generation
+     * @param requests how many transactions committed in this JVM have put priority requests on the queue
      * @return whether a scan is due; if so, this caller has claimed it
      */
-    boolean claimScan(long generation) {
+    boolean claimScan(long generation, long requests) {
         long last = lastScan.get();
         long since = System.nanoTime() - last;
-        boolean due = since >= INTERVAL_NANOS || (generation != scannedGeneration && since >= AFTER_ARRIVAL_NANOS);
+        boolean due = since >= INTERVAL_NANOS || requests != scannedRequests
+                || (generation != scannedGeneration && since >= AFTER_ARRIVAL_NANOS);
         if (!due) {
             return false;
         }
@@ -72,12 +76,18 @@ final class PriorityScanner {
             running = scan;
             if (lastScan.compareAndSet(last, System.nanoTime())) {
                 scannedGeneration = generation;
+                scannedRequests = requests;
                 return true;
             }
             running = null;
             scan.countDown();
             return false;
         }
+    }
+
+    /** @return the type of the priority requests, or null when none are looked for */
+    String messageType() {
+        return messageType;
     }
 
     /** Ends the scan this caller claimed, done or failed, and lets the readers waiting for it go on. */

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
+import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.support.Backoff;
 
 /**
@@ -82,7 +83,9 @@ final class QueueReader implements Runnable {
         }
         PriorityScanner priorities = activation.priorities();
         if (priorities != null) {
-            if (priorities.claimScan(activation.database().broker().signals().generation(settings.queue()))) {
+            QueueSignals signals = activation.database().broker().signals();
+            if (priorities.claimScan(signals.generation(settings.queue()),
+                    signals.arrivals(settings.queue(), priorities.messageType()))) {
                 try {
                     scanPriorities();
                 } finally {

@@ -58,7 +58,7 @@ final class MessageStore {
     void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body)
             throws SQLException {
         Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body, broker.now());
-        touchedQueues.add(queue);
+        touchedQueues.add(queue, messageType);
     }
 
     /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -352,14 +353,14 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
-        List<String> touched = touchedQueues.drain();
+        Map<String, Set<String>> touched = touchedQueues.drain();
         List<UUID> removed = new ArrayList<>();
         for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {
             removed.add(handle);
         }
         if (committed) {
-            broker.signals().signalAll(touched);
-            broker.committed(touched);
+            broker.signals().committed(touched);
+            broker.committed(touched.keySet());
             broker.endedEndpoints().ended(removed);
         }
     }

@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
@@ -100,7 +102,7 @@ final class SqlServerSession implements BrokerSession {
         String sql = TSql.send(messageType, withBody);
         try {
             touch(Batches.query(c, sql, 0, rs -> rs.getString("queue_name"),
-                    Batches.params(Batches.text(handle), withBody ? body : null)));
+                    Batches.params(Batches.text(handle), withBody ? body : null)), messageType);
         } catch (SQLException e) {
             throw SqlServerErrors.translate("SEND of message type '" + messageType + "' on conversation " + handle,
                     null, e);
@@ -123,7 +125,7 @@ final class SqlServerSession implements BrokerSession {
                 : Batches.params(Batches.text(handle), errorCode, errorDescription);
         try {
             touch(Batches.query(c, TSqlLedger.endConversation(errorCode != null), 0, rs -> rs.getString("queue_name"),
-                    params));
+                    params), null);
         } catch (SQLException e) {
             throw SqlServerErrors.translate(verb + " on conversation " + handle, null, e);
         }
@@ -210,20 +212,21 @@ final class SqlServerSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
-        List<String> touched = touchedQueues.drain();
+        Map<String, Set<String>> touched = touchedQueues.drain();
         boolean setPriority = prioritySet.getAndSet(false);
         if (committed) {
-            signals.signalAll(touched);
+            signals.committed(touched);
             if (setPriority) {
                 PriorityPresence.prioritySet(); // readers that asked before the commit could not see it
             }
         }
     }
 
-    private void touch(List<String> queues) {
+    /** @param messageType the type of the messages put on the queues; null: system messages (EndDialog, Error) */
+    private void touch(List<String> queues, String messageType) {
         for (String q : queues) {
             if (q != null) {
-                touchedQueues.add(q);
+                touchedQueues.add(q, messageType);
             }
         }
     }
