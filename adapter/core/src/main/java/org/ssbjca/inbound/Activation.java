@@ -97,9 +97,9 @@ public final class Activation {
             throw new ResourceException("the bean " + name() + " implements neither BrokerMessageListener nor "
                     + "ConversationGroupListener", e);
         }
-        setMaxReaders(spec.getMaxReaders());
+        setMaxReaders(spec.maxReaders());
         LOG.activated(name(),
-                database.source().config(), spec.getMaxReaders(),
+                database.source().config(), spec.maxReaders(),
                 settings.commitBeforeDelivery() ? "receive-commits-first (at most once)"
                         : transacted ? "XA transacted" : "local-transaction",
                 batchListener ? "conversation group" : "per message");

@@ -37,19 +37,19 @@ final class DeliverySettings {
 
     DeliverySettings(ServiceBrokerActivationSpec spec) throws InvalidPropertyException {
         queue = spec.getQueue().trim();
-        batchSize = spec.getReceiveBatchSize();
-        waitTimeoutMillis = spec.getWaitTimeout();
+        batchSize = spec.receiveBatchSize();
+        waitTimeoutMillis = spec.waitTimeoutMillis();
         endsOnSystemMessages = spec.systemMessages() == ServiceBrokerActivationSpec.SystemMessages.END;
-        commitBeforeDelivery = Boolean.TRUE.equals(spec.getCommitBeforeDelivery());
-        maxDeliveryAttempts = spec.getMaxDeliveryAttempts();
+        commitBeforeDelivery = spec.commitBeforeDelivery();
+        maxDeliveryAttempts = spec.maxDeliveryAttempts();
         endConversationOnDeadLetter =
                 spec.deadLetterMode() == ServiceBrokerActivationSpec.DeadLetter.TABLE_AND_END_CONVERSATION;
-        priorityEnabled = !Boolean.FALSE.equals(spec.getPriorityEnabled());
+        priorityEnabled = spec.priorityEnabled();
         priorityMessageType = Config.blankToNull(spec.getPriorityMessageType());
-        reconnectInitial = spec.getReconnectInitialMillis();
-        reconnectMax = spec.getReconnectMaxMillis();
-        reconnectJitter = spec.getReconnectJitter();
-        transactionTimeout = spec.getTransactionTimeout();
+        reconnectInitial = spec.reconnectInitialMillis();
+        reconnectMax = spec.reconnectMaxMillis();
+        reconnectJitter = spec.reconnectJitter();
+        transactionTimeout = spec.transactionTimeoutSeconds();
     }
 
     String queue() {

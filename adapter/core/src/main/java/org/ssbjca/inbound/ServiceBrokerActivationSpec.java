@@ -50,19 +50,19 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     private String password;
     @ConfigProperty(description = "How many readers (concurrent deliveries) this bean gets, 1 to 256",
             defaultValue = "1")
-    private Integer maxReaders = 1;
+    private String maxReaders = "1";
     @ConfigProperty(description = "RECEIVE TOP (n): at most this many messages of one conversation group per "
             + "transaction, 1 to 10000", defaultValue = "1")
-    private Integer receiveBatchSize = 1;
+    private String receiveBatchSize = "1";
     @ConfigProperty(description = "WAITFOR timeout of each RECEIVE in milliseconds, 100 to 600000", defaultValue = "5000")
-    private Long waitTimeout = 5000L;
+    private String waitTimeout = "5000";
     @ConfigProperty(description = "Failed deliveries of one message before it is dead-lettered, 1 to 100 "
             + "(at most 4 on SQL Server, which disables a queue after 5 rollbacks in a row)", defaultValue = "3")
-    private Integer maxDeliveryAttempts = 3;
+    private String maxDeliveryAttempts = "3";
     @ConfigProperty(description = "TABLE or TABLE_AND_END_CONVERSATION", defaultValue = "TABLE")
     private String deadLetter = DeadLetter.TABLE.name();
     @ConfigProperty(description = "Take conversation groups with a priority first", defaultValue = "true")
-    private Boolean priorityEnabled = Boolean.TRUE;
+    private String priorityEnabled = "true";
     @ConfigProperty(description = "Message type whose messages set their conversation group's priority (XML body "
             + "<priority>n</priority>); empty to turn off", defaultValue = "SetPriority")
     private String priorityMessageType = "SetPriority";
@@ -70,18 +70,18 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
             defaultValue = "END")
     private String handleSystemMessages = SystemMessages.END.name();
     @ConfigProperty(description = "First reconnect delay in milliseconds, 10 to 600000", defaultValue = "500")
-    private Long reconnectInitialMillis = 500L;
+    private String reconnectInitialMillis = "500";
     @ConfigProperty(description = "Longest reconnect delay in milliseconds, at least reconnectInitialMillis",
             defaultValue = "30000")
-    private Long reconnectMaxMillis = 30_000L;
+    private String reconnectMaxMillis = "30000";
     @ConfigProperty(description = "Random reduction of each reconnect delay, 0.0 to 1.0", defaultValue = "0.5")
-    private Double reconnectJitter = 0.5;
+    private String reconnectJitter = "0.5";
     @ConfigProperty(description = "Transaction timeout of a delivery in seconds, 0 for the container's default",
             defaultValue = "0")
-    private Integer transactionTimeout = 0;
+    private String transactionTimeout = "0";
     @ConfigProperty(description = "Commit the RECEIVE before delivering (at most once): lets several readers work on "
             + "one conversation's messages in parallel", defaultValue = "false")
-    private Boolean commitBeforeDelivery = Boolean.FALSE;
+    private String commitBeforeDelivery = "false";
 
     @Override
     public void validate() throws InvalidPropertyException {
@@ -93,28 +93,107 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         } catch (IllegalArgumentException e) {
             throw invalid("connectionUrl", e.getMessage());
         }
-        range("maxReaders", maxReaders, DeliverySettings.MIN_READERS, DeliverySettings.MAX_READERS);
-        range("receiveBatchSize", receiveBatchSize, DeliverySettings.MIN_BATCH, DeliverySettings.MAX_BATCH);
-        range("waitTimeout", waitTimeout, DeliverySettings.MIN_WAIT, DeliverySettings.MAX_WAIT);
-        range("maxDeliveryAttempts", maxDeliveryAttempts, 1, 100);
-        if (database().kind() == BackendKind.SQLSERVER && maxDeliveryAttempts >= 5) {
+        maxReaders();
+        receiveBatchSize();
+        waitTimeoutMillis();
+        int attempts = maxDeliveryAttempts();
+        if (database().kind() == BackendKind.SQLSERVER && attempts >= 5) {
             throw invalid("maxDeliveryAttempts", "must be between 1 and 4 on SQL Server (it disables a queue after "
-                    + "5 rolled-back RECEIVEs in a row), was " + maxDeliveryAttempts);
+                    + "5 rolled-back RECEIVEs in a row), was " + attempts);
         }
         deadLetterMode();
         systemMessages();
-        range("reconnectInitialMillis", reconnectInitialMillis, 10, 600_000);
-        range("reconnectMaxMillis", reconnectMaxMillis, reconnectInitialMillis, 3_600_000);
-        if (reconnectJitter == null || reconnectJitter < 0 || reconnectJitter > 1) {
-            throw invalid("reconnectJitter", "must be between 0.0 and 1.0, was " + reconnectJitter);
-        }
-        range("transactionTimeout", transactionTimeout, 0, 86_400);
+        priorityEnabled();
+        reconnectMaxMillis();
+        reconnectJitter();
+        transactionTimeoutSeconds();
+        commitBeforeDelivery();
     }
 
-    private static void range(String name, Number value, long min, long max) throws InvalidPropertyException {
-        if (value == null || value.longValue() < min || value.longValue() > max) {
+    // ---- the typed values: each parses its text and refuses what is not a value of its type or not in its range
+
+    /** @return the number of readers, 1 to 256 */
+    int maxReaders() throws InvalidPropertyException {
+        return (int) whole("maxReaders", maxReaders, DeliverySettings.MIN_READERS, DeliverySettings.MAX_READERS);
+    }
+
+    /** @return RECEIVE TOP (n), 1 to 10000 */
+    int receiveBatchSize() throws InvalidPropertyException {
+        return (int) whole("receiveBatchSize", receiveBatchSize, DeliverySettings.MIN_BATCH, DeliverySettings.MAX_BATCH);
+    }
+
+    /** @return the WAITFOR timeout in milliseconds */
+    long waitTimeoutMillis() throws InvalidPropertyException {
+        return whole("waitTimeout", waitTimeout, DeliverySettings.MIN_WAIT, DeliverySettings.MAX_WAIT);
+    }
+
+    /** @return failed deliveries of one message before it is dead-lettered */
+    int maxDeliveryAttempts() throws InvalidPropertyException {
+        return (int) whole("maxDeliveryAttempts", maxDeliveryAttempts, 1, 100);
+    }
+
+    /** @return whether groups with a priority are taken first */
+    boolean priorityEnabled() throws InvalidPropertyException {
+        return bool("priorityEnabled", priorityEnabled);
+    }
+
+    /** @return the first reconnect delay in milliseconds */
+    long reconnectInitialMillis() throws InvalidPropertyException {
+        return whole("reconnectInitialMillis", reconnectInitialMillis, 10, 600_000);
+    }
+
+    /** @return the longest reconnect delay in milliseconds */
+    long reconnectMaxMillis() throws InvalidPropertyException {
+        return whole("reconnectMaxMillis", reconnectMaxMillis, reconnectInitialMillis(), 3_600_000);
+    }
+
+    /** @return the random reduction of each reconnect delay, 0.0 to 1.0 */
+    double reconnectJitter() throws InvalidPropertyException {
+        String text = reconnectJitter == null ? "" : reconnectJitter.trim();
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        if (!(value >= 0 && value <= 1)) { // NaN fails both
+            throw invalid("reconnectJitter", "must be a number between 0.0 and 1.0, was '" + reconnectJitter + "'");
+        }
+        return value;
+    }
+
+    /** @return the delivery transaction timeout in seconds, 0 for the container's default */
+    int transactionTimeoutSeconds() throws InvalidPropertyException {
+        return (int) whole("transactionTimeout", transactionTimeout, 0, 86_400);
+    }
+
+    /** @return whether the RECEIVE commits before delivery */
+    boolean commitBeforeDelivery() throws InvalidPropertyException {
+        return bool("commitBeforeDelivery", commitBeforeDelivery);
+    }
+
+    private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {
+        long value;
+        try {
+            value = Long.parseLong(text == null ? "" : text.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(name, "must be a whole number between " + min + " and " + max + ", was '" + text + "'");
+        }
+        if (value < min || value > max) {
             throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
         }
+        return value;
+    }
+
+    private static boolean bool(String name, String text) throws InvalidPropertyException {
+        String t = text == null ? "" : text.trim();
+        if (t.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (t.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw invalid(name, "must be true or false, was '" + text + "'");
     }
 
     private static InvalidPropertyException invalid(String property, String why) {
@@ -209,44 +288,64 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.password = password;
     }
 
-    /** @return the number of readers */
-    public Integer getMaxReaders() {
+    /** @return the text given for the number of readers, 1 to 256 (checked by {@link #validate()}) */
+    public String getMaxReaders() {
         return maxReaders;
     }
 
-    /** @param maxReaders the number of readers */
-    public void setMaxReaders(Integer maxReaders) {
+    /** @param maxReaders the number of readers, 1 to 256, as text: a value that is not one fails the deployment */
+    public void setMaxReaders(String maxReaders) {
         this.maxReaders = maxReaders;
     }
 
-    /** @return RECEIVE TOP (n) */
-    public Integer getReceiveBatchSize() {
+    /** @param maxReaders the number of readers, 1 to 256 */
+    public void setMaxReaders(int maxReaders) {
+        this.maxReaders = String.valueOf(maxReaders);
+    }
+
+    /** @return the text given for RECEIVE TOP (n), 1 to 10000 (checked by {@link #validate()}) */
+    public String getReceiveBatchSize() {
         return receiveBatchSize;
     }
 
-    /** @param receiveBatchSize RECEIVE TOP (n) */
-    public void setReceiveBatchSize(Integer receiveBatchSize) {
+    /** @param receiveBatchSize RECEIVE TOP (n), 1 to 10000, as text: a value that is not one fails the deployment */
+    public void setReceiveBatchSize(String receiveBatchSize) {
         this.receiveBatchSize = receiveBatchSize;
     }
 
-    /** @return the WAITFOR timeout in milliseconds */
-    public Long getWaitTimeout() {
+    /** @param receiveBatchSize RECEIVE TOP (n), 1 to 10000 */
+    public void setReceiveBatchSize(int receiveBatchSize) {
+        this.receiveBatchSize = String.valueOf(receiveBatchSize);
+    }
+
+    /** @return the text given for the WAITFOR timeout in milliseconds, 100 to 600000 (checked by {@link #validate()}) */
+    public String getWaitTimeout() {
         return waitTimeout;
     }
 
-    /** @param waitTimeout the WAITFOR timeout in milliseconds */
-    public void setWaitTimeout(Long waitTimeout) {
+    /** @param waitTimeout the WAITFOR timeout in milliseconds, 100 to 600000, as text: a value that is not one fails the deployment */
+    public void setWaitTimeout(String waitTimeout) {
         this.waitTimeout = waitTimeout;
     }
 
-    /** @return failed deliveries before dead-lettering */
-    public Integer getMaxDeliveryAttempts() {
+    /** @param waitTimeout the WAITFOR timeout in milliseconds, 100 to 600000 */
+    public void setWaitTimeout(long waitTimeout) {
+        this.waitTimeout = String.valueOf(waitTimeout);
+    }
+
+    /** @return the text given for failed deliveries before dead-lettering, 1 to 100 (checked by {@link #validate()}) */
+    public String getMaxDeliveryAttempts() {
         return maxDeliveryAttempts;
     }
 
-    /** @param maxDeliveryAttempts failed deliveries before dead-lettering */
-    public void setMaxDeliveryAttempts(Integer maxDeliveryAttempts) {
+    /** @param maxDeliveryAttempts failed deliveries before dead-lettering, 1 to 100, as text: a value that is not one fails the deployment */
+    public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
+    }
+
+    /** @param maxDeliveryAttempts failed deliveries before dead-lettering, 1 to 100 */
+    public void setMaxDeliveryAttempts(int maxDeliveryAttempts) {
+        this.maxDeliveryAttempts = String.valueOf(maxDeliveryAttempts);
     }
 
     /** @return the dead-letter behaviour name */
@@ -259,14 +358,19 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.deadLetter = deadLetter;
     }
 
-    /** @return whether priorities are honoured */
-    public Boolean getPriorityEnabled() {
+    /** @return the text given for whether priorities are honoured: true or false (checked by {@link #validate()}) */
+    public String getPriorityEnabled() {
         return priorityEnabled;
     }
 
-    /** @param priorityEnabled whether priorities are honoured */
-    public void setPriorityEnabled(Boolean priorityEnabled) {
+    /** @param priorityEnabled whether priorities are honoured: true or false, as text: a value that is not one fails the deployment */
+    public void setPriorityEnabled(String priorityEnabled) {
         this.priorityEnabled = priorityEnabled;
+    }
+
+    /** @param priorityEnabled whether priorities are honoured: true or false */
+    public void setPriorityEnabled(boolean priorityEnabled) {
+        this.priorityEnabled = String.valueOf(priorityEnabled);
     }
 
     /** @return the priority request message type */
@@ -289,54 +393,79 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.handleSystemMessages = handleSystemMessages;
     }
 
-    /** @return the first reconnect delay */
-    public Long getReconnectInitialMillis() {
+    /** @return the text given for the first reconnect delay in milliseconds, 10 to 600000 (checked by {@link #validate()}) */
+    public String getReconnectInitialMillis() {
         return reconnectInitialMillis;
     }
 
-    /** @param reconnectInitialMillis the first reconnect delay */
-    public void setReconnectInitialMillis(Long reconnectInitialMillis) {
+    /** @param reconnectInitialMillis the first reconnect delay in milliseconds, 10 to 600000, as text: a value that is not one fails the deployment */
+    public void setReconnectInitialMillis(String reconnectInitialMillis) {
         this.reconnectInitialMillis = reconnectInitialMillis;
     }
 
-    /** @return the longest reconnect delay */
-    public Long getReconnectMaxMillis() {
+    /** @param reconnectInitialMillis the first reconnect delay in milliseconds, 10 to 600000 */
+    public void setReconnectInitialMillis(long reconnectInitialMillis) {
+        this.reconnectInitialMillis = String.valueOf(reconnectInitialMillis);
+    }
+
+    /** @return the text given for the longest reconnect delay in milliseconds (checked by {@link #validate()}) */
+    public String getReconnectMaxMillis() {
         return reconnectMaxMillis;
     }
 
-    /** @param reconnectMaxMillis the longest reconnect delay */
-    public void setReconnectMaxMillis(Long reconnectMaxMillis) {
+    /** @param reconnectMaxMillis the longest reconnect delay in milliseconds, as text: a value that is not one fails the deployment */
+    public void setReconnectMaxMillis(String reconnectMaxMillis) {
         this.reconnectMaxMillis = reconnectMaxMillis;
     }
 
-    /** @return the reconnect jitter */
-    public Double getReconnectJitter() {
+    /** @param reconnectMaxMillis the longest reconnect delay in milliseconds */
+    public void setReconnectMaxMillis(long reconnectMaxMillis) {
+        this.reconnectMaxMillis = String.valueOf(reconnectMaxMillis);
+    }
+
+    /** @return the text given for the reconnect jitter, 0.0 to 1.0 (checked by {@link #validate()}) */
+    public String getReconnectJitter() {
         return reconnectJitter;
     }
 
-    /** @param reconnectJitter the reconnect jitter */
-    public void setReconnectJitter(Double reconnectJitter) {
+    /** @param reconnectJitter the reconnect jitter, 0.0 to 1.0, as text: a value that is not one fails the deployment */
+    public void setReconnectJitter(String reconnectJitter) {
         this.reconnectJitter = reconnectJitter;
     }
 
-    /** @return the delivery transaction timeout in seconds */
-    public Integer getTransactionTimeout() {
+    /** @param reconnectJitter the reconnect jitter, 0.0 to 1.0 */
+    public void setReconnectJitter(double reconnectJitter) {
+        this.reconnectJitter = String.valueOf(reconnectJitter);
+    }
+
+    /** @return the text given for the delivery transaction timeout in seconds, 0 to 86400 (checked by {@link #validate()}) */
+    public String getTransactionTimeout() {
         return transactionTimeout;
     }
 
-    /** @param transactionTimeout the delivery transaction timeout in seconds */
-    public void setTransactionTimeout(Integer transactionTimeout) {
+    /** @param transactionTimeout the delivery transaction timeout in seconds, 0 to 86400, as text: a value that is not one fails the deployment */
+    public void setTransactionTimeout(String transactionTimeout) {
         this.transactionTimeout = transactionTimeout;
     }
 
-    /** @return whether the RECEIVE commits before delivery */
-    public Boolean getCommitBeforeDelivery() {
+    /** @param transactionTimeout the delivery transaction timeout in seconds, 0 to 86400 */
+    public void setTransactionTimeout(int transactionTimeout) {
+        this.transactionTimeout = String.valueOf(transactionTimeout);
+    }
+
+    /** @return the text given for whether the RECEIVE commits before delivery: true or false (checked by {@link #validate()}) */
+    public String getCommitBeforeDelivery() {
         return commitBeforeDelivery;
     }
 
-    /** @param commitBeforeDelivery whether the RECEIVE commits before delivery */
-    public void setCommitBeforeDelivery(Boolean commitBeforeDelivery) {
+    /** @param commitBeforeDelivery whether the RECEIVE commits before delivery: true or false, as text: a value that is not one fails the deployment */
+    public void setCommitBeforeDelivery(String commitBeforeDelivery) {
         this.commitBeforeDelivery = commitBeforeDelivery;
+    }
+
+    /** @param commitBeforeDelivery whether the RECEIVE commits before delivery: true or false */
+    public void setCommitBeforeDelivery(boolean commitBeforeDelivery) {
+        this.commitBeforeDelivery = String.valueOf(commitBeforeDelivery);
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,10 +19,12 @@ class ServiceBrokerActivationSpecTest {
     void theDefaultsAreValid() throws Exception {
         ServiceBrokerActivationSpec spec = spec(s -> { });
         assertDoesNotThrow(spec::validate);
-        assertEquals(1, spec.getMaxReaders());
-        assertEquals(1, spec.getReceiveBatchSize());
-        assertEquals(5000L, spec.getWaitTimeout());
-        assertEquals(3, spec.getMaxDeliveryAttempts());
+        assertEquals(1, spec.maxReaders());
+        assertEquals(1, spec.receiveBatchSize());
+        assertEquals(5000L, spec.waitTimeoutMillis());
+        assertEquals(3, spec.maxDeliveryAttempts());
+        assertTrue(spec.priorityEnabled());
+        assertEquals(0.5, spec.reconnectJitter());
         assertEquals(BackendKind.H2, spec.database().kind());
     }
 
@@ -42,6 +45,34 @@ class ServiceBrokerActivationSpecTest {
         assertRefused("reconnectMaxMillis", "between 500 and", s -> s.setReconnectMaxMillis(100L));
         assertRefused("reconnectJitter", "between 0.0 and 1.0", s -> s.setReconnectJitter(1.5));
         assertRefused("transactionTimeout", "between 0 and 86400", s -> s.setTransactionTimeout(-1));
+    }
+
+    /**
+     * WildFly sets each property from its text; a text that is not a value of the property's type must fail the
+     * deployment, not leave the default in place (with typed properties, {@code maxReaders=abc} gave 1 reader).
+     */
+    @Test
+    void valuesOfTheWrongTypeAreRefused() {
+        assertRefused("maxReaders", "a whole number between 1 and 256, was 'abc'", s -> s.setMaxReaders("abc"));
+        assertRefused("maxReaders", "a whole number between 1 and 256, was '2.5'", s -> s.setMaxReaders("2.5"));
+        assertRefused("waitTimeout", "a whole number between 100 and 600000, was '5s'", s -> s.setWaitTimeout("5s"));
+        assertRefused("priorityEnabled", "true or false, was 'maybe'", s -> s.setPriorityEnabled("maybe"));
+        assertRefused("commitBeforeDelivery", "true or false, was 'yes'", s -> s.setCommitBeforeDelivery("yes"));
+        assertRefused("reconnectJitter", "between 0.0 and 1.0, was 'NaN'", s -> s.setReconnectJitter("NaN"));
+        assertRefused("transactionTimeout", "a whole number", s -> s.setTransactionTimeout(""));
+    }
+
+    @Test
+    void textIsReadAsWildFlyGivesIt() throws Exception {
+        ServiceBrokerActivationSpec spec = spec(s -> {
+            s.setMaxReaders(" 4 ");
+            s.setPriorityEnabled("FALSE");
+            s.setReconnectJitter("0.25");
+        });
+        spec.validate();
+        assertEquals(4, spec.maxReaders());
+        assertFalse(spec.priorityEnabled());
+        assertEquals(0.25, spec.reconnectJitter());
     }
 
     @Test
