@@ -23,6 +23,7 @@ public final class ActivationMetrics {
     final LongAdder redelivered = new LongAdder();
     final LongAdder deadLettered = new LongAdder();
     final LongAdder errorsReceived = new LongAdder();
+    final LongAdder priorityRequestsRejected = new LongAdder();
     private final LongAdder timedDeliveries = new LongAdder();
     private final LongAdder totalDeliveryNanos = new LongAdder();
     private final AtomicLongArray recentNanos = new AtomicLongArray(WINDOW);
@@ -86,6 +87,11 @@ public final class ActivationMetrics {
     /** @return Error messages from the other side that the adapter consumed, ending this side (committed) */
     public long errorsReceived() {
         return errorsReceived.sum();
+    }
+
+    /** @return priority requests without a priority from 0 to 255, dead-lettered when their group was received */
+    public long priorityRequestsRejected() {
+        return priorityRequestsRejected.sum();
     }
 
     /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */

@@ -116,6 +116,8 @@ final class DeliveryCycle {
             sorted = setAside(received);
             connection.commitLocal();
             countErrors(sorted.ends);
+            metrics.deadLettered.add(sorted.deadLettered);
+            metrics.priorityRequestsRejected.add(sorted.rejectedPriorityRequests);
             wakeOthersIfMoreWait(received);
         } catch (RuntimeException e) {
             connection.rollbackLocal();
@@ -288,7 +290,12 @@ final class DeliveryCycle {
                 deadLetter(m, failed);
                 batch.deadLettered++;
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
-                continue;
+                // consumed: the scanner read it where it sat in the queue; one without a priority is set aside
+                if (PriorityScanner.parse(m.body()) == null) {
+                    rejectPriorityRequest(m);
+                    batch.deadLettered++;
+                    batch.rejectedPriorityRequests++;
+                }
             } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
                 batch.ends.add(m);
             } else {
@@ -299,6 +306,19 @@ final class DeliveryCycle {
             }
         }
         return batch;
+    }
+
+    /** A priority request without a priority: a dead letter that says why, in this transaction, and a WARN. */
+    private void rejectPriorityRequest(BrokerMessage m) {
+        ledger().deadLetter(settings.queue(), m, 0, "not a priority request: the body must be <priority>n</priority>"
+                + " or the number alone, n from 0 to 255");
+        LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationHandle(), m.conversationGroupId(),
+                abbreviated(m.bodyAsText()));
+        activation.events().deadLettered(settings.queue(), m, 0);
+    }
+
+    private static String abbreviated(String body) {
+        return body == null || body.length() <= 100 ? body : body.substring(0, 100) + "...";
     }
 
     private void deadLetter(BrokerMessage m, int failed) {
@@ -390,6 +410,7 @@ final class DeliveryCycle {
         metrics.redelivered.add(batch.retried.size());
         if (committed) {
             metrics.deadLettered.add(batch.deadLettered);
+            metrics.priorityRequestsRejected.add(batch.rejectedPriorityRequests);
             countErrors(batch.ends);
             metrics.committed.increment();
             metrics.delivered.add(batch.application.size());
@@ -432,6 +453,7 @@ final class DeliveryCycle {
         final List<BrokerMessage> ends = new ArrayList<>();
         final List<BrokerMessage> retried = new ArrayList<>();
         int deadLettered;
+        int rejectedPriorityRequests;
         String error;
         boolean failuresRecorded;
 

@@ -91,6 +91,13 @@ public interface ActivationMXBean {
      */
     long getErrorsReceived();
 
+    /**
+     * @return priority requests ({@code priorityMessageType}) whose body held no priority from 0 to 255: each was
+     *         moved to the dead-letter table (also counted in {@link #getDeadLettered()}) and logged at WARN
+     *         (SSBJCA0045)
+     */
+    long getPriorityRequestsRejected();
+
     /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
     double getMeanDeliveryMillis();
 

@@ -157,6 +157,11 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     }
 
     @Override
+    public long getPriorityRequestsRejected() {
+        return metrics().priorityRequestsRejected();
+    }
+
+    @Override
     public double getMeanDeliveryMillis() {
         return metrics().meanDeliveryMillis();
     }

@@ -113,7 +113,8 @@ public interface AdapterLog extends BasicLogger {
     // ---- deliveries
 
     @LogMessage(level = DEBUG)
-    @Message(id = 40, value = "ignoring a %s message of group %s on %s: no priority from 0 to 255 in it")
+    @Message(id = 40, value = "a %s message of group %s on %s holds no priority from 0 to 255: not applied (the"
+            + " reader that takes the group dead-letters it)")
     void priorityRequestIgnored(String messageType, UUID group, String queue);
 
     @LogMessage(level = WARN)
@@ -134,6 +135,11 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 44, value = "%s: conversation %s (service %s) ended with error %s from the other side: %s; ending"
             + " this side")
     void errorFromOtherSide(String reader, UUID handle, String service, Integer code, String description);
+
+    @LogMessage(level = WARN)
+    @Message(id = 45, value = "%s: a %s message of conversation %s (group %s) holds no priority from 0 to 255 (%s);"
+            + " moved to the dead-letter table")
+    void priorityRequestRejected(String reader, String messageType, UUID handle, UUID group, String body);
 
     // ---- management
 
