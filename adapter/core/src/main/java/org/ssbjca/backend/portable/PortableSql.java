@@ -97,12 +97,25 @@ final class PortableSql {
      * it was taken, having RECEIVEd the first messages; locking the messages (FOR UPDATE) skips those rows, already
      * deleted, and takes the next ones instead of deleting nothing.
      * <p>
-     * The messages to take are chosen once, in a {@code MATERIALIZED} CTE ({@code picked}), and the DELETE joins
+     * The messages to take are chosen once, in a {@code MATERIALIZED} CTE ({@code picked}), and the DELETE takes
      * that result. Written as {@code DELETE ... WHERE queuing_order IN (SELECT ... LIMIT n FOR UPDATE)}, the
      * selection's meaning depended on the plan: once the tables had statistics PostgreSQL could plan it as a nested
      * loop that ran the {@code LIMIT ... FOR UPDATE} again for each message row, and each run skipped the rows the
      * DELETE had already removed, so one RECEIVE took the whole group whatever TOP said. A materialized CTE is
      * evaluated once per execution whatever the plan (PostgreSQL 12 or later).
+     * <p>
+     * Its cost must not depend on the statistics either: a queue table swings between empty and full, and an
+     * {@code ANALYZE} (or autovacuum) of a drained table tells the planner it holds no rows whatever arrives next.
+     * With {@code EXISTS} and {@code DELETE ... USING}, PostgreSQL then planned a join that read every message of the
+     * queue on every RECEIVE (82,000 buffers per RECEIVE of 20,000 queued messages, instead of a few dozen). So the
+     * test for messages is a scalar subquery, one index probe per candidate group in turn order, and the DELETE
+     * takes the picked rows by their physical address ({@code ctid}, rows this statement has locked, so they cannot
+     * move), a TID scan. (Keyed on {@code queuing_order}, the DELETE still read a whole index of the table.) Each
+     * message's endpoint is a {@code LATERAL} subquery with a {@code LIMIT}, which PostgreSQL cannot flatten into a
+     * join, so it is one probe of the endpoint's primary key per message (a plain join read the whole index once
+     * {@code conversation_endpoint} too was analysed empty). These plans stay cheap whatever the planner believes
+     * about the sizes. What remains proportional is one probe for each idle group (no messages, conversation not
+     * ended) whose turn comes before the chosen group's.
      */
     private final String receiveNext;
     private final java.util.concurrent.ConcurrentMap<Integer, String> receiveNextByTop =
@@ -164,6 +177,13 @@ final class PortableSql {
             + " WHERE m.queue_name = ? GROUP BY m.conversation_group_id ORDER BY first_order LIMIT ?";
 
     private static final String TOP = "{top}";
+    /**
+     * Whether a group has messages, written so that PostgreSQL runs it as a probe of {@code message_group} for each
+     * candidate group (a scalar subquery is never turned into a join), never as a join that reads every message of
+     * the queue. See {@link #receiveNext}.
+     */
+    private static final String HAS_MESSAGES = "(SELECT TRUE FROM ssb.message m WHERE m.conversation_group_id = {group}"
+            + " LIMIT 1)";
 
     /** @return whether a RECEIVE from a whole queue is one statement, {@link #receiveNext(int)} (not on H2) */
     boolean receivesInOneStatement() {
@@ -202,24 +222,25 @@ final class PortableSql {
                 + "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
                 + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
                 + " WHERE p.queue_name = ?"
-                + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = p.conversation_group_id)"
+                + " AND " + HAS_MESSAGES.replace("{group}", "p.conversation_group_id")
                 + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED),"
                 + " (SELECT g.conversation_group_id FROM ssb.conversation_group g WHERE g.queue_name = ?"
-                + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)"
+                + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id")
                 + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)) AS conversation_group_id"
                 + " WHERE EXISTS (SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled)),"
-                + " picked AS MATERIALIZED (SELECT m.queuing_order FROM ssb.message m"
+                + " picked AS MATERIALIZED (SELECT m.ctid FROM ssb.message m"
                 + " WHERE m.conversation_group_id = (SELECT conversation_group_id FROM grp)"
                 + " ORDER BY m.queuing_order LIMIT " + TOP + " FOR UPDATE),"
-                + " taken AS (DELETE FROM ssb.message d USING picked p WHERE d.queuing_order = p.queuing_order"
-                + " RETURNING d.*),"
+                + " taken AS (DELETE FROM ssb.message d"
+                + " WHERE d.ctid = ANY (ARRAY(SELECT p.ctid FROM picked p)) RETURNING d.*),"
                 + " turn AS (UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn
                 + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
                 + " AND EXISTS (SELECT 1 FROM taken))"
                 + " SELECT m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
                 + " m.message_type_name, m.message_body, m.enqueued_at, e.conversation_id, e.service_name,"
                 + " e.service_contract_name FROM taken m"
-                + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = m.conversation_handle"
-                + " ORDER BY m.queuing_order" : null;
+                + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
+                + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
+                + " ON TRUE ORDER BY m.queuing_order" : null;
     }
 }
