@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.transaction.xa.XAResource;
+import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.inbound.Activation;
@@ -105,6 +106,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         if (r != null) {
             r.close();
         }
+        ConnectionSource.releaseDrivers();
         LOG.stopped();
     }
 

@@ -45,6 +45,15 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 3, value = "ssb-jca stopped")
     void stopped();
 
+    @LogMessage(level = DEBUG)
+    @Message(id = 4, value = "released the JDBC driver %s of the adapter's class loader")
+    void driverDeregistered(String driver);
+
+    @LogMessage(level = WARN)
+    @Message(id = 5, value = "cannot deregister the JDBC driver %s; the adapter's class loader stays in memory until"
+            + " the server restarts")
+    void driverNotDeregistered(@Cause Throwable cause, String driver);
+
     // ---- activations and readers
 
     @LogMessage(level = INFO)
