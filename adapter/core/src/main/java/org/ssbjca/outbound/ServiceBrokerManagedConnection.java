@@ -61,7 +61,8 @@ final class ServiceBrokerManagedConnection implements ManagedConnection {
             this.connection = xa.getConnection();
             this.session = entry.broker().session(connection);
             this.completion = new CompletionAwareXAResource(xa.getXAResource(), session::afterCompletion);
-            this.enlisted = entry.broker().xaResource(completion);
+            this.enlisted = new RecoveringXAResource(entry.broker().xaResource(completion), entry::recoveryResource,
+                    this::isUsable);
         } catch (SQLException | RuntimeException e) {
             xa.close();
             throw e;
