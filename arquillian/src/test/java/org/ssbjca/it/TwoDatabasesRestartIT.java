@@ -28,8 +28,10 @@ import org.ssbjca.it.support.RestartablePostgres;
  * adapter ({@value CrashRecordingService#RECORD_FACTORY}) in another database, with {@link SlowPrepare} holding each
  * transaction prepared for 100 ms so that the stop finds branches in doubt. Every message must be recorded once and
  * nothing left prepared: the outbound branches left prepared in the records database are completed by the connection
- * factory's recovery, whose XA resource outlives the connections the restart closed. Before, such a branch stayed
- * prepared for good, each recovery scan failing with {@code XAER_RMFAIL} ("This connection has been closed").
+ * factory's recovery. This is the fault suite's case; it does not by itself reproduce the branch a fault test once saw
+ * stay prepared for 50 minutes (IronJacamar's default recovery plug-in destroying the connection behind a resource the
+ * transaction manager still used): run with that fix taken out, it passed as well. {@code OutboundRecoveryTest} is the
+ * test of that fix.
  */
 @ExtendWith(ArquillianExtension.class)
 class TwoDatabasesRestartIT {
