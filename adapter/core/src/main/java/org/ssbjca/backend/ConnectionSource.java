@@ -3,8 +3,7 @@ package org.ssbjca.backend;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.ResourceBundle;
 import javax.sql.XAConnection;
 import javax.sql.XADataSource;
 import org.ssbjca.support.AdapterLog;
@@ -16,8 +15,6 @@ import org.ssbjca.support.AdapterLog;
 public final class ConnectionSource {
 
     private static final AdapterLog LOG = AdapterLog.of(ConnectionSource.class);
-    /** The kinds of database this class loader's adapter has connected to: the drivers to release when it stops. */
-    private static final Set<BackendKind> USED = ConcurrentHashMap.newKeySet();
 
     private final DatabaseConfig config;
     private final XADataSource xaDataSource;
@@ -25,7 +22,6 @@ public final class ConnectionSource {
     /** @param config where to connect */
     public ConnectionSource(DatabaseConfig config) {
         this.config = config;
-        USED.add(config.kind());
         this.xaDataSource = createXaDataSource(config);
     }
 
@@ -75,37 +71,33 @@ public final class ConnectionSource {
     }
 
     /**
-     * Deregisters the bundled JDBC drivers that the adapter's own class loader registered. A driver registers itself
-     * with {@link java.sql.DriverManager} when its class is loaded, and {@code DriverManager} holds it, and so the
-     * class loader of an undeployed RAR, for the life of the JVM; the resource adapter calls this when it stops. Each
-     * driver is released through its own API ({@code isRegistered}/{@code deregister}, H2's {@code unload}): listing
-     * {@code DriverManager.getDrivers()} from here would load and register this loader's copy of every driver
-     * another deployment registered. Only the drivers of the kinds of database the adapter connected to are touched,
-     * so that a driver never used is not loaded now. When the adapter runs from the application class path (tests,
-     * an embedded use), the drivers are the JVM's and are left alone.
+     * Releases what the bundled JDBC drivers registered in the JVM on behalf of the adapter's class loader, so that the
+     * loader of an undeployed RAR can be collected; the resource adapter calls this when it stops. A driver registers
+     * itself with {@link java.sql.DriverManager} when its class is initialised, whoever initialised it (WildFly
+     * instantiates every driver a deployment carries, WFLYJCA0004, whether the adapter uses it or not), and
+     * {@code DriverManager} holds it for the life of the JVM; each is deregistered through its own API
+     * ({@code isRegistered}/{@code deregister}, H2's {@code unload}): listing {@code DriverManager.getDrivers()} from
+     * here would load and register this loader's copy of every driver another deployment registered. The resource
+     * bundles the drivers loaded (SQL Server's messages) are dropped from the JVM's cache too. When the adapter runs
+     * from the application class path (tests, an embedded use), the drivers are the JVM's and are left alone.
      */
     public static void releaseDrivers() {
         ClassLoader own = ConnectionSource.class.getClassLoader();
         if (own == null || own == ClassLoader.getSystemClassLoader()) {
             return;
         }
-        if (USED.remove(BackendKind.POSTGRESQL)) {
-            release("org.postgresql.Driver", () -> {
-                if (org.postgresql.Driver.isRegistered()) {
-                    org.postgresql.Driver.deregister();
-                }
-            });
-        }
-        if (USED.remove(BackendKind.H2)) {
-            release("org.h2.Driver", org.h2.Driver::unload);
-        }
-        if (USED.remove(BackendKind.SQLSERVER)) {
-            release("com.microsoft.sqlserver.jdbc.SQLServerDriver", () -> {
-                if (com.microsoft.sqlserver.jdbc.SQLServerDriver.isRegistered()) {
-                    com.microsoft.sqlserver.jdbc.SQLServerDriver.deregister();
-                }
-            });
-        }
+        release("org.postgresql.Driver", () -> {
+            if (org.postgresql.Driver.isRegistered()) {
+                org.postgresql.Driver.deregister();
+            }
+        });
+        release("org.h2.Driver", org.h2.Driver::unload);
+        release("com.microsoft.sqlserver.jdbc.SQLServerDriver", () -> {
+            if (com.microsoft.sqlserver.jdbc.SQLServerDriver.isRegistered()) {
+                com.microsoft.sqlserver.jdbc.SQLServerDriver.deregister();
+            }
+        });
+        ResourceBundle.clearCache(own);
     }
 
     private static void release(String driver, Release release) {

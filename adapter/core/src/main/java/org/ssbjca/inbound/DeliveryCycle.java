@@ -56,6 +56,10 @@ final class DeliveryCycle {
                 batch = prepare(messages);
                 ok = deliver(batch);
                 if (!ok) {
+                    // The reader's branch votes to roll back itself: the container rolls back when the bean throws,
+                    // but a call that fails before it reaches the bean (WildFly while the bean's component stops)
+                    // leaves the transaction active, and afterDelivery would commit a RECEIVE nobody handled.
+                    connection.setRollbackOnly();
                     recordFailures(batch);
                 }
             }
@@ -216,6 +220,9 @@ final class DeliveryCycle {
             ok = false;
             throw e;
         } finally {
+            if (!ok && !local) {
+                connection.setRollbackOnly(); // as in transacted(): the dead letter stays if the call failed
+            }
             try {
                 endpoint.afterDelivery();
             } finally {

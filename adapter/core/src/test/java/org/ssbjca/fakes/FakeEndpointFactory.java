@@ -42,6 +42,12 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public final List<String> xaCalls = new CopyOnWriteArrayList<>();
 
     private static final ThreadLocal<Endpoint> DELIVERING = new ThreadLocal<>();
+    /**
+     * When set, every call of the listener method fails before it reaches the bean, the way WildFly's endpoint fails
+     * while the bean's component is stopping (an undeploy): the exception does not mark the transaction for rollback,
+     * and {@code afterDelivery} commits unless a branch refuses.
+     */
+    private volatile boolean componentStopping;
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -55,6 +61,11 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
         this.bean = bean;
         this.transacted = transacted;
         this.transactions = transactions;
+    }
+
+    /** @param stopping whether the listener method fails before the bean, as during an undeploy */
+    public void componentStopping(boolean stopping) {
+        this.componentStopping = stopping;
     }
 
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
@@ -103,6 +114,9 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                         default:
                             if (method.getDeclaringClass() == Object.class) {
                                 return method.invoke(state, args);
+                            }
+                            if (componentStopping) {
+                                throw new IllegalStateException("the bean's component is stopping");
                             }
                             try {
                                 return method.invoke(bean, args);
