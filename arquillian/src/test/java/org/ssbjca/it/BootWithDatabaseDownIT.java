@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Logger;
 import org.jboss.arquillian.container.test.api.ContainerController;
@@ -27,8 +26,8 @@ import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
-import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
 
 /**
@@ -42,10 +41,14 @@ import org.ssbjca.it.support.RestartablePostgres;
 @ExtendWith(ArquillianExtension.class)
 class BootWithDatabaseDownIT {
 
+    /** The manual node's JVM arguments. */
+    private static final String NODE_ARGUMENTS = "-Djboss.node.name=manual"
+            + " -Djboss.tx.node.id=manual";
+
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
     private static final String QUEUE = CrashRecordingService.QUEUE;
-    private static final String RECORDS_DB = "records";
     private static final String WAR = "boot-with-database-down-it.war";
+    private static RecordingDatabases databases;
     private static RestartablePostgres pg;
     private static BrokerDb broker;
     private static BrokerDb records;
@@ -60,11 +63,7 @@ class BootWithDatabaseDownIT {
     @TargetsContainer(ManualServer.QUALIFIER)
     static ResourceAdapterArchive rar() {
         init();
-        return Deployments.rar(IronJacamar.descriptor(pg.jdbcUrl(), RestartablePostgres.USER,
-                        RestartablePostgres.PASSWORD)
-                .connectionFactory("java:/ssb/ConnectionFactory", null)
-                .connectionFactory(CrashRecordingService.RECORD_FACTORY, pg.jdbcUrl(RECORDS_DB))
-                .xml());
+        return databases.rar();
     }
 
     @Deployment(name = "boot-beans", order = 2, managed = false, testable = false)
@@ -74,13 +73,11 @@ class BootWithDatabaseDownIT {
     }
 
     private static synchronized void init() {
-        if (pg == null) {
-            pg = RestartablePostgres.create("boot-it");
-            pg.createDatabase(RECORDS_DB);
-            broker = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .declare(QUEUE);
-            records = new BrokerDb(pg.jdbcUrl(RECORDS_DB), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .createRecordTables();
+        if (databases == null) {
+            databases = RecordingDatabases.create("boot-it", QUEUE);
+            pg = databases.pg();
+            broker = databases.broker();
+            records = databases.records();
         }
     }
 
@@ -91,7 +88,7 @@ class BootWithDatabaseDownIT {
         String before = "before-" + UUID.randomUUID();
         String run = "boot-" + UUID.randomUUID();
         ManualServer.resetBaseDir();
-        controller.start(ManualServer.QUALIFIER, config());
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
         try {
             deployer.deploy("boot-rar");
             deployer.deploy("boot-beans");
@@ -103,7 +100,7 @@ class BootWithDatabaseDownIT {
             pg.stop();
 
             long bootAt = System.nanoTime();
-            controller.start(ManualServer.QUALIFIER, config());
+            controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             long bootMillis = (System.nanoTime() - bootAt) / 1_000_000;
             // up and staying up: WildFly shut itself down about 6 s after such a boot when a deployment failed
             await("the server running with both deployments, for 10 s").during(Duration.ofSeconds(10))
@@ -162,11 +159,4 @@ class BootWithDatabaseDownIT {
         }
     }
 
-    private static Map<String, String> config() {
-        return Map.of("javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
-                + " -Djava.awt.headless=true -Djboss.socket.binding.port-offset="
-                + Integer.getInteger("ssb.it.manualPortOffset", 100)
-                + " -Djboss.server.base.dir=" + ManualServer.baseDir()
-                + " -Djboss.node.name=manual -Djboss.tx.node.id=manual");
-    }
 }

@@ -3,7 +3,6 @@ package org.ssbjca.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -22,8 +21,8 @@ import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.Await;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
-import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
 
 /**
@@ -37,8 +36,13 @@ import org.ssbjca.it.support.RestartablePostgres;
 @ExtendWith(ArquillianExtension.class)
 class CrashRecoveryIT {
 
+    /** The manual node's JVM arguments. */
+    private static final String NODE_ARGUMENTS = "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=10"
+            + " -DRecoveryEnvironmentBean.recoveryBackoffPeriod=2";
+
     private static final String QUEUE = CrashRecordingService.QUEUE;
-    private static final String RECORDS_DB = "records";
+    private static final String RECORDS_DB = RecordingDatabases.RECORDS_DB;
+    private static RecordingDatabases databases;
     private static RestartablePostgres pg;
     private static BrokerDb broker;
     private static BrokerDb records;
@@ -53,11 +57,7 @@ class CrashRecoveryIT {
     @TargetsContainer(ManualServer.QUALIFIER)
     static ResourceAdapterArchive rar() {
         init();
-        return Deployments.rar(IronJacamar.descriptor(pg.jdbcUrl(), RestartablePostgres.USER,
-                        RestartablePostgres.PASSWORD)
-                .connectionFactory("java:/ssb/ConnectionFactory", null)
-                .connectionFactory(CrashRecordingService.RECORD_FACTORY, pg.jdbcUrl(RECORDS_DB))
-                .xml());
+        return databases.rar();
     }
 
     @Deployment(name = "crash-beans", order = 2, managed = false, testable = false)
@@ -68,13 +68,11 @@ class CrashRecoveryIT {
     }
 
     private static synchronized void init() {
-        if (pg == null) {
-            pg = RestartablePostgres.create("crash-it");
-            pg.createDatabase(RECORDS_DB);
-            broker = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .declare(QUEUE);
-            records = new BrokerDb(pg.jdbcUrl(RECORDS_DB), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .createRecordTables();
+        if (databases == null) {
+            databases = RecordingDatabases.create("crash-it", QUEUE);
+            pg = databases.pg();
+            broker = databases.broker();
+            records = databases.records();
         }
     }
 
@@ -85,7 +83,7 @@ class CrashRecoveryIT {
         String run = "crash-" + UUID.randomUUID();
         int sent = broker.send(QUEUE, run, 40, 50);
         ManualServer.resetBaseDir();
-        controller.start(ManualServer.QUALIFIER, serverConfig());
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
         try {
             deployer.deploy("crash-rar");
             deployer.deploy("crash-beans");
@@ -105,7 +103,7 @@ class CrashRecoveryIT {
             long waitingAtKill = broker.depth(QUEUE);
 
             long restartAt = System.nanoTime();
-            controller.start(ManualServer.QUALIFIER, serverConfig());
+            controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             Await.count("all recorded after the restart", sent, Duration.ofSeconds(240), () -> recorded(run));
             long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
             Await.until("no branch left in doubt", Duration.ofSeconds(240), () -> prepared() == 0);
@@ -139,18 +137,5 @@ class CrashRecoveryIT {
 
     private static long prepared() {
         return broker.count("SELECT COUNT(*) FROM pg_prepared_xacts");
-    }
-
-    /**
-     * The manual container's settings from arquillian.xml, plus a short periodic recovery (Narayana's defaults scan
-     * every 120 s), so that the test does not wait minutes for the branches left in doubt to be resolved.
-     */
-    private static Map<String, String> serverConfig() {
-        return Map.of("javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
-                + " -Djava.awt.headless=true -Djboss.socket.binding.port-offset="
-                + Integer.getInteger("ssb.it.manualPortOffset", 100)
-                + " -Djboss.server.base.dir=" + ManualServer.baseDir()
-                + " -DRecoveryEnvironmentBean.periodicRecoveryPeriod=10"
-                + " -DRecoveryEnvironmentBean.recoveryBackoffPeriod=2");
     }
 }

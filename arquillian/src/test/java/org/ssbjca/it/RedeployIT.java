@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Logger;
 import javax.management.MBeanServerConnection;
@@ -40,6 +39,10 @@ import org.ssbjca.it.support.RestartablePostgres;
  */
 @ExtendWith(ArquillianExtension.class)
 class RedeployIT {
+
+    /** The manual node's JVM arguments. */
+    private static final String NODE_ARGUMENTS = "-Djboss.node.name=manual"
+            + " -Djboss.tx.node.id=manual";
 
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
     private static final String QUEUE = RestartRecordingService.QUEUE;
@@ -82,7 +85,7 @@ class RedeployIT {
         String run = "redeploy-" + UUID.randomUUID();
         int sent = db.send(QUEUE, run, 30, 40);
         ManualServer.resetBaseDir();
-        controller.start(ManualServer.QUALIFIER, config());
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
         try {
             for (int cycle = 1; cycle <= CYCLES; cycle++) {
                 long before = recorded(run);
@@ -135,11 +138,4 @@ class RedeployIT {
         }
     }
 
-    private static Map<String, String> config() {
-        return Map.of("javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
-                + " -Djava.awt.headless=true -Djboss.socket.binding.port-offset="
-                + Integer.getInteger("ssb.it.manualPortOffset", 100)
-                + " -Djboss.server.base.dir=" + ManualServer.baseDir()
-                + " -Djboss.node.name=manual -Djboss.tx.node.id=manual");
-    }
 }

@@ -20,6 +20,7 @@ import org.ssbjca.it.support.Await;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
+import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
 
 /**
@@ -38,7 +39,8 @@ class TwoDatabasesRestartIT {
 
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
     private static final String QUEUE = CrashRecordingService.QUEUE;
-    private static final String RECORDS_DB = "records";
+    private static final String RECORDS_DB = RecordingDatabases.RECORDS_DB;
+    private static RecordingDatabases databases;
     private static RestartablePostgres pg;
     private static BrokerDb broker;
     private static BrokerDb records;
@@ -46,11 +48,7 @@ class TwoDatabasesRestartIT {
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive rar() {
         init();
-        return Deployments.rar(IronJacamar.descriptor(pg.jdbcUrl(), RestartablePostgres.USER,
-                        RestartablePostgres.PASSWORD)
-                .connectionFactory("java:/ssb/ConnectionFactory", null)
-                .connectionFactory(CrashRecordingService.RECORD_FACTORY, pg.jdbcUrl(RECORDS_DB))
-                .xml());
+        return databases.rar();
     }
 
     @Deployment(name = "beans", order = 2, testable = false)
@@ -61,13 +59,11 @@ class TwoDatabasesRestartIT {
 
     /** The server outlives the test class: WildFly still uses it while Arquillian undeploys; zonky stops it at exit. */
     private static synchronized void init() {
-        if (pg == null) {
-            pg = RestartablePostgres.create("two-databases-restart-it");
-            pg.createDatabase(RECORDS_DB);
-            broker = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .declare(QUEUE);
-            records = new BrokerDb(pg.jdbcUrl(RECORDS_DB), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .createRecordTables();
+        if (databases == null) {
+            databases = RecordingDatabases.create("two-databases-restart-it", QUEUE);
+            pg = databases.pg();
+            broker = databases.broker();
+            records = databases.records();
         }
     }
 

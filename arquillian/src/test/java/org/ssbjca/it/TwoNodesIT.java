@@ -40,8 +40,8 @@ import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
-import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
 
 /**
@@ -60,12 +60,19 @@ import org.ssbjca.it.support.RestartablePostgres;
 @ExtendWith(ArquillianExtension.class)
 class TwoNodesIT {
 
+    /** The manual node's JVM arguments. */
+    private static final String NODE_ARGUMENTS = "-Djboss.node.name=manual"
+            + " -Djboss.tx.node.id=manual"
+            + " -DRecoveryEnvironmentBean.periodicRecoveryPeriod=10"
+            + " -DRecoveryEnvironmentBean.recoveryBackoffPeriod=2";
+
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
     private static final String QUEUE = CrashRecordingService.QUEUE;
-    private static final String RECORDS_DB = "records";
+    private static final String RECORDS_DB = RecordingDatabases.RECORDS_DB;
     private static final String SUITE = "wildfly";
     private static final int CONVERSATIONS = 40;
     private static final int PER_CONVERSATION = 50;
+    private static RecordingDatabases databases;
     private static RestartablePostgres pg;
     private static BrokerDb broker;
     private static BrokerDb records;
@@ -102,11 +109,7 @@ class TwoNodesIT {
 
     private static ResourceAdapterArchive rar() {
         init();
-        return Deployments.rar(IronJacamar.descriptor(pg.jdbcUrl(), RestartablePostgres.USER,
-                        RestartablePostgres.PASSWORD)
-                .connectionFactory("java:/ssb/ConnectionFactory", null)
-                .connectionFactory(CrashRecordingService.RECORD_FACTORY, pg.jdbcUrl(RECORDS_DB))
-                .xml());
+        return databases.rar();
     }
 
     private static WebArchive beans() {
@@ -115,13 +118,11 @@ class TwoNodesIT {
     }
 
     private static synchronized void init() {
-        if (pg == null) {
-            pg = RestartablePostgres.create("two-nodes-it");
-            pg.createDatabase(RECORDS_DB);
-            broker = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .declare(QUEUE);
-            records = new BrokerDb(pg.jdbcUrl(RECORDS_DB), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                    .createRecordTables();
+        if (databases == null) {
+            databases = RecordingDatabases.create("two-nodes-it", QUEUE);
+            pg = databases.pg();
+            broker = databases.broker();
+            records = databases.records();
         }
     }
 
@@ -132,7 +133,7 @@ class TwoNodesIT {
         String run = "two-" + UUID.randomUUID();
         int sent = broker.send(QUEUE, run, CONVERSATIONS, PER_CONVERSATION);
         ManualServer.resetBaseDir();
-        controller.start(ManualServer.QUALIFIER, manualConfig());
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
         boolean suiteDeployed = false;
         try {
             deployer.deploy("manual-rar");
@@ -153,7 +154,7 @@ class TwoNodesIT {
             long byManualAtKill = recordedBy("manual");
 
             long restartAt = System.nanoTime();
-            controller.start(ManualServer.QUALIFIER, manualConfig());
+            controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             await("all recorded").atMost(Duration.ofSeconds(240)).until(() -> recorded(run) == sent);
             long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
             await("no branch in doubt").atMost(Duration.ofSeconds(240)).until(() -> prepared() == 0);
@@ -276,16 +277,5 @@ class TwoNodesIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** The manual node: its own node name and transaction node identifier, and a short recovery period. */
-    private static Map<String, String> manualConfig() {
-        return Map.of("javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
-                + " -Djava.awt.headless=true -Djboss.socket.binding.port-offset="
-                + Integer.getInteger("ssb.it.manualPortOffset", 100)
-                + " -Djboss.server.base.dir=" + ManualServer.baseDir()
-                + " -Djboss.node.name=manual -Djboss.tx.node.id=manual"
-                + " -DRecoveryEnvironmentBean.periodicRecoveryPeriod=10"
-                + " -DRecoveryEnvironmentBean.recoveryBackoffPeriod=2");
     }
 }

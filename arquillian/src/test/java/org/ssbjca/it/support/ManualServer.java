@@ -9,6 +9,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -45,6 +46,20 @@ public final class ManualServer {
     private static final String BASE_DIR_OPTION = "-Djboss.server.base.dir=";
 
     private ManualServer() {
+    }
+
+    /**
+     * The container configuration a test starts the manual server with: its port offset and base directory, plus the
+     * test's own JVM arguments.
+     *
+     * @param jvmArguments more JVM arguments (system properties of the node), or an empty string
+     * @return the map for {@code ContainerController.start}
+     */
+    public static Map<String, String> config(String jvmArguments) {
+        return Map.of("javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
+                + " -Djava.awt.headless=true -Djboss.socket.binding.port-offset="
+                + Integer.getInteger("ssb.it.manualPortOffset", 100)
+                + " -Djboss.server.base.dir=" + baseDir() + (jvmArguments.isEmpty() ? "" : " " + jvmArguments));
     }
 
     /** @return the server base directory (configuration, data, log) of the manual container */
