@@ -47,7 +47,7 @@ final class QueueReader implements Runnable {
                 try {
                     if (activation.awaitResumed(this::isStopped)) {
                         ensureReady();
-                        turn();
+                        runOneTransaction();
                     }
                     backoff.reset();
                     activation.recovered();
@@ -66,7 +66,7 @@ final class QueueReader implements Runnable {
         }
     }
 
-    private void turn() throws Exception {
+    private void runOneTransaction() throws Exception {
         if (stopped) {
             return;
         }

@@ -39,7 +39,7 @@ final class MessageStore {
     }
 
     /** Sends one message from one side to the other, with the sender's next sequence number. */
-    void deliver(Endpoint from, Endpoint to, String messageType, byte[] body) throws SQLException {
+    void send(Endpoint from, Endpoint to, String messageType, byte[] body) throws SQLException {
         String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), to.service);
         if (queue == null) {
             throw new BrokerException("service '" + to.service + "' of conversation " + to.handle

@@ -138,7 +138,7 @@ final class PortableSession implements BrokerSession {
             }
             BodyValidator.check(messageType, rule.validation, body);
             Endpoint peer = pair.peer != null ? pair.peer : createTarget(me);
-            messages.deliver(me, peer, messageType, body);
+            messages.send(me, peer, messageType, body);
             Jdbc.update(c, sql.updateSendSequence, me.sendSequence + 1, Endpoint.CONVERSING, me.handle);
         } catch (SQLException e) {
             throw failure("SEND on conversation " + handle, e);
@@ -192,9 +192,9 @@ final class PortableSession implements BrokerSession {
             Endpoint peer = pair.peer;
             if (peer != null && peer.isOpen()) {
                 if (errorCode == null) {
-                    messages.deliver(me, peer, MessageTypes.END_DIALOG, null);
+                    messages.send(me, peer, MessageTypes.END_DIALOG, null);
                 } else {
-                    messages.deliver(me, peer, MessageTypes.ERROR, ErrorBody.of(errorCode, errorDescription));
+                    messages.send(me, peer, MessageTypes.ERROR, ErrorBody.of(errorCode, errorDescription));
                 }
                 Jdbc.update(c, sql.updateState,
                         errorCode == null ? Endpoint.DISCONNECTED_INBOUND : Endpoint.ERROR, peer.handle);
