@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -15,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
@@ -166,10 +168,10 @@ class InboundFeaturesTest {
                     h.spec());
             Activation a = h.ra.activations().get(0);
             a.pause();
-            Thread.sleep(700);
+            await(() -> a.parkedReaders() == a.readerCount());
             h.send("wait for it");
-            Thread.sleep(1000);
-            assertTrue(done.isEmpty(), "paused: nothing delivered");
+            Awaitility.await("paused: nothing delivered for a second").during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(5)).until(done::isEmpty);
             assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE));
 
             a.resume();

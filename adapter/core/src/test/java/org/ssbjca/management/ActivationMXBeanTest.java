@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.SERVER;
 import static org.ssbjca.management.Jmx.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
@@ -23,6 +24,7 @@ import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanInfo;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
@@ -225,9 +227,9 @@ class ActivationMXBeanTest {
             assertTrue(mx.isPaused());
             h.send("held 1");
             h.send("held 2");
-            Thread.sleep(1500);
-
-            assertTrue(done.isEmpty(), "paused: nothing delivered");
+            Awaitility.await("paused: nothing delivered for 1.5 s")
+                    .during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+                    .until(done::isEmpty);
             assertEquals(2, mx.getQueueDepth());
             assertEquals(0, mx.getDelivered());
 
