@@ -3,10 +3,12 @@ package org.ssbjca.management;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import javax.management.JMX;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.awaitility.Awaitility;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.InboundHarness;
 
@@ -43,12 +45,7 @@ final class Jmx {
 
     /** Waits up to 30 s for a condition; generous, since the build may share its cores with others. */
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE_MILLIS * 1_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("not within " + DEADLINE_MILLIS + " ms: " + what);
-            }
-            Thread.sleep(20);
-        }
+        Awaitility.await(what).atMost(Duration.ofMillis(DEADLINE_MILLIS)).pollInterval(Duration.ofMillis(20))
+                .until(condition::getAsBoolean);
     }
 }
