@@ -30,10 +30,14 @@ class ComponentStoppingTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
-            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, bean, true, h.spec());
+            ServiceBrokerActivationSpec spec = h.spec();
+            // failed calls count as failed deliveries: room for all those made while the component stops
+            spec.setMaxDeliveryAttempts(100);
+            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, bean, true, spec);
             factory.componentStopping(true);
             h.send("one", "two", "three");
-            await("deliveries attempted while stopping").until(() -> factory.commits.get() + factory.rollbacks.get() >= 2);
+            await("deliveries attempted while stopping")
+                    .until(() -> factory.commits.get() + factory.rollbacks.get() >= 2);
             factory.componentStopping(false);
             await("all three delivered once the component works again").until(() -> seen.size() == 3);
             assertEquals(List.of("one", "two", "three"), seen);
