@@ -138,7 +138,7 @@ class BootWithDatabaseDownIT {
     }
 
     private static long recorded(String prefix) {
-        return records.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", prefix + "%");
+        return databases.recorded(prefix);
     }
 
     /**

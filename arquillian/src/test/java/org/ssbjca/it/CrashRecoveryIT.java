@@ -132,7 +132,7 @@ class CrashRecoveryIT {
     }
 
     private static long recorded(String run) {
-        return records.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%");
+        return databases.recorded(run);
     }
 
     private static long prepared() {

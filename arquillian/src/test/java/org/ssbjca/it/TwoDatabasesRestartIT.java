@@ -106,7 +106,7 @@ class TwoDatabasesRestartIT {
     }
 
     private static long recorded(String run) {
-        return records.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%");
+        return databases.recorded(run);
     }
 
     private static long preparedIn(String database) {

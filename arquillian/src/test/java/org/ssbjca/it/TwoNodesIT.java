@@ -193,7 +193,7 @@ class TwoNodesIT {
     }
 
     private static long recorded(String run) {
-        return records.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%");
+        return databases.recorded(run);
     }
 
     private static long recordedBy(String node) {

@@ -119,9 +119,7 @@ final class DeliveryCycle {
             received = connection.session().receive(request(), settings.priorityEnabled());
             sorted = setAside(received);
             connection.commitLocal();
-            countErrors(sorted.ends);
-            metrics.deadLettered.add(sorted.deadLettered);
-            metrics.priorityRequestsRejected.add(sorted.rejectedPriorityRequests);
+            countSetAside(sorted);
             wakeOthersIfMoreWait(received);
         } catch (RuntimeException e) {
             connection.rollbackLocal();
@@ -409,16 +407,17 @@ final class DeliveryCycle {
         }
     }
 
-    private void countErrors(List<BrokerMessage> ends) {
-        metrics.errorsReceived.add(ends.stream().filter(BrokerMessage::isError).count());
+    /** Counts what a committed batch set aside: dead letters, rejected priority requests, Error messages. */
+    private void countSetAside(Batch batch) {
+        metrics.deadLettered.add(batch.deadLettered);
+        metrics.priorityRequestsRejected.add(batch.rejectedPriorityRequests);
+        metrics.errorsReceived.add(batch.ends.stream().filter(BrokerMessage::isError).count());
     }
 
     private void count(Batch batch, boolean committed, long start) {
         metrics.redelivered.add(batch.retried.size());
         if (committed) {
-            metrics.deadLettered.add(batch.deadLettered);
-            metrics.priorityRequestsRejected.add(batch.rejectedPriorityRequests);
-            countErrors(batch.ends);
+            countSetAside(batch);
             metrics.committed.increment();
             metrics.delivered.add(batch.application.size());
             metrics.deliveryTook(System.nanoTime() - start);

@@ -40,58 +40,56 @@ final class RecoveringXAResource extends ForwardingXAResource {
             super.commit(xid, true);
             return;
         }
-        complete(r -> r.commit(xid, false));
+        onWorkingResource(r -> {
+            r.commit(xid, false);
+            return null;
+        });
     }
 
     @Override
     public void rollback(Xid xid) throws XAException {
-        complete(r -> r.rollback(xid));
+        onWorkingResource(r -> {
+            r.rollback(xid);
+            return null;
+        });
     }
 
     @Override
     public void forget(Xid xid) throws XAException {
-        complete(r -> r.forget(xid));
+        onWorkingResource(r -> {
+            r.forget(xid);
+            return null;
+        });
     }
 
     @Override
     public Xid[] recover(int flag) throws XAException {
-        if (!connectionUsable.getAsBoolean()) {
-            return recovery.get().recover(flag);
-        }
-        try {
-            return delegate().recover(flag);
-        } catch (XAException e) {
-            if (e.errorCode != XAException.XAER_RMFAIL) {
-                throw e;
-            }
-            return recovery.get().recover(flag);
-        }
+        return onWorkingResource(r -> r.recover(flag));
     }
 
     /**
-     * Runs a completion on the connection's own resource while it is usable, else, or when the connection turns out
-     * to be lost ({@code XAER_RMFAIL}), on the recovery resource. A prepared branch outlives its connection, so it is
-     * completed there; a branch that was not prepared died with its connection, and the recovery resource answers
+     * Runs a call on the connection's own resource while it is usable, else, or when the connection turns out to be
+     * lost ({@code XAER_RMFAIL}), on the recovery resource. A prepared branch outlives its connection, so it is listed
+     * and completed there; a branch that was not prepared died with its connection, and the recovery resource answers
      * {@code XAER_NOTA}, which a transaction manager takes as rolled back.
      */
-    private void complete(Completion completion) throws XAException {
+    private <T> T onWorkingResource(Call<T> call) throws XAException {
         if (!connectionUsable.getAsBoolean()) {
-            completion.run(recovery.get());
-            return;
+            return call.on(recovery.get());
         }
         try {
-            completion.run(delegate());
+            return call.on(delegate());
         } catch (XAException e) {
             if (e.errorCode != XAException.XAER_RMFAIL) {
                 throw e;
             }
-            completion.run(recovery.get());
+            return call.on(recovery.get());
         }
     }
 
-    /** One completing call on a resource. */
+    /** One call on a resource. */
     @FunctionalInterface
-    private interface Completion {
-        void run(XAResource resource) throws XAException;
+    private interface Call<T> {
+        T on(XAResource resource) throws XAException;
     }
 }
