@@ -4,10 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -20,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Logger;
-import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -28,9 +23,6 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.container.test.api.TargetsContainer;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.as.controller.client.ModelControllerClient;
-import org.jboss.as.controller.client.helpers.Operations;
-import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
@@ -40,6 +32,7 @@ import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
@@ -172,7 +165,7 @@ class TwoNodesIT {
                     + " file(s) in its object store)",
                     sent, atKill, byManualAtKill, inDoubt, allRecordedMillis, resolvedMillis, recordedBy("suite"),
                     recordedBy("manual"), sent - distinct, bodies.size() - distinct, outOfOrder.size(), deadLetters,
-                    prepared(), logStoreTransactions().size(), objectStoreFiles()));
+                    prepared(), LogStore.transactions().size(), LogStore.objectStoreFiles()));
             assertEquals(sent, bodies.size(), "every message recorded once: none lost, none twice");
             assertEquals(sent, distinct);
             assertEquals(List.of(), outOfOrder, "messages of a conversation recorded in the order sent");
@@ -235,47 +228,5 @@ class TwoNodesIT {
             }
         }
         return late;
-    }
-
-    /**
-     * What README "A branch left in doubt" tells an operator to run: {@code :probe} of the transaction log store,
-     * then its {@code transactions} children.
-     *
-     * @return the transactions the manual node's log store holds
-     */
-    private static List<String> logStoreTransactions() {
-        int port = Integer.getInteger("ssb.it.manualManagementPort", 10090);
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1", port)) {
-            ModelNode logStore = new ModelNode();
-            logStore.add("subsystem", "transactions").add("log-store", "log-store");
-            execute(client, Operations.createOperation("probe", logStore));
-            ModelNode list = Operations.createOperation("read-children-names", logStore);
-            list.get("child-type").set("transactions");
-            List<String> names = new ArrayList<>();
-            execute(client, list).asList().forEach(n -> names.add(n.asString()));
-            return names;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static ModelNode execute(ModelControllerClient client, ModelNode operation) throws IOException {
-        ModelNode outcome = client.execute(operation);
-        if (!Operations.isSuccessfulOutcome(outcome)) {
-            throw new IllegalStateException(operation + ": " + Operations.getFailureDescription(outcome));
-        }
-        return Operations.readResult(outcome);
-    }
-
-    private static long objectStoreFiles() {
-        Path store = ManualServer.baseDir().resolve("data").resolve("tx-object-store");
-        if (Files.notExists(store)) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(store)) {
-            return files.filter(Files::isRegularFile).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -32,6 +32,7 @@ public final class BrokerRegistry {
     private final BackgroundRunner runner;
     private final PortableOptions portableOptions;
     private final boolean createSchema;
+    private volatile BranchNames names = BranchNames.NONE;
 
     /**
      * @param runner runs backend background tasks
@@ -45,6 +46,13 @@ public final class BrokerRegistry {
     }
 
     /**
+     * @param names how the databases' XA resources are presented to the transaction manager from now on
+     */
+    public void nameBranches(BranchNames names) {
+        this.names = names;
+    }
+
+    /**
      * @param config a database
      * @return its broker and connection source, created on first use without connecting to the database
      */
@@ -55,7 +63,7 @@ public final class BrokerRegistry {
     private Entry create(DatabaseConfig config) {
         ConnectionSource source = new ConnectionSource(config);
         Broker broker = Brokers.create(source, runner, portableOptions);
-        return new Entry(source, broker, createSchema && broker instanceof PortableBroker);
+        return new Entry(this, source, broker, createSchema && broker instanceof PortableBroker);
     }
 
     /** @return the brokers in use */
@@ -74,12 +82,14 @@ public final class BrokerRegistry {
 
     /** A broker with the connection source of its database. */
     public static final class Entry {
+        private final BrokerRegistry registry;
         private final ConnectionSource source;
         private final Broker broker;
         private final RecoveryResources recovery;
         private volatile boolean schemaReady;
 
-        Entry(ConnectionSource source, Broker broker, boolean createSchema) {
+        Entry(BrokerRegistry registry, ConnectionSource source, Broker broker, boolean createSchema) {
+            this.registry = registry;
             this.source = source;
             this.broker = broker;
             this.recovery = new RecoveryResources(this);
@@ -119,6 +129,15 @@ public final class BrokerRegistry {
          */
         public javax.transaction.xa.XAResource recoveryResource() {
             return recovery.resource();
+        }
+
+        /**
+         * @param resource an XA resource of this database
+         * @return the resource to enlist in a transaction, named for the transaction manager's recovery when it
+         *         knows names ({@link BranchNames})
+         */
+        public javax.transaction.xa.XAResource enlistable(javax.transaction.xa.XAResource resource) {
+            return registry.names.name(source.config(), resource);
         }
 
         /** @return where to connect */

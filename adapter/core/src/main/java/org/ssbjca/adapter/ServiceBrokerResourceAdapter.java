@@ -73,6 +73,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     private volatile WorkManager workManager;
     private volatile TransactionSynchronizationRegistry transactions;
     private volatile Management management;
+    private volatile AutoCloseable transactionManagerRecovery;
 
     @Override
     public void start(BootstrapContext ctx) throws ResourceAdapterInternalException {
@@ -90,6 +91,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         this.registry = new BrokerRegistry(new WorkManagerRunner(workManager),
                 new PortableOptions(fallbackPollMillis, 1000, java.time.Clock.systemUTC()),
                 !Boolean.FALSE.equals(createSchema));
+        this.transactionManagerRecovery = TransactionManagerRecovery.start(registry);
         this.management = Management.start(this);
         LOG.started(defaultDatabase());
     }
@@ -102,6 +104,8 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
         }
         activations.values().forEach(Activation::stop);
         activations.clear();
+        TransactionManagerRecovery.stop(transactionManagerRecovery);
+        transactionManagerRecovery = null;
         BrokerRegistry r = registry;
         if (r != null) {
             r.close();

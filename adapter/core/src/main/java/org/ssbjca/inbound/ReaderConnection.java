@@ -33,7 +33,7 @@ final class ReaderConnection implements AutoCloseable {
                 lastOutcome = committed;
                 session.afterCompletion(committed);
             });
-            enlisted = database.broker().xaResource(completion);
+            enlisted = database.enlistable(database.broker().xaResource(completion));
             if (transactionTimeoutSeconds > 0) {
                 completion.limitTransactionTimeout(transactionTimeoutSeconds);
             }

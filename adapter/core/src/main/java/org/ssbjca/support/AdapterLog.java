@@ -54,6 +54,16 @@ public interface AdapterLog extends BasicLogger {
             + " the server restarts")
     void driverNotDeregistered(@Cause Throwable cause, String driver);
 
+    @LogMessage(level = INFO)
+    @Message(id = 6, value = "WildFly's transaction manager recovers the readers' branches under the names \"%s<database>\"")
+    void branchesNamed(String prefix);
+
+    @LogMessage(level = WARN)
+    @Message(id = 7, value = "the transaction manager has no XA recovery module running: the readers' branches are not"
+            + " named, and a transaction record whose reader branch already completed is reported at every recovery"
+            + " scan instead of being removed")
+    void noRecoveryModule();
+
     // ---- activations and readers
 
     @LogMessage(level = INFO)

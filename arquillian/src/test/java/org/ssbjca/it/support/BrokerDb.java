@@ -150,6 +150,19 @@ public final class BrokerDb implements AutoCloseable {
         }
     }
 
+    /**
+     * @param sql a query returning numbers in its first column
+     * @param params its parameters
+     * @return the numbers
+     */
+    public java.util.List<Long> numbers(String sql, Object... params) {
+        try (Connection c = DriverManager.getConnection(config.url(), config.user(), config.password())) {
+            return Jdbc.list(c, sql, rs -> rs.getLong(1), params);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
     /** @return how many messages wait in the queue */
     public long depth(String queue) {
         return count("SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?", queue);
