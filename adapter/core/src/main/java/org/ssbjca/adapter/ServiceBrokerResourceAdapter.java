@@ -1,5 +1,8 @@
 package org.ssbjca.adapter;
 
+import org.ssbjca.brokers.BrokerRegistry;
+import org.ssbjca.brokers.Config;
+import org.ssbjca.brokers.WorkManagerRunner;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.AuthenticationMechanism;
@@ -23,6 +26,8 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+import org.ssbjca.brokers.AdapterContext;
+import org.ssbjca.management.ManagedAdapter;
 import org.ssbjca.management.Management;
 import org.ssbjca.support.AdapterLog;
 
@@ -42,10 +47,10 @@ import org.ssbjca.support.AdapterLog;
         authMechanisms = @AuthenticationMechanism(credentialInterface =
                 AuthenticationMechanism.CredentialInterface.PasswordCredential),
         reauthenticationSupport = false)
-public class ServiceBrokerResourceAdapter implements ResourceAdapter {
+public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterContext, ManagedAdapter {
 
     /** The default database: an H2 file in the server's data directory, created on first use. */
-    public static final String DEFAULT_URL = "jdbc:h2:${jboss.server.data.dir:./target}/ssb-jca/broker;LOCK_TIMEOUT=10000";
+    public static final String DEFAULT_URL = Config.DEFAULT_URL;
 
     private static final AdapterLog LOG = AdapterLog.of(ServiceBrokerResourceAdapter.class);
 
@@ -158,27 +163,32 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     }
 
     /** @return the database named by this adapter's properties */
+    @Override
     public DatabaseConfig defaultDatabase() {
         return new DatabaseConfig(Config.expand(connectionUrl), user, password);
     }
 
     /** @return the brokers of this adapter; null before start */
+    @Override
     public BrokerRegistry registry() {
         return registry;
     }
 
     /** @return the container's work manager; null before start */
+    @Override
     public WorkManager workManager() {
         return workManager;
     }
 
     /** @return the key of the JTA transaction active on this thread, or null (none, or no registry) */
+    @Override
     public Object transactionKey() {
         TransactionSynchronizationRegistry t = transactions;
         return t == null ? null : t.getTransactionKey();
     }
 
     /** @return whether the JTA transaction active on this thread is marked for rollback (false when there is none) */
+    @Override
     public boolean transactionRollbackOnly() {
         TransactionSynchronizationRegistry t = transactions;
         try {
@@ -189,11 +199,13 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     }
 
     /** @return the running activations */
+    @Override
     public List<Activation> activations() {
         return List.copyOf(activations.values());
     }
 
     /** @return the default JDBC URL */
+    @Override
     public String getConnectionUrl() {
         return connectionUrl;
     }
@@ -204,6 +216,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     }
 
     /** @return the default user */
+    @Override
     public String getUser() {
         return user;
     }
@@ -214,6 +227,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter {
     }
 
     /** @return the default password */
+    @Override
     public String getPassword() {
         return password;
     }

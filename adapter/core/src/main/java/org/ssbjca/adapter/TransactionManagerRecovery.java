@@ -1,5 +1,6 @@
 package org.ssbjca.adapter;
 
+import org.ssbjca.brokers.BrokerRegistry;
 import java.util.stream.Collectors;
 import org.ssbjca.adapter.narayana.NarayanaRecovery;
 

@@ -65,6 +65,24 @@ public interface Broker extends AutoCloseable {
         return state != null && state.startsWith("08");
     }
 
+    /**
+     * @return whether this backend creates its own objects in the database when they are missing
+     *         ({@link #prepareSchema}): the portable backends do; SQL Server's objects are installed by its DBA
+     */
+    default boolean preparesSchema() {
+        return false;
+    }
+
+    /**
+     * Creates this backend's objects in the database if they are missing; does nothing when
+     * {@link #preparesSchema()} is false.
+     *
+     * @param connection a connection with DDL rights; committed by this method
+     * @throws SQLException if a statement fails
+     */
+    default void prepareSchema(Connection connection) throws SQLException {
+    }
+
     /** @return the in-process wake-up signals of this database's queues */
     QueueSignals signals();
 

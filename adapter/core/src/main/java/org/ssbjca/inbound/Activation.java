@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
-import org.ssbjca.adapter.BrokerRegistry;
-import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
-import org.ssbjca.adapter.WorkManagerRunner;
+import org.ssbjca.brokers.AdapterContext;
+import org.ssbjca.brokers.BrokerRegistry;
+import org.ssbjca.brokers.WorkManagerRunner;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
@@ -37,7 +37,7 @@ public final class Activation {
     private static final long STOP_WAIT_MILLIS = 30_000;
     private static final long ATTEMPTS_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private final ServiceBrokerResourceAdapter ra;
+    private final AdapterContext ra;
     private final MessageEndpointFactory factory;
     private final ServiceBrokerActivationSpec spec;
     private final List<QueueReader> readers = new CopyOnWriteArrayList<>();
@@ -61,6 +61,7 @@ public final class Activation {
     private Method method;
     private boolean batchListener;
     private boolean transacted;
+    private DeliveryMode deliveryMode;
     private int nextReaderId;
 
     /**
@@ -69,7 +70,7 @@ public final class Activation {
      * @param spec the validated activation properties
      * @throws ResourceException if a property is invalid
      */
-    public Activation(ServiceBrokerResourceAdapter ra, MessageEndpointFactory factory, ServiceBrokerActivationSpec spec)
+    public Activation(AdapterContext ra, MessageEndpointFactory factory, ServiceBrokerActivationSpec spec)
             throws ResourceException {
         this.ra = ra;
         this.factory = factory;
@@ -97,11 +98,9 @@ public final class Activation {
             throw new ResourceException("the bean " + name() + " implements neither BrokerMessageListener nor "
                     + "ConversationGroupListener", e);
         }
+        deliveryMode = DeliveryMode.of(settings, transacted);
         setMaxReaders(spec.maxReaders());
-        LOG.activated(name(),
-                database.source().config(), spec.maxReaders(),
-                settings.commitBeforeDelivery() ? "receive-commits-first (at most once)"
-                        : transacted ? "XA transacted" : "local-transaction",
+        LOG.activated(name(), database.source().config(), spec.maxReaders(), deliveryMode.describe(),
                 batchListener ? "conversation group" : "per message");
     }
 
@@ -371,6 +370,11 @@ public final class Activation {
 
     boolean batchListener() {
         return batchListener;
+    }
+
+    /** @return how the readers deliver, chosen when the activation started */
+    DeliveryMode deliveryMode() {
+        return deliveryMode;
     }
 
     boolean transacted() {

@@ -2,7 +2,7 @@ package org.ssbjca.inbound;
 
 import jakarta.resource.spi.InvalidPropertyException;
 import java.time.Duration;
-import org.ssbjca.adapter.Config;
+import org.ssbjca.brokers.Config;
 import org.ssbjca.support.Backoff;
 
 /**

@@ -11,7 +11,7 @@ import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.support.Backoff;
 
 /**
- * One reader of an activation: a loop on a container work thread, each turn one {@link DeliveryCycle}. It holds its
+ * One reader of an activation: a loop on a container work thread, each turn one delivery transaction in the activation's {@link DeliveryMode}. It holds its
  * own connection and endpoint; a failure closes both and retries with capped exponential backoff and jitter, one
  * reconnect at a time per activation. It waits while the activation is paused, looks for priority requests when a
  * scan is due, and redelivers dead letters an operator asked for.
@@ -70,11 +70,11 @@ final class QueueReader implements Runnable {
         if (stopped) {
             return;
         }
-        DeliveryCycle cycle = new DeliveryCycle(activation, name, connection, endpoint);
+        DeliverySteps steps = new DeliverySteps(activation, name, connection, endpoint);
         Activation.Redelivery redelivery = activation.takeRedelivery();
         if (redelivery != null) {
             try {
-                redelivery.done(cycle.redeliver(redelivery.id()));
+                redelivery.done(DeadLetterRedelivery.run(steps, redelivery.id()));
             } catch (Exception | Error e) {
                 redelivery.done(false);
                 throw e;
@@ -95,13 +95,7 @@ final class QueueReader implements Runnable {
                 LOG.priorityScanStillRunning(name, PriorityScanner.SCAN_WAIT_MILLIS);
             }
         }
-        if (settings.commitBeforeDelivery()) {
-            cycle.receiveCommitsFirst();
-        } else if (activation.transacted()) {
-            cycle.transacted();
-        } else {
-            cycle.local();
-        }
+        activation.deliveryMode().deliverOnce(steps);
     }
 
     private void scanPriorities() throws Exception {

@@ -7,8 +7,8 @@ import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapter;
 import java.util.Locale;
-import org.ssbjca.adapter.Config;
-import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.brokers.Config;
+import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
 import org.ssbjca.backend.BackendKind;
@@ -214,8 +214,8 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
      * @throws IllegalArgumentException if the URL is not supported
      */
     public DatabaseConfig database() {
-        return Config.database(connectionUrl, user, password, resourceAdapter instanceof ServiceBrokerResourceAdapter
-                ? (ServiceBrokerResourceAdapter) resourceAdapter : null);
+        return Config.database(connectionUrl, user, password, resourceAdapter instanceof AdapterContext
+                ? (AdapterContext) resourceAdapter : null);
     }
 
     /** @return the dead-letter behaviour */

@@ -16,7 +16,7 @@ import javax.management.NotificationEmitter;
 import javax.management.NotificationFilter;
 import javax.management.NotificationListener;
 import jakarta.resource.ResourceException;
-import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.ActivationMetrics;
 

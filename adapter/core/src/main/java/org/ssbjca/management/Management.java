@@ -3,7 +3,6 @@ package org.ssbjca.management;
 import java.lang.management.ManagementFactory;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.inbound.Activation;
 import org.ssbjca.inbound.ActivationEvents;
 import org.ssbjca.support.AdapterLog;
@@ -30,7 +29,7 @@ public final class Management implements AutoCloseable {
      * @param ra the started adapter
      * @return the adapter's management, to close when it stops
      */
-    public static Management start(ServiceBrokerResourceAdapter ra) {
+    public static Management start(ManagedAdapter ra) {
         return start(ra, ManagementFactory.getPlatformMBeanServer());
     }
 
@@ -39,7 +38,7 @@ public final class Management implements AutoCloseable {
      * @param server the MBean server to register on
      * @return the adapter's management, to close when it stops
      */
-    static Management start(ServiceBrokerResourceAdapter ra, MBeanServer server) {
+    static Management start(ManagedAdapter ra, MBeanServer server) {
         Management m = new Management(server);
         ObjectName name = m.mbeans.register(m.adapterKey, new ResourceAdapterManagement(ra, m.mbeans),
                 ObjectNames.resourceAdapter());

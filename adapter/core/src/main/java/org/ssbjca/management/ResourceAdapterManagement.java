@@ -4,24 +4,23 @@ import jakarta.resource.spi.Connector;
 import java.util.List;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
-import org.ssbjca.adapter.BrokerRegistry;
-import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.inbound.Activation;
 
 /** The {@link ResourceAdapterMXBean}: reads the adapter's state on each call. */
 final class ResourceAdapterManagement implements ResourceAdapterMXBean {
 
-    private final ServiceBrokerResourceAdapter ra;
+    private final ManagedAdapter ra;
     private final MBeans mbeans;
 
-    ResourceAdapterManagement(ServiceBrokerResourceAdapter ra, MBeans mbeans) {
+    ResourceAdapterManagement(ManagedAdapter ra, MBeans mbeans) {
         this.ra = ra;
         this.mbeans = mbeans;
     }
 
     @Override
     public String getVersion() {
-        Connector connector = ServiceBrokerResourceAdapter.class.getAnnotation(Connector.class);
+        Connector connector = ra.getClass().getAnnotation(Connector.class);
         return connector == null ? "unknown" : connector.version();
     }
 

@@ -3,7 +3,7 @@ package org.ssbjca.management;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Function;
-import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.support.AdapterLog;
 

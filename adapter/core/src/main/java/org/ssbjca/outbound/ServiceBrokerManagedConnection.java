@@ -18,11 +18,11 @@ import java.util.function.Function;
 import javax.security.auth.Subject;
 import javax.sql.XAConnection;
 import javax.transaction.xa.XAResource;
-import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.inbound.DeliveryContext;
+import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.CompletionAwareXAResource;
 

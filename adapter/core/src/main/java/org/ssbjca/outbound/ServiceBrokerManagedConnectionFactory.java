@@ -18,9 +18,9 @@ import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import javax.security.auth.Subject;
-import org.ssbjca.adapter.BrokerRegistry;
-import org.ssbjca.adapter.Config;
-import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
+import org.ssbjca.brokers.BrokerRegistry;
+import org.ssbjca.brokers.Config;
+import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.ServiceBrokerConnectionFactory;
 import org.ssbjca.backend.DatabaseConfig;
@@ -46,7 +46,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     @ConfigProperty(description = "Database password; default: the resource adapter's password", confidential = true)
     private String password;
 
-    private transient ServiceBrokerResourceAdapter ra;
+    private transient ResourceAdapter ra;
     private transient PrintWriter logWriter;
 
     @Override
@@ -107,21 +107,21 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
      */
     public DatabaseConfig database() throws InvalidPropertyException {
         try {
-            return Config.database(connectionUrl, user, password, ra);
+            return Config.database(connectionUrl, user, password, ra == null ? null : resourceAdapter());
         } catch (IllegalArgumentException e) {
             throw new InvalidPropertyException("ssb-jca connection factory property 'connectionUrl' " + e.getMessage());
         }
     }
 
     BrokerRegistry.Entry entry() throws ResourceException {
-        if (ra == null || ra.registry() == null) {
+        if (ra == null || resourceAdapter().registry() == null) {
             throw new ResourceException("the ssb-jca resource adapter is not started");
         }
-        return ra.registry().get(database());
+        return resourceAdapter().registry().get(database());
     }
 
-    ServiceBrokerResourceAdapter resourceAdapter() {
-        return ra;
+    AdapterContext resourceAdapter() {
+        return (AdapterContext) ra;
     }
 
     @Override
@@ -136,10 +136,10 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
 
     @Override
     public void setResourceAdapter(ResourceAdapter ra) throws ResourceException {
-        if (!(ra instanceof ServiceBrokerResourceAdapter)) {
+        if (!(ra instanceof AdapterContext)) {
             throw new ResourceException("not the ssb-jca resource adapter: " + ra);
         }
-        this.ra = (ServiceBrokerResourceAdapter) ra;
+        this.ra = ra;
         database();
     }
 

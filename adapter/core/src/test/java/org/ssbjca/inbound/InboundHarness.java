@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;

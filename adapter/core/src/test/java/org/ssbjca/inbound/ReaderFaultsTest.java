@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import org.ssbjca.brokers.DeliveryContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.QueueReaderTest.await;

@@ -23,7 +23,7 @@ class ErrorsReceivedTest {
     @Test
     void anErrorFromThePeerIsLoggedAtWarnAndCounted() throws Exception {
         try (InboundHarness h = new InboundHarness();
-                LogRecords log = LogRecords.of(Class.forName("org.ssbjca.inbound.DeliveryCycle"))) {
+                LogRecords log = LogRecords.of(Class.forName("org.ssbjca.inbound.BatchSorter"))) {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.messageTypeName());
             h.activate(BrokerMessageListener.class, bean, true, h.spec());

@@ -31,7 +31,7 @@ class PriorityRequestsRejectedTest {
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aMalformedPriorityRequestIsDeadLetteredWarnedAndCounted(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend);
-                LogRecords log = LogRecords.of(Class.forName("org.ssbjca.inbound.DeliveryCycle"))) {
+                LogRecords log = LogRecords.of(Class.forName("org.ssbjca.inbound.BatchSorter"))) {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
             h.activate(BrokerMessageListener.class, bean, true, h.spec());

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ServiceBrokerConnection;

@@ -12,7 +12,7 @@ import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.ssbjca.adapter.BrokerRegistry;
+import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.backend.DatabaseConfig;

@@ -12,14 +12,13 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.backend.Broker;
 import org.ssbjca.backend.BrokerSession;
-import org.ssbjca.backend.Brokers;
+import org.ssbjca.brokers.Brokers;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
-import org.ssbjca.backend.portable.PortableBroker;
 import org.ssbjca.backend.portable.PortableOptions;
 
 /**
@@ -70,7 +69,7 @@ public final class BrokerDb implements AutoCloseable {
      */
     public BrokerDb declare(String... queues) {
         try (Connection c = source.open()) {
-            ((PortableBroker) broker).installSchema(c);
+            broker.prepareSchema(c);
             TestAdmin a = TestAdmin.of(broker, c);
             a.createMessageType(REQUEST, Validation.NONE);
             a.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY));

@@ -97,6 +97,16 @@ public final class PortableBroker implements Broker {
         return signals;
     }
 
+    @Override
+    public boolean preparesSchema() {
+        return true;
+    }
+
+    @Override
+    public void prepareSchema(Connection connection) throws SQLException {
+        installSchema(connection);
+    }
+
     /**
      * Creates the portable schema if it is missing, from the same script as {@code sql/portable/install.sql}.
      *

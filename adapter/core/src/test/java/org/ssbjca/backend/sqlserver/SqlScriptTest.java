@@ -11,7 +11,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
-import org.ssbjca.backend.Brokers;
+import org.ssbjca.brokers.Brokers;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;

@@ -1,4 +1,4 @@
-package org.ssbjca.adapter;
+package org.ssbjca.brokers;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -8,10 +8,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
-import org.ssbjca.backend.Brokers;
+import org.ssbjca.brokers.Brokers;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.backend.portable.PortableBroker;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.support.AdapterLog;
 
@@ -63,7 +62,7 @@ public final class BrokerRegistry {
     private Entry create(DatabaseConfig config) {
         ConnectionSource source = new ConnectionSource(config);
         Broker broker = Brokers.create(source, runner, portableOptions);
-        return new Entry(this, source, broker, createSchema && broker instanceof PortableBroker);
+        return new Entry(this, source, broker, createSchema && broker.preparesSchema());
     }
 
     /** @return the brokers in use */
@@ -113,7 +112,7 @@ public final class BrokerRegistry {
                     return;
                 }
                 try (Connection c = source.open()) {
-                    ((PortableBroker) broker).installSchema(c);
+                    broker.prepareSchema(c);
                 } catch (SQLException e) {
                     throw new SQLException("cannot prepare the broker schema on " + source.config() + ": "
                             + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);

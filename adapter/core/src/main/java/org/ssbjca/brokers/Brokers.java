@@ -1,5 +1,8 @@
-package org.ssbjca.backend;
+package org.ssbjca.brokers;
 
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.Broker;
+import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.portable.PortableBroker;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.backend.sqlserver.SqlServerBroker;

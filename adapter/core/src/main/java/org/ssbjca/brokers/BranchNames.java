@@ -1,4 +1,4 @@
-package org.ssbjca.adapter;
+package org.ssbjca.brokers;
 
 import javax.transaction.xa.XAResource;
 import org.ssbjca.backend.DatabaseConfig;

@@ -1,4 +1,4 @@
-package org.ssbjca.adapter;
+package org.ssbjca.brokers;
 
 import jakarta.resource.spi.work.HintsContext;
 import jakarta.resource.spi.work.Work;

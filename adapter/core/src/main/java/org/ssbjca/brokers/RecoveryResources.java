@@ -1,4 +1,4 @@
-package org.ssbjca.adapter;
+package org.ssbjca.brokers;
 
 import jakarta.resource.ResourceException;
 import java.sql.Connection;

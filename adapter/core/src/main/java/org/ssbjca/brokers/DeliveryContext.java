@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.brokers;
 
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DatabaseConfig;
@@ -14,7 +14,7 @@ import org.ssbjca.backend.DatabaseConfig;
 public final class DeliveryContext {
 
     /** The key of a delivery in the reader's local transaction: the bean runs without a JTA transaction. */
-    static final Object NO_TRANSACTION = new Object() {
+    public static final Object NO_TRANSACTION = new Object() {
         @Override
         public String toString() {
             return "no JTA transaction (the reader's local transaction)";
@@ -49,14 +49,19 @@ public final class DeliveryContext {
     }
 
     /**
+     * Marks this thread as making a delivery (the readers call it around the bean's call).
+     *
+     * @param database the delivery's database
+     * @param session the reader's session
      * @param transactionKey the delivery's JTA transaction, {@link #NO_TRANSACTION} for a delivery in the reader's
      *        local transaction, or null when the bean's verbs must not share the reader's session
      */
-    static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey) {
+    public static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey) {
         CURRENT.set(transactionKey == null ? null : new DeliveryContext(database, session, transactionKey));
     }
 
-    static void leave() {
+    /** Ends what {@link #enter} marked. */
+    public static void leave() {
         CURRENT.remove();
     }
 }

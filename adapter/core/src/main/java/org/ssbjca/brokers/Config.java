@@ -1,4 +1,4 @@
-package org.ssbjca.adapter;
+package org.ssbjca.brokers;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -6,6 +6,9 @@ import org.ssbjca.backend.DatabaseConfig;
 
 /** Helpers for configuration values. */
 public final class Config {
+
+    /** The default database: an H2 file in the server's data directory, created on first use. */
+    public static final String DEFAULT_URL = "jdbc:h2:${jboss.server.data.dir:./target}/ssb-jca/broker;LOCK_TIMEOUT=10000";
 
     private static final Pattern PROPERTY = Pattern.compile("\\$\\{([^}:]+)(?::([^}]*))?}");
 
@@ -49,10 +52,10 @@ public final class Config {
      * @return the database
      * @throws IllegalArgumentException if the URL selects no backend or names an unset system property
      */
-    public static DatabaseConfig database(String url, String user, String password, ServiceBrokerResourceAdapter ra) {
+    public static DatabaseConfig database(String url, String user, String password, AdapterContext ra) {
         String u = blankToNull(url);
         if (u == null) {
-            u = ra == null ? ServiceBrokerResourceAdapter.DEFAULT_URL : ra.getConnectionUrl();
+            u = ra == null ? DEFAULT_URL : ra.getConnectionUrl();
         }
         String name = blankToNull(user) != null ? user : ra == null ? null : ra.getUser();
         String secret = blankToNull(password) != null ? password : ra == null ? null : ra.getPassword();

@@ -1,0 +1,39 @@
+package org.ssbjca.brokers;
+
+import jakarta.resource.spi.work.WorkManager;
+import org.ssbjca.backend.DatabaseConfig;
+
+/**
+ * What the activations, the connection factories and the management of one resource adapter instance need from it:
+ * its databases, its defaults, the container's work manager and the caller's transaction. The resource adapter
+ * implements it; the layers below see nothing else of it.
+ */
+public interface AdapterContext {
+
+    /** @return the brokers of this adapter; null before start */
+    BrokerRegistry registry();
+
+    /** @return the container's work manager; null before start */
+    WorkManager workManager();
+
+    /** @return the key of the JTA transaction active on this thread, or null (none, or no registry) */
+    Object transactionKey();
+
+    /** @return whether the JTA transaction active on this thread is marked for rollback (false when there is none) */
+    boolean transactionRollbackOnly();
+
+    /**
+     * @return the database named by the adapter's own properties
+     * @throws IllegalArgumentException if its URL selects no backend or names an unset system property
+     */
+    DatabaseConfig defaultDatabase();
+
+    /** @return the adapter's default JDBC URL, as configured (not expanded) */
+    String getConnectionUrl();
+
+    /** @return the adapter's default user, or null */
+    String getUser();
+
+    /** @return the adapter's default password, or null */
+    String getPassword();
+}

@@ -1,0 +1,37 @@
+package org.ssbjca.inbound;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.ssbjca.api.BrokerMessage;
+
+/** The messages of one RECEIVE, sorted by {@link DeliverySteps}, and what became of them. */
+final class Batch {
+    /** What the RECEIVE returned. */
+    final List<BrokerMessage> received;
+    /** For the bean. */
+    final List<BrokerMessage> application = new ArrayList<>();
+    /** EndDialog and Error messages the adapter ends this side of the conversation for. */
+    final List<BrokerMessage> ends = new ArrayList<>();
+    /** Messages delivered again after failed deliveries. */
+    final List<BrokerMessage> retried = new ArrayList<>();
+    int deadLettered;
+    int rejectedPriorityRequests;
+    String error;
+    boolean failuresRecorded;
+
+    Batch(List<BrokerMessage> received) {
+        this.received = received;
+    }
+
+    /** @return a batch of messages that all go to the bean (a redelivered dead letter, one receive-first delivery) */
+    static Batch forBean(List<BrokerMessage> messages) {
+        Batch b = new Batch(messages);
+        b.application.addAll(messages);
+        return b;
+    }
+
+    UUID group() {
+        return received.get(0).conversationGroupId();
+    }
+}

@@ -1,0 +1,133 @@
+package org.ssbjca.inbound;
+
+import java.util.List;
+import java.util.Map;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.ConversationEndedException;
+import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.support.AdapterLog;
+
+/**
+ * Sorts what one RECEIVE returned, in the RECEIVE's transaction: poison messages (at {@code maxDeliveryAttempts})
+ * are dead-lettered, priority requests are consumed (the scanner read them where they sat in the queue; one without
+ * a priority is dead-lettered with the reason), EndDialog and Error end this side when the adapter ends
+ * conversations itself; the rest is for the bean.
+ */
+final class BatchSorter {
+
+    private static final AdapterLog LOG = AdapterLog.of(BatchSorter.class);
+
+    private final Activation activation;
+    private final DeliverySettings settings;
+    private final String reader;
+    private final ReaderConnection connection;
+
+    BatchSorter(Activation activation, String reader, ReaderConnection connection) {
+        this.activation = activation;
+        this.settings = activation.settings();
+        this.reader = reader;
+        this.connection = connection;
+    }
+
+    private DeliveryLedger ledger() {
+        return activation.database().broker().ledger(connection.connection());
+    }
+
+    /** Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. */
+    Batch prepare(List<BrokerMessage> messages) {
+        DeliveryLedger ledger = ledger();
+        Map<String, Integer> attempts = activation.mayHaveAttempts(() -> ledger.hasAttempts(settings.queue()))
+                ? ledger.attempts(messages) : Map.of();
+        return sort(messages, attempts);
+    }
+
+    /**
+     * @param messages what one RECEIVE returned
+     * @param attempts failed deliveries by {@link DeliveryLedger#key}: those at the limit are dead-lettered
+     * @return the batch: priority requests left out (the scanner reads them where they sit in the queue), EndDialog
+     *         and Error apart when the adapter ends conversations itself, the rest for the bean
+     */
+    private Batch sort(List<BrokerMessage> messages, Map<String, Integer> attempts) {
+        Batch batch = new Batch(messages);
+        String priorityType = settings.priorityMessageType();
+        for (BrokerMessage m : messages) {
+            int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
+            if (failed >= settings.maxDeliveryAttempts()) {
+                deadLetter(m, failed);
+                batch.deadLettered++;
+            } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
+                // consumed: the scanner read it where it sat in the queue; one without a priority is set aside
+                if (PriorityScanner.parse(m.body()) == null) {
+                    rejectPriorityRequest(m);
+                    batch.deadLettered++;
+                    batch.rejectedPriorityRequests++;
+                }
+            } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
+                batch.ends.add(m);
+            } else {
+                batch.application.add(m);
+                if (failed > 0) {
+                    batch.retried.add(m);
+                }
+            }
+        }
+        return batch;
+    }
+
+    /** A priority request without a priority: a dead letter that says why, in this transaction, and a WARN. */
+    private void rejectPriorityRequest(BrokerMessage m) {
+        ledger().deadLetter(settings.queue(), m, 0, "not a priority request: the body must be <priority>n</priority>"
+                + " or the number alone, n from 0 to 255");
+        LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationHandle(), m.conversationGroupId(),
+                abbreviated(m.bodyAsText()));
+        activation.events().deadLettered(settings.queue(), m, 0);
+    }
+
+    private static String abbreviated(String body) {
+        return body == null || body.length() <= 100 ? body : body.substring(0, 100) + "...";
+    }
+
+    private void deadLetter(BrokerMessage m, int failed) {
+        ledger().deadLetter(settings.queue(), m, failed, null);
+        LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
+        activation.events().deadLettered(settings.queue(), m, failed);
+        if (settings.endConversationOnDeadLetter()) {
+            try {
+                connection.session().endConversation(m.conversationHandle(), 500,
+                        "message " + m.messageSequenceNumber() + " could not be processed after " + failed
+                                + " attempts and was dead-lettered");
+            } catch (ConversationEndedException alreadyEnded) {
+                LOG.deadLetterConversationAlreadyEnded(m.conversationHandle());
+            }
+        }
+    }
+
+
+    /**
+     * Keeps what the bean must see: priority requests are consumed (the scanner reads them where they sit in the
+     * queue), and EndDialog or Error end this side when the adapter ends conversations itself.
+     */
+    Batch setAside(List<BrokerMessage> received) {
+        Batch batch = sort(received, Map.of());
+        batch.ends.forEach(this::endThisSide);
+        return batch;
+    }
+
+    /**
+     * Ends this side of a conversation whose EndDialog or Error came in. An Error (the other side ended with an
+     * error, or the broker failed the dialog) is logged at WARN with its code and description: the bean never sees
+     * it, so this is how an initiator's operator learns that the dialog failed.
+     */
+    void endThisSide(BrokerMessage endDialogOrError) {
+        if (endDialogOrError.isError()) {
+            LOG.errorFromOtherSide(reader, endDialogOrError.conversationHandle(),
+                    endDialogOrError.serviceName(), endDialogOrError.errorCode(),
+                    endDialogOrError.errorDescription());
+        }
+        try {
+            connection.session().endConversation(endDialogOrError.conversationHandle(), null, null);
+        } catch (ConversationEndedException alreadyEnded) {
+            LOG.conversationAlreadyEnded(reader, endDialogOrError.conversationHandle());
+        }
+    }
+}

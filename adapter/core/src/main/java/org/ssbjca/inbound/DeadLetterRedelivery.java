@@ -1,0 +1,60 @@
+package org.ssbjca.inbound;
+
+import java.util.List;
+import org.ssbjca.backend.DeadLetter;
+
+/**
+ * An operator's redelivery of a dead letter: the letter is taken out of the dead-letter table and delivered in one
+ * transaction, the container's for a transacted bean, else a local one as {@link LocalDelivery} has. A bean that
+ * fails leaves the letter where it was.
+ */
+final class DeadLetterRedelivery {
+
+    private DeadLetterRedelivery() {
+    }
+
+    /**
+     * @param steps the reader's connection and endpoint
+     * @param deadLetterId the letter
+     * @return whether the letter was there and its delivery committed
+     * @throws Exception as {@link DeliveryMode#deliverOnce}
+     */
+    static boolean run(DeliverySteps steps, long deadLetterId) throws Exception {
+        Activation activation = steps.activation();
+        boolean local = !activation.transacted();
+        if (local) {
+            steps.beginLocal();
+        }
+        Batch batch = null;
+        boolean ok = true;
+        long start = System.nanoTime();
+        steps.beforeDelivery();
+        try {
+            DeadLetter letter = steps.ledger().takeDeadLetter(activation.settings().queue(), deadLetterId);
+            if (letter != null) {
+                batch = Batch.forBean(List.of(letter.message()));
+                steps.metrics().redelivered.increment();
+                ok = steps.deliver(batch);
+            }
+        } catch (Exception | Error e) {
+            ok = false;
+            throw e;
+        } finally {
+            if (!ok && !local) {
+                steps.setRollbackOnly(); // as XaDelivery: the dead letter stays if the call failed
+            }
+            try {
+                steps.afterDelivery();
+            } finally {
+                if (local) {
+                    steps.endLocal(ok);
+                }
+                Boolean outcome = steps.takeOutcome();
+                if (batch != null) {
+                    steps.count(batch, DeliverySteps.committed(ok, outcome, true), start);
+                }
+            }
+        }
+        return batch != null && ok;
+    }
+}

@@ -1,0 +1,277 @@
+package org.ssbjca.inbound;
+
+import org.ssbjca.brokers.DeliveryContext;
+import org.ssbjca.support.AdapterLog;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ConversationGroupListener;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.DeliveryLedger;
+
+/**
+ * The steps every delivery mode shares, for one reader's connection and endpoint: RECEIVE, sort the batch (set aside
+ * what the bean must not see: poison messages, which are dead-lettered; priority requests, which the scanner already
+ * read; EndDialog and Error when the adapter ends conversations itself), call the bean, and keep the books. The modes
+ * ({@link XaDelivery}, {@link LocalDelivery}, {@link ReceiveFirstDelivery}, {@link DeadLetterRedelivery}) only
+ * decide where the transaction begins and ends.
+ *
+ * <p><b>How the reader learns the outcome.</b> The container, not the reader, commits a transacted delivery: the
+ * reader sees the end of its own branch through {@code CompletionAwareXAResource}, whose completion callback (or a
+ * local commit or rollback) leaves the outcome in {@link ReaderConnection#takeOutcome()}: true committed, false
+ * rolled back, null when the reader's branch took no part. {@link #committed} is the one rule that turns the bean's
+ * return and that outcome into "committed" for the counters.
+ *
+ * <p><b>Why failures are counted on a second connection, before the rollback.</b> A failed delivery must be counted
+ * (toward {@code maxDeliveryAttempts}) even though its transaction rolls back, so the count is written and committed
+ * on the reader's bookkeeping connection ({@link #recordFailures}). It is written while the delivery's branch is
+ * still open: the branch holds the conversation group's lock, so no reader can take the message again before its
+ * count is there. A rollback nobody announced (the commit failed) is counted afterwards, in {@link #finish}.
+ */
+final class DeliverySteps {
+
+    private static final AdapterLog LOG = AdapterLog.of(DeliverySteps.class);
+
+    private final Activation activation;
+    private final DeliverySettings settings;
+    private final ActivationMetrics metrics;
+    private final String reader;
+    private final ReaderConnection connection;
+    private final MessageEndpoint endpoint;
+    private final BatchSorter sorter;
+    /** The delivery runs in the reader's local transaction, which the bean's verbs join when it has no JTA one. */
+    private boolean localTransaction;
+
+    DeliverySteps(Activation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
+        this.activation = activation;
+        this.settings = activation.settings();
+        this.metrics = activation.metrics();
+        this.reader = reader;
+        this.connection = connection;
+        this.endpoint = endpoint;
+        this.sorter = new BatchSorter(activation, reader, connection);
+    }
+
+    /**
+     * The one rule for when a delivery counts as committed: the bean returned normally and the transaction holding
+     * the delivery's work committed.
+     *
+     * @param ok whether the bean returned normally (and did not doom the transaction)
+     * @param outcome how the reader's connection saw its transaction end: true committed, false rolled back, null
+     *        when its branch took no part or never completed
+     * @param outcomeRequired whether the reader's transaction holds the delivery's work, so that only a committed
+     *        outcome counts; false when the RECEIVE committed before the bean's call (then only a seen rollback
+     *        of the bean's transaction makes it a failure)
+     * @return whether the delivery counts as committed
+     */
+    static boolean committed(boolean ok, Boolean outcome, boolean outcomeRequired) {
+        return ok && (outcome == null ? !outcomeRequired : outcome);
+    }
+
+    /** Starts a local transaction on the reader's connection, which the bean's verbs join (it has no JTA one). */
+    void beginLocal() throws java.sql.SQLException {
+        connection.connection().setAutoCommit(false);
+        localTransaction = true;
+    }
+
+    void beforeDelivery() throws Exception {
+        endpoint.beforeDelivery(activation.method());
+    }
+
+    void afterDelivery() throws Exception {
+        endpoint.afterDelivery();
+    }
+
+    /** @return how the reader's last transaction ended, then forgets it (see {@link ReaderConnection#takeOutcome}) */
+    Boolean takeOutcome() {
+        return connection.takeOutcome();
+    }
+
+    /** The reader's branch votes to roll the delivery back. */
+    void setRollbackOnly() {
+        connection.setRollbackOnly();
+    }
+
+    ReaderConnection connection() {
+        return connection;
+    }
+
+    Activation activation() {
+        return activation;
+    }
+
+    ActivationMetrics metrics() {
+        return metrics;
+    }
+
+    String reader() {
+        return reader;
+    }
+
+    /** Sorts a batch in the RECEIVE's transaction (see {@link BatchSorter}); poison messages never reach the bean. */
+    Batch prepare(List<BrokerMessage> messages) {
+        metrics.received.add(messages.size());
+        return sorter.prepare(messages);
+    }
+
+    /** Sorts a receive-first batch and ends what must be ended (see {@link BatchSorter#setAside}). */
+    Batch setAside(List<BrokerMessage> received) {
+        return sorter.setAside(received);
+    }
+
+    /** RECEIVE in the reader's local transaction; the caller rolls back if it fails. */
+    List<BrokerMessage> receiveLocal() {
+        return connection.session().receive(request(), settings.priorityEnabled());
+    }
+
+    void endLocal(boolean commit) throws java.sql.SQLException {
+        if (commit) {
+            connection.commitLocal();
+        } else {
+            connection.rollbackLocal();
+        }
+    }
+
+    /**
+     * A full batch means the group may hold more: wake the readers waiting on the queue now that its lock is
+     * released, instead of leaving them to their next fallback look.
+     */
+    void wakeOthersIfMoreWait(List<BrokerMessage> messages) {
+        if (messages.size() >= settings.batchSize()) {
+            activation.database().broker().signals().signal(settings.queue());
+        }
+    }
+
+    /** RECEIVE in the container's transaction; if it fails, the reader's branch votes to roll back. */
+    List<BrokerMessage> receive() {
+        try {
+            return connection.session().receive(request(), settings.priorityEnabled());
+        } catch (RuntimeException e) {
+            connection.setRollbackOnly();
+            throw e;
+        }
+    }
+
+    private ReceiveRequest request() {
+        return ReceiveRequest.from(settings.queue()).top(settings.batchSize()).timeout(settings.waitTimeout());
+    }
+
+    DeliveryLedger ledger() {
+        return activation.database().broker().ledger(connection.connection());
+    }
+
+    /**
+     * Calls the bean, then ends this side of the conversations whose EndDialog or Error came in the batch, forgets
+     * the failed deliveries of messages delivered again, and drops the group's priority once it is drained.
+     *
+     * @return whether the bean returned normally
+     */
+    boolean deliver(Batch batch) {
+        if (!batch.application.isEmpty()) {
+            metrics.started(reader, new ActivationMetrics.InFlight(batch.group(), batch.application.size(),
+                    Instant.now()));
+            Object transaction = activation.transactionKey();
+            DeliveryContext.enter(activation.database().source().config(), connection.session(),
+                    transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
+            try {
+                if (activation.batchListener()) {
+                    ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
+                } else {
+                    for (BrokerMessage m : batch.application) {
+                        ((BrokerMessageListener) endpoint).onMessage(m);
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
+                // exception: rolled back and counted, never taken for a success.
+                batch.error = e.getClass().getName() + ": " + e.getMessage();
+                LOG.beanFailed(e, reader, batch.application.get(0));
+                return false;
+            } finally {
+                DeliveryContext.leave();
+                metrics.finished(reader);
+            }
+            if (activation.transactionRollbackOnly()) {
+                // The bean returned but doomed the transaction (setRollbackOnly). Nothing below may run in it: it
+                // would be rolled back anyway, and clearing the failure count here would lock the row that
+                // recordFailures then updates on the bookkeeping connection, which would wait on this very
+                // transaction (until a lock timeout, or forever on PostgreSQL).
+                batch.error = "the bean marked the transaction for rollback";
+                return false;
+            }
+        }
+        batch.ends.forEach(sorter::endThisSide);
+        if (!batch.retried.isEmpty()) {
+            ledger().clearAttempts(batch.retried);
+        }
+        if (settings.priorityEnabled() && activation.priorities().hasPriority(batch.group())) {
+            ledger().clearPriorityIfDrained(settings.queue(), batch.group());
+        }
+        return true;
+    }
+
+    /**
+     * Counts the outcome. A rollback nobody saw coming (the commit failed) still counts a failed delivery for each
+     * message the bean saw, now that the branch is over.
+     */
+    void finish(Batch batch, boolean ok, long start, Boolean outcome) throws Exception {
+        if (batch == null) {
+            return;
+        }
+        wakeOthersIfMoreWait(batch.received);
+        boolean committed = committed(ok, outcome, true);
+        count(batch, committed, start);
+        if (!committed && Boolean.FALSE.equals(outcome)) {
+            recordFailures(batch);
+        }
+    }
+
+    /** Counts what a committed batch set aside: dead letters, rejected priority requests, Error messages. */
+    void countSetAside(Batch batch) {
+        metrics.deadLettered.add(batch.deadLettered);
+        metrics.priorityRequestsRejected.add(batch.rejectedPriorityRequests);
+        metrics.errorsReceived.add(batch.ends.stream().filter(BrokerMessage::isError).count());
+    }
+
+    void count(Batch batch, boolean committed, long start) {
+        metrics.redelivered.add(batch.retried.size());
+        if (committed) {
+            countSetAside(batch);
+            metrics.committed.increment();
+            metrics.delivered.add(batch.application.size());
+            metrics.deliveryTook(System.nanoTime() - start);
+        } else {
+            metrics.rolledBack.increment();
+            metrics.error(batch.error != null ? batch.error : "delivery of " + batch.application.size()
+                    + " message(s) of group " + batch.group() + " rolled back");
+        }
+    }
+
+    /**
+     * Counts a failed delivery for each message the bean saw, in a transaction of its own on the bookkeeping
+     * connection. Done before the delivery's transaction ends: its branch still holds the group, so no other reader
+     * can take the message before the count is written.
+     */
+    void recordFailures(Batch batch) throws Exception {
+        if (batch.application.isEmpty() || batch.failuresRecorded) {
+            return;
+        }
+        java.sql.Connection c = connection.bookkeeping();
+        try {
+            DeliveryLedger ledger = activation.database().broker().ledger(c);
+            for (BrokerMessage m : batch.application) {
+                ledger.recordFailure(settings.queue(), m, batch.error);
+            }
+            c.commit();
+            batch.failuresRecorded = true;
+            activation.attemptsRecorded();
+        } catch (RuntimeException e) {
+            c.rollback();
+            throw e;
+        }
+    }
+}

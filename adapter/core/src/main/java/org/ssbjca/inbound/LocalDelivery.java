@@ -1,0 +1,49 @@
+package org.ssbjca.inbound;
+
+import java.util.List;
+import org.ssbjca.api.BrokerMessage;
+
+/**
+ * A bean whose listener method is not transacted: a local transaction of the reader's connection around RECEIVE and
+ * the bean's call, committed when the bean returns, which the bean's verbs join (at least once).
+ */
+final class LocalDelivery implements DeliveryMode {
+
+    @Override
+    public void deliverOnce(DeliverySteps steps) throws Exception {
+        steps.beginLocal();
+        Batch batch = null;
+        boolean ok = true;
+        long start = 0;
+        try {
+            List<BrokerMessage> messages = steps.receiveLocal();
+            if (!messages.isEmpty()) {
+                start = System.nanoTime();
+                batch = steps.prepare(messages);
+                steps.beforeDelivery();
+                try {
+                    ok = steps.deliver(batch);
+                } finally {
+                    steps.afterDelivery();
+                }
+                if (!ok) {
+                    steps.recordFailures(batch);
+                }
+            }
+        } catch (Exception | Error e) {
+            ok = false;
+            throw e;
+        } finally {
+            try {
+                steps.endLocal(ok);
+            } finally {
+                steps.finish(batch, ok, start, steps.takeOutcome());
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "local-transaction";
+    }
+}

@@ -1,0 +1,79 @@
+package org.ssbjca.inbound;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.support.AdapterLog;
+
+/**
+ * {@code commitBeforeDelivery}: the RECEIVE commits before the bean sees the messages (at most once). A failing bean
+ * loses them, and several readers can work on one conversation's messages in parallel. What the bean must not see is
+ * set aside in the RECEIVE's transaction, as {@link DeliverySteps#prepare} does for the other modes. Each message
+ * (or the batch, for a conversation-group listener) is then one call in the container's transaction if the bean is
+ * transacted.
+ */
+final class ReceiveFirstDelivery implements DeliveryMode {
+
+    private static final AdapterLog LOG = AdapterLog.of(ReceiveFirstDelivery.class);
+
+    @Override
+    public void deliverOnce(DeliverySteps steps) throws Exception {
+        ReaderConnection connection = steps.connection();
+        connection.connection().setAutoCommit(false);
+        List<BrokerMessage> received;
+        Batch sorted;
+        try {
+            received = steps.receiveLocal();
+            sorted = steps.setAside(received);
+            connection.commitLocal();
+            steps.countSetAside(sorted);
+            steps.wakeOthersIfMoreWait(received);
+        } catch (RuntimeException e) {
+            connection.rollbackLocal();
+            throw e;
+        } finally {
+            // What runs after the delivery on this connection without a container transaction (dropping a drained
+            // group's priority) commits at once, instead of in a transaction left open until the next turn.
+            connection.connection().setAutoCommit(true);
+        }
+        steps.metrics().received.add(received.size());
+        List<BrokerMessage> messages = sorted.application;
+        if (messages.isEmpty()) {
+            return;
+        }
+        List<List<BrokerMessage>> deliveries = new ArrayList<>();
+        if (steps.activation().batchListener()) {
+            deliveries.add(messages);
+        } else {
+            messages.forEach(m -> deliveries.add(List.of(m)));
+        }
+        for (List<BrokerMessage> delivery : deliveries) {
+            deliver(steps, delivery);
+        }
+    }
+
+    private static void deliver(DeliverySteps steps, List<BrokerMessage> delivery) throws Exception {
+        Batch batch = Batch.forBean(delivery);
+        long start = System.nanoTime();
+        boolean ok = true;
+        steps.beforeDelivery();
+        try {
+            ok = steps.deliver(batch);
+        } finally {
+            try {
+                steps.afterDelivery();
+            } finally {
+                boolean committed = DeliverySteps.committed(ok, steps.takeOutcome(), false);
+                steps.count(batch, committed, start);
+                if (!committed) {
+                    LOG.receivedFirstAndLost(steps.reader(), delivery.size());
+                }
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "receive-commits-first (at most once)";
+    }
+}

@@ -1,0 +1,45 @@
+package org.ssbjca.inbound;
+
+import java.util.List;
+import org.ssbjca.api.BrokerMessage;
+
+/**
+ * A transacted bean: RECEIVE and the bean's work in the container's transaction, the reader's connection one XA
+ * branch of it (exactly once).
+ */
+final class XaDelivery implements DeliveryMode {
+
+    @Override
+    public void deliverOnce(DeliverySteps steps) throws Exception {
+        Batch batch = null;
+        boolean ok = true;
+        long start = 0;
+        steps.beforeDelivery();
+        try {
+            List<BrokerMessage> messages = steps.receive();
+            if (!messages.isEmpty()) {
+                start = System.nanoTime();
+                batch = steps.prepare(messages);
+                ok = steps.deliver(batch);
+                if (!ok) {
+                    // The reader's branch votes to roll back itself: the container rolls back when the bean throws,
+                    // but a call that fails before it reaches the bean (WildFly while the bean's component stops)
+                    // leaves the transaction active, and afterDelivery would commit a RECEIVE nobody handled.
+                    steps.setRollbackOnly();
+                    steps.recordFailures(batch);
+                }
+            }
+        } finally {
+            try {
+                steps.afterDelivery();
+            } finally {
+                steps.finish(batch, ok, start, steps.takeOutcome());
+            }
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "XA transacted";
+    }
+}

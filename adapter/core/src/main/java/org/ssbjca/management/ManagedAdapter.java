@@ -1,0 +1,12 @@
+package org.ssbjca.management;
+
+import java.util.List;
+import org.ssbjca.brokers.AdapterContext;
+import org.ssbjca.inbound.Activation;
+
+/** The resource adapter as its management sees it: its context and its running activations. */
+public interface ManagedAdapter extends AdapterContext {
+
+    /** @return the running activations */
+    List<Activation> activations();
+}
