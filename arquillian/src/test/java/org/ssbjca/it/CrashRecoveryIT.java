@@ -1,5 +1,6 @@
 package org.ssbjca.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
@@ -35,6 +36,10 @@ import org.ssbjca.it.support.RestartablePostgres;
  */
 @ExtendWith(ArquillianExtension.class)
 class CrashRecoveryIT {
+
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(CrashRecoveryIT.class.getName());
 
     /** The manual node's JVM arguments. */
     private static final String NODE_ARGUMENTS = "-DRecoveryEnvironmentBean.periodicRecoveryPeriod=10"
@@ -106,18 +111,18 @@ class CrashRecoveryIT {
             controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             Await.count("all recorded after the restart", sent, Duration.ofSeconds(240), () -> recorded(run));
             long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
-            Await.until("no branch left in doubt", Duration.ofSeconds(240), () -> prepared() == 0);
+            await("no branch left in doubt").atMost(Duration.ofSeconds(240)).until(() -> prepared() == 0);
             long resolvedMillis = (System.nanoTime() - restartAt) / 1_000_000;
-            Await.until("queue drained", Duration.ofSeconds(60), () -> broker.depth(QUEUE) == 0);
+            await("queue drained").atMost(Duration.ofSeconds(60)).until(() -> broker.depth(QUEUE) == 0);
 
             long count = recorded(run);
             long distinct = records.count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");
-            System.out.printf("kill -9 mid-stream: %d of %d recorded and %d waiting in the queue at the kill; "
+            FIGURES.info(String.format("kill -9 mid-stream: %d of %d recorded and %d waiting in the queue at the kill; "
                     + "branches in doubt: %d in the broker database, %d in the record database; after the "
                     + "restart all recorded in %d ms, every branch resolved in %d ms; %d rows, %d distinct, "
-                    + "%d dead letters%n", atKill, sent, waitingAtKill, inDoubtBroker, inDoubtRecords,
+                    + "%d dead letters", atKill, sent, waitingAtKill, inDoubtBroker, inDoubtRecords,
                     allRecordedMillis, resolvedMillis, count, distinct,
-                    broker.count("SELECT COUNT(*) FROM ssb.dead_letter"));
+                    broker.count("SELECT COUNT(*) FROM ssb.dead_letter")));
             assertEquals(sent, count, "every message recorded once: none lost, none twice");
             assertEquals(sent, distinct);
             assertEquals(0, broker.count("SELECT COUNT(*) FROM ssb.dead_letter"));

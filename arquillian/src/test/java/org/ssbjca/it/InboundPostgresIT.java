@@ -1,5 +1,6 @@
 package org.ssbjca.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,6 +31,10 @@ import org.ssbjca.it.support.Postgres;
  */
 @ExtendWith(ArquillianExtension.class)
 class InboundPostgresIT {
+
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(InboundPostgresIT.class.getName());
 
     private static final String QUEUE = RecordingService.QUEUE;
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -67,10 +72,10 @@ class InboundPostgresIT {
         String body = "commit:" + UUID.randomUUID();
         db().sendOne(QUEUE, body);
 
-        Await.until(body + " recorded", WAIT, () -> records(body) == 1);
-        Await.until("queue drained", WAIT, () -> db().depth(QUEUE) == 0);
-        Await.sleep(500);
-        assertEquals(1, records(body), "recorded once, and not delivered again");
+        await(body + " recorded").atMost(WAIT).until(() -> records(body) == 1);
+        await("queue drained").atMost(WAIT).until(() -> db().depth(QUEUE) == 0);
+        await("recorded once, and not delivered again").during(Duration.ofMillis(500)).atMost(WAIT)
+                .until(() -> records(body) == 1);
     }
 
     @Test
@@ -81,8 +86,8 @@ class InboundPostgresIT {
         db().sendOne(QUEUE, thrown);
         db().sendOne(QUEUE, marked);
 
-        Await.until("both recorded", WAIT, () -> records(thrown) == 1 && records(marked) == 1);
-        Await.until("queue drained", WAIT, () -> db().depth(QUEUE) == 0);
+        await("both recorded").atMost(WAIT).until(() -> records(thrown) == 1 && records(marked) == 1);
+        await("queue drained").atMost(WAIT).until(() -> db().depth(QUEUE) == 0);
         assertEquals(2, attempts(thrown), "the bean threw on the first delivery; the second committed");
         assertEquals(2, attempts(marked), "setRollbackOnly on the first delivery; the second committed");
         assertEquals(1, records(thrown), "the first delivery's record was rolled back with it");
@@ -100,18 +105,18 @@ class InboundPostgresIT {
         db().sendOne(QUEUE, poison);
         others += db().send(QUEUE, "flow-" + run + "-b", 20, 10);
 
-        Await.until("the poison message dead-lettered", WAIT, () -> deadLetters(poison) == 1);
+        await("the poison message dead-lettered").atMost(WAIT).until(() -> deadLetters(poison) == 1);
         Await.count("other messages recorded", others, Duration.ofSeconds(60),
                 () -> db().count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", "flow-" + run + "%"));
-        Await.until("queue drained", WAIT, () -> db().depth(QUEUE) == 0);
+        await("queue drained").atMost(WAIT).until(() -> db().depth(QUEUE) == 0);
 
         long flowedBefore = db().count("SELECT COUNT(*) FROM it_record WHERE body LIKE ? AND recorded_at BETWEEN "
                 + "(SELECT MIN(attempted_at) FROM it_attempt WHERE body = ?) AND "
                 + "(SELECT dead_lettered_at FROM ssb.dead_letter WHERE convert_from(message_body, 'UTF8') = ?)",
                 "flow-" + run + "%", poison, poison);
-        System.out.printf("poison message: %d failed deliveries, then dead-lettered; %d of the %d other messages "
-                + "were committed between its first delivery and its dead-lettering%n", attempts(poison),
-                flowedBefore, others);
+        FIGURES.info(String.format("poison message: %d failed deliveries, then dead-lettered; %d of the %d other messages "
+                + "were committed between its first delivery and its dead-lettering", attempts(poison),
+                flowedBefore, others));
         assertEquals(3, attempts(poison), "three failed deliveries (maxDeliveryAttempts), then none");
         assertEquals(3, db().count("SELECT attempts FROM ssb.dead_letter WHERE convert_from(message_body, 'UTF8') = ?",
                 poison));
@@ -133,8 +138,9 @@ class InboundPostgresIT {
         Await.count("messages recorded", sent, Duration.ofSeconds(120),
                 () -> db().count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%"));
         long doneAt = System.nanoTime();
-        Await.until("queue drained", WAIT, () -> db().depth(QUEUE) == 0);
-        Await.sleep(1000);
+        await("queue drained").atMost(WAIT).until(() -> db().depth(QUEUE) == 0);
+        await("nothing recorded twice after the queue drained").during(Duration.ofSeconds(1)).atMost(WAIT)
+                .until(() -> db().count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%") == sent);
 
         long count = db().count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%");
         long distinct = db().count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");
@@ -142,9 +148,9 @@ class InboundPostgresIT {
                 + "GROUP BY body HAVING COUNT(*) > 1) d", run + "%");
         long readers = db().count("SELECT COUNT(DISTINCT reader) FROM it_record WHERE body LIKE ?", run + "%");
         double seconds = (doneAt - start) / 1e9;
-        System.out.printf("4 readers x %d messages: sent in %.1f s, all recorded after %.1f s (%.0f messages/s); "
-                + "%d rows, %d distinct, %d duplicated, recorded by %d reader threads%n", sent,
-                (sentAt - start) / 1e9, seconds, sent / seconds, count, distinct, duplicated, readers);
+        FIGURES.info(String.format("4 readers x %d messages: sent in %.1f s, all recorded after %.1f s (%.0f messages/s); "
+                + "%d rows, %d distinct, %d duplicated, recorded by %d reader threads", sent,
+                (sentAt - start) / 1e9, seconds, sent / seconds, count, distinct, duplicated, readers));
         assertEquals(10_000, sent);
         assertEquals(10_000, count, "none lost, none recorded twice");
         assertEquals(10_000, distinct, "none lost");

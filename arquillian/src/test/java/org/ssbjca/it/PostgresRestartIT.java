@@ -1,5 +1,6 @@
 package org.ssbjca.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,6 +41,10 @@ import org.ssbjca.it.support.RestartablePostgres;
 @ExtendWith(ArquillianExtension.class)
 class PostgresRestartIT {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(PostgresRestartIT.class.getName());
+
     private static final String QUEUE = RestartRecordingService.QUEUE;
     private static final String WAR = "postgres-restart-it";
     private static RestartablePostgres pg;
@@ -76,37 +81,37 @@ class PostgresRestartIT {
 
         pg.stop();
         Instant stoppedAt = Instant.now();
-        Await.sleep(5000);
+        Await.pause(Duration.ofSeconds(5)); // the outage
         pg.start();
         Instant restartedAt = Instant.now();
         long inDoubt = db.count("SELECT COUNT(*) FROM pg_prepared_xacts");
         long atRestart = recorded(run);
 
-        Await.until("a delivery committed after the restart", Duration.ofSeconds(30),
-                () -> db.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ? AND recorded_at > ?", run + "%",
+        await("a delivery committed after the restart").atMost(Duration.ofSeconds(30))
+                .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ? AND recorded_at > ?", run + "%",
                         restartedAt) > 0);
         long resumedMillis = db.count("SELECT (EXTRACT(EPOCH FROM MIN(recorded_at) - ?::timestamptz) * 1000)::bigint "
                 + "FROM it_record WHERE body LIKE ? AND recorded_at > ?", restartedAt, run + "%", restartedAt);
         try {
             Await.count("all recorded", sent, Duration.ofSeconds(200), () -> recorded(run));
         } catch (AssertionError e) {
-            System.out.printf("stuck: %d waiting in the queue, %d prepared transactions, %d failed-delivery rows, "
-                    + "%d dead letters%n", db.depth(QUEUE), db.count("SELECT COUNT(*) FROM pg_prepared_xacts"),
+            FIGURES.info(String.format("stuck: %d waiting in the queue, %d prepared transactions, %d failed-delivery rows, "
+                    + "%d dead letters", db.depth(QUEUE), db.count("SELECT COUNT(*) FROM pg_prepared_xacts"),
                     db.count("SELECT COUNT(*) FROM ssb.delivery_attempt"),
-                    db.count("SELECT COUNT(*) FROM ssb.dead_letter"));
+                    db.count("SELECT COUNT(*) FROM ssb.dead_letter")));
             throw e;
         }
         Instant doneAt = Instant.now();
-        Await.until("no transaction left in doubt", Duration.ofSeconds(200),
-                () -> db.count("SELECT COUNT(*) FROM pg_prepared_xacts") == 0);
-        Await.until("queue drained", Duration.ofSeconds(30), () -> db.depth(QUEUE) == 0);
+        await("no transaction left in doubt").atMost(Duration.ofSeconds(200))
+                .until(() -> db.count("SELECT COUNT(*) FROM pg_prepared_xacts") == 0);
+        await("queue drained").atMost(Duration.ofSeconds(30)).until(() -> db.depth(QUEUE) == 0);
 
         long count = recorded(run);
         long distinct = db.count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");
-        System.out.printf("PostgreSQL restart: down %d ms; %d of %d recorded before it came back, %d transactions "
+        FIGURES.info(String.format("PostgreSQL restart: down %d ms; %d of %d recorded before it came back, %d transactions "
                 + "in doubt; delivery resumed %d ms after its return; all %d recorded %d ms after its return; "
-                + "%d rows, %d distinct%n", Duration.between(stoppedAt, restartedAt).toMillis(), atRestart, sent,
-                inDoubt, resumedMillis, sent, Duration.between(restartedAt, doneAt).toMillis(), count, distinct);
+                + "%d rows, %d distinct", Duration.between(stoppedAt, restartedAt).toMillis(), atRestart, sent,
+                inDoubt, resumedMillis, sent, Duration.between(restartedAt, doneAt).toMillis(), count, distinct));
         assertTrue(resumedMillis < 5000, "delivery resumed " + resumedMillis + " ms after PostgreSQL returned");
         assertEquals(sent, count, "none lost, none recorded twice");
         assertEquals(sent, distinct, "none lost");
@@ -136,18 +141,18 @@ class PostgresRestartIT {
             if ("ok".equals(after.get(after.size() - 1))) {
                 firstOkAt = Instant.now();
             } else {
-                Await.sleep(100);
+                Await.pause(Duration.ofMillis(100)); // one call every 100 ms
                 after.add(call(run + "-after-" + i));
             }
         }
         List<String> later = callConcurrently(run + "-later", 4, 5);
         long failedAfter = after.stream().filter(r -> !"ok".equals(r)).count();
         long okTotal = before.size() + after.size() - failedAfter + later.stream().filter("ok"::equals).count();
-        System.out.printf("outbound pool across a PostgreSQL restart: %d calls while down, all failed (%s); after "
+        FIGURES.info(String.format("outbound pool across a PostgreSQL restart: %d calls while down, all failed (%s); after "
                 + "its return %d call(s) failed before the first success (%d ms), then %d of %d concurrent calls "
-                + "ok%n", down.size(), down.get(0), failedAfter,
+                + "ok", down.size(), down.get(0), failedAfter,
                 firstOkAt == null ? -1 : Duration.between(back, firstOkAt).toMillis(),
-                later.stream().filter("ok"::equals).count(), later.size());
+                later.stream().filter("ok"::equals).count(), later.size()));
 
         assertTrue(down.stream().noneMatch("ok"::equals), "calls fail while the database is down: " + down);
         assertTrue(firstOkAt != null, "calls work again after the database returned: " + after);

@@ -40,6 +40,10 @@ import org.ssbjca.sample.scheduler.TaskSpec;
 @ExtendWith(ArquillianExtension.class)
 class TaskSchedulerIT {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(TaskSchedulerIT.class.getName());
+
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Deployment(name = "rar", order = 1, testable = false)
@@ -113,7 +117,7 @@ class TaskSchedulerIT {
         }
         assertEquals(4, byStage.get(100).stream().map(TaskRecord::reader).distinct().count(),
                 "stage 100 ran on four readers:\n" + timeline);
-        System.out.println(timeline);
+        FIGURES.info(String.valueOf(timeline));
     }
 
     /** A scheduler's concurrency caps how many of its tasks run at once, however many readers are free. */
@@ -158,8 +162,8 @@ class TaskSchedulerIT {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         long bigEnded = log.tasks(big.id()).stream().filter(t -> "ENDED".equals(t.state())).count();
         scheduler.close(big);
-        System.out.printf("TaskSchedulerIT: the small scheduler's 5 tasks took %d ms; the big one had done %d of"
-                + " 1000%n", took.toMillis(), bigEnded);
+        FIGURES.info(String.format("TaskSchedulerIT: the small scheduler's 5 tasks took %d ms; the big one had done %d of"
+                + " 1000", took.toMillis(), bigEnded));
 
         assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "the small scheduler took " + took
                 + "; alone, the big one needs at least 10 s (1000 x 50 ms on 5 readers)");

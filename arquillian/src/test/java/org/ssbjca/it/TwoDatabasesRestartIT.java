@@ -1,5 +1,6 @@
 package org.ssbjca.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,11 +75,11 @@ class TwoDatabasesRestartIT {
         int sent = broker.send(QUEUE, run, 20, 50);
         Await.count("recorded before the stop", sent / 4, Duration.ofSeconds(120), () -> recorded(run));
         // stop while branches are prepared in both databases (SlowPrepare holds each delivery 100 ms)
-        Await.until("branches in doubt in both databases", Duration.ofSeconds(30),
-                () -> preparedIn("postgres") > 0 && preparedIn(RECORDS_DB) > 0);
+        await("branches in doubt in both databases").atMost(Duration.ofSeconds(30))
+                .until(() -> preparedIn("postgres") > 0 && preparedIn(RECORDS_DB) > 0);
         long atStop = recorded(run);
         pg.stop();
-        Await.sleep(3000); // the outage
+        Await.pause(Duration.ofSeconds(3)); // the outage
         pg.start();
         long restartAt = System.nanoTime();
         long inDoubtBroker = preparedIn("postgres");
@@ -86,10 +87,10 @@ class TwoDatabasesRestartIT {
 
         Await.count("all recorded", sent, Duration.ofSeconds(240), () -> recorded(run));
         long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
-        Await.until("no branch left prepared in either database", Duration.ofSeconds(240),
-                () -> preparedIn("postgres") + preparedIn(RECORDS_DB) == 0);
+        await("no branch left prepared in either database").atMost(Duration.ofSeconds(240))
+                .until(() -> preparedIn("postgres") + preparedIn(RECORDS_DB) == 0);
         long resolvedMillis = (System.nanoTime() - restartAt) / 1_000_000;
-        Await.until("queue drained", Duration.ofSeconds(60), () -> broker.depth(QUEUE) == 0);
+        await("queue drained").atMost(Duration.ofSeconds(60)).until(() -> broker.depth(QUEUE) == 0);
 
         long count = recorded(run);
         long distinct = records.count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");

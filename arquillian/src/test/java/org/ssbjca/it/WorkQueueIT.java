@@ -45,6 +45,10 @@ import org.ssbjca.sample.workqueue.WorkRun;
 @ExtendWith(ArquillianExtension.class)
 class WorkQueueIT {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(WorkQueueIT.class.getName());
+
     private static final int ITEMS = 10_000;
     private static final int CHANNELS = 100;
 
@@ -83,7 +87,7 @@ class WorkQueueIT {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             WorkLog.Summary log = workLog.summary(run.runId());
             String perReader = String.join(", ", workLog.perReader(run.runId()));
-            System.out.printf("WorkQueueIT: %d items drained in %s by %s%n", ITEMS, took, perReader);
+            FIGURES.info(String.format("WorkQueueIT: %d items drained in %s by %s", ITEMS, took, perReader));
 
             assertEquals(0, queueDepth(), "the queue was drained");
             assertEquals(ITEMS, log.rows(), "one committed processing per item");

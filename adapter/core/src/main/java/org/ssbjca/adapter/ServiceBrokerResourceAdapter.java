@@ -24,7 +24,7 @@ import javax.transaction.xa.XAResource;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.management.ManagedAdapter;
@@ -73,7 +73,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
             + "queue again without a wake-up signal, in milliseconds", defaultValue = "1000")
     private Long fallbackPollMillis = 1000L;
 
-    private final Map<MessageEndpointFactory, Activation> activations = new ConcurrentHashMap<>();
+    private final Map<MessageEndpointFactory, EndpointActivation> activations = new ConcurrentHashMap<>();
     private volatile BrokerRegistry registry;
     private volatile WorkManager workManager;
     private volatile TransactionSynchronizationRegistry transactions;
@@ -107,7 +107,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         if (m != null) {
             m.close();
         }
-        activations.values().forEach(Activation::stop);
+        activations.values().forEach(EndpointActivation::stop);
         activations.clear();
         TransactionManagerRecovery.stop(transactionManagerRecovery);
         transactionManagerRecovery = null;
@@ -126,7 +126,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         }
         ServiceBrokerActivationSpec s = (ServiceBrokerActivationSpec) spec;
         s.validate();
-        Activation activation = new Activation(this, factory, s);
+        EndpointActivation activation = new EndpointActivation(this, factory, s);
         activations.put(factory, activation);
         try {
             activation.start();
@@ -142,7 +142,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
 
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
-        Activation activation = activations.remove(factory);
+        EndpointActivation activation = activations.remove(factory);
         if (activation != null) {
             if (management != null) {
                 management.activationStopping(activation);
@@ -200,7 +200,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
 
     /** @return the running activations */
     @Override
-    public List<Activation> activations() {
+    public List<EndpointActivation> activations() {
         return List.copyOf(activations.values());
     }
 

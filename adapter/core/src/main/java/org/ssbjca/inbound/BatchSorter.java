@@ -17,12 +17,12 @@ final class BatchSorter {
 
     private static final AdapterLog LOG = AdapterLog.of(BatchSorter.class);
 
-    private final Activation activation;
+    private final EndpointActivation activation;
     private final DeliverySettings settings;
     private final String reader;
     private final ReaderConnection connection;
 
-    BatchSorter(Activation activation, String reader, ReaderConnection connection) {
+    BatchSorter(EndpointActivation activation, String reader, ReaderConnection connection) {
         this.activation = activation;
         this.settings = activation.settings();
         this.reader = reader;

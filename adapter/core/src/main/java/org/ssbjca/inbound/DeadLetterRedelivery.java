@@ -20,7 +20,7 @@ final class DeadLetterRedelivery {
      * @throws Exception as {@link DeliveryMode#deliverOnce}
      */
     static boolean run(DeliverySteps steps, long deadLetterId) throws Exception {
-        Activation activation = steps.activation();
+        EndpointActivation activation = steps.activation();
         boolean local = !activation.transacted();
         if (local) {
             steps.beginLocal();

@@ -36,7 +36,7 @@ final class DeliverySteps {
 
     private static final AdapterLog LOG = AdapterLog.of(DeliverySteps.class);
 
-    private final Activation activation;
+    private final EndpointActivation activation;
     private final DeliverySettings settings;
     private final ActivationMetrics metrics;
     private final String reader;
@@ -46,7 +46,7 @@ final class DeliverySteps {
     /** The delivery runs in the reader's local transaction, which the bean's verbs join when it has no JTA one. */
     private boolean localTransaction;
 
-    DeliverySteps(Activation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
+    DeliverySteps(EndpointActivation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
         this.activation = activation;
         this.settings = activation.settings();
         this.metrics = activation.metrics();
@@ -100,7 +100,7 @@ final class DeliverySteps {
         return connection;
     }
 
-    Activation activation() {
+    EndpointActivation activation() {
         return activation;
     }
 

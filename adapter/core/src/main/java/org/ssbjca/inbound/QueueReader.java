@@ -20,7 +20,7 @@ final class QueueReader implements Runnable {
 
     private static final AdapterLog LOG = AdapterLog.of(QueueReader.class);
 
-    private final Activation activation;
+    private final EndpointActivation activation;
     private final DeliverySettings settings;
     private final String name;
     private final Backoff backoff;
@@ -29,7 +29,7 @@ final class QueueReader implements Runnable {
     private volatile ReaderConnection connection;
     private MessageEndpoint endpoint;
 
-    QueueReader(Activation activation, int id) {
+    QueueReader(EndpointActivation activation, int id) {
         this.activation = activation;
         this.settings = activation.settings();
         this.name = "reader " + id + " of " + activation.name();
@@ -71,7 +71,7 @@ final class QueueReader implements Runnable {
             return;
         }
         DeliverySteps steps = new DeliverySteps(activation, name, connection, endpoint);
-        Activation.Redelivery redelivery = activation.takeRedelivery();
+        EndpointActivation.Redelivery redelivery = activation.takeRedelivery();
         if (redelivery != null) {
             try {
                 redelivery.done(DeadLetterRedelivery.run(steps, redelivery.id()));

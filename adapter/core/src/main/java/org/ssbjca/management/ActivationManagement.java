@@ -17,11 +17,11 @@ import javax.management.NotificationFilter;
 import javax.management.NotificationListener;
 import jakarta.resource.ResourceException;
 import org.ssbjca.brokers.BrokerRegistry;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ActivationMetrics;
 
 /**
- * The {@link ActivationMXBean} of one activation: reads and changes it through {@link Activation}'s public methods,
+ * The {@link ActivationMXBean} of one activation: reads and changes it through {@link EndpointActivation}'s public methods,
  * looks at the queue on short-lived connections, and emits the activation's events as notifications.
  */
 final class ActivationManagement implements ActivationMXBean, NotificationEmitter {
@@ -37,10 +37,10 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     /** How often {@code redeliverDeadLetter} wakes a reader again while its request waits for one. */
     private static final long REWAKE_MILLIS = 250;
 
-    private final Activation activation;
+    private final EndpointActivation activation;
     private final ActivationNotifications notifications = new ActivationNotifications();
 
-    ActivationManagement(Activation activation) {
+    ActivationManagement(EndpointActivation activation) {
         this.activation = activation;
     }
 

@@ -3,7 +3,7 @@ package org.ssbjca.management;
 import java.lang.management.ManagementFactory;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ActivationEvents;
 import org.ssbjca.support.AdapterLog;
 
@@ -53,7 +53,7 @@ public final class Management implements AutoCloseable {
      *
      * @param activation a started activation
      */
-    public void activationStarted(Activation activation) {
+    public void activationStarted(EndpointActivation activation) {
         ActivationManagement mbean = new ActivationManagement(activation);
         ObjectName name = mbeans.register(activation, mbean, ObjectNames.activation(activation.name()));
         if (name != null) {
@@ -68,7 +68,7 @@ public final class Management implements AutoCloseable {
      *
      * @param activation an activation being deactivated
      */
-    public void activationStopping(Activation activation) {
+    public void activationStopping(EndpointActivation activation) {
         activation.setEvents(ActivationEvents.NONE);
         mbeans.unregister(activation);
     }
@@ -77,7 +77,7 @@ public final class Management implements AutoCloseable {
      * @param activation an activation
      * @return the name of its MBean, or null when it has none
      */
-    public ObjectName nameOf(Activation activation) {
+    public ObjectName nameOf(EndpointActivation activation) {
         return mbeans.nameOf(activation);
     }
 

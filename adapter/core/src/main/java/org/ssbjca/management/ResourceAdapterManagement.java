@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import org.ssbjca.brokers.BrokerRegistry;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 
 /** The {@link ResourceAdapterMXBean}: reads the adapter's state on each call. */
 final class ResourceAdapterManagement implements ResourceAdapterMXBean {
@@ -48,7 +48,7 @@ final class ResourceAdapterManagement implements ResourceAdapterMXBean {
 
     @Override
     public List<String> getActivations() {
-        return ra.activations().stream().map(Activation::name).sorted().collect(Collectors.toList());
+        return ra.activations().stream().map(EndpointActivation::name).sorted().collect(Collectors.toList());
     }
 
     @Override

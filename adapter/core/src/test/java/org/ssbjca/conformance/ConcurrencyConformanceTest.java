@@ -25,6 +25,10 @@ import org.ssbjca.api.ReceiveRequest;
 /** Many readers on one queue: every message exactly once, in order per conversation, no reader waiting on another. */
 class ConcurrencyConformanceTest {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(ConcurrencyConformanceTest.class.getName());
+
     private static final int READERS = 8;
     private static final int CONVERSATIONS = 100;
     private static final int PER_CONVERSATION = 100;
@@ -97,7 +101,7 @@ class ConcurrencyConformanceTest {
             assertEquals(expected, sequence, "each conversation's messages exactly once and in order");
         }
         assertEquals(0, db.depth(o.targetQueue));
-        System.out.printf("%s: %d readers took %d messages; slowest RECEIVE %d ms%n", db, READERS, TOTAL,
-                slowestReceiveMillis.get());
+        FIGURES.info(String.format("%s: %d readers took %d messages; slowest RECEIVE %d ms", db, READERS, TOTAL,
+                slowestReceiveMillis.get()));
     }
 }

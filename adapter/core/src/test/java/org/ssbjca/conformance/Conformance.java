@@ -19,6 +19,10 @@ import org.ssbjca.backend.portable.PortableOptions;
  */
 public final class Conformance implements ArgumentsProvider {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(Conformance.class.getName());
+
     /** Short fallback poll and housekeeping intervals, so that timer and lifetime tests finish quickly. */
     static final long PORTABLE_OPTIONS_FALLBACK_POLL_MILLIS = 200;
     static final long PORTABLE_OPTIONS_HOUSEKEEPING_MILLIS = 100;
@@ -59,7 +63,7 @@ public final class Conformance implements ArgumentsProvider {
             }
             if (fixture.unavailableReason() != null && !reported) {
                 reported = true;
-                System.out.println(fixture.unavailableReason());
+                FIGURES.info(String.valueOf(fixture.unavailableReason()));
             }
             return fixture;
         }

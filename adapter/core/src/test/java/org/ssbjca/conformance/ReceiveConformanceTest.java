@@ -1,5 +1,6 @@
 package org.ssbjca.conformance;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -151,8 +152,8 @@ class ReceiveConformanceTest {
         Conversation a = begin(db, o);
         CompletableFuture<List<BrokerMessage>> waiting = CompletableFuture.supplyAsync(() ->
                 db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).timeout(Duration.ofSeconds(20)))));
-        Thread.sleep(300);
-        assertFalse(waiting.isDone(), "nothing to receive yet");
+        await("nothing to receive yet").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> !waiting.isDone());
         long sent = System.nanoTime();
         db.run(s -> s.send(a.handle(), o.request, bytes("wake")));
         List<BrokerMessage> got = waiting.get(10, TimeUnit.SECONDS);

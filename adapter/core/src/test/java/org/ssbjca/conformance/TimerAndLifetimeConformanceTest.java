@@ -21,6 +21,10 @@ import org.ssbjca.backend.portable.PortableBroker;
 /** BEGIN CONVERSATION TIMER and the LIFETIME of a dialog. */
 class TimerAndLifetimeConformanceTest {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(TimerAndLifetimeConformanceTest.class.getName());
+
     /**
      * How late the portable backends may fire a timer or lifetime: a waiting session looks at least every fallback
      * poll and runs housekeeping at most every housekeeping interval, which commits at once; plus 500 ms for 2 busy
@@ -45,7 +49,7 @@ class TimerAndLifetimeConformanceTest {
         assertTrue(got.get(0).isDialogTimer(), got.get(0).toString());
         assertEquals(c.handle(), got.get(0).conversationHandle());
         assertTrue(millis >= 900, "not before the timeout: " + millis + " ms");
-        System.out.printf("%s: a DialogTimer due after 1000 ms reached a waiting RECEIVE after %d ms%n", db, millis);
+        FIGURES.info(String.format("%s: a DialogTimer due after 1000 ms reached a waiting RECEIVE after %d ms", db, millis));
         if (db.broker() instanceof PortableBroker) {
             assertTrue(millis - 1000 <= PORTABLE_LATENESS_BOUND_MILLIS, "the timer fired " + (millis - 1000)
                     + " ms late; the bound is " + PORTABLE_LATENESS_BOUND_MILLIS + " ms");
@@ -68,8 +72,8 @@ class TimerAndLifetimeConformanceTest {
         List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
                 .timeout(Duration.ofSeconds(10))));
         long lateMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - due);
-        System.out.printf("%s: a DialogTimer due while another session waited on another queue was received %d ms "
-                + "after it was due (the RECEIVE started %d ms after)%n", db, lateMillis, LOOK_AFTER_MILLIS);
+        FIGURES.info(String.format("%s: a DialogTimer due while another session waited on another queue was received %d ms "
+                + "after it was due (the RECEIVE started %d ms after)", db, lateMillis, LOOK_AFTER_MILLIS));
 
         assertEquals(1, got.size());
         assertTrue(got.get(0).isDialogTimer(), got.get(0).toString());

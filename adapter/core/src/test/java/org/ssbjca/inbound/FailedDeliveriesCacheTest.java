@@ -17,7 +17,7 @@ class FailedDeliveriesCacheTest {
     void aFailureRecordedWhileAnotherReaderLooksIsNotHidden() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
             BrokerMessageListener bean = m -> { };
-            Activation a = new Activation(h.ra, new FakeEndpointFactory(BrokerMessageListener.class, bean, true,
+            EndpointActivation a = new EndpointActivation(h.ra, new FakeEndpointFactory(BrokerMessageListener.class, bean, true,
                     h.context.transactions()), h.spec());
 
             // reader 1 looks in the database, which has no failure yet; meanwhile reader 2 records one
@@ -35,7 +35,7 @@ class FailedDeliveriesCacheTest {
     void aLookThatFindsNothingIsTrustedUntilTheNextLook() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
             BrokerMessageListener bean = m -> { };
-            Activation a = new Activation(h.ra, new FakeEndpointFactory(BrokerMessageListener.class, bean, true,
+            EndpointActivation a = new EndpointActivation(h.ra, new FakeEndpointFactory(BrokerMessageListener.class, bean, true,
                     h.context.transactions()), h.spec());
 
             assertFalse(a.mayHaveAttempts(() -> false));

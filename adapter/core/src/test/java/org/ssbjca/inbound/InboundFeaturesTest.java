@@ -52,7 +52,7 @@ class InboundFeaturesTest {
 
             await(() -> done.size() == 20 && deadLetters(h).size() == 1);
             // the bean saw the 20th message before its delivery committed and was counted
-            Activation counted = h.ra.activations().get(0);
+            EndpointActivation counted = h.ra.activations().get(0);
             await(() -> counted.metrics().delivered() == 20 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             assertEquals(3, poisonAttempts.get(), "three failed deliveries, then no more");
             DeadLetter d = deadLetters(h).get(0);
@@ -60,7 +60,7 @@ class InboundFeaturesTest {
             assertEquals(3, d.attempts());
             assertTrue(d.lastError().contains("cannot process poison"), d.lastError());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             await(() -> a.metrics().delivered() == 20 && a.metrics().deadLettered() == 1);
             assertEquals(3, a.metrics().rolledBack());
             assertEquals(20, a.metrics().delivered());
@@ -97,7 +97,7 @@ class InboundFeaturesTest {
             assertEquals(2, deadLetters(h).get(0).attempts());
             assertTrue(tookMillis < 4000, "no lock wait between the delivery and its bookkeeping: " + tookMillis
                     + " ms");
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             assertEquals(0, a.metrics().delivered(), "a rolled-back delivery is not counted as delivered");
             assertEquals(2, f.rollbacks.get());
             assertEquals(0, f.pairingErrors.get());
@@ -121,7 +121,7 @@ class InboundFeaturesTest {
             h.send("second chance");
             await(() -> deadLetters(h).size() == 1);
 
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             assertTrue(a.redeliver(deadLetters(h).get(0).id()).get(20, TimeUnit.SECONDS));
 
             assertEquals(List.of("second chance"), done);
@@ -146,7 +146,7 @@ class InboundFeaturesTest {
             h.send("second chance");
             await(() -> deadLetters(h).size() == 1);
             long id = deadLetters(h).get(0).id();
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
 
             assertFalse(a.redeliver(id).get(20, TimeUnit.SECONDS), "the bean failed again");
             h.send("later");
@@ -166,7 +166,7 @@ class InboundFeaturesTest {
             List<String> done = new CopyOnWriteArrayList<>();
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
                     h.spec());
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             a.pause();
             await(() -> a.parkedReaders() == a.readerCount());
             h.send("wait for it");
@@ -188,10 +188,10 @@ class InboundFeaturesTest {
                 h.send("slow " + i);
             }
             await(() -> bean.concurrent.get() == 1);
-            Thread.sleep(300);
-            assertEquals(1, bean.peak.get(), "one reader: one delivery at a time");
+            Awaitility.await("one reader: one delivery at a time").during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(5)).until(() -> bean.peak.get() == 1);
 
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             a.setMaxReaders(4);
             await(() -> bean.concurrent.get() == 4);
             assertEquals(4, a.readerCount());

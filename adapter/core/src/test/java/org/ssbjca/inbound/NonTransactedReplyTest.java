@@ -47,7 +47,7 @@ class NonTransactedReplyTest {
             };
             ServiceBrokerActivationSpec spec = h.spec();
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, false, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             long start = System.nanoTime();
 
             h.send("ping");
@@ -91,7 +91,7 @@ class NonTransactedReplyTest {
                 }
             };
             h.activate(BrokerMessageListener.class, bean, false, h.spec());
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
 
             h.send("ping");
 

@@ -77,7 +77,7 @@ class PlannerStatesInboundTest {
 
             h.send("m0", "m1", "poison", "m3", "m4");
 
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             // settled: nothing left in the queue, nothing in delivery, the dead letter's transaction counted
             await().atMost(Duration.ofSeconds(30)).until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0
                     && a.metrics().inFlight().isEmpty() && a.metrics().deadLettered() + a.metrics().delivered() >= 5);

@@ -143,8 +143,8 @@ class QueueReaderTest {
 
             Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
             stopper.start();
-            Thread.sleep(300);
-            assertTrue(stopper.isAlive(), "deactivation waits for the delivery in flight");
+            Awaitility.await("deactivation waits for the delivery in flight").during(Duration.ofMillis(300))
+                    .atMost(Duration.ofSeconds(5)).until(stopper::isAlive);
             release.countDown();
             stopper.join(10_000);
 

@@ -39,7 +39,7 @@ class ReaderErrorsTest {
                 }
             };
             h.ra.endpointActivation(failingOnce, h.spec());
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
 
             h.send("after the error");
 
@@ -65,7 +65,7 @@ class ReaderErrorsTest {
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxDeliveryAttempts(2);
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
 
             h.send("poison");
             h.send("fine");
@@ -91,7 +91,7 @@ class ReaderErrorsTest {
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setCommitBeforeDelivery(true);
             h.activate(BrokerMessageListener.class, bean, false, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
 
             h.send("boom");
             h.send("fine");

@@ -1,5 +1,7 @@
 package org.ssbjca.inbound;
 
+import org.awaitility.Awaitility;
+import java.time.Duration;
 import org.ssbjca.brokers.DeliveryContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,6 +38,10 @@ import org.ssbjca.fakes.TcpProxy;
  */
 class ReaderFaultsTest {
 
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(ReaderFaultsTest.class.getName());
+
     private static final long INITIAL = 50;
     private static final long MAX = 400;
     private static final double JITTER = 0.5;
@@ -56,7 +62,7 @@ class ReaderFaultsTest {
             ServiceBrokerActivationSpec spec = backoffSpec(h);
             spec.setMaxReaders(3);
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, recorder(h, 2), true, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             Events events = new Events();
             a.setEvents(events);
             int conversations = 60;
@@ -82,10 +88,10 @@ class ReaderFaultsTest {
             long firstAfterRestart = h.tx(s -> scalar(s, "SELECT MIN(at_nanos) FROM it_record WHERE at_nanos > "
                     + restartedAt));
             long resumedMillis = TimeUnit.NANOSECONDS.toMillis(firstAfterRestart - restartedAt);
-            System.out.printf("database outage: %d ms down, %d reconnect delays reported, delivery resumed %d ms "
-                    + "after the database returned; %d of %d recorded, %d distinct%n",
+            FIGURES.info(String.format("database outage: %d ms down, %d reconnect delays reported, delivery resumed %d ms "
+                    + "after the database returned; %d of %d recorded, %d distinct",
                     TimeUnit.NANOSECONDS.toMillis(restartedAt - stoppedAt), atStop, resumedMillis, recorded(h),
-                    total, distinct(h));
+                    total, distinct(h)));
 
             assertEquals(total, distinct(h), "nothing lost, nothing duplicated");
             assertEquals(total, recorded(h), "nothing recorded twice");
@@ -113,7 +119,7 @@ class ReaderFaultsTest {
             spec.setMaxReaders(2);
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             Events events = new Events();
             a.setEvents(events);
             await(() -> events.count() >= 4);
@@ -127,9 +133,9 @@ class ReaderFaultsTest {
             h.declare();
             h.send("after the outage");
             await(() -> got.size() == 1);
-            System.out.printf("database down at activation: %d reconnect delays reported while down; the readers "
-                    + "prepared the schema %d ms after it came up; delivered %d ms after it came up%n",
-                    events.count(), schemaMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt));
+            FIGURES.info(String.format("database down at activation: %d reconnect delays reported while down; the readers "
+                    + "prepared the schema %d ms after it came up; delivered %d ms after it came up",
+                    events.count(), schemaMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt)));
 
             assertEquals(List.of("after the outage"), got);
             assertEquals(2, a.readerCount(), "the activation kept its readers");
@@ -152,7 +158,7 @@ class ReaderFaultsTest {
             ServiceBrokerActivationSpec spec = backoffSpec(h);
             spec.setMaxReaders(4);
             h.activate(BrokerMessageListener.class, recorder(h, 0), true, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             Events events = new Events();
             a.setEvents(events);
             for (int i = 0; i < 20; i++) {
@@ -172,8 +178,8 @@ class ReaderFaultsTest {
                 h.send("after-" + i);
             }
             await(() -> recorded(h) == 40);
-            System.out.printf("connections cut: %d readers lost theirs, %d connections reopened, at most %d "
-                    + "opening at once%n", events.readers().size(), reopened, maxConcurrentOpens);
+            FIGURES.info(String.format("connections cut: %d readers lost theirs, %d connections reopened, at most %d "
+                    + "opening at once", events.readers().size(), reopened, maxConcurrentOpens));
 
             assertEquals(4, events.readers().size(), "every reader lost its connection and reported it");
             assertTrue(reopened >= 4, "every reader reconnected: " + reopened);
@@ -193,7 +199,7 @@ class ReaderFaultsTest {
             spec.setMaxReaders(2);
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             AtomicInteger disabledReports = new AtomicInteger();
             a.setEvents(new ActivationEvents() {
                 @Override
@@ -206,7 +212,8 @@ class ReaderFaultsTest {
 
             h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, false));
             h.send("4", "5", "6");
-            Thread.sleep(2000);
+            Awaitility.await("nothing received from a disabled queue").during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(10)).until(() -> got.size() == 3);
             int reports = disabledReports.get();
             assertEquals(List.of("1", "2", "3"), got, "nothing is received from a disabled queue");
             assertTrue(reports >= 2, "each reader reported the disabled queue: " + reports);
@@ -218,8 +225,8 @@ class ReaderFaultsTest {
             long enabledAt = System.nanoTime();
             h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, true));
             await(() -> got.size() == 6);
-            System.out.printf("disabled queue: %d reports in 2 s from 2 readers; delivery resumed %d ms after it "
-                    + "was enabled%n", reports, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - enabledAt));
+            FIGURES.info(String.format("disabled queue: %d reports in 2 s from 2 readers; delivery resumed %d ms after it "
+                    + "was enabled", reports, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - enabledAt)));
             assertEquals(List.of("1", "2", "3", "4", "5", "6"), got.stream().sorted().toList());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
             assertEquals(0, f.pairingErrors.get());
@@ -253,9 +260,9 @@ class ReaderFaultsTest {
                 await(() -> h.context.fakeWorkManager().liveThreads() == 0);
                 await(() -> sessions(h) == sessionsBefore);
             }
-            System.out.printf("20 activate/deactivate cycles of 4 readers: %d reader threads alive, %d database "
-                    + "sessions (as before: %d)%n", h.context.fakeWorkManager().liveThreads(), sessions(h),
-                    sessionsBefore);
+            FIGURES.info(String.format("20 activate/deactivate cycles of 4 readers: %d reader threads alive, %d database "
+                    + "sessions (as before: %d)", h.context.fakeWorkManager().liveThreads(), sessions(h),
+                    sessionsBefore));
             assertEquals(0, h.context.fakeWorkManager().liveThreads(), "no reader thread left");
             assertEquals(sessionsBefore, sessions(h), "no connection left open");
             assertTrue(h.ra.activations().isEmpty());
@@ -389,7 +396,7 @@ class ReaderFaultsTest {
                     reachedCap |= base == MAX;
                     jittered |= delay < base;
                 }
-                System.out.printf("  %s: reconnect delays %s ms%n", e.getKey(), d);
+                FIGURES.info(String.format("  %s: reconnect delays %s ms", e.getKey(), d));
             }
             assertTrue(reachedCap, "the delays reached the cap of " + MAX + " ms: " + delays);
             assertTrue(jittered, "jitter shortened the delays: " + delays);

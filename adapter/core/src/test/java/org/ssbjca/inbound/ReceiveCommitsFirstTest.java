@@ -79,7 +79,7 @@ class ReceiveCommitsFirstTest {
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setCommitBeforeDelivery(true);
             h.activate(BrokerMessageListener.class, bean, false, spec);
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
             a.pause();
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> a.parkedReaders() == 1);
             a.setWaitTimeout(60_000L); // the reader's next turn waits long after the delivery

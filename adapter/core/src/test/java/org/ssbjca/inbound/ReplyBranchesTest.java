@@ -43,7 +43,7 @@ class ReplyBranchesTest {
                 }
             };
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, h.spec());
-            Activation a = h.ra.activations().get(0);
+            EndpointActivation a = h.ra.activations().get(0);
 
             h.send("ping");
 

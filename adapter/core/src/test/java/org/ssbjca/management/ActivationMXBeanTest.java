@@ -28,7 +28,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.HeldBean;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
@@ -51,7 +51,7 @@ class ActivationMXBeanTest {
                 done.add(m.bodyAsText());
             };
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
 
             h.send("a", "flaky", "b");
@@ -161,7 +161,7 @@ class ActivationMXBeanTest {
         try (InboundHarness h = new InboundHarness()) {
             HeldBean bean = new HeldBean();
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
             for (int i = 0; i < 3; i++) {
                 h.send("slow " + i);
@@ -192,7 +192,7 @@ class ActivationMXBeanTest {
             List<Integer> batches = new CopyOnWriteArrayList<>();
             ConversationGroupListener bean = messages -> batches.add(messages.size());
             h.activate(ConversationGroupListener.class, bean, true, h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
             assertEquals(1, mx.getReceiveBatchSize());
             pauseFully(mx);

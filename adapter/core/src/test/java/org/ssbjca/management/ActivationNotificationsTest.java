@@ -18,7 +18,7 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.fakes.FakeEndpointFactory;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
@@ -63,7 +63,7 @@ class ActivationNotificationsTest {
             List<String> done = new CopyOnWriteArrayList<>();
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
                     h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             List<Notification> got = listen(ObjectNames.activation(a.name()));
 
             Notification n = awaitType(got, ActivationNotifications.QUEUE_DISABLED);
@@ -112,7 +112,7 @@ class ActivationNotificationsTest {
         try (InboundHarness h = new InboundHarness()) {
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> { }, true, h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ObjectName name = ObjectNames.activation(a.name());
             List<String> types = new CopyOnWriteArrayList<>();
             for (MBeanNotificationInfo info : SERVER.getMBeanInfo(name).getNotifications()) {

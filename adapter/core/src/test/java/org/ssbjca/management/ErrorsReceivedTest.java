@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.fakes.LogRecords;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
 
 /**
@@ -27,7 +27,7 @@ class ErrorsReceivedTest {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.messageTypeName());
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
 
             Conversation c = h.send("order");

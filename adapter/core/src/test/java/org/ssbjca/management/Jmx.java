@@ -9,7 +9,7 @@ import javax.management.JMX;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.awaitility.Awaitility;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
 
 /** What the management tests share: the platform MBean server, proxies as a JMX client makes them, waiting. */
@@ -22,7 +22,7 @@ final class Jmx {
     }
 
     /** @return the only activation of the harness's adapter */
-    static Activation onlyActivation(InboundHarness h) {
+    static EndpointActivation onlyActivation(InboundHarness h) {
         if (h.ra.activations().size() != 1) {
             fail("expected one activation, found " + h.ra.activations());
         }
@@ -30,7 +30,7 @@ final class Jmx {
     }
 
     /** @return a client-side proxy of the activation's MBean, found by its documented name */
-    static ActivationMXBean proxy(Activation a) {
+    static ActivationMXBean proxy(EndpointActivation a) {
         return JMX.newMXBeanProxy(SERVER, ObjectNames.activation(a.name()), ActivationMXBean.class, true);
     }
 

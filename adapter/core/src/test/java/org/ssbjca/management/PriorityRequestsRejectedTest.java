@@ -16,7 +16,7 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.fakes.LogRecords;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 
@@ -35,7 +35,7 @@ class PriorityRequestsRejectedTest {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
             h.activate(BrokerMessageListener.class, bean, true, h.spec());
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
 
             send(h, "a", "<priority>999</priority>");

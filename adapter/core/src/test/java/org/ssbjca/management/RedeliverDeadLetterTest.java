@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
-import org.ssbjca.inbound.Activation;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
@@ -39,7 +39,7 @@ class RedeliverDeadLetterTest {
             spec.setMaxReaders(2);
             spec.setWaitTimeout(20_000L);
             h.activate(BrokerMessageListener.class, bean, true, spec);
-            Activation a = Jmx.onlyActivation(h);
+            EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
             h.send("poison");
             await(() -> mx.getDeadLettered() == 1 && mx.getRolledBack() == 1, "dead-lettered");

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import javax.management.Attribute;
 import javax.management.JMX;
@@ -19,6 +20,7 @@ import javax.management.Notification;
 import javax.management.NotificationListener;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
+import org.awaitility.Awaitility;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -110,8 +112,8 @@ class JmxIT {
             }
             await(() -> driver.concurrent(queue) == 1 && (int) server.getAttribute(bean, "ActiveReaders") == 1,
                     "one delivery in progress");
-            Thread.sleep(1000);
-            assertEquals(1, driver.peak(queue), "one reader: one delivery at a time, three messages wait");
+            Awaitility.await("one reader: one delivery at a time, three messages wait")
+                    .during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> driver.peak(queue) == 1);
 
             server.setAttribute(bean, new Attribute("MaxReaders", 4));
 
@@ -151,8 +153,8 @@ class JmxIT {
             driver.send("JmxPauseService", "p" + i);
         }
         assertEquals(3L, server.getAttribute(bean, "QueueDepth"));
-        Thread.sleep(3000);
-        assertEquals(List.of(), driver.delivered(queue), "paused: nothing delivered");
+        Awaitility.await("paused: nothing delivered").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                .until(() -> driver.delivered(queue).isEmpty());
         assertEquals(3L, server.getAttribute(bean, "QueueDepth"));
         assertEquals(deliveredBefore, server.getAttribute(bean, "Delivered"));
 
@@ -283,19 +285,8 @@ class JmxIT {
         return new ObjectName("org.ssbjca:type=Activation,name=" + bean + "@" + queue);
     }
 
-    /** A condition read over JMX. */
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
     /** Waits up to a minute: the server shares two cores with other builds. */
-    private static void await(Condition condition, String what) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE_MILLIS * 1_000_000L;
-        while (!condition.holds()) {
-            if (System.nanoTime() > deadline) {
-                fail("not within " + DEADLINE_MILLIS + " ms: " + what);
-            }
-            Thread.sleep(50);
-        }
+    private static void await(Callable<Boolean> condition, String what) {
+        Awaitility.await(what).atMost(Duration.ofMillis(DEADLINE_MILLIS)).until(condition);
     }
 }

@@ -1,5 +1,6 @@
 package org.ssbjca.backend.portable;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,6 +33,10 @@ import org.ssbjca.backend.Validation;
  * the receiver long before its 20 s fallback poll; on H2 the bounded fallback poll finds the message.
  */
 class WakeUpTest {
+
+    /** What this test reports (figures, or why a backend is skipped). */
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(WakeUpTest.class.getName());
 
     private static final PortableOptions SLOW_FALLBACK = new PortableOptions(20_000, 1000, Clock.systemUTC());
 
@@ -79,7 +84,8 @@ class WakeUpTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(1000);
+            await("the RECEIVE is waiting").during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(10))
+                    .until(() -> !waiting.isDone());
             long committed;
             try (Connection c = source.open()) {
                 BrokerSession s = sender.session(c);
@@ -92,7 +98,7 @@ class WakeUpTest {
             List<BrokerMessage> got = waiting.get(60, TimeUnit.SECONDS);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - committed);
             assertEquals(1, got.size());
-            System.out.printf("%s: woken %d ms after the commit%n", db.kind(), millis);
+            FIGURES.info(String.format("%s: woken %d ms after the commit", db.kind(), millis));
             return millis;
         }
     }

@@ -31,9 +31,9 @@ import org.ssbjca.api.ConversationGroupListener;
  * connection. The number of readers, the batch size and the wait can change while it runs; it can be paused and
  * resumed. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
  */
-public final class Activation {
+public final class EndpointActivation {
 
-    private static final AdapterLog LOG = AdapterLog.of(Activation.class);
+    private static final AdapterLog LOG = AdapterLog.of(EndpointActivation.class);
     private static final long STOP_WAIT_MILLIS = 30_000;
     private static final long ATTEMPTS_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
@@ -70,7 +70,7 @@ public final class Activation {
      * @param spec the validated activation properties
      * @throws ResourceException if a property is invalid
      */
-    public Activation(AdapterContext ra, MessageEndpointFactory factory, ServiceBrokerActivationSpec spec)
+    public EndpointActivation(AdapterContext ra, MessageEndpointFactory factory, ServiceBrokerActivationSpec spec)
             throws ResourceException {
         this.ra = ra;
         this.factory = factory;
