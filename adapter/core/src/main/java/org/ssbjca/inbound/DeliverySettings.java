@@ -36,20 +36,21 @@ final class DeliverySettings {
     private final int transactionTimeout;
 
     DeliverySettings(ServiceBrokerActivationSpec spec) throws InvalidPropertyException {
+        ActivationValues values = new ActivationValues(spec);
         queue = spec.getQueue().trim();
-        batchSize = spec.receiveBatchSize();
-        waitTimeoutMillis = spec.waitTimeoutMillis();
-        endsOnSystemMessages = spec.systemMessages() == ServiceBrokerActivationSpec.SystemMessages.END;
-        commitBeforeDelivery = spec.commitBeforeDelivery();
-        maxDeliveryAttempts = spec.maxDeliveryAttempts();
+        batchSize = values.receiveBatchSize();
+        waitTimeoutMillis = values.waitTimeoutMillis();
+        endsOnSystemMessages = values.systemMessages() == ServiceBrokerActivationSpec.SystemMessages.END;
+        commitBeforeDelivery = values.commitBeforeDelivery();
+        maxDeliveryAttempts = values.maxDeliveryAttempts();
         endConversationOnDeadLetter =
-                spec.deadLetterMode() == ServiceBrokerActivationSpec.DeadLetter.TABLE_AND_END_CONVERSATION;
-        priorityEnabled = spec.priorityEnabled();
+                values.deadLetterMode() == ServiceBrokerActivationSpec.DeadLetter.TABLE_AND_END_CONVERSATION;
+        priorityEnabled = values.priorityEnabled();
         priorityMessageType = Config.blankToNull(spec.getPriorityMessageType());
-        reconnectInitial = spec.reconnectInitialMillis();
-        reconnectMax = spec.reconnectMaxMillis();
-        reconnectJitter = spec.reconnectJitter();
-        transactionTimeout = spec.transactionTimeoutSeconds();
+        reconnectInitial = values.reconnectInitialMillis();
+        reconnectMax = values.reconnectMaxMillis();
+        reconnectJitter = values.reconnectJitter();
+        transactionTimeout = values.transactionTimeoutSeconds();
     }
 
     String queue() {

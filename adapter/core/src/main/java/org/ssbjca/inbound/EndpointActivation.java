@@ -7,16 +7,11 @@ import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.ssbjca.brokers.AdapterContext;
@@ -35,7 +30,6 @@ public final class EndpointActivation {
 
     private static final AdapterLog LOG = AdapterLog.of(EndpointActivation.class);
     private static final long STOP_WAIT_MILLIS = 30_000;
-    private static final long ATTEMPTS_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final AdapterContext ra;
     private final MessageEndpointFactory factory;
@@ -44,19 +38,13 @@ public final class EndpointActivation {
     private final Semaphore reconnectGate = new Semaphore(1);
     private final DeliverySettings settings;
     private final ActivationMetrics metrics = new ActivationMetrics();
+    private final PauseGate pause = new PauseGate();
+    private final Redeliveries redeliveries = new Redeliveries();
+    private final FailedDeliveryHint attempts = new FailedDeliveryHint();
     private final PriorityScanner priorities;
-    private final Queue<Redelivery> redeliveries = new ConcurrentLinkedQueue<>();
-    private final Object pauseLock = new Object();
-    private final AtomicInteger parked = new AtomicInteger();
-    private final AtomicInteger nextWake = new AtomicInteger();
     private final AtomicReference<String> reportedFailure = new AtomicReference<>();
     private volatile ActivationEvents events = ActivationEvents.NONE;
-    private volatile boolean paused;
     private volatile boolean stopped;
-    private final AtomicLong attemptsRecorded = new AtomicLong();
-    private final AtomicLong attemptsCheckedAt = new AtomicLong();
-    private volatile boolean attemptsFound = true;
-    private volatile long attemptsRecordedAtLook;
     private BrokerRegistry.Entry database;
     private Method method;
     private boolean batchListener;
@@ -99,8 +87,9 @@ public final class EndpointActivation {
                     + "ConversationGroupListener", e);
         }
         deliveryMode = DeliveryMode.of(settings, transacted);
-        setMaxReaders(spec.maxReaders());
-        LOG.activated(name(), database.source().config(), spec.maxReaders(), deliveryMode.describe(),
+        int readers = new ActivationValues(spec).maxReaders();
+        setMaxReaders(readers);
+        LOG.activated(name(), database.source().config(), readers, deliveryMode.describe(),
                 batchListener ? "conversation group" : "per message");
     }
 
@@ -146,27 +135,23 @@ public final class EndpointActivation {
                 LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
             }
         }
-        Redelivery r;
-        while ((r = redeliveries.poll()) != null) {
-            r.done(false);
-        }
+        redeliveries.failAll();
         LOG.deactivated(name());
     }
 
     /** Readers stop taking messages (deliveries in flight finish); {@link #resume()} lets them go on. */
     public void pause() {
-        paused = true;
+        pause.close();
     }
 
     /** Lets paused readers take messages again. */
     public void resume() {
-        paused = false;
-        wakePaused();
+        pause.open();
     }
 
     /** @return whether the readers are paused */
     public boolean isPaused() {
-        return paused;
+        return pause.isClosed();
     }
 
     /**
@@ -174,7 +159,7 @@ public final class EndpointActivation {
      *         delivery is in flight and none starts until resumed
      */
     public int parkedReaders() {
-        return parked.get();
+        return pause.parked();
     }
 
     /**
@@ -185,10 +170,9 @@ public final class EndpointActivation {
      * @return completes with true when the bean took it and the transaction committed
      */
     public CompletableFuture<Boolean> redeliver(long deadLetterId) {
-        Redelivery r = new Redelivery(deadLetterId);
-        redeliveries.add(r);
+        CompletableFuture<Boolean> result = redeliveries.add(deadLetterId);
         wakeForRedeliveries();
-        return r.result;
+        return result;
     }
 
     /**
@@ -196,18 +180,7 @@ public final class EndpointActivation {
      * just starting its RECEIVE, so a caller waiting for a redelivery repeats it.
      */
     public void wakeForRedeliveries() {
-        if (redeliveries.isEmpty()) {
-            return;
-        }
-        Map<String, ActivationMetrics.InFlight> delivering = metrics.inFlight();
-        List<QueueReader> running = new ArrayList<>(readers);
-        for (int i = 0; i < running.size(); i++) {
-            QueueReader r = running.get(Math.floorMod(nextWake.getAndIncrement(), running.size()));
-            if (!delivering.containsKey(r.name())) {
-                r.wake();
-                return;
-            }
-        }
+        redeliveries.wakeOneIdle(readers, metrics.inFlight().keySet());
     }
 
     /**
@@ -280,56 +253,24 @@ public final class EndpointActivation {
     // ---- for the readers
 
     boolean awaitResumed(BooleanSupplier stopping) throws InterruptedException {
-        synchronized (pauseLock) {
-            if (paused && !stopping.getAsBoolean()) {
-                parked.incrementAndGet();
-                try {
-                    while (paused && !stopping.getAsBoolean()) {
-                        pauseLock.wait(1000);
-                    }
-                } finally {
-                    parked.decrementAndGet();
-                }
-            }
-        }
-        return !stopping.getAsBoolean();
+        return pause.awaitOpen(stopping);
     }
 
     void wakePaused() {
-        synchronized (pauseLock) {
-            pauseLock.notifyAll();
-        }
+        pause.wakeAll();
     }
 
-    Redelivery takeRedelivery() {
-        return redeliveries.poll();
+    Redeliveries.Redelivery takeRedelivery() {
+        return redeliveries.take();
     }
 
-    /**
-     * @param lookInDatabase asks the database whether failed deliveries are recorded for this queue
-     * @return whether they may be; the database is asked at most every 5 s, and a failure recorded here counts at
-     *         once
-     */
+    /** @see FailedDeliveryHint#mayHaveAttempts */
     boolean mayHaveAttempts(BooleanSupplier lookInDatabase) {
-        long now = System.nanoTime();
-        long checkedAt = attemptsCheckedAt.get();
-        if ((checkedAt == 0 || now - checkedAt > ATTEMPTS_RECHECK_NANOS)
-                && attemptsCheckedAt.compareAndSet(checkedAt, now)) {
-            // one reader looks at a time; a failure another reader records meanwhile is not hidden by what it finds
-            long recordedBefore = attemptsRecorded.get();
-            try {
-                attemptsFound = lookInDatabase.getAsBoolean();
-            } catch (RuntimeException e) {
-                attemptsCheckedAt.set(checkedAt);
-                throw e;
-            }
-            attemptsRecordedAtLook = recordedBefore;
-        }
-        return attemptsFound || attemptsRecorded.get() != attemptsRecordedAtLook;
+        return attempts.mayHaveAttempts(lookInDatabase);
     }
 
     void attemptsRecorded() {
-        attemptsRecorded.incrementAndGet();
+        attempts.recorded();
     }
 
     /**
@@ -391,23 +332,5 @@ public final class EndpointActivation {
 
     Semaphore reconnectGate() {
         return reconnectGate;
-    }
-
-    /** A dead letter an operator asked to deliver again. */
-    static final class Redelivery {
-        private final long id;
-        private final CompletableFuture<Boolean> result = new CompletableFuture<>();
-
-        Redelivery(long id) {
-            this.id = id;
-        }
-
-        long id() {
-            return id;
-        }
-
-        void done(boolean delivered) {
-            result.complete(delivered);
-        }
     }
 }

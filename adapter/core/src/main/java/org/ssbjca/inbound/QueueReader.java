@@ -71,7 +71,7 @@ final class QueueReader implements Runnable {
             return;
         }
         DeliverySteps steps = new DeliverySteps(activation, name, connection, endpoint);
-        EndpointActivation.Redelivery redelivery = activation.takeRedelivery();
+        Redeliveries.Redelivery redelivery = activation.takeRedelivery();
         if (redelivery != null) {
             try {
                 redelivery.done(DeadLetterRedelivery.run(steps, redelivery.id()));

@@ -6,12 +6,10 @@ import jakarta.resource.spi.ActivationSpec;
 import jakarta.resource.spi.ConfigProperty;
 import jakarta.resource.spi.InvalidPropertyException;
 import jakarta.resource.spi.ResourceAdapter;
-import java.util.Locale;
 import org.ssbjca.brokers.Config;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
-import org.ssbjca.backend.BackendKind;
 import org.ssbjca.backend.DatabaseConfig;
 
 /**
@@ -85,128 +83,7 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
 
     @Override
     public void validate() throws InvalidPropertyException {
-        if (Config.blankToNull(queue) == null) {
-            throw invalid("queue", "is required: the name of the queue to read");
-        }
-        try {
-            database();
-        } catch (IllegalArgumentException e) {
-            throw invalid("connectionUrl", e.getMessage());
-        }
-        maxReaders();
-        receiveBatchSize();
-        waitTimeoutMillis();
-        int attempts = maxDeliveryAttempts();
-        if (database().kind() == BackendKind.SQLSERVER && attempts >= 5) {
-            throw invalid("maxDeliveryAttempts", "must be between 1 and 4 on SQL Server (it disables a queue after "
-                    + "5 rolled-back RECEIVEs in a row), was " + attempts);
-        }
-        deadLetterMode();
-        systemMessages();
-        priorityEnabled();
-        reconnectMaxMillis();
-        reconnectJitter();
-        transactionTimeoutSeconds();
-        commitBeforeDelivery();
-    }
-
-    // ---- the typed values: each parses its text and refuses what is not a value of its type or not in its range
-
-    /** @return the number of readers, 1 to 256 */
-    int maxReaders() throws InvalidPropertyException {
-        return (int) whole("maxReaders", maxReaders, DeliverySettings.MIN_READERS, DeliverySettings.MAX_READERS);
-    }
-
-    /** @return RECEIVE TOP (n), 1 to 10000 */
-    int receiveBatchSize() throws InvalidPropertyException {
-        return (int) whole("receiveBatchSize", receiveBatchSize, DeliverySettings.MIN_BATCH, DeliverySettings.MAX_BATCH);
-    }
-
-    /** @return the WAITFOR timeout in milliseconds */
-    long waitTimeoutMillis() throws InvalidPropertyException {
-        return whole("waitTimeout", waitTimeout, DeliverySettings.MIN_WAIT, DeliverySettings.MAX_WAIT);
-    }
-
-    /** @return failed deliveries of one message before it is dead-lettered */
-    int maxDeliveryAttempts() throws InvalidPropertyException {
-        return (int) whole("maxDeliveryAttempts", maxDeliveryAttempts, 1, 100);
-    }
-
-    /** @return whether groups with a priority are taken first */
-    boolean priorityEnabled() throws InvalidPropertyException {
-        return bool("priorityEnabled", priorityEnabled);
-    }
-
-    /** @return the first reconnect delay in milliseconds */
-    long reconnectInitialMillis() throws InvalidPropertyException {
-        return whole("reconnectInitialMillis", reconnectInitialMillis, 10, 600_000);
-    }
-
-    /** @return the longest reconnect delay in milliseconds */
-    long reconnectMaxMillis() throws InvalidPropertyException {
-        return whole("reconnectMaxMillis", reconnectMaxMillis, reconnectInitialMillis(), 3_600_000);
-    }
-
-    /** @return the random reduction of each reconnect delay, 0.0 to 1.0 */
-    double reconnectJitter() throws InvalidPropertyException {
-        String text = reconnectJitter == null ? "" : reconnectJitter.trim();
-        double value;
-        try {
-            value = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            value = Double.NaN;
-        }
-        if (!(value >= 0 && value <= 1)) { // NaN fails both
-            throw invalid("reconnectJitter", "must be a number between 0.0 and 1.0, was '" + reconnectJitter + "'");
-        }
-        return value;
-    }
-
-    /** @return the delivery transaction timeout in seconds, 0 for the container's default */
-    int transactionTimeoutSeconds() throws InvalidPropertyException {
-        return (int) whole("transactionTimeout", transactionTimeout, 0, 86_400);
-    }
-
-    /** @return whether the RECEIVE commits before delivery */
-    boolean commitBeforeDelivery() throws InvalidPropertyException {
-        return bool("commitBeforeDelivery", commitBeforeDelivery);
-    }
-
-    private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {
-        long value;
-        try {
-            value = Long.parseLong(text == null ? "" : text.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(name, "must be a whole number between " + min + " and " + max + ", was '" + text + "'");
-        }
-        if (value < min || value > max) {
-            throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
-        }
-        return value;
-    }
-
-    private static boolean bool(String name, String text) throws InvalidPropertyException {
-        String t = text == null ? "" : text.trim();
-        if (t.equalsIgnoreCase("true")) {
-            return true;
-        }
-        if (t.equalsIgnoreCase("false")) {
-            return false;
-        }
-        throw invalid(name, "must be true or false, was '" + text + "'");
-    }
-
-    private static InvalidPropertyException invalid(String property, String why) {
-        InvalidPropertyException e = new InvalidPropertyException("ssb-jca activation property '" + property + "' "
-                + why);
-        try {
-            e.setInvalidPropertyDescriptors(new java.beans.PropertyDescriptor[] {
-                new java.beans.PropertyDescriptor(property, ServiceBrokerActivationSpec.class)
-            });
-        } catch (java.beans.IntrospectionException ignored) {
-            // the message names the property already
-        }
-        return e;
+        new ActivationValues(this).validate();
     }
 
     /**
@@ -216,24 +93,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     public DatabaseConfig database() {
         return Config.database(connectionUrl, user, password, resourceAdapter instanceof AdapterContext
                 ? (AdapterContext) resourceAdapter : null);
-    }
-
-    /** @return the dead-letter behaviour */
-    public DeadLetter deadLetterMode() throws InvalidPropertyException {
-        try {
-            return DeadLetter.valueOf(deadLetter.trim().toUpperCase(Locale.ROOT));
-        } catch (RuntimeException e) {
-            throw invalid("deadLetter", "must be TABLE or TABLE_AND_END_CONVERSATION, was " + deadLetter);
-        }
-    }
-
-    /** @return what readers do with EndDialog and Error */
-    public SystemMessages systemMessages() throws InvalidPropertyException {
-        try {
-            return SystemMessages.valueOf(handleSystemMessages.trim().toUpperCase(Locale.ROOT));
-        } catch (RuntimeException e) {
-            throw invalid("handleSystemMessages", "must be END or DELIVER, was " + handleSystemMessages);
-        }
     }
 
     @Override

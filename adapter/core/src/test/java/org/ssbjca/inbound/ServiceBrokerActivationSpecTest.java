@@ -19,12 +19,12 @@ class ServiceBrokerActivationSpecTest {
     void theDefaultsAreValid() throws Exception {
         ServiceBrokerActivationSpec spec = spec(s -> { });
         assertDoesNotThrow(spec::validate);
-        assertEquals(1, spec.maxReaders());
-        assertEquals(1, spec.receiveBatchSize());
-        assertEquals(5000L, spec.waitTimeoutMillis());
-        assertEquals(3, spec.maxDeliveryAttempts());
-        assertTrue(spec.priorityEnabled());
-        assertEquals(0.5, spec.reconnectJitter());
+        assertEquals(1, new ActivationValues(spec).maxReaders());
+        assertEquals(1, new ActivationValues(spec).receiveBatchSize());
+        assertEquals(5000L, new ActivationValues(spec).waitTimeoutMillis());
+        assertEquals(3, new ActivationValues(spec).maxDeliveryAttempts());
+        assertTrue(new ActivationValues(spec).priorityEnabled());
+        assertEquals(0.5, new ActivationValues(spec).reconnectJitter());
         assertEquals(BackendKind.H2, spec.database().kind());
     }
 
@@ -70,9 +70,9 @@ class ServiceBrokerActivationSpecTest {
             s.setReconnectJitter("0.25");
         });
         spec.validate();
-        assertEquals(4, spec.maxReaders());
-        assertFalse(spec.priorityEnabled());
-        assertEquals(0.25, spec.reconnectJitter());
+        assertEquals(4, new ActivationValues(spec).maxReaders());
+        assertFalse(new ActivationValues(spec).priorityEnabled());
+        assertEquals(0.25, new ActivationValues(spec).reconnectJitter());
     }
 
     @Test

@@ -3,8 +3,6 @@ package org.ssbjca.it.beans;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
-import jakarta.transaction.RollbackException;
-import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
 import org.jboss.ejb3.annotation.ResourceAdapter;
 import org.ssbjca.api.BrokerMessage;
@@ -39,10 +37,6 @@ public class CrashRecordingService implements BrokerMessageListener {
     @Override
     public void onMessage(BrokerMessage message) {
         Recorder.record(records, message);
-        try {
-            transactions.getTransaction().enlistResource(new SlowPrepare(100));
-        } catch (RollbackException | SystemException e) {
-            throw new IllegalStateException("cannot enlist the slow-prepare resource", e);
-        }
+        SlowPrepare.enlist(transactions, 100);
     }
 }

@@ -13,6 +13,20 @@ public final class SlowPrepare implements XAResource {
 
     private final long millis;
 
+    /**
+     * Enlists a slow prepare in the caller's transaction.
+     *
+     * @param transactions the transaction manager
+     * @param millis how long its prepare sleeps
+     */
+    public static void enlist(jakarta.transaction.TransactionManager transactions, long millis) {
+        try {
+            transactions.getTransaction().enlistResource(new SlowPrepare(millis));
+        } catch (jakarta.transaction.RollbackException | jakarta.transaction.SystemException e) {
+            throw new IllegalStateException("cannot enlist the slow-prepare resource", e);
+        }
+    }
+
     /** @param millis how long prepare sleeps */
     public SlowPrepare(long millis) {
         this.millis = millis;

@@ -3,7 +3,6 @@ package org.ssbjca.backend.portable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
-import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
-import org.ssbjca.api.MessageTypes;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.Jdbc;
-import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.TouchedQueues;
-import org.ssbjca.backend.Validation;
 
 /**
  * The Service Broker verbs on the portable schema. Conversation state changes lock both endpoint rows of the
@@ -38,6 +33,7 @@ final class PortableSession implements BrokerSession {
     private final TouchedQueues touchedQueues = new TouchedQueues();
     private final java.util.Queue<UUID> removedEndpoints = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final MessageStore messages;
+    private final DialogVerbs dialogs;
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
     private final AtomicBoolean woken = new AtomicBoolean();
@@ -47,6 +43,7 @@ final class PortableSession implements BrokerSession {
         this.sql = broker.sql();
         this.c = connection;
         this.messages = new MessageStore(broker, connection, touchedQueues);
+        this.dialogs = new DialogVerbs(broker, connection, messages, removedEndpoints);
     }
 
     @Override
@@ -56,228 +53,32 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
-        try {
-            String fromQueue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), fromService);
-            if (fromQueue == null) {
-                throw new BrokerException("BEGIN DIALOG: service '" + fromService + "' does not exist");
-            }
-            if (Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), toService) == null) {
-                throw new BrokerException("BEGIN DIALOG: target service '" + toService + "' does not exist");
-            }
-            if (!Jdbc.exists(c, sql.contractExists, contract)) {
-                throw new BrokerException("BEGIN DIALOG: contract '" + contract + "' does not exist");
-            }
-            UUID group = initiatorGroup(fromQueue, options);
-            UUID handle = UUID.randomUUID();
-            UUID conversationId = UUID.randomUUID();
-            Instant now = broker.now();
-            Instant expires = options.lifetime() == null ? null : now.plus(options.lifetime());
-            Jdbc.update(c, sql.insertEndpoint, handle, conversationId, true, group, fromService, toService, contract,
-                    Endpoint.STARTED_OUTBOUND, expires, now);
-            return new Conversation(handle, conversationId, group);
-        } catch (SQLException e) {
-            throw failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "'", e);
-        }
-    }
-
-    private UUID initiatorGroup(String queue, DialogOptions options) throws SQLException {
-        if (options.relatedConversation() != null) {
-            Endpoint related = endpoint(options.relatedConversation());
-            if (related == null) {
-                throw new ConversationEndedException("BEGIN DIALOG: related conversation "
-                        + options.relatedConversation() + " does not exist");
-            }
-            return ensureGroup(related.groupId, queue);
-        }
-        if (options.relatedConversationGroup() != null) {
-            return ensureGroup(options.relatedConversationGroup(), queue);
-        }
-        return newGroup(queue);
-    }
-
-    private UUID ensureGroup(UUID group, String queue) throws SQLException {
-        String existing = Jdbc.first(c, sql.groupQueue, rs -> rs.getString(1), group);
-        if (existing == null) {
-            Jdbc.update(c, sql.insertGroup, group, queue);
-        } else if (!existing.equals(queue)) {
-            throw new BrokerException("conversation group " + group + " belongs to queue '" + existing
-                    + "', not to queue '" + queue + "'");
-        }
-        return group;
-    }
-
-    UUID newGroup(String queue) throws SQLException {
-        UUID group = UUID.randomUUID();
-        Jdbc.update(c, sql.insertGroup, group, queue);
-        return group;
+        return dialogs.beginDialog(fromService, toService, contract, options);
     }
 
     @Override
     public void send(UUID handle, String messageType, byte[] body) {
-        try {
-            if (MessageTypes.isSystem(messageType)) {
-                throw new BrokerException("SEND: message type '" + messageType
-                        + "' is a system message type, sent by the broker only");
-            }
-            Pair pair = lockConversation(handle, "SEND");
-            Endpoint me = pair.me;
-            requireOpen(me, "SEND");
-            Rule rule = Jdbc.first(c, sql.messageTypeRule,
-                    rs -> new Rule(SentBy.valueOf(rs.getString(1)), Validation.valueOf(rs.getString(2))),
-                    me.contract, messageType);
-            if (rule == null && !Jdbc.exists(c, sql.messageTypeExists, messageType)) {
-                throw new BrokerException("SEND: message type '" + messageType + "' does not exist");
-            }
-            if (rule == null) {
-                throw new BrokerException("SEND: message type '" + messageType + "' is not part of contract '"
-                        + me.contract + "'");
-            }
-            if (!rule.sentBy.allows(me.initiator)) {
-                throw new BrokerException("SEND: contract '" + me.contract + "' does not let the " + me.side()
-                        + " send message type '" + messageType + "' (SENT BY " + rule.sentBy + ")");
-            }
-            BodyValidator.check(messageType, rule.validation, body);
-            Endpoint peer = pair.peer != null ? pair.peer : createTarget(me);
-            messages.send(me, peer, messageType, body);
-            Jdbc.update(c, sql.updateSendSequence, me.sendSequence + 1, Endpoint.CONVERSING, me.handle);
-        } catch (SQLException e) {
-            throw failure("SEND on conversation " + handle, e);
-        }
-    }
-
-    private Endpoint createTarget(Endpoint me) throws SQLException {
-        if (!me.initiator || !Endpoint.STARTED_OUTBOUND.equals(me.state)) {
-            throw new ConversationEndedException("SEND: the other side of conversation " + me.handle
-                    + " no longer exists (it was ended WITH CLEANUP)");
-        }
-        String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), me.farService);
-        if (queue == null) {
-            throw new BrokerException("SEND: target service '" + me.farService + "' does not exist");
-        }
-        if (!Jdbc.exists(c, sql.serviceHasContract, me.farService, me.contract)) {
-            throw new BrokerException("SEND: target service '" + me.farService + "' does not accept contract '"
-                    + me.contract + "'");
-        }
-        UUID handle = UUID.randomUUID();
-        UUID group = newGroup(queue);
-        Jdbc.update(c, sql.insertEndpoint, handle, me.conversationId, false, group, me.farService, me.service,
-                me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
-        return new Endpoint(handle, me.conversationId, false, group, me.farService, me.service, me.contract,
-                Endpoint.CONVERSING, 0, me.lifetimeExpiresAt);
+        dialogs.send(handle, messageType, body);
     }
 
     @Override
     public void endConversation(UUID handle, Integer errorCode, String errorDescription) {
-        String verb = errorCode == null ? "END CONVERSATION" : "END CONVERSATION WITH ERROR";
-        if (errorCode != null) {
-            if (errorCode <= 0) {
-                throw new IllegalArgumentException("the error code must be greater than 0: " + errorCode);
-            }
-            if (errorDescription == null || errorDescription.length() > 3000) {
-                throw new IllegalArgumentException("the error description must be given, at most 3000 characters");
-            }
-        }
-        try {
-            Pair pair = lockConversation(handle, verb);
-            Endpoint me = pair.me;
-            if (me.hasEnded()) {
-                throw new ConversationEndedException(verb + ": this side of conversation " + handle
-                        + " has already ended");
-            }
-            Jdbc.update(c, sql.deleteMessagesOfConversation, me.handle);
-            Jdbc.update(c, sql.deleteAttemptsOfConversation, me.handle);
-            if (errorCode != null) {
-                Jdbc.update(c, sql.deleteTransmissionsFrom, me.handle);
-            }
-            Endpoint peer = pair.peer;
-            if (peer != null && peer.isOpen()) {
-                if (errorCode == null) {
-                    messages.send(me, peer, MessageTypes.END_DIALOG, null);
-                } else {
-                    messages.send(me, peer, MessageTypes.ERROR, ErrorBody.of(errorCode, errorDescription));
-                }
-                Jdbc.update(c, sql.updateState,
-                        errorCode == null ? Endpoint.DISCONNECTED_INBOUND : Endpoint.ERROR, peer.handle);
-            }
-            if (peer == null || peer.hasEnded()) {
-                remove(me);
-                if (peer != null) {
-                    remove(peer);
-                }
-            } else {
-                Jdbc.update(c, sql.updateSendSequence, me.sendSequence + 1, Endpoint.DISCONNECTED_OUTBOUND,
-                        me.handle);
-            }
-        } catch (SQLException e) {
-            throw failure(verb + " on conversation " + handle, e);
-        }
+        dialogs.endConversation(handle, errorCode, errorDescription);
     }
 
     @Override
     public void endConversationWithCleanup(UUID handle) {
-        try {
-            Pair pair = lockConversation(handle, "END CONVERSATION WITH CLEANUP");
-            remove(pair.me);
-        } catch (SQLException e) {
-            throw failure("END CONVERSATION WITH CLEANUP on conversation " + handle, e);
-        }
-    }
-
-    /**
-     * Deletes an endpoint with its messages (and their failed deliveries), its unsent messages, and its group if no
-     * other endpoint uses it.
-     */
-    private void remove(Endpoint e) throws SQLException {
-        Jdbc.update(c, sql.deleteMessagesOfConversation, e.handle);
-        Jdbc.update(c, sql.deleteAttemptsOfConversation, e.handle);
-        Jdbc.update(c, sql.deleteTransmissionsFrom, e.handle);
-        Jdbc.update(c, sql.deleteTransmissionsTo, e.handle);
-        Jdbc.update(c, sql.deleteEndpoint, e.handle);
-        removedEndpoints.add(e.handle);
-        if (Jdbc.exists(c, sql.tryLockGroup, e.groupId)
-                && Jdbc.update(c, sql.deleteUnusedGroup, e.groupId, e.groupId) > 0) {
-            Jdbc.update(c, sql.deletePriority, e.groupId);
-        }
+        dialogs.endConversationWithCleanup(handle);
     }
 
     @Override
     public void beginConversationTimer(UUID handle, Duration timeout) {
-        if (timeout == null || timeout.getSeconds() < 1) {
-            throw new IllegalArgumentException("a conversation timer needs at least one second: " + timeout);
-        }
-        try {
-            Endpoint me = lockConversation(handle, "BEGIN CONVERSATION TIMER").me;
-            if (me.hasEnded()) {
-                throw new ConversationEndedException("BEGIN CONVERSATION TIMER: this side of conversation " + handle
-                        + " has ended");
-            }
-            Jdbc.update(c, sql.setTimer, broker.now().plus(timeout), handle);
-        } catch (SQLException e) {
-            throw failure("BEGIN CONVERSATION TIMER on conversation " + handle, e);
-        }
+        dialogs.beginConversationTimer(handle, timeout);
     }
 
     @Override
     public void moveConversation(UUID handle, UUID group) {
-        try {
-            Endpoint me = lockConversation(handle, "MOVE CONVERSATION").me;
-            String fromQueue = Jdbc.first(c, sql.lockGroup, rs -> rs.getString(1), me.groupId);
-            String toQueue = Jdbc.first(c, sql.lockGroup, rs -> rs.getString(1), group);
-            if (toQueue == null) {
-                throw new BrokerException("MOVE CONVERSATION: conversation group " + group + " does not exist");
-            }
-            if (!toQueue.equals(fromQueue)) {
-                throw new BrokerException("MOVE CONVERSATION: conversation group " + group + " belongs to queue '"
-                        + toQueue + "', conversation " + handle + " to queue '" + fromQueue + "'");
-            }
-            Jdbc.update(c, sql.moveEndpoint, group, handle);
-            Jdbc.update(c, sql.moveMessages, group, handle);
-            if (Jdbc.update(c, sql.deleteUnusedGroup, me.groupId, me.groupId) > 0) {
-                Jdbc.update(c, sql.deletePriority, me.groupId);
-            }
-        } catch (SQLException e) {
-            throw failure("MOVE CONVERSATION " + handle + " to group " + group, e);
-        }
+        dialogs.moveConversation(handle, group);
     }
 
     @Override
@@ -368,78 +169,14 @@ final class PortableSession implements BrokerSession {
     // ---- helpers shared with Housekeeping
 
     Endpoint endpoint(UUID handle) throws SQLException {
-        return Jdbc.first(c, "SELECT " + PortableSql.ENDPOINT_COLUMNS
-                + " FROM ssb.conversation_endpoint WHERE conversation_handle = ?", Endpoint::read, handle);
+        return dialogs.endpoint(handle);
     }
 
     MessageStore messages() {
         return messages;
     }
 
-    private Pair lockConversation(UUID handle, String verb) throws SQLException {
-        if (handle == null) {
-            throw new IllegalArgumentException(verb + ": the conversation handle is null");
-        }
-        List<Endpoint> sides = Jdbc.list(c, sql.lockConversation, Endpoint::read, handle);
-        Endpoint me = null;
-        Endpoint peer = null;
-        for (Endpoint e : sides) {
-            if (e.handle.equals(handle)) {
-                me = e;
-            } else {
-                peer = e;
-            }
-        }
-        if (me == null && broker.endedEndpoints().hasEnded(handle)) {
-            throw new ConversationEndedException(verb + ": conversation handle " + handle
-                    + " no longer exists: this side of the conversation has ended");
-        }
-        if (me == null) {
-            throw new ConversationEndedException(verb + ": conversation handle " + handle
-                    + " does not exist (never begun, or both sides ended)");
-        }
-        return new Pair(me, peer);
-    }
-
-    private static void requireOpen(Endpoint me, String verb) {
-        if (me.isOpen()) {
-            return;
-        }
-        String why;
-        switch (me.state) {
-            case Endpoint.DISCONNECTED_OUTBOUND:
-                why = "this side has ended it";
-                break;
-            case Endpoint.DISCONNECTED_INBOUND:
-                why = "the other side has ended it (state DI)";
-                break;
-            default:
-                why = "it is in error (state ER): the other side ended it with an error, or its lifetime expired";
-        }
-        throw new ConversationEndedException(verb + ": conversation " + me.handle + " cannot be used: " + why);
-    }
-
     static BrokerException failure(String what, SQLException e) {
         return new BrokerException(what + " failed: " + e.getMessage(), e);
-    }
-
-    private static final class Pair {
-        final Endpoint me;
-        final Endpoint peer;
-
-        Pair(Endpoint me, Endpoint peer) {
-            this.me = me;
-            this.peer = peer;
-        }
-    }
-
-    private static final class Rule {
-        final SentBy sentBy;
-        final Validation validation;
-
-        Rule(SentBy sentBy, Validation validation) {
-            this.sentBy = sentBy;
-            this.validation = validation;
-        }
     }
 }

@@ -1,0 +1,171 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import java.util.Locale;
+import org.ssbjca.backend.BackendKind;
+import org.ssbjca.brokers.Config;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec.DeadLetter;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec.SystemMessages;
+
+/**
+ * The typed values of an activation spec's properties: each parses its text (the container sets them as text, from
+ * {@code @ActivationConfigProperty} or a deployment descriptor) and refuses what is not a value of its type or not
+ * in its range, with an {@link InvalidPropertyException} naming the property, what it accepts and the text given.
+ */
+final class ActivationValues {
+
+    private final ServiceBrokerActivationSpec spec;
+
+    ActivationValues(ServiceBrokerActivationSpec spec) {
+        this.spec = spec;
+    }
+
+    /**
+     * Parses every property, so that a deployment with a bad value fails naming it.
+     *
+     * @throws InvalidPropertyException naming the first property that is missing, of the wrong type or out of range
+     */
+    void validate() throws InvalidPropertyException {
+        if (Config.blankToNull(spec.getQueue()) == null) {
+            throw invalid("queue", "is required: the name of the queue to read");
+        }
+        try {
+            spec.database();
+        } catch (IllegalArgumentException e) {
+            throw invalid("connectionUrl", e.getMessage());
+        }
+        maxReaders();
+        receiveBatchSize();
+        waitTimeoutMillis();
+        int attempts = maxDeliveryAttempts();
+        if (spec.database().kind() == BackendKind.SQLSERVER && attempts >= 5) {
+            throw invalid("maxDeliveryAttempts", "must be between 1 and 4 on SQL Server (it disables a queue after "
+                    + "5 rolled-back RECEIVEs in a row), was " + attempts);
+        }
+        deadLetterMode();
+        systemMessages();
+        priorityEnabled();
+        reconnectMaxMillis();
+        reconnectJitter();
+        transactionTimeoutSeconds();
+        commitBeforeDelivery();
+    }
+
+    /** @return the number of readers, 1 to 256 */
+    int maxReaders() throws InvalidPropertyException {
+        return (int) whole("maxReaders", spec.getMaxReaders(), DeliverySettings.MIN_READERS,
+                DeliverySettings.MAX_READERS);
+    }
+
+    /** @return RECEIVE TOP (n), 1 to 10000 */
+    int receiveBatchSize() throws InvalidPropertyException {
+        return (int) whole("receiveBatchSize", spec.getReceiveBatchSize(), DeliverySettings.MIN_BATCH,
+                DeliverySettings.MAX_BATCH);
+    }
+
+    /** @return the WAITFOR timeout in milliseconds */
+    long waitTimeoutMillis() throws InvalidPropertyException {
+        return whole("waitTimeout", spec.getWaitTimeout(), DeliverySettings.MIN_WAIT, DeliverySettings.MAX_WAIT);
+    }
+
+    /** @return failed deliveries of one message before it is dead-lettered */
+    int maxDeliveryAttempts() throws InvalidPropertyException {
+        return (int) whole("maxDeliveryAttempts", spec.getMaxDeliveryAttempts(), 1, 100);
+    }
+
+    /** @return whether groups with a priority are taken first */
+    boolean priorityEnabled() throws InvalidPropertyException {
+        return bool("priorityEnabled", spec.getPriorityEnabled());
+    }
+
+    /** @return the first reconnect delay in milliseconds */
+    long reconnectInitialMillis() throws InvalidPropertyException {
+        return whole("reconnectInitialMillis", spec.getReconnectInitialMillis(), 10, 600_000);
+    }
+
+    /** @return the longest reconnect delay in milliseconds */
+    long reconnectMaxMillis() throws InvalidPropertyException {
+        return whole("reconnectMaxMillis", spec.getReconnectMaxMillis(), reconnectInitialMillis(), 3_600_000);
+    }
+
+    /** @return the random reduction of each reconnect delay, 0.0 to 1.0 */
+    double reconnectJitter() throws InvalidPropertyException {
+        String text = spec.getReconnectJitter() == null ? "" : spec.getReconnectJitter().trim();
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        if (!(value >= 0 && value <= 1)) { // NaN fails both
+            throw invalid("reconnectJitter", "must be a number between 0.0 and 1.0, was '" + spec.getReconnectJitter()
+                    + "'");
+        }
+        return value;
+    }
+
+    /** @return the delivery transaction timeout in seconds, 0 for the container's default */
+    int transactionTimeoutSeconds() throws InvalidPropertyException {
+        return (int) whole("transactionTimeout", spec.getTransactionTimeout(), 0, 86_400);
+    }
+
+    /** @return whether the RECEIVE commits before delivery */
+    boolean commitBeforeDelivery() throws InvalidPropertyException {
+        return bool("commitBeforeDelivery", spec.getCommitBeforeDelivery());
+    }
+
+    private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {
+        long value;
+        try {
+            value = Long.parseLong(text == null ? "" : text.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(name, "must be a whole number between " + min + " and " + max + ", was '" + text + "'");
+        }
+        if (value < min || value > max) {
+            throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    private static boolean bool(String name, String text) throws InvalidPropertyException {
+        String t = text == null ? "" : text.trim();
+        if (t.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (t.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw invalid(name, "must be true or false, was '" + text + "'");
+    }
+
+    private static InvalidPropertyException invalid(String property, String why) {
+        InvalidPropertyException e = new InvalidPropertyException("ssb-jca activation property '" + property + "' "
+                + why);
+        try {
+            e.setInvalidPropertyDescriptors(new java.beans.PropertyDescriptor[] {
+                new java.beans.PropertyDescriptor(property, ServiceBrokerActivationSpec.class)
+            });
+        } catch (java.beans.IntrospectionException ignored) {
+            // the message names the property already
+        }
+        return e;
+    }
+
+    /** @return the dead-letter behaviour */
+    DeadLetter deadLetterMode() throws InvalidPropertyException {
+        try {
+            return DeadLetter.valueOf(spec.getDeadLetter().trim().toUpperCase(Locale.ROOT));
+        } catch (RuntimeException e) {
+            throw invalid("deadLetter", "must be TABLE or TABLE_AND_END_CONVERSATION, was " + spec.getDeadLetter());
+        }
+    }
+
+    /** @return what readers do with EndDialog and Error */
+    SystemMessages systemMessages() throws InvalidPropertyException {
+        try {
+            return SystemMessages.valueOf(spec.getHandleSystemMessages().trim().toUpperCase(Locale.ROOT));
+        } catch (RuntimeException e) {
+            throw invalid("handleSystemMessages", "must be END or DELIVER, was " + spec.getHandleSystemMessages());
+        }
+    }
+}
