@@ -40,6 +40,7 @@ public final class BrokerMessage implements Serializable {
     private final int priority;
     private final Instant enqueueTime;
     private final byte[] body;
+    private final int deliveryAttempt;
 
     private BrokerMessage(Builder b) {
         this.conversationHandle = Objects.requireNonNull(b.conversationHandle, "conversationHandle");
@@ -53,11 +54,48 @@ public final class BrokerMessage implements Serializable {
         this.priority = b.priority;
         this.enqueueTime = b.enqueueTime;
         this.body = b.body == null ? EMPTY : b.body.clone();
+        this.deliveryAttempt = b.deliveryAttempt;
+    }
+
+    private BrokerMessage(BrokerMessage m, int deliveryAttempt) {
+        this.conversationHandle = m.conversationHandle;
+        this.conversationGroupId = m.conversationGroupId;
+        this.conversationId = m.conversationId;
+        this.messageSequenceNumber = m.messageSequenceNumber;
+        this.queuingOrder = m.queuingOrder;
+        this.messageTypeName = m.messageTypeName;
+        this.serviceName = m.serviceName;
+        this.serviceContractName = m.serviceContractName;
+        this.priority = m.priority;
+        this.enqueueTime = m.enqueueTime;
+        this.body = m.body;
+        this.deliveryAttempt = deliveryAttempt;
     }
 
     /** @return a builder for a message; conversation handle and message type are required */
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * @return which delivery of this message this is: 1 the first time a bean gets it, n after n - 1 deliveries rolled
+     *         back (the failed deliveries the adapter counts toward {@code maxDeliveryAttempts}, so the last attempt
+     *         before the message is dead-lettered is {@code maxDeliveryAttempts}). Always 1 with
+     *         {@code commitBeforeDelivery} (no delivery is retried) and for a dead letter an operator redelivers.
+     */
+    public int deliveryAttempt() {
+        return deliveryAttempt;
+    }
+
+    /**
+     * @param attempt a delivery attempt number, 1 or more
+     * @return this message as delivered for that attempt (equal to this one: the number is not part of its identity)
+     */
+    public BrokerMessage withDeliveryAttempt(int attempt) {
+        if (attempt < 1) {
+            throw new IllegalArgumentException("a delivery attempt is 1 or more: " + attempt);
+        }
+        return attempt == deliveryAttempt ? this : new BrokerMessage(this, attempt);
     }
 
     /** @return the receiving side's conversation handle: reply, end or move the conversation with it */
@@ -240,7 +278,7 @@ public final class BrokerMessage implements Serializable {
     public String toString() {
         return "BrokerMessage[type=" + messageTypeName + ", conversation=" + conversationHandle + ", group="
                 + conversationGroupId + ", seq=" + messageSequenceNumber + ", order=" + queuingOrder + ", bytes="
-                + body.length + "]";
+                + body.length + (deliveryAttempt > 1 ? ", attempt=" + deliveryAttempt : "") + "]";
     }
 
     /** Builds a {@link BrokerMessage}. Not thread safe. */
@@ -256,6 +294,7 @@ public final class BrokerMessage implements Serializable {
         private int priority = 5;
         private Instant enqueueTime;
         private byte[] body;
+        private int deliveryAttempt = 1;
 
         private Builder() {
         }
@@ -323,6 +362,15 @@ public final class BrokerMessage implements Serializable {
         /** @param v the body (copied); null for none @return this */
         public Builder body(byte[] v) {
             body = v;
+            return this;
+        }
+
+        /** @param v the delivery attempt, 1 or more (1 if not set) @return this */
+        public Builder deliveryAttempt(int v) {
+            if (v < 1) {
+                throw new IllegalArgumentException("a delivery attempt is 1 or more: " + v);
+            }
+            deliveryAttempt = v;
             return this;
         }
 

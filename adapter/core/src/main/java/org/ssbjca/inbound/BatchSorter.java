@@ -65,9 +65,10 @@ final class BatchSorter {
             } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
                 batch.ends.add(m);
             } else {
-                batch.application.add(m);
+                BrokerMessage delivered = failed > 0 ? m.withDeliveryAttempt(failed + 1) : m;
+                batch.application.add(delivered);
                 if (failed > 0) {
-                    batch.retried.add(m);
+                    batch.retried.add(delivered);
                 }
             }
         }

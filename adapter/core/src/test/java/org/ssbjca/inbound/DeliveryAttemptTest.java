@@ -1,0 +1,49 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessageListener;
+
+/**
+ * {@code BrokerMessage.deliveryAttempt()} (issue 12): 1 on the first delivery, n after n - 1 rolled-back deliveries of
+ * the same message, and {@code maxDeliveryAttempts} on the last one before the message is dead-lettered.
+ */
+class DeliveryAttemptTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void eachDeliveryOfAMessageCarriesItsAttemptNumber(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+            BrokerMessageListener bean = m -> {
+                List<Integer> seen = attempts.computeIfAbsent(m.bodyAsText(), k -> new CopyOnWriteArrayList<>());
+                seen.add(m.deliveryAttempt());
+                boolean fails = m.bodyAsText().equals("poison") || seen.size() < 3 && m.bodyAsText().equals("twice");
+                if (fails) {
+                    throw new IllegalStateException("failing attempt " + m.deliveryAttempt());
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(4);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            h.send("once");
+            h.send("twice");
+            h.send("poison");
+            Awaitility.await("poison dead-lettered, the others delivered").atMost(Duration.ofSeconds(60))
+                    .until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0 && attempts.getOrDefault("twice",
+                            List.of()).size() == 3);
+            assertEquals(List.of(1), attempts.get("once"));
+            assertEquals(List.of(1, 2, 3), attempts.get("twice"), "two failures, then the third attempt");
+            assertEquals(List.of(1, 2, 3, 4), attempts.get("poison"),
+                    "maxDeliveryAttempts is the number of the last attempt before the dead letter");
+        }
+    }
+}
