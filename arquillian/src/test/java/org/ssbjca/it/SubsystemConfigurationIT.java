@@ -1,0 +1,187 @@
+package org.ssbjca.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.controller.client.ModelControllerClient;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.Recorder;
+import org.ssbjca.it.beans.SubsystemRecordingService;
+import org.ssbjca.it.support.BrokerDb;
+import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.LogStore;
+import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.Postgres;
+
+/**
+ * Issue 12: the README's recipe "Configuring in WildFly" as written: {@code jboss-cli.sh --connect
+ * --file=wildfly/ssb-jca.cli -Dssb.rar=...ssb-jca-subsystem.rar} against a server whose database settings come from
+ * its own environment (here the system properties {@code ssb.jca.url}, {@code ssb.jca.user}, {@code ssb.jca.password}
+ * of the server's JVM), then a bean that records each message through {@code java:/ssb/ConnectionFactory}. Nothing is
+ * repacked: the adapter reads PostgreSQL, not the H2 default of the zero-setup RAR.
+ */
+@ExtendWith(ArquillianExtension.class)
+class SubsystemConfigurationIT {
+
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(SubsystemConfigurationIT.class.getName());
+
+    private static final String QUEUE = SubsystemRecordingService.QUEUE;
+    private static final String PASSWORD_EXPRESSION = "${env.SSB_JCA_PASSWORD:${ssb.jca.password:}}";
+
+    @ArquillianResource
+    ContainerController controller;
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "zero-setup-rar", managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive zeroSetupRar() {
+        return Deployments.rar();
+    }
+
+    @Deployment(name = "subsystem-beans", managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive beans() {
+        return Deployments.testWar("subsystem-it.war", SubsystemRecordingService.class, Recorder.class);
+    }
+
+    @Test
+    @RunAsClient
+    void theShippedCliScriptConfiguresTheAdapterFromTheServersEnvironment() {
+        Postgres pg = Postgres.get();
+        BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
+        ManualServer.resetBaseDir();
+        controller.start(ManualServer.QUALIFIER, ManualServer.config("-Dssb.jca.url=" + pg.jdbcUrl()
+                + " -Dssb.jca.user=" + pg.user() + " -Dssb.jca.password=" + pg.password()));
+        boolean beansDeployed = false;
+        try {
+            deployer.deploy("zero-setup-rar");
+            Cli refused = cli();
+            assertNotEquals(0, refused.exit, "refused beside the zero-setup RAR: " + refused.output);
+            assertTrue(refused.output.contains("ssb-jca.rar"), refused.output);
+            assertFalse(exists(), "the refused batch left no resource adapter behind");
+            FIGURES.info("the script beside the zero-setup RAR is refused: "
+                    + refused.output.strip().replace('\n', ' '));
+            deployer.undeploy("zero-setup-rar");
+
+            Cli first = cli();
+            assertEquals(0, first.exit, "the script ran: " + first.output);
+
+            deployer.deploy("subsystem-beans");
+            beansDeployed = true;
+            String body = "subsystem-" + UUID.randomUUID();
+            db.sendOne(QUEUE, body);
+            await("recorded through the subsystem's connection factory").atMost(Duration.ofSeconds(60))
+                    .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
+
+            assertEquals(0, LogStore.serverLogLines("IJ020016"), "XA recovery on for the connection definition");
+            ModelNode password = read("config-properties", "password");
+            assertEquals(PASSWORD_EXPRESSION, password.asString(),
+                    "the configuration holds the expression, not the password");
+
+            Cli second = cli();
+            assertNotEquals(0, second.exit, "a second run is refused: " + second.output);
+            assertTrue(second.output.contains("ssb-jca"), second.output);
+            FIGURES.info("a second run of the script is refused: " + second.output.strip().replace('\n', ' '));
+            String after = "subsystem-after-" + UUID.randomUUID();
+            db.sendOne(QUEUE, after);
+            await("still delivered after the refused run").atMost(Duration.ofSeconds(60))
+                    .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", after) == 1);
+        } finally {
+            try {
+                if (beansDeployed) {
+                    deployer.undeploy("subsystem-beans");
+                }
+            } finally {
+                controller.stop(ManualServer.QUALIFIER);
+            }
+        }
+    }
+
+    /** The output and exit code of {@code jboss-cli.sh} running the shipped script against the manual server. */
+    private record Cli(int exit, String output) {
+    }
+
+    private static Cli cli() {
+        Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
+        List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin").resolve("jboss-cli.sh").toString(),
+                "--connect", "--controller=remote+http://127.0.0.1:" + managementPort(),
+                "--file=" + Path.of(System.getProperty("ssb.it.cliScript")).toAbsolutePath().normalize(),
+                "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath()));
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("jboss-cli did not finish: " + output);
+            }
+            return new Cli(p.exitValue(), output);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int managementPort() {
+        return Integer.getInteger("ssb.it.manualManagementPort", 10090);
+    }
+
+    /** @return whether the subsystem has the resource adapter {@code ssb-jca} */
+    private static boolean exists() {
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
+                managementPort())) {
+            ModelNode address = new ModelNode();
+            address.add("subsystem", "resource-adapters");
+            ModelNode op = Operations.createOperation("read-children-names", address);
+            op.get("child-type").set("resource-adapter");
+            ModelNode outcome = client.execute(op);
+            return Operations.readResult(outcome).asList().stream().anyMatch(n -> n.asString().equals("ssb-jca"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return the {@code value} of a child of the subsystem's resource adapter, unresolved */
+    private static ModelNode read(String childType, String name) {
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
+                managementPort())) {
+            ModelNode address = new ModelNode();
+            address.add("subsystem", "resource-adapters").add("resource-adapter", "ssb-jca").add(childType, name);
+            ModelNode op = Operations.createReadAttributeOperation(address, "value");
+            ModelNode outcome = client.execute(op);
+            if (!Operations.isSuccessfulOutcome(outcome)) {
+                throw new IllegalStateException(op + ": " + Operations.getFailureDescription(outcome));
+            }
+            return Operations.readResult(outcome);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
