@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,6 +51,9 @@ class SubsystemConfigurationIT {
             java.util.logging.Logger.getLogger(SubsystemConfigurationIT.class.getName());
 
     private static final String QUEUE = SubsystemRecordingService.QUEUE;
+    private static final String PASSWORD_SCRIPT = Path.of(System.getProperty("ssb.it.cliScript"))
+            .resolveSibling("ssb-jca-password.cli").toString();
+    private static final java.util.regex.Pattern ENCRYPTED = java.util.regex.Pattern.compile("\\$\\{ENC::[^}]+}");
     private static final String PASSWORD_EXPRESSION = "${env.SSB_JCA_PASSWORD:${ssb.jca.password:}}";
 
     @ArquillianResource
@@ -72,7 +76,7 @@ class SubsystemConfigurationIT {
 
     @Test
     @RunAsClient
-    void theShippedCliScriptConfiguresTheAdapterFromTheServersEnvironment() {
+    void theShippedCliScriptConfiguresTheAdapterFromTheServersEnvironment() throws IOException {
         Postgres pg = Postgres.get();
         BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
         ManualServer.resetBaseDir();
@@ -104,6 +108,38 @@ class SubsystemConfigurationIT {
             assertEquals(PASSWORD_EXPRESSION, password.asString(),
                     "the configuration holds the expression, not the password");
 
+            // The password from an Elytron credential store: a role that must give its password (scram), the
+            // shipped password script, then the adapter's user and password set to the role and the printed
+            // expression, and a reload.
+            String role = "ssb_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            String secret = "pw-" + UUID.randomUUID();
+            requirePasswordOf(db, role, secret);
+            Path secretFile = Files.createTempFile("ssb-secret", ".properties");
+            String expression;
+            try {
+                Files.writeString(secretFile, "ssb.jca.secret=" + secret + "\n");
+                Cli encrypt = cli(PASSWORD_SCRIPT, "--properties=" + secretFile, "--resolve-parameter-values");
+                assertEquals(0, encrypt.exit, "the password script ran: " + encrypt.output);
+                java.util.regex.Matcher m = ENCRYPTED.matcher(encrypt.output);
+                assertTrue(m.find(), "an encrypted expression printed: " + encrypt.output);
+                expression = m.group();
+            } finally {
+                Files.delete(secretFile);
+            }
+            assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties=user"
+                    + ":write-attribute(name=value, value=" + role + ")").exit);
+            assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties="
+                    + "password:write-attribute(name=value, value=\"" + expression + "\")").exit);
+            assertEquals(0, command("reload").exit);
+            await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                    .until(() -> "running".equals(serverState()));
+            String encrypted = "subsystem-encrypted-" + UUID.randomUUID();
+            db.sendOne(QUEUE, encrypted);
+            await("delivered with the decrypted password").atMost(Duration.ofSeconds(60))
+                    .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", encrypted) == 1);
+            assertEquals(expression, read("config-properties", "password").asString());
+            assertEquals(0, LogStore.serverLogLines(secret), "the password in no log line");
+
             Cli second = cli();
             assertNotEquals(0, second.exit, "a second run is refused: " + second.output);
             assertTrue(second.output.contains("ssb-jca"), second.output);
@@ -127,12 +163,28 @@ class SubsystemConfigurationIT {
     private record Cli(int exit, String output) {
     }
 
+    /** @return jboss-cli's run of the shipped ssb-jca.cli, as the README gives it */
     private static Cli cli() {
+        return cli(System.getProperty("ssb.it.cliScript"),
+                "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath());
+    }
+
+    private static Cli cli(String script, String... arguments) {
+        List<String> args = new ArrayList<>();
+        args.add("--file=" + Path.of(script).toAbsolutePath().normalize());
+        args.addAll(List.of(arguments));
+        return jbossCli(args);
+    }
+
+    private static Cli command(String command) {
+        return jbossCli(List.of("--command=" + command));
+    }
+
+    private static Cli jbossCli(List<String> arguments) {
         Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
         List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin").resolve("jboss-cli.sh").toString(),
-                "--connect", "--controller=remote+http://127.0.0.1:" + managementPort(),
-                "--file=" + Path.of(System.getProperty("ssb.it.cliScript")).toAbsolutePath().normalize(),
-                "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath()));
+                "--connect", "--controller=remote+http://127.0.0.1:" + managementPort()));
+        command.addAll(arguments);
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -151,6 +203,27 @@ class SubsystemConfigurationIT {
 
     private static int managementPort() {
         return Integer.getInteger("ssb.it.manualManagementPort", 10090);
+    }
+
+    /** @return the manual server's {@code server-state} */
+    private static String serverState() throws IOException {
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
+                managementPort())) {
+            return Operations.readResult(client.execute(Operations.createReadAttributeOperation(new ModelNode()
+                    .setEmptyList(), "server-state"))).asString();
+        }
+    }
+
+    /**
+     * Creates a PostgreSQL role that must give its password: a {@code scram-sha-256} line for it at the top of
+     * {@code pg_hba.conf} (the test server trusts everyone else), then a reload of the configuration.
+     */
+    private static void requirePasswordOf(BrokerDb db, String role, String secret) throws IOException {
+        db.execute("SET password_encryption = 'scram-sha-256'; CREATE ROLE " + role + " LOGIN SUPERUSER PASSWORD '"
+                + secret + "'");
+        Path hba = Path.of(db.text("SHOW hba_file"));
+        Files.writeString(hba, "host all " + role + " 127.0.0.1/32 scram-sha-256\n" + Files.readString(hba));
+        db.execute("SELECT pg_reload_conf()");
     }
 
     /** @return whether the subsystem has the resource adapter {@code ssb-jca} */

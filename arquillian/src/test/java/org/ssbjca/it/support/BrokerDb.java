@@ -162,6 +162,18 @@ public final class BrokerDb implements AutoCloseable {
         }
     }
 
+    /**
+     * @param sql a query returning one text
+     * @return the text
+     */
+    public String text(String sql) {
+        try (Connection c = DriverManager.getConnection(config.url(), config.user(), config.password())) {
+            return Jdbc.first(c, sql, rs -> rs.getString(1));
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
     /** @return how many messages wait in the queue */
     public long depth(String queue) {
         return count("SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?", queue);
