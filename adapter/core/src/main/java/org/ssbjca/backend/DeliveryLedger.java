@@ -97,6 +97,13 @@ public interface DeliveryLedger {
     int purgeDeadLetters(String queue);
 
     /**
+     * @param queue a queue
+     * @param before dead letters set aside before this instant are deleted
+     * @return how many dead letters were deleted
+     */
+    int purgeDeadLettersBefore(String queue, java.time.Instant before);
+
+    /**
      * Looks at the queue without removing anything: the messages of one type, with their groups, so that priority
      * requests are found wherever they sit in the queue.
      *

@@ -165,4 +165,20 @@ public interface ActivationMXBean {
 
     /** @return how many dead letters of this queue were deleted */
     int purgeDeadLetters();
+
+    /**
+     * @param minutes dead letters set aside more than this many minutes ago (0 or more) are deleted
+     * @return how many were deleted
+     */
+    int purgeDeadLettersOlderThan(long minutes);
+
+    /**
+     * Delivers dead letters again, oldest first, one transaction each, as {@link #redeliverDeadLetter} does; stops at
+     * the first that fails (it stays a dead letter, and so do the ones after it).
+     *
+     * @param messageType only dead letters of this message type; empty or null for any
+     * @param max at most this many, 1 to 10000
+     * @return how many were delivered and committed
+     */
+    int redeliverDeadLetters(String messageType, int max);
 }

@@ -277,6 +277,38 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
                 s -> database().broker().ledger(s.connection()).purgeDeadLetters(getQueue()));
     }
 
+    @Override
+    public int purgeDeadLettersOlderThan(long minutes) {
+        if (minutes < 0) {
+            throw new IllegalArgumentException("minutes must be 0 or more, was " + minutes);
+        }
+        java.time.Instant before = java.time.Instant.now().minus(java.time.Duration.ofMinutes(minutes));
+        return ShortLivedConnection.run(database(), "purging the dead letters of " + getQueue() + " older than "
+                + minutes + " min", s -> database().broker().ledger(s.connection())
+                .purgeDeadLettersBefore(getQueue(), before));
+    }
+
+    @Override
+    public int redeliverDeadLetters(String messageType, int max) {
+        if (max < 1 || max > 10_000) {
+            throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
+        }
+        String type = messageType == null || messageType.isBlank() ? null : messageType.trim();
+        List<Long> ids = listDeadLetters(10_000).stream()
+                .filter(d -> type == null || type.equals(d.getMessageType()))
+                .limit(max)
+                .map(DeadLetterInfo::getId)
+                .collect(Collectors.toList());
+        int delivered = 0;
+        for (long id : ids) {
+            if (!redeliverDeadLetter(id)) {
+                break;
+            }
+            delivered++;
+        }
+        return delivered;
+    }
+
     // ---- notifications: the activation's events
 
     @Override

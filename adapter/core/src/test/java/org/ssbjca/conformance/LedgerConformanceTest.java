@@ -140,6 +140,23 @@ class LedgerConformanceTest {
     }
 
     @BackendTest
+    void purgeBeforeRemovesOnlyTheOlderDeadLetters(Db db) {
+        Db.Objects o = db.objects();
+        for (int i = 0; i < 2; i++) {
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("x")));
+            db.run(s -> db.broker().ledger(s.connection()).deadLetter(o.targetQueue,
+                    s.receive(ReceiveRequest.from(o.targetQueue)).get(0), 1, null));
+        }
+        java.time.Instant now = java.time.Instant.now();
+        assertEquals(0, (int) ledger(db, l -> l.purgeDeadLettersBefore(o.targetQueue, now.minusSeconds(3600))),
+                "none set aside an hour ago");
+        assertEquals(2, ledger(db, l -> l.deadLetters(o.targetQueue, 10)).size());
+        assertEquals(2, (int) ledger(db, l -> l.purgeDeadLettersBefore(o.targetQueue, now.plusSeconds(60))));
+        assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
+    }
+
+    @BackendTest
     void priorityRequestsAreFoundWithoutRemovingThem(Db db) {
         Db.Objects o = db.objects();
         Conversation a = begin(db, o);

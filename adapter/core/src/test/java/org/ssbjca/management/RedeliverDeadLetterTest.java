@@ -58,4 +58,34 @@ class RedeliverDeadLetterTest {
             assertTrue(mx.listDeadLetters(10).isEmpty());
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void deadLettersAreRedeliveredByTypeAndPurgedByAge(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            AtomicBoolean refusing = new AtomicBoolean(true);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (refusing.get()) {
+                    throw new IllegalStateException("refused");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(1);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            h.send("a", "b", "c");
+            await(() -> mx.getDeadLettered() == 3, "three dead letters");
+            refusing.set(false);
+
+            assertEquals(0, mx.redeliverDeadLetters("NoSuchType", 10), "none of that type");
+            assertEquals(2, mx.redeliverDeadLetters(InboundHarness.REQUEST, 2), "two of the request type");
+            assertEquals(List.of("a", "b"), done, "oldest first");
+            assertEquals(0, mx.purgeDeadLettersOlderThan(60), "the third is younger than an hour");
+            assertEquals(1, mx.listDeadLetters(10).size());
+            assertEquals(1, mx.purgeDeadLettersOlderThan(0));
+            assertTrue(mx.listDeadLetters(10).isEmpty());
+        }
+    }
 }

@@ -110,6 +110,12 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public int purgeDeadLettersBefore(String queue, java.time.Instant before) {
+        return get("purging dead letters of " + queue + " set aside before " + before,
+                () -> Jdbc.update(c, sql.purgeDeadLettersBefore, queue, before));
+    }
+
+    @Override
     public List<PriorityRequest> priorityRequests(String queue, String messageType) {
         return get("looking for priority requests in " + queue, () -> Jdbc.list(c, sql.priorityRequests,
                 rs -> new PriorityRequest(Jdbc.uuid(rs, "conversation_group_id"), rs.getBytes("message_body")),

@@ -164,6 +164,7 @@ final class PortableSql {
             + " WHERE queue_name = ? AND dead_letter_id = ? FOR UPDATE";
     final String deleteDeadLetter = "DELETE FROM ssb.dead_letter WHERE dead_letter_id = ?";
     final String purgeDeadLetters = "DELETE FROM ssb.dead_letter WHERE queue_name = ?";
+    final String purgeDeadLettersBefore = "DELETE FROM ssb.dead_letter WHERE queue_name = ? AND dead_lettered_at < ?";
     final String priorityRequests = "SELECT conversation_group_id, message_body FROM ssb.message"
             + " WHERE queue_name = ? AND message_type_name = ? ORDER BY queuing_order";
     final String priorities = "SELECT conversation_group_id, priority FROM ssb.conversation_priority"

@@ -100,6 +100,12 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
+    public int purgeDeadLettersBefore(String queue, java.time.Instant before) {
+        return get("purging dead letters of " + queue + " set aside before " + before, queue,
+                () -> Jdbc.update(c, TSqlLedger.PURGE_DEAD_LETTERS_BEFORE, queue, before));
+    }
+
+    @Override
     public List<PriorityRequest> priorityRequests(String queue, String messageType) {
         QueueName q = SqlServerNames.queue(queue);
         return get("looking for priority requests in " + q, queue, () -> Batches.query(c,

@@ -115,6 +115,10 @@ final class TSqlLedger {
     /** Parameters: queue. */
     static final String PURGE_DEAD_LETTERS = "DELETE FROM ssb.dead_letter WHERE queue_name = ?;";
 
+    /** Parameters: queue, instant (dead_lettered_at is DATETIMEOFFSET: compared at its UTC offset). */
+    static final String PURGE_DEAD_LETTERS_BEFORE = "DELETE FROM ssb.dead_letter WHERE queue_name = ?"
+            + " AND dead_lettered_at < ?;";
+
     /**
      * The priority requests in a queue, without removing them.
      *
