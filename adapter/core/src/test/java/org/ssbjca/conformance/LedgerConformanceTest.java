@@ -126,15 +126,20 @@ class LedgerConformanceTest {
         assertEquals(1, d.attempts());
     }
 
-    @BackendTest
-    void purgeRemovesTheQueuesDeadLetters(Db db) {
-        Db.Objects o = db.objects();
-        for (int i = 0; i < 3; i++) {
+    /** Sends {@code n} messages on dialogs of their own and dead-letters each, one transaction each. */
+    private static void deadLetters(Db db, Db.Objects o, int n) {
+        for (int i = 0; i < n; i++) {
             Conversation c = begin(db, o);
             db.run(s -> s.send(c.handle(), o.request, bytes("x")));
             db.run(s -> db.broker().ledger(s.connection()).deadLetter(o.targetQueue,
                     s.receive(ReceiveRequest.from(o.targetQueue)).get(0), 1, null));
         }
+    }
+
+    @BackendTest
+    void purgeRemovesTheQueuesDeadLetters(Db db) {
+        Db.Objects o = db.objects();
+        deadLetters(db, o, 3);
         assertEquals(3, (int) ledger(db, l -> l.purgeDeadLetters(o.targetQueue)));
         assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
     }
@@ -142,12 +147,7 @@ class LedgerConformanceTest {
     @BackendTest
     void purgeBeforeRemovesOnlyTheOlderDeadLetters(Db db) {
         Db.Objects o = db.objects();
-        for (int i = 0; i < 2; i++) {
-            Conversation c = begin(db, o);
-            db.run(s -> s.send(c.handle(), o.request, bytes("x")));
-            db.run(s -> db.broker().ledger(s.connection()).deadLetter(o.targetQueue,
-                    s.receive(ReceiveRequest.from(o.targetQueue)).get(0), 1, null));
-        }
+        deadLetters(db, o, 2);
         java.time.Instant now = java.time.Instant.now();
         assertEquals(0, (int) ledger(db, l -> l.purgeDeadLettersBefore(o.targetQueue, now.minusSeconds(3600))),
                 "none set aside an hour ago");

@@ -28,12 +28,7 @@ class RedeliverDeadLetterTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             AtomicBoolean refusing = new AtomicBoolean(true);
             List<String> done = new CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                if (refusing.get()) {
-                    throw new IllegalStateException("refused");
-                }
-                done.add(m.bodyAsText());
-            };
+            BrokerMessageListener bean = refusingWhile(refusing, done);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxDeliveryAttempts(1);
             spec.setMaxReaders(2);
@@ -65,12 +60,7 @@ class RedeliverDeadLetterTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             AtomicBoolean refusing = new AtomicBoolean(true);
             List<String> done = new CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                if (refusing.get()) {
-                    throw new IllegalStateException("refused");
-                }
-                done.add(m.bodyAsText());
-            };
+            BrokerMessageListener bean = refusingWhile(refusing, done);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxDeliveryAttempts(1);
             h.activate(BrokerMessageListener.class, bean, true, spec);
@@ -87,5 +77,15 @@ class RedeliverDeadLetterTest {
             assertEquals(1, mx.purgeDeadLettersOlderThan(0));
             assertTrue(mx.listDeadLetters(10).isEmpty());
         }
+    }
+
+    /** @return a bean that throws while {@code refusing} is set, and records the bodies it takes afterwards */
+    private static BrokerMessageListener refusingWhile(AtomicBoolean refusing, List<String> done) {
+        return m -> {
+            if (refusing.get()) {
+                throw new IllegalStateException("refused");
+            }
+            done.add(m.bodyAsText());
+        };
     }
 }
