@@ -1,6 +1,5 @@
 package org.ssbjca.api;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.Charset;
@@ -9,10 +8,6 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import javax.xml.parsers.ParserConfigurationException;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -170,16 +165,7 @@ public final class BrokerMessage implements Serializable {
      * @return the body as text, empty for an empty body
      */
     public String bodyAsText() {
-        if (body.length >= 2 && (body[0] & 0xFF) == 0xFF && (body[1] & 0xFF) == 0xFE) {
-            return new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE);
-        }
-        if (body.length >= 2 && (body[0] & 0xFF) == 0xFE && (body[1] & 0xFF) == 0xFF) {
-            return new String(body, 2, body.length - 2, StandardCharsets.UTF_16BE);
-        }
-        if (body.length >= 3 && (body[0] & 0xFF) == 0xEF && (body[1] & 0xFF) == 0xBB && (body[2] & 0xFF) == 0xBF) {
-            return new String(body, 3, body.length - 3, StandardCharsets.UTF_8);
-        }
-        return new String(body, StandardCharsets.UTF_8);
+        return Bodies.text(body);
     }
 
     /**
@@ -201,16 +187,8 @@ public final class BrokerMessage implements Serializable {
             throw new BrokerException("message " + queuingOrder + " of type " + messageTypeName + " has no body");
         }
         try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            f.setNamespaceAware(true);
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            f.setXIncludeAware(false);
-            f.setExpandEntityReferences(false);
-            DocumentBuilder builder = f.newDocumentBuilder();
-            builder.setErrorHandler(null);
-            return builder.parse(new ByteArrayInputStream(body));
-        } catch (ParserConfigurationException | SAXException | IOException e) {
+            return Bodies.xml(body);
+        } catch (SAXException | IOException e) {
             throw new BrokerException("message " + queuingOrder + " of type " + messageTypeName
                     + " is not well-formed XML: " + e.getMessage(), e);
         }

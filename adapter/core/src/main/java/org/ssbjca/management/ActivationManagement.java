@@ -5,10 +5,6 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import javax.management.ListenerNotFoundException;
 import javax.management.MBeanNotificationInfo;
@@ -28,20 +24,14 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     /** The most groups {@code PendingConversationGroups} lists. */
     static final int PENDING_LIMIT = 100;
-    /**
-     * The longest {@code redeliverDeadLetter} waits for the outcome: a reader waiting in its RECEIVE is woken for the
-     * request, so only deliveries in progress on every reader make it wait. Under the 60 s after which a remote JMX
-     * client ({@code remote+http}) gives up on a call.
-     */
-    static final long REDELIVERY_WAIT_MILLIS = 30_000;
-    /** How often {@code redeliverDeadLetter} wakes a reader again while its request waits for one. */
-    private static final long REWAKE_MILLIS = 250;
 
     private final EndpointActivation activation;
     private final ActivationNotifications notifications = new ActivationNotifications();
+    private final DeadLetterOperations deadLetters;
 
     ActivationManagement(EndpointActivation activation) {
         this.activation = activation;
+        this.deadLetters = new DeadLetterOperations(activation);
     }
 
     /** @return where the activation reports its events */
@@ -234,79 +224,27 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     @Override
     public List<DeadLetterInfo> listDeadLetters(int max) {
-        if (max < 1 || max > 10_000) {
-            throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
-        }
-        return ShortLivedConnection.run(database(), "listing the dead letters of " + getQueue(),
-                s -> database().broker().ledger(s.connection()).deadLetters(getQueue(), max))
-                .stream().map(DeadLetterInfo::of).collect(Collectors.toList());
+        return deadLetters.list(max);
     }
 
     @Override
     public boolean redeliverDeadLetter(long id) {
-        if (activation.isPaused()) {
-            throw new IllegalStateException("the activation is paused: resume it before redelivering");
-        }
-        CompletableFuture<Boolean> outcome = activation.redeliver(id);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REDELIVERY_WAIT_MILLIS);
-        try {
-            while (true) {
-                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                try {
-                    return outcome.get(Math.max(1, Math.min(left, REWAKE_MILLIS)), TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    if (left <= REWAKE_MILLIS) {
-                        throw new IllegalStateException("dead letter " + id + " was not redelivered within "
-                                + REDELIVERY_WAIT_MILLIS + " ms (no reader was free); the request stays queued "
-                                + "for the next free reader");
-                    }
-                    activation.wakeForRedeliveries();
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while redelivering dead letter " + id);
-        } catch (ExecutionException e) {
-            throw ShortLivedConnection.forClient("redelivering dead letter " + id, e);
-        }
+        return deadLetters.redeliver(id);
     }
 
     @Override
     public int purgeDeadLetters() {
-        return ShortLivedConnection.run(database(), "purging the dead letters of " + getQueue(),
-                s -> database().broker().ledger(s.connection()).purgeDeadLetters(getQueue()));
+        return deadLetters.purge();
     }
 
     @Override
     public int purgeDeadLettersOlderThan(long minutes) {
-        if (minutes < 0) {
-            throw new IllegalArgumentException("minutes must be 0 or more, was " + minutes);
-        }
-        java.time.Instant before = java.time.Instant.now().minus(java.time.Duration.ofMinutes(minutes));
-        return ShortLivedConnection.run(database(), "purging the dead letters of " + getQueue() + " older than "
-                + minutes + " min", s -> database().broker().ledger(s.connection())
-                .purgeDeadLettersBefore(getQueue(), before));
+        return deadLetters.purgeOlderThan(minutes);
     }
 
     @Override
     public int redeliverDeadLetters(String messageType, int max) {
-        if (max < 1 || max > 10_000) {
-            throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
-        }
-        String type = messageType == null || messageType.isBlank() ? null : messageType.trim();
-        List<Long> ids = listDeadLetters(10_000).stream()
-                .filter(d -> type == null || type.equals(d.getMessageType()))
-                .limit(max)
-                .map(DeadLetterInfo::getId)
-                .collect(Collectors.toList());
-        int delivered = 0;
-        for (long id : ids) {
-            if (!redeliverDeadLetter(id)) {
-                break;
-            }
-            delivered++;
-        }
-        return delivered;
+        return deadLetters.redeliverAll(messageType, max);
     }
 
     // ---- notifications: the activation's events
