@@ -35,7 +35,9 @@ import org.ssbjca.it.support.RestartablePostgres;
  * how many {@code deployment.ssb-jca.rar} class loaders the server holds after a full collection (its
  * {@code VM.classloaders}); that figure is a measurement, not asserted: the undeployed RARs' loaders are still there
  * (see the README, "Undeploying and redeploying"), although {@code ReleaseOnStopTest} shows that everything the adapter
- * itself registers is released. Runs on the manual server, a JVM no other test deployed the RAR to.
+ * itself registers is released. Runs on the manual server, a JVM no other test deployed the RAR to. With
+ * {@code -Dit.argLine=-Dssb.it.heapDump=<file>} it writes the server's heap ({@code jcmd GC.heap_dump}) after the
+ * count, for analysis.
  */
 @ExtendWith(ArquillianExtension.class)
 class RedeployIT {
@@ -101,11 +103,26 @@ class RedeployIT {
             deployer.deploy("redeploy-beans");
             await("all recorded").atMost(Duration.ofSeconds(120)).until(() -> recorded(run) == sent);
             long distinct = db.count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");
-            long loaders = rarLoaders(true);
+            // Finalization and repeated collections: jboss-modules loaders are finalizable, and pgjdbc's cleaner
+            // thread keeps its loader for up to 30 s after its last use.
+            long[] loaders = {rarLoaders(true)};
+            long collectingSince = System.nanoTime();
+            try {
+                await("undeployed RARs' loaders collected").atMost(Duration.ofSeconds(40))
+                        .pollInterval(Duration.ofSeconds(5)).until(() -> (loaders[0] = rarLoaders(true)) <= 1);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                // reported below
+            }
+            long collectedMillis = (System.nanoTime() - collectingSince) / 1_000_000;
+            String dump = System.getProperty("ssb.it.heapDump");
+            if (dump != null) {
+                new ProcessBuilder("jcmd", Long.toString(ManualServer.process().pid()), "GC.heap_dump", dump)
+                        .inheritIO().start().waitFor();
+            }
             FIGURES.info(String.format("%d redeploys of ssb-jca.rar and its bean under load: %d sent, %d recorded"
-                    + " during the cycles, then all %d recorded, %d distinct; %d %s class loader(s) alive after a"
-                    + " full collection (1 is the deployed RAR's)", CYCLES, sent, recordedInCycles, recorded(run),
-                    distinct, loaders, RAR_LOADER));
+                    + " during the cycles, then all %d recorded, %d distinct; %d %s class loader(s) alive after"
+                    + " finalization and full collections for %d ms (1 is the deployed RAR's)", CYCLES, sent,
+                    recordedInCycles, recorded(run), distinct, loaders[0], RAR_LOADER, collectedMillis));
             assertEquals(sent, recorded(run), "none lost, none recorded twice");
             assertEquals(sent, distinct);
             deployer.undeploy("redeploy-beans");
@@ -131,6 +148,8 @@ class RedeployIT {
             ObjectName diagnostics = new ObjectName("com.sun.management:type=DiagnosticCommand");
             String[] signature = {String[].class.getName()};
             if (collect) {
+                server.invoke(diagnostics, "gcRun", new Object[] {null}, signature);
+                server.invoke(diagnostics, "gcRunFinalization", new Object[] {null}, signature);
                 server.invoke(diagnostics, "gcRun", new Object[] {null}, signature);
             }
             String loaders = (String) server.invoke(diagnostics, "vmClassloaders", new Object[] {null}, signature);
