@@ -66,22 +66,16 @@ public interface Broker extends AutoCloseable {
     }
 
     /**
-     * @return whether this backend creates its own objects in the database when they are missing
-     *         ({@link #prepareSchema}): the portable backends do; SQL Server's objects are installed by its DBA
-     */
-    default boolean preparesSchema() {
-        return false;
-    }
-
-    /**
-     * Creates this backend's objects in the database if they are missing; does nothing when
-     * {@link #preparesSchema()} is false.
+     * Readies the database before this adapter first uses it: creates the adapter's objects where the backend may
+     * and {@code create} asks for it (the portable backends; SQL Server's are installed by its DBA), then checks that
+     * they are at the {@link SchemaVersion#CURRENT} version.
      *
-     * @param connection a connection with DDL rights; committed by this method
-     * @throws SQLException if a statement fails
+     * @param connection a connection (with DDL rights if objects are to be created); committed by this method
+     * @param create whether to create the objects when they are missing
+     * @throws SQLException if a statement fails, or the objects are missing or of another version: the message says
+     *         which script to run
      */
-    default void prepareSchema(Connection connection) throws SQLException {
-    }
+    void prepareSchema(Connection connection, boolean create) throws SQLException;
 
     /** @return the in-process wake-up signals of this database's queues */
     QueueSignals signals();

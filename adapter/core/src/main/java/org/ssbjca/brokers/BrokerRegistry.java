@@ -62,7 +62,7 @@ public final class BrokerRegistry {
     private Entry create(DatabaseConfig config) {
         ConnectionSource source = new ConnectionSource(config);
         Broker broker = Brokers.create(source, runner, portableOptions);
-        return new Entry(this, source, broker, createSchema && broker.preparesSchema());
+        return new Entry(this, source, broker, createSchema);
     }
 
     /** @return the brokers in use */
@@ -85,6 +85,7 @@ public final class BrokerRegistry {
         private final ConnectionSource source;
         private final Broker broker;
         private final RecoveryResources recovery;
+        private final boolean createSchema;
         private volatile boolean schemaReady;
 
         Entry(BrokerRegistry registry, ConnectionSource source, Broker broker, boolean createSchema) {
@@ -92,14 +93,15 @@ public final class BrokerRegistry {
             this.source = source;
             this.broker = broker;
             this.recovery = new RecoveryResources(this);
-            this.schemaReady = !createSchema;
+            this.createSchema = createSchema;
         }
 
         /**
-         * Creates the portable schema if it is missing, once: the first call that reaches the database does it,
-         * later calls return at once. Safe when several readers, connections or servers call it at the same time
-         * (one at a time in this adapter; PostgreSQL serializes the install script across servers). Does nothing
-         * for SQL Server, or when {@code createSchema} is false.
+         * Readies the database once ({@link Broker#prepareSchema}): creates the portable schema if it is missing and
+         * {@code createSchema} is on, and checks the version of the adapter's tables on every backend. The first call
+         * that reaches the database does it, later calls return at once. Safe when several readers, connections or
+         * servers call it at the same time (one at a time in this adapter; PostgreSQL serializes the install script
+         * across servers).
          *
          * @throws SQLException if the database cannot be reached or the script fails; the next call tries again
          */
@@ -112,7 +114,7 @@ public final class BrokerRegistry {
                     return;
                 }
                 try (Connection c = source.open()) {
-                    broker.prepareSchema(c);
+                    broker.prepareSchema(c, createSchema);
                 } catch (SQLException e) {
                     throw new SQLException("cannot prepare the broker schema on " + source.config() + ": "
                             + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);

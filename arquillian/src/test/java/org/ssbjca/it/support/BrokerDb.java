@@ -69,7 +69,7 @@ public final class BrokerDb implements AutoCloseable {
      */
     public BrokerDb declare(String... queues) {
         try (Connection c = source.open()) {
-            broker.prepareSchema(c);
+            broker.prepareSchema(c, true);
             TestAdmin a = TestAdmin.of(broker, c);
             a.createMessageType(REQUEST, Validation.NONE);
             a.createContract(CONTRACT, Map.of(REQUEST, SentBy.ANY));

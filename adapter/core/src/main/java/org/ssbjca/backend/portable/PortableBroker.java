@@ -14,6 +14,7 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.backend.SchemaVersion;
 
 /**
  * The portable broker on H2 or PostgreSQL. Readers in this JVM are woken by {@link QueueSignals} after a sending
@@ -98,13 +99,15 @@ public final class PortableBroker implements Broker {
     }
 
     @Override
-    public boolean preparesSchema() {
-        return true;
-    }
-
-    @Override
-    public void prepareSchema(Connection connection) throws SQLException {
-        installSchema(connection);
+    public void prepareSchema(Connection connection, boolean create) throws SQLException {
+        if (create) {
+            installSchema(connection);
+            if (SchemaVersion.read(connection, PortableSql.SCHEMA_VERSION) < SchemaVersion.CURRENT) {
+                // An older schema: the install script is idempotent and brings it to the current version.
+                SchemaScripts.install(connection, dialect == Dialect.POSTGRESQL);
+            }
+        }
+        SchemaVersion.check(connection, PortableSql.SCHEMA_VERSION, "sql/portable/install.sql");
     }
 
     /**

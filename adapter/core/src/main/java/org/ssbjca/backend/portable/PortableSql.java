@@ -7,6 +7,8 @@ package org.ssbjca.backend.portable;
  */
 final class PortableSql {
 
+    /** The version of the installed schema, 0 when none is recorded. */
+    static final String SCHEMA_VERSION = "SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version";
     /**
      * Whether the install script ran to its end (it creates {@code ssb.dead_letter} last, in one transaction). Reads
      * the catalog only, so it never waits for a lock.

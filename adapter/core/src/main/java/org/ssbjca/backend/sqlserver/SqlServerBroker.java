@@ -13,6 +13,7 @@ import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.backend.SchemaVersion;
 import org.ssbjca.support.ConnectionLossXAResource;
 
 /**
@@ -74,6 +75,12 @@ public final class SqlServerBroker implements Broker {
     public XAResource xaResource(XAResource driverResource) {
         return driverResource instanceof ConnectionLossXAResource ? driverResource
                 : Broker.super.xaResource(new TightlyCoupledXAResource(driverResource));
+    }
+
+    /** Checks the version of the objects {@code sql/sqlserver/install.sql} installed; never creates them. */
+    @Override
+    public void prepareSchema(Connection connection, boolean create) throws SQLException {
+        SchemaVersion.check(connection, TSqlLedger.SCHEMA_VERSION, "sql/sqlserver/install.sql (as a DBA)");
     }
 
     @Override

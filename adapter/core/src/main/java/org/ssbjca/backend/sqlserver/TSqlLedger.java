@@ -112,6 +112,9 @@ final class TSqlLedger {
             + " DELETED.enqueued_at, DELETED.attempts, DELETED.last_error, DELETED.dead_lettered_at\n"
             + "WHERE queue_name = ? AND dead_letter_id = ?;";
 
+    /** The version of the objects install.sql created, 0 when none is recorded. */
+    static final String SCHEMA_VERSION = "SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version;";
+
     /** Parameters: queue. */
     static final String PURGE_DEAD_LETTERS = "DELETE FROM ssb.dead_letter WHERE queue_name = ?;";
 
