@@ -1,7 +1,6 @@
 package org.ssbjca.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;

@@ -4,7 +4,6 @@ import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.ssbjca.api.BrokerMessage;
