@@ -46,7 +46,15 @@ public final class SchemaVersion {
      *         cannot be read
      */
     public static void check(Connection c, String versionQuery, String installScript) throws SQLException {
-        long version = read(c, versionQuery);
+        require(read(c, versionQuery), installScript);
+    }
+
+    /**
+     * @param version a version {@link #read} returned
+     * @param installScript the script that installs (and upgrades) the schema, as the message names it
+     * @throws SQLException if it is not {@link #CURRENT} (state 55000)
+     */
+    public static void require(long version, String installScript) throws SQLException {
         if (version > CURRENT) {
             throw new SQLException("the adapter's tables are at version " + version + ", newer than this adapter's ("
                     + CURRENT + "): deploy the adapter that installed them, or a newer one", "55000");
@@ -58,9 +66,13 @@ public final class SchemaVersion {
         }
     }
 
-    /** A missing table: SQL state 42S02 (H2, SQL Server's ODBC state), 42P01 (PostgreSQL), or SQL Server error 208. */
+    /**
+     * A missing table or schema: SQL state 42S02 (H2, SQL Server), 42P01 or 3F000 (PostgreSQL), H2's 90079 (schema
+     * not found), or SQL Server error 208.
+     */
     private static boolean tableMissing(SQLException e) {
         String state = e.getSQLState();
-        return "42S02".equals(state) || "42P01".equals(state) || "42102".equals(state) || e.getErrorCode() == 208;
+        return "42S02".equals(state) || "42102".equals(state) || "42P01".equals(state) || "3F000".equals(state)
+                || "90079".equals(state) || e.getErrorCode() == 208;
     }
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
-import org.ssbjca.brokers.Brokers;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
@@ -62,7 +61,7 @@ public final class BrokerRegistry {
     private Entry create(DatabaseConfig config) {
         ConnectionSource source = new ConnectionSource(config);
         Broker broker = Brokers.create(source, runner, portableOptions);
-        return new Entry(this, source, broker, createSchema);
+        return new Entry(this, source, broker);
     }
 
     /** @return the brokers in use */
@@ -85,15 +84,13 @@ public final class BrokerRegistry {
         private final ConnectionSource source;
         private final Broker broker;
         private final RecoveryResources recovery;
-        private final boolean createSchema;
         private volatile boolean schemaReady;
 
-        Entry(BrokerRegistry registry, ConnectionSource source, Broker broker, boolean createSchema) {
+        Entry(BrokerRegistry registry, ConnectionSource source, Broker broker) {
             this.registry = registry;
             this.source = source;
             this.broker = broker;
             this.recovery = new RecoveryResources(this);
-            this.createSchema = createSchema;
         }
 
         /**
@@ -114,7 +111,7 @@ public final class BrokerRegistry {
                     return;
                 }
                 try (Connection c = source.open()) {
-                    broker.prepareSchema(c, createSchema);
+                    broker.prepareSchema(c, registry.createSchema);
                 } catch (SQLException e) {
                     throw new SQLException("cannot prepare the broker schema on " + source.config() + ": "
                             + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);

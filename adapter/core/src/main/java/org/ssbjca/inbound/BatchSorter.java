@@ -30,7 +30,7 @@ final class BatchSorter {
     }
 
     private DeliveryLedger ledger() {
-        return activation.database().broker().ledger(connection.connection());
+        return connection.ledger();
     }
 
     /** Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. */

@@ -160,7 +160,7 @@ final class DeliverySteps {
     }
 
     DeliveryLedger ledger() {
-        return activation.database().broker().ledger(connection.connection());
+        return connection.ledger();
     }
 
     /**

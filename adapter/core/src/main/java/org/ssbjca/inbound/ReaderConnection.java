@@ -6,6 +6,7 @@ import javax.sql.XAConnection;
 import javax.transaction.xa.XAResource;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.support.CompletionAwareXAResource;
 
 /**
@@ -60,6 +61,11 @@ final class ReaderConnection implements AutoCloseable {
 
     BrokerSession session() {
         return session;
+    }
+
+    /** @return the adapter's bookkeeping on this connection, in its current transaction */
+    DeliveryLedger ledger() {
+        return database.broker().ledger(connection);
     }
 
     /** @return the resource the container enlists in each delivery's transaction */

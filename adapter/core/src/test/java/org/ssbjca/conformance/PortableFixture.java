@@ -19,7 +19,7 @@ abstract class PortableFixture implements BackendFixture {
         source = new ConnectionSource(config);
         broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), Conformance.PORTABLE_OPTIONS);
         try (Connection c = source.open()) {
-            broker.installSchema(c);
+            broker.prepareSchema(c, true);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot install the portable schema on " + config, e);
         }

@@ -12,7 +12,6 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
-import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
 
@@ -100,42 +99,16 @@ public final class PortableBroker implements Broker {
 
     @Override
     public void prepareSchema(Connection connection, boolean create) throws SQLException {
-        if (create) {
-            installSchema(connection);
-            if (SchemaVersion.read(connection, PortableSql.SCHEMA_VERSION) < SchemaVersion.CURRENT) {
-                // An older schema: the install script is idempotent and brings it to the current version.
-                SchemaScripts.install(connection, dialect == Dialect.POSTGRESQL);
-            }
+        long version = SchemaVersion.read(connection, PortableSql.SCHEMA_VERSION);
+        if (create && version < SchemaVersion.CURRENT) {
+            // Missing (0) or older: the install script (sql/portable/install.sql) is idempotent, it creates the schema
+            // or brings it up to date. Not run when the schema is current: its DDL is not free (CREATE INDEX IF NOT
+            // EXISTS still locks its table), and after a crash a prepared, in-doubt transaction can hold a conflicting
+            // lock until recovery resolves it; recovery needs this broker, whose creation would wait: a deadlock.
+            SchemaScripts.install(connection, dialect == Dialect.POSTGRESQL);
+            version = SchemaVersion.read(connection, PortableSql.SCHEMA_VERSION);
         }
-        SchemaVersion.check(connection, PortableSql.SCHEMA_VERSION, "sql/portable/install.sql");
-    }
-
-    /**
-     * Creates the portable schema if it is missing, from the same script as {@code sql/portable/install.sql}.
-     *
-     * @param connection a connection with DDL rights; committed by this method
-     * @throws SQLException if a statement fails
-     */
-    public void installSchema(Connection connection) throws SQLException {
-        if (isSchemaInstalled(connection)) {
-            // Nothing to run. The script's DDL is idempotent but not free: CREATE INDEX IF NOT EXISTS still locks its
-            // table, and after a crash a prepared (in-doubt) transaction can hold a conflicting lock until recovery
-            // resolves it; recovery needs this broker, whose creation would wait for that lock: a deadlock.
-            return;
-        }
-        SchemaScripts.install(connection, dialect == Dialect.POSTGRESQL);
-    }
-
-    /**
-     * @return whether the install script ran to the end: it runs in one transaction and creates
-     *         {@code ssb.dead_letter} last of the tables. Reads the catalog only, so it never waits for a lock.
-     */
-    private static boolean isSchemaInstalled(Connection c) throws SQLException {
-        boolean installed = Jdbc.count(c, PortableSql.SCHEMA_INSTALLED) > 0;
-        if (!c.getAutoCommit()) {
-            c.commit();
-        }
-        return installed;
+        SchemaVersion.require(version, "sql/portable/install.sql");
     }
 
     @Override

@@ -9,12 +9,6 @@ final class PortableSql {
 
     /** The version of the installed schema, 0 when none is recorded. */
     static final String SCHEMA_VERSION = "SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version";
-    /**
-     * Whether the install script ran to its end (it creates {@code ssb.dead_letter} last, in one transaction). Reads
-     * the catalog only, so it never waits for a lock.
-     */
-    static final String SCHEMA_INSTALLED = "SELECT COUNT(*) FROM information_schema.tables"
-            + " WHERE LOWER(table_schema) = 'ssb' AND LOWER(table_name) = 'dead_letter'";
 
     static final String ENDPOINT_COLUMNS = "conversation_handle, conversation_id, is_initiator, conversation_group_id,"
             + " service_name, far_service, service_contract_name, state, send_sequence, lifetime_expires_at";

@@ -60,7 +60,7 @@ class StaleStatisticsReceiveTest {
         ConnectionSource source = new ConnectionSource(db);
         try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
                 PortableOptions.defaults()); Connection c = source.open()) {
-            broker.installSchema(c);
+            broker.prepareSchema(c, true);
             TestAdmin a = TestAdmin.of(broker, c);
             a.createMessageType("M", Validation.NONE);
             a.createContract("C", Map.of("M", SentBy.ANY));

@@ -63,7 +63,7 @@ class WakeUpTest {
         try (PortableBroker sender = new PortableBroker(source, BackgroundRunner.daemonThreads(), options);
              PortableBroker receiver = new PortableBroker(source, BackgroundRunner.daemonThreads(), options)) {
             try (Connection c = source.open()) {
-                sender.installSchema(c);
+                sender.prepareSchema(c, true);
                 TestAdmin a = TestAdmin.of(sender, c);
                 a.createMessageType("M", Validation.NONE);
                 a.createContract("C", Map.of("M", SentBy.ANY));
