@@ -22,10 +22,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.CrashRecordingService;
-import org.ssbjca.it.beans.Recorder;
-import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.BrokerDb;
-import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
@@ -69,7 +66,7 @@ class BootWithDatabaseDownIT {
     @Deployment(name = "boot-beans", order = 2, managed = false, testable = false)
     @TargetsContainer(ManualServer.QUALIFIER)
     static WebArchive beans() {
-        return Deployments.testWar(WAR, CrashRecordingService.class, Recorder.class, SlowPrepare.class);
+        return RecordingDatabases.beans(WAR);
     }
 
     private static synchronized void init() {

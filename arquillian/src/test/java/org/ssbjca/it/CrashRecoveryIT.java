@@ -17,11 +17,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.CrashRecordingService;
-import org.ssbjca.it.beans.Recorder;
-import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.Await;
 import org.ssbjca.it.support.BrokerDb;
-import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
@@ -68,8 +65,7 @@ class CrashRecoveryIT {
     @Deployment(name = "crash-beans", order = 2, managed = false, testable = false)
     @TargetsContainer(ManualServer.QUALIFIER)
     static WebArchive beans() {
-        return Deployments.testWar("crash-recovery-it.war", CrashRecordingService.class, Recorder.class,
-                SlowPrepare.class);
+        return RecordingDatabases.beans("crash-recovery-it.war");
     }
 
     private static synchronized void init() {
@@ -96,22 +92,21 @@ class CrashRecoveryIT {
 
             // Kill while a delivery is between prepare and commit, if one is seen within 10 s.
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (prepared() == 0 && System.nanoTime() < deadline) {
+            while (broker.prepared() == 0 && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
             ManualServer.killHard();
             controller.kill(ManualServer.QUALIFIER);
             long atKill = recorded(run);
-            long inDoubtBroker = broker.count("SELECT COUNT(*) FROM pg_prepared_xacts WHERE database = 'postgres'");
-            long inDoubtRecords = broker.count("SELECT COUNT(*) FROM pg_prepared_xacts WHERE database = ?",
-                    RECORDS_DB);
+            long inDoubtBroker = broker.prepared("postgres");
+            long inDoubtRecords = broker.prepared(RECORDS_DB);
             long waitingAtKill = broker.depth(QUEUE);
 
             long restartAt = System.nanoTime();
             controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             Await.count("all recorded after the restart", sent, Duration.ofSeconds(240), () -> recorded(run));
             long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
-            await("no branch left in doubt").atMost(Duration.ofSeconds(240)).until(() -> prepared() == 0);
+            await("no branch left in doubt").atMost(Duration.ofSeconds(240)).until(() -> broker.prepared() == 0);
             long resolvedMillis = (System.nanoTime() - restartAt) / 1_000_000;
             await("queue drained").atMost(Duration.ofSeconds(60)).until(() -> broker.depth(QUEUE) == 0);
 
@@ -138,9 +133,5 @@ class CrashRecoveryIT {
 
     private static long recorded(String run) {
         return databases.recorded(run);
-    }
-
-    private static long prepared() {
-        return broker.count("SELECT COUNT(*) FROM pg_prepared_xacts");
     }
 }

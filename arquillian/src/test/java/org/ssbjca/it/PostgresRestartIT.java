@@ -84,7 +84,7 @@ class PostgresRestartIT {
         Await.pause(Duration.ofSeconds(5)); // the outage
         pg.start();
         Instant restartedAt = Instant.now();
-        long inDoubt = db.count("SELECT COUNT(*) FROM pg_prepared_xacts");
+        long inDoubt = db.prepared();
         long atRestart = recorded(run);
 
         await("a delivery committed after the restart").atMost(Duration.ofSeconds(30))
@@ -96,14 +96,14 @@ class PostgresRestartIT {
             Await.count("all recorded", sent, Duration.ofSeconds(200), () -> recorded(run));
         } catch (AssertionError e) {
             FIGURES.info(String.format("stuck: %d waiting in the queue, %d prepared transactions, %d failed-delivery rows, "
-                    + "%d dead letters", db.depth(QUEUE), db.count("SELECT COUNT(*) FROM pg_prepared_xacts"),
+                    + "%d dead letters", db.depth(QUEUE), db.prepared(),
                     db.count("SELECT COUNT(*) FROM ssb.delivery_attempt"),
                     db.count("SELECT COUNT(*) FROM ssb.dead_letter")));
             throw e;
         }
         Instant doneAt = Instant.now();
         await("no transaction left in doubt").atMost(Duration.ofSeconds(200))
-                .until(() -> db.count("SELECT COUNT(*) FROM pg_prepared_xacts") == 0);
+                .until(() -> db.prepared() == 0);
         await("queue drained").atMost(Duration.ofSeconds(30)).until(() -> db.depth(QUEUE) == 0);
 
         long count = recorded(run);

@@ -93,12 +93,12 @@ class ReaderBranchRecoveryIT {
             broker.sendOne(QUEUE, run);
 
             await("the record's branch prepared").atMost(Duration.ofSeconds(120))
-                    .until(() -> prepared(RecordingDatabases.RECORDS_DB) == 1);
+                    .until(() -> databases.broker().prepared(RecordingDatabases.RECORDS_DB) == 1);
             frozen.addAll(broker.numbers("SELECT pid FROM pg_stat_activity WHERE datname = ?",
                     RecordingDatabases.RECORDS_DB));
             signal("STOP", frozen);
             await("the reader's branch committed").atMost(Duration.ofSeconds(60))
-                    .until(() -> prepared("postgres") == 0 && broker.depth(QUEUE) == 0);
+                    .until(() -> databases.broker().prepared("postgres") == 0 && broker.depth(QUEUE) == 0);
             ManualServer.killHard();
             controller.kill(ManualServer.QUALIFIER);
             running = false;
@@ -107,15 +107,15 @@ class ReaderBranchRecoveryIT {
             signal("KILL", frozen);
             frozen.clear();
             await("PostgreSQL back after its sessions were killed").atMost(Duration.ofSeconds(60))
-                    .ignoreExceptions().until(() -> prepared("postgres") == 0);
-            assertEquals(1, prepared(RecordingDatabases.RECORDS_DB), "the record's branch in doubt at the kill");
+                    .ignoreExceptions().until(() -> databases.broker().prepared("postgres") == 0);
+            assertEquals(1, databases.broker().prepared(RecordingDatabases.RECORDS_DB), "the record's branch in doubt at the kill");
             assertEquals(0, databases.recorded(run), "the record not committed at the kill");
 
             long restartAt = System.nanoTime();
             controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             running = true;
             await("the record committed by recovery").atMost(Duration.ofSeconds(120))
-                    .until(() -> databases.recorded(run) == 1 && prepared(RecordingDatabases.RECORDS_DB) == 0);
+                    .until(() -> databases.recorded(run) == 1 && databases.broker().prepared(RecordingDatabases.RECORDS_DB) == 0);
             long recordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
             List<String> left = new ArrayList<>();
             try {
@@ -147,10 +147,6 @@ class ReaderBranchRecoveryIT {
                 }
             }
         }
-    }
-
-    private static long prepared(String database) {
-        return databases.broker().count("SELECT COUNT(*) FROM pg_prepared_xacts WHERE database = ?", database);
     }
 
     /** Sends {@code SIGname} to the processes. */

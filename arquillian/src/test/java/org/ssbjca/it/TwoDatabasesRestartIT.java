@@ -15,11 +15,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.CrashRecordingService;
-import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.Await;
 import org.ssbjca.it.support.BrokerDb;
-import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
@@ -54,8 +52,7 @@ class TwoDatabasesRestartIT {
 
     @Deployment(name = "beans", order = 2, testable = false)
     static WebArchive beans() {
-        return Deployments.testWar("two-databases-restart-it.war", CrashRecordingService.class, Recorder.class,
-                SlowPrepare.class);
+        return RecordingDatabases.beans("two-databases-restart-it.war");
     }
 
     /** The server outlives the test class: WildFly still uses it while Arquillian undeploys; zonky stops it at exit. */
@@ -76,19 +73,19 @@ class TwoDatabasesRestartIT {
         Await.count("recorded before the stop", sent / 4, Duration.ofSeconds(120), () -> recorded(run));
         // stop while branches are prepared in both databases (SlowPrepare holds each delivery 100 ms)
         await("branches in doubt in both databases").atMost(Duration.ofSeconds(30))
-                .until(() -> preparedIn("postgres") > 0 && preparedIn(RECORDS_DB) > 0);
+                .until(() -> broker.prepared("postgres") > 0 && broker.prepared(RECORDS_DB) > 0);
         long atStop = recorded(run);
         pg.stop();
         Await.pause(Duration.ofSeconds(3)); // the outage
         pg.start();
         long restartAt = System.nanoTime();
-        long inDoubtBroker = preparedIn("postgres");
-        long inDoubtRecords = preparedIn(RECORDS_DB);
+        long inDoubtBroker = broker.prepared("postgres");
+        long inDoubtRecords = broker.prepared(RECORDS_DB);
 
         Await.count("all recorded", sent, Duration.ofSeconds(240), () -> recorded(run));
         long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
         await("no branch left prepared in either database").atMost(Duration.ofSeconds(240))
-                .until(() -> preparedIn("postgres") + preparedIn(RECORDS_DB) == 0);
+                .until(() -> broker.prepared("postgres") + broker.prepared(RECORDS_DB) == 0);
         long resolvedMillis = (System.nanoTime() - restartAt) / 1_000_000;
         await("queue drained").atMost(Duration.ofSeconds(60)).until(() -> broker.depth(QUEUE) == 0);
 
@@ -108,9 +105,5 @@ class TwoDatabasesRestartIT {
 
     private static long recorded(String run) {
         return databases.recorded(run);
-    }
-
-    private static long preparedIn(String database) {
-        return broker.count("SELECT COUNT(*) FROM pg_prepared_xacts WHERE database = ?", database);
     }
 }

@@ -28,10 +28,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.CrashRecordingService;
-import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.BrokerDb;
-import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.RecordingDatabases;
@@ -106,8 +104,7 @@ class TwoNodesIT {
     }
 
     private static WebArchive beans() {
-        return Deployments.testWar("two-nodes-it.war", CrashRecordingService.class, Recorder.class,
-                SlowPrepare.class);
+        return RecordingDatabases.beans("two-nodes-it.war");
     }
 
     private static synchronized void init() {
@@ -139,18 +136,18 @@ class TwoNodesIT {
 
             // Kill while a delivery is between prepare and commit (SlowPrepare holds each one 100 ms).
             await("a branch in doubt").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(5))
-                    .until(() -> prepared() > 0);
+                    .until(() -> broker.prepared() > 0);
             ManualServer.killHard();
             controller.kill(ManualServer.QUALIFIER);
             long atKill = recorded(run);
-            long inDoubt = prepared();
+            long inDoubt = broker.prepared();
             long byManualAtKill = recordedBy("manual");
 
             long restartAt = System.nanoTime();
             controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             await("all recorded").atMost(Duration.ofSeconds(240)).until(() -> recorded(run) == sent);
             long allRecordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
-            await("no branch in doubt").atMost(Duration.ofSeconds(240)).until(() -> prepared() == 0);
+            await("no branch in doubt").atMost(Duration.ofSeconds(240)).until(() -> broker.prepared() == 0);
             long resolvedMillis = (System.nanoTime() - restartAt) / 1_000_000;
             await("queue drained").atMost(Duration.ofSeconds(60)).until(() -> broker.depth(QUEUE) == 0);
             // Issue 17.5: a transaction whose reader branch had committed before the kill leaves the log store too
@@ -174,7 +171,7 @@ class TwoNodesIT {
                     + " file(s) in its object store)",
                     sent, atKill, byManualAtKill, inDoubt, allRecordedMillis, resolvedMillis, recordedBy("suite"),
                     recordedBy("manual"), sent - distinct, bodies.size() - distinct, outOfOrder.size(), deadLetters,
-                    prepared(), leftInLog.size(), LogStore.objectStoreFiles()));
+                    broker.prepared(), leftInLog.size(), LogStore.objectStoreFiles()));
             assertEquals(sent, bodies.size(), "every message recorded once: none lost, none twice");
             assertEquals(sent, distinct);
             assertEquals(List.of(), outOfOrder, "messages of a conversation recorded in the order sent");
@@ -200,10 +197,6 @@ class TwoNodesIT {
 
     private static long recordedBy(String node) {
         return records.count("SELECT COUNT(*) FROM it_record WHERE reader LIKE ?", node + "/%");
-    }
-
-    private static long prepared() {
-        return broker.count("SELECT COUNT(*) FROM pg_prepared_xacts");
     }
 
     private static List<String> bodiesInRecordOrder(String run) {

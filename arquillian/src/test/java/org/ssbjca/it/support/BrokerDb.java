@@ -174,6 +174,19 @@ public final class BrokerDb implements AutoCloseable {
         }
     }
 
+    /** @return the prepared (in-doubt) transactions of the whole server */
+    public long prepared() {
+        return count("SELECT COUNT(*) FROM pg_prepared_xacts");
+    }
+
+    /**
+     * @param database a database of the server
+     * @return its prepared (in-doubt) transactions
+     */
+    public long prepared(String database) {
+        return count("SELECT COUNT(*) FROM pg_prepared_xacts WHERE database = ?", database);
+    }
+
     /** @return how many messages wait in the queue */
     public long depth(String queue) {
         return count("SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?", queue);

@@ -1,7 +1,10 @@
 package org.ssbjca.it.support;
 
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.ssbjca.it.beans.CrashRecordingService;
+import org.ssbjca.it.beans.Recorder;
+import org.ssbjca.it.beans.SlowPrepare;
 
 /**
  * The databases of the fault tests whose bean records each delivery in a second database: a restartable PostgreSQL
@@ -39,6 +42,14 @@ public record RecordingDatabases(RestartablePostgres pg, BrokerDb broker, Broker
                 .connectionFactory("java:/ssb/ConnectionFactory", null)
                 .connectionFactory(CrashRecordingService.RECORD_FACTORY, pg.jdbcUrl(RECORDS_DB))
                 .xml());
+    }
+
+    /**
+     * @param warName the archive's name
+     * @return the recording bean ({@link CrashRecordingService}) with what it uses, in a web archive
+     */
+    public static WebArchive beans(String warName) {
+        return Deployments.testWar(warName, CrashRecordingService.class, Recorder.class, SlowPrepare.class);
     }
 
     /**
