@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import jakarta.resource.spi.InvalidPropertyException;
 import java.util.Locale;
 import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.brokers.Config;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec.DeadLetter;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec.SystemMessages;
@@ -29,8 +30,9 @@ final class ActivationValues {
         if (Config.blankToNull(spec.getQueue()) == null) {
             throw invalid("queue", "is required: the name of the queue to read");
         }
+        DatabaseConfig database;
         try {
-            spec.database();
+            database = spec.database();
         } catch (IllegalArgumentException e) {
             throw invalid("connectionUrl", e.getMessage());
         }
@@ -38,7 +40,7 @@ final class ActivationValues {
         receiveBatchSize();
         waitTimeoutMillis();
         int attempts = maxDeliveryAttempts();
-        if (spec.database().kind() == BackendKind.SQLSERVER && attempts >= 5) {
+        if (database.kind() == BackendKind.SQLSERVER && attempts >= 5) {
             throw invalid("maxDeliveryAttempts", "must be between 1 and 4 on SQL Server (it disables a queue after "
                     + "5 rolled-back RECEIVEs in a row), was " + attempts);
         }

@@ -92,7 +92,8 @@ final class DeadLetterOperations {
             throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
         }
         String type = messageType == null || messageType.isBlank() ? null : messageType.trim();
-        List<Long> ids = list(10_000).stream()
+        // Without a type filter the oldest max are the ones to deliver; with one, they are among the first 10000.
+        List<Long> ids = list(type == null ? max : 10_000).stream()
                 .filter(d -> type == null || type.equals(d.getMessageType()))
                 .limit(max)
                 .map(DeadLetterInfo::getId)
