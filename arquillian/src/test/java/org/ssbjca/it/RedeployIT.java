@@ -2,6 +2,7 @@ package org.ssbjca.it;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -31,13 +32,16 @@ import org.ssbjca.it.support.RestartablePostgres;
 /**
  * {@code ssb-jca.rar} and a message-driven bean undeployed and deployed again, several times, while messages flow (each
  * recorded in its delivery's transaction): nothing is lost or recorded twice across the redeploys. Before, 12 of 1,200
- * messages were lost: a listener call that failed while the bean's component stopped was committed. It also reports
- * how many {@code deployment.ssb-jca.rar} class loaders the server holds after a full collection (its
- * {@code VM.classloaders}); that figure is a measurement, not asserted: the undeployed RARs' loaders are still there
- * (see the README, "Undeploying and redeploying"), although {@code ReleaseOnStopTest} shows that everything the adapter
- * itself registers is released. Runs on the manual server, a JVM no other test deployed the RAR to. With
- * {@code -Dit.argLine=-Dssb.it.heapDump=<file>} it writes the server's heap ({@code jcmd GC.heap_dump}) after the
- * count, for analysis.
+ * messages were lost: a listener call that failed while the bean's component stopped was committed. It also counts the
+ * {@code deployment.ssb-jca.rar} class loaders the server holds after finalization and full collections (its
+ * {@code VM.classloaders}): they must not grow with the redeploys. Before, every undeployed RAR's loader stayed (11
+ * after 10 cycles): the JDK's bean introspection caches held the activation spec's class by soft references, which
+ * full collections do not clear (in the global cache, and in the cache of the thread group of WildFly's MSC threads,
+ * which introspect the spec). Now 2 or 3 are left: the deployed one, and at most one more per thread of the long-running
+ * pool that first ran one of the adapter's works (jboss-threads 3.9.2 keeps a pool thread's first task in a local
+ * variable for the thread's life, see {@link #PINNED_BY_POOL_THREADS}). Runs on the manual server, a JVM no other test
+ * deployed the RAR to. With {@code -Dit.argLine=-Dssb.it.heapDump=<file>} it writes the server's heap
+ * ({@code jcmd GC.heap_dump}) after the count, for analysis.
  */
 @ExtendWith(ArquillianExtension.class)
 class RedeployIT {
@@ -48,8 +52,14 @@ class RedeployIT {
 
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
     private static final String QUEUE = RestartRecordingService.QUEUE;
-    private static final int CYCLES = 5;
+    private static final int CYCLES = 10;
     private static final String RAR_LOADER = "deployment.ssb-jca.rar";
+    /**
+     * The most loaders of undeployed RARs that the container's thread pool may keep: one per long-running pool thread
+     * that was started for one of the adapter's works, at most as many as run at once (the bean's 4 readers and the
+     * PostgreSQL listener's 2 tasks). It does not grow with the number of redeploys.
+     */
+    private static final int PINNED_BY_POOL_THREADS = 4 + 2;
     private static RestartablePostgres pg;
     private static BrokerDb db;
 
@@ -108,10 +118,11 @@ class RedeployIT {
             long[] loaders = {rarLoaders(true)};
             long collectingSince = System.nanoTime();
             try {
-                await("undeployed RARs' loaders collected").atMost(Duration.ofSeconds(40))
-                        .pollInterval(Duration.ofSeconds(5)).until(() -> (loaders[0] = rarLoaders(true)) <= 1);
+                await("undeployed RARs' loaders collected").atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofSeconds(5))
+                        .until(() -> (loaders[0] = rarLoaders(true)) <= 1 + PINNED_BY_POOL_THREADS);
             } catch (org.awaitility.core.ConditionTimeoutException e) {
-                // reported below
+                // asserted below, after the figures
             }
             long collectedMillis = (System.nanoTime() - collectingSince) / 1_000_000;
             String dump = System.getProperty("ssb.it.heapDump");
@@ -125,6 +136,8 @@ class RedeployIT {
                     recordedInCycles, recorded(run), distinct, loaders[0], RAR_LOADER, collectedMillis));
             assertEquals(sent, recorded(run), "none lost, none recorded twice");
             assertEquals(sent, distinct);
+            assertTrue(loaders[0] <= 1 + PINNED_BY_POOL_THREADS, loaders[0] + " " + RAR_LOADER + " class loaders alive"
+                    + " after " + CYCLES + " redeploys: the undeployed ones are not collected");
             deployer.undeploy("redeploy-beans");
             deployer.undeploy("redeploy-rar");
         } finally {

@@ -30,6 +30,7 @@ import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.management.ManagedAdapter;
 import org.ssbjca.management.Management;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.BeanCaches;
 
 /**
  * The ssb-jca resource adapter: SQL Server Service Broker (or the portable broker schema on PostgreSQL and H2) as a
@@ -116,7 +117,17 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
             r.close();
         }
         ConnectionSource.releaseDrivers();
+        forgetBeanClasses();
         LOG.stopped();
+    }
+
+    /**
+     * Drops the adapter's bean classes from the JDK's introspection caches, where WildFly's creation of a bean's
+     * activation spec leaves them held by soft references that full collections do not clear: they kept every
+     * undeployed RAR's class loader alive. (The connection factory's class is not introspected.)
+     */
+    private static void forgetBeanClasses() {
+        BeanCaches.forget(List.of(ServiceBrokerResourceAdapter.class, ServiceBrokerActivationSpec.class));
     }
 
     @Override

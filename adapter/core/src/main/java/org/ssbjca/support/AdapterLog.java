@@ -64,6 +64,10 @@ public interface AdapterLog extends BasicLogger {
             + " scan instead of being removed")
     void noRecoveryModule();
 
+    @LogMessage(level = DEBUG)
+    @Message(id = 8, value = "cannot clear the bean introspection cache of thread group %s (%s)")
+    void beanCacheNotFlushed(String group, String what);
+
     // ---- activations and readers
 
     @LogMessage(level = INFO)

@@ -32,11 +32,16 @@ import org.ssbjca.fakes.FakeBootstrapContext;
  * The SQL Server driver is initialised as WildFly does with every driver a deployment carries. Deregistered, it still
  * kept its loader reachable until the adapter also dropped the loader's resource bundles from the JVM's cache
  * (mssql-jdbc's messages, held there by soft references that a full collection does not clear): without
- * {@code ResourceBundle.clearCache}, this test failed again.
+ * {@code ResourceBundle.clearCache}, this test failed again. Likewise for the JDK's bean introspection cache
+ * ({@link java.beans.Introspector}), which keeps what it learnt of a class by soft references: once the container had
+ * introspected the activation spec, every undeployed RAR's loader stayed alive in WildFly until the adapter flushed its
+ * bean classes from it on stop.
  */
 class ReleaseOnStopTest {
 
     private static final int CYCLES = 3;
+    /** Like WildFly's thread group "main", where its MSC threads introspect the activation spec: it lives on. */
+    private static final ThreadGroup CONTAINER_THREADS = new ThreadGroup("container");
     /**
      * How long pgjdbc's cleaner thread (a thread of the driver's class loader) waits idle before it ends: 30 s by
      * default, 1 s here so that the test need not wait for it.
@@ -102,10 +107,32 @@ class ReleaseOnStopTest {
             get.invoke(registry, h2);
             // as WildFly does with every driver a deployment carries (WFLYJCA0004), used or not
             Class.forName("com.microsoft.sqlserver.jdbc.SQLServerDriver", true, rar).getConstructor().newInstance();
+            introspectElsewhere(rar.loadClass("org.ssbjca.inbound.ServiceBrokerActivationSpec"));
         } finally {
             type.getMethod("stop").invoke(ra);
         }
         return rar;
+    }
+
+    /**
+     * Introspects a bean class as WildFly does with the activation spec when it creates a message-driven bean: on a
+     * thread of another thread group than the one that later stops the adapter (an MSC thread of group "main", while
+     * activations and stops run on other pools). The JDK keeps what it learnt in a cache per thread group.
+     */
+    private static void introspectElsewhere(Class<?> bean) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread t = new Thread(CONTAINER_THREADS, () -> {
+            try {
+                java.beans.Introspector.getBeanInfo(bean);
+            } catch (java.beans.IntrospectionException e) {
+                failure.set(e);
+            }
+        }, "container-introspection");
+        t.start();
+        t.join();
+        if (failure.get() != null) {
+            throw failure.get();
+        }
     }
 
     /**
