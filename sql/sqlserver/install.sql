@@ -71,6 +71,21 @@ IF OBJECT_ID(N'ssb.delivery_attempt', N'U') IS NULL
     );
 GO
 
+-- Conversation groups held back after a failed delivery (an activation's redeliveryDelay): the readers' RECEIVE
+-- skips a group until held_until. queue_name as in ssb.delivery_attempt. Added in version 2.
+IF OBJECT_ID(N'ssb.conversation_hold', N'U') IS NULL
+    CREATE TABLE ssb.conversation_hold (
+        conversation_group_id UNIQUEIDENTIFIER NOT NULL CONSTRAINT conversation_hold_pk PRIMARY KEY,
+        queue_name NVARCHAR(517) NOT NULL,
+        held_until DATETIMEOFFSET(7) NOT NULL
+    );
+GO
+
+IF NOT EXISTS (SELECT 1 FROM sys.indexes
+               WHERE object_id = OBJECT_ID(N'ssb.conversation_hold') AND name = N'conversation_hold_queue')
+    CREATE INDEX conversation_hold_queue ON ssb.conversation_hold (queue_name, held_until);
+GO
+
 -- Messages taken off their queue after too many failed deliveries. Column types follow RECEIVE's queue columns.
 IF OBJECT_ID(N'ssb.dead_letter', N'U') IS NULL
     CREATE TABLE ssb.dead_letter (
@@ -98,4 +113,8 @@ GO
 
 IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 1)
     INSERT INTO ssb.schema_version (version) VALUES (1);
+GO
+
+IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 2)
+    INSERT INTO ssb.schema_version (version) VALUES (2);
 GO

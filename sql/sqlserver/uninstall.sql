@@ -4,6 +4,7 @@
 
 DROP TABLE IF EXISTS ssb.dead_letter;
 DROP TABLE IF EXISTS ssb.delivery_attempt;
+DROP TABLE IF EXISTS ssb.conversation_hold;
 DROP TABLE IF EXISTS ssb.conversation_priority;
 DROP TABLE IF EXISTS ssb.schema_version;
 GO

@@ -103,6 +103,17 @@ public interface BrokerSession {
     }
 
     /**
+     * As {@link #receive(ReceiveRequest, boolean)}, for an activation's reader that may also skip the groups a
+     * redelivery delay holds ({@link DeliveryLedger#holdGroup}); other RECEIVEs take held groups as any other.
+     *
+     * @param request what to receive
+     * @param priorities as in {@link #receive(ReceiveRequest, boolean)}
+     * @param skipHeld whether an unfiltered RECEIVE leaves out held groups
+     * @return the messages of one conversation group, in order; empty on timeout
+     */
+    List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld);
+
+    /**
      * Records a priority for a conversation group: readers take higher priorities first.
      *
      * @param group the group

@@ -57,8 +57,21 @@ public interface DeliveryLedger {
     int recordFailure(String queue, BrokerMessage message, String error);
 
     /**
+     * Holds a conversation group back after a failed delivery (the redelivery delay): until the time is up, the
+     * readers' RECEIVE and GET CONVERSATION GROUP of the queue skip it and take other groups; a RECEIVE or GET
+     * CONVERSATION GROUP that names the group or one of its conversations still takes it. Meant for the transaction
+     * that records the failure, before the delivery's rollback releases the group. A later hold replaces an earlier
+     * one; {@link #clearAttempts} ends the holds of the groups it clears.
+     *
+     * @param queue the group's queue
+     * @param group the group
+     * @param hold how long from now, by the database's clock
+     */
+    void holdGroup(String queue, UUID group, java.time.Duration hold);
+
+    /**
      * Forgets the failed deliveries of messages that were just delivered successfully (in the delivery's
-     * transaction).
+     * transaction), and ends the holds of their groups ({@link #holdGroup}).
      *
      * @param messages the messages
      */

@@ -103,6 +103,33 @@ public final class QueueSignals {
         queues.forEach(this::signal);
     }
 
+    /**
+     * Makes the readers of a queue look again once a time has passed (a conversation group held by a redelivery
+     * delay is free then), even if no signal comes. The earliest such time per queue is kept.
+     *
+     * @param queue the queue
+     * @param after how long from now
+     */
+    public void wakeAt(String queue, java.time.Duration after) {
+        long at = System.nanoTime() + after.toNanos();
+        of(queue).wakeAt.accumulateAndGet(at, (old, now) -> old == 0 || old - System.nanoTime() <= 0 ? now
+                : Math.min(old, now));
+    }
+
+    /**
+     * @param queue a queue
+     * @param longest the longest wait wanted
+     * @return {@code longest}, or less if the queue must be looked at sooner ({@link #wakeAt}); at least 1
+     */
+    public long waitMillis(String queue, long longest) {
+        long at = of(queue).wakeAt.get();
+        if (at == 0) {
+            return longest;
+        }
+        long left = TimeUnit.NANOSECONDS.toMillis(at - System.nanoTime()) + 1;
+        return left <= 0 ? longest : Math.max(1, Math.min(longest, left));
+    }
+
     /** Wakes every waiting reader (after a lost notification connection came back). */
     public void signalEverything() {
         signals.keySet().forEach(this::signal);
@@ -116,5 +143,7 @@ public final class QueueSignals {
         final ReentrantLock lock = new ReentrantLock();
         final Condition changed = lock.newCondition();
         volatile long generation;
+        /** {@link System#nanoTime()} at which readers look again without a signal; 0 for none. */
+        final AtomicLong wakeAt = new AtomicLong();
     }
 }

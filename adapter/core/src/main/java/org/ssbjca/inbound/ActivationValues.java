@@ -51,6 +51,20 @@ final class ActivationValues {
         reconnectJitter();
         transactionTimeoutSeconds();
         commitBeforeDelivery();
+        redeliveryPolicy();
+    }
+
+    /** The longest redelivery delay, in milliseconds (one day). */
+    static final long MAX_REDELIVERY_DELAY = 86_400_000;
+
+    /** @return how long a group waits after a failed delivery */
+    RedeliveryPolicy redeliveryPolicy() throws InvalidPropertyException {
+        long delay = whole("redeliveryDelay", spec.getRedeliveryDelay(), 0, MAX_REDELIVERY_DELAY);
+        double multiplier = decimal("redeliveryMultiplier", spec.getRedeliveryMultiplier(), 1, 100);
+        String max = Config.blankToNull(spec.getMaxRedeliveryDelay());
+        long longest = max == null ? Math.min(delay * 10, MAX_REDELIVERY_DELAY)
+                : whole("maxRedeliveryDelay", max, delay, MAX_REDELIVERY_DELAY);
+        return new RedeliveryPolicy(delay, multiplier, longest);
     }
 
     /** @return the number of readers, 1 to 256 */
@@ -92,18 +106,7 @@ final class ActivationValues {
 
     /** @return the random reduction of each reconnect delay, 0.0 to 1.0 */
     double reconnectJitter() throws InvalidPropertyException {
-        String text = spec.getReconnectJitter() == null ? "" : spec.getReconnectJitter().trim();
-        double value;
-        try {
-            value = Double.parseDouble(text);
-        } catch (NumberFormatException e) {
-            value = Double.NaN;
-        }
-        if (!(value >= 0 && value <= 1)) { // NaN fails both
-            throw invalid("reconnectJitter", "must be a number between 0.0 and 1.0, was '" + spec.getReconnectJitter()
-                    + "'");
-        }
-        return value;
+        return decimal("reconnectJitter", spec.getReconnectJitter(), 0, 1);
     }
 
     /** @return the delivery transaction timeout in seconds, 0 for the container's default */
@@ -125,6 +128,19 @@ final class ActivationValues {
         }
         if (value < min || value > max) {
             throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    private static double decimal(String name, String text, double min, double max) throws InvalidPropertyException {
+        double value;
+        try {
+            value = Double.parseDouble(text == null ? "" : text.trim());
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        if (!(value >= min && value <= max)) { // NaN fails both
+            throw invalid(name, "must be a number between " + min + " and " + max + ", was '" + text + "'");
         }
         return value;
     }

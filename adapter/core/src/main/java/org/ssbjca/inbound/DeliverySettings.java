@@ -34,6 +34,7 @@ final class DeliverySettings {
     private final long reconnectMax;
     private final double reconnectJitter;
     private final int transactionTimeout;
+    private final RedeliveryPolicy redelivery;
 
     DeliverySettings(ServiceBrokerActivationSpec spec) throws InvalidPropertyException {
         ActivationValues values = new ActivationValues(spec);
@@ -51,6 +52,7 @@ final class DeliverySettings {
         reconnectMax = values.reconnectMaxMillis();
         reconnectJitter = values.reconnectJitter();
         transactionTimeout = values.transactionTimeoutSeconds();
+        redelivery = values.redeliveryPolicy();
     }
 
     String queue() {
@@ -108,6 +110,11 @@ final class DeliverySettings {
 
     int transactionTimeout() {
         return transactionTimeout;
+    }
+
+    /** @return how long a group waits after a failed delivery */
+    RedeliveryPolicy redelivery() {
+        return redelivery;
     }
 
     Backoff newBackoff() {

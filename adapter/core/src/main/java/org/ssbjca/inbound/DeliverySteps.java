@@ -124,7 +124,8 @@ final class DeliverySteps {
 
     /** RECEIVE in the reader's local transaction; the caller rolls back if it fails. */
     List<BrokerMessage> receiveLocal() {
-        return connection.session().receive(request(), settings.priorityEnabled());
+        return connection.session().receive(request(), settings.priorityEnabled(),
+                settings.redelivery().holds());
     }
 
     void endLocal(boolean commit) throws java.sql.SQLException {
@@ -148,7 +149,8 @@ final class DeliverySteps {
     /** RECEIVE in the container's transaction; if it fails, the reader's branch votes to roll back. */
     List<BrokerMessage> receive() {
         try {
-            return connection.session().receive(request(), settings.priorityEnabled());
+            return connection.session().receive(request(), settings.priorityEnabled(),
+                    settings.redelivery().holds());
         } catch (RuntimeException e) {
             connection.setRollbackOnly();
             throw e;
@@ -262,8 +264,14 @@ final class DeliverySteps {
         java.sql.Connection c = connection.bookkeeping();
         try {
             DeliveryLedger ledger = activation.database().broker().ledger(c);
+            int most = 0;
             for (BrokerMessage m : batch.application) {
-                ledger.recordFailure(settings.queue(), m, batch.error);
+                most = Math.max(most, ledger.recordFailure(settings.queue(), m, batch.error));
+            }
+            RedeliveryPolicy redelivery = settings.redelivery();
+            if (redelivery.holds() && most < settings.maxDeliveryAttempts()) {
+                // before the rollback releases the group: no reader can take it again without seeing the hold
+                ledger.holdGroup(settings.queue(), batch.group(), redelivery.delayAfter(most));
             }
             c.commit();
             batch.failuresRecorded = true;

@@ -77,6 +77,16 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     @ConfigProperty(description = "Transaction timeout of a delivery in seconds, 0 for the container's default",
             defaultValue = "0")
     private String transactionTimeout = "0";
+    @ConfigProperty(description = "Milliseconds a conversation group waits after a failed delivery before its "
+            + "messages are delivered again (other groups flow meanwhile), 0 to 86400000; 0 redelivers at once",
+            defaultValue = "0")
+    private String redeliveryDelay = "0";
+    @ConfigProperty(description = "Factor applied to the redelivery delay at each further failed delivery of a "
+            + "message, 1.0 to 100.0", defaultValue = "1.0")
+    private String redeliveryMultiplier = "1.0";
+    @ConfigProperty(description = "Longest redelivery delay in milliseconds, from redeliveryDelay to 86400000; "
+            + "empty for 10 times redeliveryDelay", defaultValue = "")
+    private String maxRedeliveryDelay = "";
     @ConfigProperty(description = "Commit the RECEIVE before delivering (at most once): lets several readers work on "
             + "one conversation's messages in parallel", defaultValue = "false")
     private String commitBeforeDelivery = "false";
@@ -310,6 +320,36 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param transactionTimeout the delivery transaction timeout in seconds, 0 to 86400 */
     public void setTransactionTimeout(int transactionTimeout) {
         this.transactionTimeout = String.valueOf(transactionTimeout);
+    }
+
+    /** @return the text given for the redelivery delay in milliseconds (checked by {@link #validate()}) */
+    public String getRedeliveryDelay() {
+        return redeliveryDelay;
+    }
+
+    /** @param redeliveryDelay milliseconds a group waits after a failed delivery, 0 to 86400000, as text */
+    public void setRedeliveryDelay(String redeliveryDelay) {
+        this.redeliveryDelay = redeliveryDelay;
+    }
+
+    /** @return the text given for the redelivery multiplier (checked by {@link #validate()}) */
+    public String getRedeliveryMultiplier() {
+        return redeliveryMultiplier;
+    }
+
+    /** @param redeliveryMultiplier factor applied to the delay at each further failure, 1.0 to 100.0, as text */
+    public void setRedeliveryMultiplier(String redeliveryMultiplier) {
+        this.redeliveryMultiplier = redeliveryMultiplier;
+    }
+
+    /** @return the text given for the longest redelivery delay in milliseconds, empty for 10 times the delay */
+    public String getMaxRedeliveryDelay() {
+        return maxRedeliveryDelay;
+    }
+
+    /** @param maxRedeliveryDelay the longest redelivery delay in milliseconds, as text; empty for 10 times the delay */
+    public void setMaxRedeliveryDelay(String maxRedeliveryDelay) {
+        this.maxRedeliveryDelay = maxRedeliveryDelay;
     }
 
     /** @return the text given for whether the RECEIVE commits before delivery: true or false (checked by {@link #validate()}) */

@@ -1,5 +1,6 @@
 package org.ssbjca.conformance;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.conformance.DialogConformanceTest.begin;
 import static org.ssbjca.conformance.DialogConformanceTest.bytes;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -193,6 +195,69 @@ class LedgerConformanceTest {
             return null;
         });
         assertTrue(ledger(db, l -> l.priorities(o.targetQueue)).isEmpty());
+    }
+
+    /**
+     * A group held by a redelivery delay is left out by the readers' RECEIVE (skipHeld) until the hold ends, while
+     * other groups are received; a RECEIVE that does not skip held groups, or names the group, still takes it; the
+     * held group's messages keep their order; clearing its attempts ends the hold.
+     */
+    @BackendTest
+    void aHeldGroupIsSkippedUntilItsHoldEnds(Db db) {
+        Db.Objects o = db.objects();
+        Conversation held = begin(db, o);
+        Conversation other = begin(db, o);
+        db.run(s -> {
+            s.send(held.handle(), o.request, bytes("held 1"));
+            s.send(held.handle(), o.request, bytes("held 2"));
+            s.send(other.handle(), o.request, bytes("other"));
+        });
+        ReceiveRequest any = ReceiveRequest.from(o.targetQueue).top(10);
+        BrokerMessage first;
+        try (Db.Tx delivery = db.begin()) {
+            first = delivery.session().receive(any, true, true).get(0);
+            delivery.rollback();
+        }
+        assertEquals("held 1", text(first));
+        ledger(db, l -> {
+            l.recordFailure(o.targetQueue, first, "boom");
+            l.holdGroup(o.targetQueue, first.conversationGroupId(), Duration.ofSeconds(3));
+            return null;
+        });
+        long heldSince = System.nanoTime();
+
+        try (Db.Tx peek = db.begin()) {
+            List<BrokerMessage> plain = peek.session().receive(any, true, false);
+            assertEquals(first.conversationGroupId(), plain.get(0).conversationGroupId(),
+                    "a RECEIVE that does not skip held groups takes it");
+            peek.rollback();
+        }
+        List<BrokerMessage> others = db.tx(s -> s.receive(any, true, true));
+        assertEquals(List.of("other"), others.stream().map(LedgerConformanceTest::text).toList(),
+                "a reader takes the other group");
+        assertEquals(List.of(), db.tx(s -> s.receive(any.timeout(Duration.ofMillis(200)), true, true)),
+                "nothing for a reader while the group is held");
+
+        List<BrokerMessage> again = await("the held group, once its hold ended").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> db.tx(s -> s.receive(any, true, true)), got -> !got.isEmpty());
+        long heldMillis = (System.nanoTime() - heldSince) / 1_000_000;
+        assertTrue(heldMillis >= 2_900, "held for " + heldMillis + " ms");
+        assertEquals(List.of("held 1", "held 2"), again.stream().map(LedgerConformanceTest::text).toList(),
+                "in order");
+
+        ledger(db, l -> {
+            l.holdGroup(o.targetQueue, first.conversationGroupId(), Duration.ofHours(1));
+            l.clearAttempts(again);
+            return null;
+        });
+        db.run(s -> s.send(held.handle(), o.request, bytes("held 3")));
+        assertEquals(List.of("held 3"), db.tx(s -> s.receive(any, true, true)).stream()
+                .map(LedgerConformanceTest::text).toList(), "clearing the attempts ended the hold");
+    }
+
+    private static String text(BrokerMessage m) {
+        return new String(m.body(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     static boolean hasAttempts(Db db, String queue) {

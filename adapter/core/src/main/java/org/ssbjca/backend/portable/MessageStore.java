@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -89,8 +90,20 @@ final class MessageStore {
         }
     }
 
-    /** One look at the queue: the messages of one group (locked), or an empty list. Never waits for a lock. */
-    List<BrokerMessage> receiveOnce(ReceiveRequest r) {
+    /**
+     * The time a RECEIVE compares the holds with when it does not skip held groups: no hold lasts that long, so no
+     * group counts as held.
+     */
+    private static final Instant NO_HOLDS = Instant.parse("9999-12-31T00:00:00Z");
+
+    /**
+     * One look at the queue: the messages of one group (locked), or an empty list. Never waits for a lock.
+     *
+     * @param r the RECEIVE
+     * @param skipHeld whether an unfiltered RECEIVE skips groups held by a redelivery delay
+     * @return the messages
+     */
+    List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean skipHeld) {
         try {
             if (r.conversationHandle() != null) {
                 UUID group = Jdbc.first(c, sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
@@ -106,10 +119,11 @@ final class MessageStore {
                 }
                 return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
             }
+            Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
             if (checksEnabled(r)) {
-                return takeNext(r.queue(), r.top());
+                return takeNext(r.queue(), r.top(), heldAt);
             }
-            for (UUID group : candidates(r.queue())) {
+            for (UUID group : candidates(r.queue(), heldAt)) {
                 if (Jdbc.exists(c, sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
                     if (!batch.isEmpty()) {
@@ -133,15 +147,16 @@ final class MessageStore {
     }
 
     /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
-    private List<BrokerMessage> takeNext(String queue, int top) throws SQLException {
-        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), MessageStore::readMessage, queue, queue, queue);
+    private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt) throws SQLException {
+        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), MessageStore::readMessage, queue, heldAt,
+                queue, heldAt, queue);
         return batch.isEmpty() ? batch : Collections.unmodifiableList(batch);
     }
 
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */
     UUID lockNextGroup(String queue) {
         try {
-            for (UUID group : candidates(queue)) {
+            for (UUID group : candidates(queue, NO_HOLDS)) {
                 if (Jdbc.exists(c, sql.tryLockGroup, group)) {
                     Jdbc.update(c, sql.nextTurn, group);
                     return group;
@@ -156,12 +171,12 @@ final class MessageStore {
     /**
      * Groups that have messages, best first: prioritised groups (highest priority, then earliest request), then the
      * others in round-robin order (the group served longest ago first). Paged, so that many groups locked by other
-     * readers do not hide the free ones behind them.
+     * readers do not hide the free ones behind them. Groups held at {@code heldAt} are left out.
      */
-    private Iterable<UUID> candidates(String queue) throws SQLException {
+    private Iterable<UUID> candidates(String queue, Instant heldAt) throws SQLException {
         List<UUID> prioritised = Jdbc.list(c, sql.priorityCandidates, rs -> Jdbc.uuid(rs, "conversation_group_id"),
-                queue, CANDIDATE_PAGE);
-        return () -> new GroupCursor(prioritised, queue);
+                queue, heldAt, CANDIDATE_PAGE);
+        return () -> new GroupCursor(prioritised, queue, heldAt);
     }
 
     private List<BrokerMessage> take(UUID group, String query, UUID key, int top) throws SQLException {
@@ -209,11 +224,13 @@ final class MessageStore {
         private int index;
         private long lastTurn = Long.MIN_VALUE;
         private boolean exhausted;
+        private final Instant heldAt;
 
-        GroupCursor(List<UUID> prioritised, String queue) {
+        GroupCursor(List<UUID> prioritised, String queue, Instant heldAt) {
             this.page.addAll(prioritised);
             this.seen.addAll(prioritised);
             this.queue = queue;
+            this.heldAt = heldAt;
         }
 
         @Override
@@ -241,7 +258,7 @@ final class MessageStore {
             try {
                 List<Object[]> rows = Jdbc.list(c, sql.candidateGroups,
                         rs -> new Object[] {Jdbc.uuid(rs, "conversation_group_id"), rs.getLong("turn")}, queue,
-                        lastTurn, CANDIDATE_PAGE);
+                        lastTurn, heldAt, CANDIDATE_PAGE);
                 for (Object[] row : rows) {
                     lastTurn = (Long) row[1];
                     if (seen.add((UUID) row[0])) {

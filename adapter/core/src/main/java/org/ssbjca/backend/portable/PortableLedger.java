@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,10 +67,25 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public void holdGroup(String queue, UUID group, Duration hold) {
+        run("holding a conversation group of " + queue, () -> {
+            Instant until = broker.now().plus(hold);
+            if (Jdbc.update(c, sql.updateHold, until, group) == 0) {
+                Jdbc.update(c, sql.insertHold, group, queue, until);
+            }
+            broker.signals().wakeAt(queue, hold);
+        });
+    }
+
+    @Override
     public void clearAttempts(List<BrokerMessage> messages) {
         run("forgetting failed deliveries", () -> {
             for (BrokerMessage m : messages) {
                 Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
+            }
+            for (UUID group : new java.util.LinkedHashSet<>(messages.stream().map(BrokerMessage::conversationGroupId)
+                    .toList())) {
+                Jdbc.update(c, sql.deleteHold, group);
             }
         });
     }

@@ -93,6 +93,11 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request) {
+        return receive(request, true, false);
+    }
+
+    @Override
+    public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
         List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), this::waitEnds, () -> {
@@ -100,7 +105,7 @@ final class PortableSession implements BrokerSession {
                 messages.requireEnabled(request.queue());
             }
             broker.housekeeping().runIfDue(this);
-            List<BrokerMessage> batch = messages.receiveOnce(request);
+            List<BrokerMessage> batch = messages.receiveOnce(request, skipHeld);
             if (batch.isEmpty() && checkedByReceive) {
                 messages.requireEnabled(request.queue());
             }

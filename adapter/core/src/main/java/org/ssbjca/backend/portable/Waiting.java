@@ -46,7 +46,8 @@ final class Waiting {
                 return null;
             }
             try {
-                signals.await(queue, generation, Math.min(remainingMillis, fallbackPollMillis));
+                signals.await(queue, generation,
+                        signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return null;

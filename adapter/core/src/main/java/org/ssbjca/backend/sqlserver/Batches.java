@@ -150,6 +150,15 @@ final class Batches {
     }
 
     /**
+     * @param millis a delay under one hour
+     * @return it as WAITFOR DELAY takes it, 'hh:mm:ss.mss'
+     */
+    static String delay(long millis) {
+        return String.format(java.util.Locale.ROOT, "%02d:%02d:%02d.%03d", millis / 3_600_000, millis / 60_000 % 60,
+                millis / 1000 % 60, millis % 1000);
+    }
+
+    /**
      * The JDBC query timeout for a WAITFOR: longer than the WAITFOR itself, or none when it waits without limit.
      *
      * @param waitForMillis the TIMEOUT value

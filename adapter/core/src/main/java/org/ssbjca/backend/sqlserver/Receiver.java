@@ -22,7 +22,15 @@ import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
  * priority table ranks (highest priority, then earliest request), skipping any group another transaction holds, and
  * otherwise leaves the choice, and the waiting, to SQL Server's own WAITFOR (RECEIVE ...). It does not ask for
  * prioritised groups when the reader ignores priorities, nor while the queue was lately found to have none
- * ({@link PriorityPresence}): then a RECEIVE is one round trip.
+ * ({@link GroupPresence}): then a RECEIVE is one round trip.
+ *
+ * <p>A reader whose activation has a redelivery delay skips the groups it holds (ssb.conversation_hold). SQL Server's
+ * own RECEIVE cannot leave a group out, so while the queue has a held group (asked at most every
+ * {@link GroupPresence#RECHECK_NANOS}, at once after a hold through this JVM) such a reader picks the group itself:
+ * the queue's groups that no hold covers, read WITH (NOLOCK) as the priority candidates are, each tried with the
+ * RECEIVE of one group that never waits for a group lock; when none yields a message it pauses (at most
+ * {@link #HELD_PAUSE_MILLIS}, never longer than its timeout) instead of waiting in WAITFOR (RECEIVE ...), which would
+ * take the held group. Nothing is rolled back for a held group, so holds never count toward disabling the queue.
  */
 final class Receiver {
 
@@ -37,14 +45,19 @@ final class Receiver {
     static final int PRIORITISED_QUERY_TIMEOUT_SECONDS = 1;
 
     private final Connection c;
-    private final PriorityPresence presence;
+    /** The longest pause of a reader that found only held groups. */
+    static final int HELD_PAUSE_MILLIS = 1000;
+
+    private final GroupPresence presence;
+    private final GroupPresence holds;
     private final AtomicReference<Statement> waiting = new AtomicReference<>();
     private final AtomicBoolean woken = new AtomicBoolean();
     private volatile boolean cancelled;
 
-    Receiver(Connection c, PriorityPresence presence) {
+    Receiver(Connection c, GroupPresence presence, GroupPresence holds) {
         this.c = c;
         this.presence = presence;
+        this.holds = holds;
     }
 
     /** Ends a WAITFOR running on another thread (the driver cancels the statement) and every later one. */
@@ -60,7 +73,7 @@ final class Receiver {
         }
     }
 
-    List<BrokerMessage> receive(ReceiveRequest r, boolean priorities) {
+    List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         if (cancelled) {
             return List.of();
         }
@@ -73,6 +86,9 @@ final class Receiver {
             if (r.conversationGroupId() != null) {
                 return receiveFiltered(queue, TSql.Filter.CONVERSATION_GROUP, r,
                         Batches.text(r.conversationGroupId()));
+            }
+            if (skipHeld && holds.mayHave(queue.quoted()) && hasHolds(queue, r.queue())) {
+                return receiveUnheld(queue, r, priorities);
             }
             if (priorities && presence.mayHave(queue.quoted())) {
                 List<BrokerMessage> prioritised = receivePrioritised(queue, r.top());
@@ -118,11 +134,11 @@ final class Receiver {
 
     /**
      * Tries the prioritised groups of the queue, best first; never waits for a group another transaction holds.
-     * Remembers a queue without prioritised groups ({@link PriorityPresence}), so that the next RECEIVEs skip the
+     * Remembers a queue without prioritised groups ({@link GroupPresence}), so that the next RECEIVEs skip the
      * query for a while.
      */
     private List<BrokerMessage> receivePrioritised(QueueName queue, int top) throws SQLException {
-        PriorityPresence.Ask ask = presence.ask();
+        GroupPresence.Ask ask = presence.ask();
         List<UUID> groups = Batches.query(c, TSql.priorityCandidates(queue), 0,
                 rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES);
         if (groups.isEmpty()) {
@@ -130,8 +146,13 @@ final class Receiver {
             return List.of();
         }
         presence.found(queue.quoted());
+        return receiveFirstFree(queue, groups, top);
+    }
+
+    /** Tries the groups in order with the RECEIVE of one group that never waits for a group lock. */
+    private List<BrokerMessage> receiveFirstFree(QueueName queue, List<UUID> groups, int top) throws SQLException {
         String sql = TSql.receivePrioritisedGroup(queue);
-        for (UUID group : groups) {
+        for (UUID group : new java.util.LinkedHashSet<>(groups)) {
             List<BrokerMessage> batch;
             try {
                 batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, Receiver::message, top,
@@ -144,6 +165,36 @@ final class Receiver {
             }
         }
         return List.of();
+    }
+
+    private boolean hasHolds(QueueName queue, String queueName) throws SQLException {
+        GroupPresence.Ask ask = holds.ask();
+        if (Batches.query(c, TSqlLedger.HAS_HOLDS, 0, rs -> rs.getInt(1), queueName).isEmpty()) {
+            holds.noneFound(queue.quoted(), ask);
+            return false;
+        }
+        holds.found(queue.quoted());
+        return true;
+    }
+
+    /** A RECEIVE that leaves out held groups: prioritised ones first, then the queue's others, best first. */
+    private List<BrokerMessage> receiveUnheld(QueueName queue, ReceiveRequest r, boolean priorities)
+            throws SQLException {
+        List<UUID> groups = new java.util.ArrayList<>();
+        if (priorities) {
+            groups.addAll(Batches.query(c, TSql.priorityCandidates(queue), 0,
+                    rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES));
+        }
+        groups.addAll(Batches.query(c, TSql.unheldCandidates(queue), 0,
+                rs -> Batches.uuid(rs, "conversation_group_id"), r.queue(), PRIORITY_CANDIDATES));
+        List<BrokerMessage> batch = receiveFirstFree(queue, groups, r.top());
+        if (batch.isEmpty() && !r.timeout().isZero()) {
+            long pause = ReceiveRequest.FOREVER.equals(r.timeout()) ? HELD_PAUSE_MILLIS
+                    : Math.min(HELD_PAUSE_MILLIS, r.timeout().toMillis());
+            Batches.query(c, TSql.PAUSE, Batches.queryTimeoutSeconds((int) pause), waiting, rs -> null,
+                    Batches.delay(pause));
+        }
+        return batch;
     }
 
     /**

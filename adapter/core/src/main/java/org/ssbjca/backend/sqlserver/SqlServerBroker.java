@@ -29,7 +29,8 @@ public final class SqlServerBroker implements Broker {
 
     private final DatabaseConfig config;
     private final QueueSignals signals = new QueueSignals();
-    private final PriorityPresence priorities = new PriorityPresence();
+    private final GroupPresence priorities = new GroupPresence();
+    private final GroupPresence holds = GroupPresence.ofHolds();
 
     /**
      * @param source where the database is
@@ -54,7 +55,7 @@ public final class SqlServerBroker implements Broker {
 
     @Override
     public BrokerSession session(Connection connection) {
-        return new SqlServerSession(signals, priorities, connection);
+        return new SqlServerSession(signals, priorities, holds, connection);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,11 +59,25 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
+    public void holdGroup(String queue, UUID group, Duration hold) {
+        get("holding a conversation group of " + queue, queue, () -> {
+            Batches.run(c, TSqlLedger.HOLD_GROUP, Batches.text(group), queue,
+                    (int) Math.min(Integer.MAX_VALUE, hold.toMillis()));
+            return null;
+        });
+        GroupPresence.held();
+    }
+
+    @Override
     public void clearAttempts(List<BrokerMessage> messages) {
         get("forgetting failed deliveries", null, () -> {
             for (BrokerMessage m : messages) {
                 Batches.run(c, TSqlLedger.DELETE_ATTEMPT, Batches.text(m.conversationHandle()),
                         m.messageSequenceNumber());
+            }
+            for (UUID group : new java.util.LinkedHashSet<>(messages.stream()
+                    .map(BrokerMessage::conversationGroupId).toList())) {
+                Batches.run(c, TSqlLedger.DELETE_HOLD, Batches.text(group));
             }
             return null;
         });

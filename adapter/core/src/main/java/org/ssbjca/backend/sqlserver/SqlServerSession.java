@@ -35,18 +35,23 @@ final class SqlServerSession implements BrokerSession {
     private final java.util.concurrent.atomic.AtomicBoolean prioritySet = new java.util.concurrent.atomic.AtomicBoolean();
 
     SqlServerSession(QueueSignals signals, Connection connection) {
-        this(signals, new PriorityPresence(), connection);
+        this(signals, new GroupPresence(), connection);
+    }
+
+    SqlServerSession(QueueSignals signals, GroupPresence priorities, Connection connection) {
+        this(signals, priorities, GroupPresence.ofHolds(), connection);
     }
 
     /**
      * @param signals the broker's queue signals
-     * @param presence the broker's knowledge of which queues have no prioritised group
+     * @param priorities the broker's knowledge of which queues have no prioritised group
+     * @param holds the broker's knowledge of which queues have no held group
      * @param connection the connection
      */
-    SqlServerSession(QueueSignals signals, PriorityPresence presence, Connection connection) {
+    SqlServerSession(QueueSignals signals, GroupPresence priorities, GroupPresence holds, Connection connection) {
         this.signals = signals;
         this.c = Objects.requireNonNull(connection, "connection");
-        this.receiver = new Receiver(connection, presence);
+        this.receiver = new Receiver(connection, priorities, holds);
     }
 
     @Override
@@ -178,7 +183,12 @@ final class SqlServerSession implements BrokerSession {
 
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities) {
-        return receiver.receive(Objects.requireNonNull(request, "request"), priorities);
+        return receive(request, priorities, false);
+    }
+
+    @Override
+    public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
+        return receiver.receive(Objects.requireNonNull(request, "request"), priorities, skipHeld);
     }
 
     @Override
@@ -194,7 +204,7 @@ final class SqlServerSession implements BrokerSession {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
             prioritySet.set(true);
-            PriorityPresence.prioritySet();
+            GroupPresence.prioritySet();
         } catch (SQLException e) {
             throw SqlServerErrors.translate("set priority of conversation group " + group, null, e);
         }
@@ -217,7 +227,7 @@ final class SqlServerSession implements BrokerSession {
         if (committed) {
             signals.committed(touched);
             if (setPriority) {
-                PriorityPresence.prioritySet(); // readers that asked before the commit could not see it
+                GroupPresence.prioritySet(); // readers that asked before the commit could not see it
             }
         }
     }

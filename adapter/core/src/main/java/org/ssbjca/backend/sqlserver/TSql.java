@@ -222,6 +222,30 @@ final class TSql {
     }
 
     /**
+     * The queue's conversation groups that no redelivery delay holds, best first as SQL Server's RECEIVE would take
+     * them without broker priorities (oldest message first), read WITH (NOLOCK) like {@link #priorityCandidates}; each
+     * is then tried with {@link #receivePrioritisedGroup}. Parameters: queue name (as the application names it, as
+     * ssb.conversation_hold holds it), limit.
+     */
+    static String unheldCandidates(QueueName queue) {
+        return PROLOGUE + "DECLARE @queue NVARCHAR(517) = ?;\n"
+                + "DECLARE @limit INT = ?;\n"
+                + "SELECT TOP (@limit) m.conversation_group_id\n"
+                + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
+                + "WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READPAST)"
+                + " WHERE h.conversation_group_id = m.conversation_group_id AND h.queue_name = @queue"
+                + " AND h.held_until > SYSDATETIMEOFFSET())\n"
+                + "GROUP BY m.conversation_group_id\n"
+                + "ORDER BY MIN(m.queuing_order);";
+    }
+
+    /**
+     * A pause of a reader that found only held groups: WAITFOR DELAY with a local variable in the 'hh:mm:ss.mss'
+     * form (https://learn.microsoft.com/sql/t-sql/language-elements/waitfor-transact-sql). Parameters: the delay.
+     */
+    static final String PAUSE = PROLOGUE + "DECLARE @delay CHAR(12) = ?;\nWAITFOR DELAY @delay;";
+
+    /**
      * RECEIVE from one prioritised group without waiting for its conversation group lock. RECEIVE ... WHERE
      * conversation_group_id waits for a group another transaction holds (it locks the group like every verb that
      * touches it: https://learn.microsoft.com/sql/database-engine/service-broker/conversation-group-locks), and lock

@@ -43,6 +43,33 @@ final class TSqlLedger {
             + "SELECT attempts FROM ssb.delivery_attempt"
             + " WHERE conversation_handle = @handle AND message_sequence_number = @sequence;";
 
+    /**
+     * Holds a conversation group back until now plus a number of milliseconds (the redelivery delay): UPDATE, or
+     * INSERT when the group has no hold row yet, with UPDLOCK and HOLDLOCK as in {@link #RECORD_FAILURE}. DATEADD with
+     * a millisecond INT (at most one day here) on SYSDATETIMEOFFSET()
+     * (https://learn.microsoft.com/sql/t-sql/functions/dateadd-transact-sql).
+     *
+     * <p>Parameters: group, queue name (as the application names it), milliseconds.
+     */
+    static final String HOLD_GROUP = PROLOGUE + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @queue NVARCHAR(517) = ?;\n"
+            + "DECLARE @millis INT = ?;\n"
+            + "DECLARE @until DATETIMEOFFSET(7) = DATEADD(MILLISECOND, @millis, SYSDATETIMEOFFSET());\n"
+            + "UPDATE ssb.conversation_hold WITH (UPDLOCK, HOLDLOCK) SET held_until = @until\n"
+            + "WHERE conversation_group_id = @group;\n"
+            + "IF @@ROWCOUNT = 0\n"
+            + "BEGIN\n"
+            + "    INSERT INTO ssb.conversation_hold (conversation_group_id, queue_name, held_until)\n"
+            + "    VALUES (@group, @queue, @until);\n"
+            + "END;";
+
+    /** Parameters: group. */
+    static final String DELETE_HOLD = "DELETE FROM ssb.conversation_hold WHERE conversation_group_id = ?;";
+
+    /** Whether a group of the queue is held now. Parameters: queue name (as the application names it). */
+    static final String HAS_HOLDS = "SELECT TOP (1) 1 FROM ssb.conversation_hold WITH (READPAST)"
+            + " WHERE queue_name = ? AND held_until > SYSDATETIMEOFFSET();";
+
     /** Parameters: handle, sequence number. */
     static final String DELETE_ATTEMPT = "DELETE FROM ssb.delivery_attempt"
             + " WHERE conversation_handle = ? AND message_sequence_number = ?;";

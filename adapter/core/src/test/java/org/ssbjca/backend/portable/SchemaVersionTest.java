@@ -51,6 +51,43 @@ class SchemaVersionTest {
         }
     }
 
+    /**
+     * A database installed by release 1's script (kept as a test resource, {@code org/ssbjca/sql/v1/}) with a message
+     * waiting: refused without {@code createSchema}, naming the script; upgraded with it, the message still there and
+     * the tables of version 2 (ssb.conversation_hold) present.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aVersion1SchemaIsUpgraded(String backend) throws Exception {
+        DatabaseConfig db = "H2".equals(backend)
+                ? new DatabaseConfig("jdbc:h2:mem:schema-v1-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
+                : PostgresServer.get().newDatabase("schema_v1");
+        ConnectionSource source = new ConnectionSource(db);
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
+                new PortableOptions(500, 1000, Clock.systemUTC()));
+             Connection c = source.open()) {
+            c.setAutoCommit(false);
+            try (java.io.InputStream in = getClass().getClassLoader()
+                    .getResourceAsStream("org/ssbjca/sql/v1/portable-install.sql")) {
+                execute(c, new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            }
+            assertEquals(1, version(c), "release 1's schema");
+            execute(c, "INSERT INTO ssb.service_queue (queue_name) VALUES ('Q')");
+            execute(c, "INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
+                    + " message_sequence_number, message_type_name, enqueued_at) VALUES ('Q', '"
+                    + UUID.randomUUID() + "', '" + UUID.randomUUID() + "', 0, 'DEFAULT', CURRENT_TIMESTAMP)");
+
+            SQLException refused = assertThrows(SQLException.class, () -> broker.prepareSchema(c, false));
+            assertTrue(refused.getMessage().contains("at version 1, older than this adapter's (" + SchemaVersion.CURRENT
+                    + "): run sql/portable/install.sql"), refused.getMessage());
+            broker.prepareSchema(c, true);
+            assertEquals(SchemaVersion.CURRENT, version(c), "upgraded");
+            assertEquals(1, Jdbc.count(c, "SELECT COUNT(*) FROM ssb.message"), "the waiting message kept");
+            assertEquals(0, Jdbc.count(c, "SELECT COUNT(*) FROM ssb.conversation_hold"), "version 2's table");
+            c.commit();
+        }
+    }
+
     private static long version(Connection c) throws SQLException {
         long v = Jdbc.count(c, PortableSql.SCHEMA_VERSION);
         c.commit();

@@ -101,9 +101,12 @@ class StaleStatisticsReceiveTest {
                 long buffers = 0;
                 int rows = -1;
                 try (PreparedStatement p = c.prepareStatement(receive)) {
+                    java.sql.Timestamp now = java.sql.Timestamp.from(java.time.Instant.now());
                     p.setString(1, "QT");
-                    p.setString(2, "QT");
+                    p.setTimestamp(2, now); // the time holds are compared with (redelivery delay)
                     p.setString(3, "QT");
+                    p.setTimestamp(4, now);
+                    p.setString(5, "QT");
                     try (ResultSet rs = p.executeQuery()) {
                         boolean first = true;
                         while (rs.next()) {

@@ -162,6 +162,39 @@ class SqlServerSessionTest {
                 "the prioritised attempt never waits for a lock (LOCK_TIMEOUT 0), and the driver bounds it anyway");
     }
 
+    /**
+     * A reader with a redelivery delay, while its queue has a held group: no WAITFOR (RECEIVE ...), which could take
+     * the held group, but the unheld groups tried one by one without waiting for a group lock; with nothing there, a
+     * pause of at most a second instead of the WAITFOR.
+     */
+    @Test
+    void aReaderThatSkipsHeldGroupsPicksAnUnheldGroupItself() {
+        jdbc.rows(row("x", 1))
+                .rows(row("conversation_group_id", OTHER_GROUP.toString()))
+                .rows(message(OTHER_GROUP, 1));
+        ReceiveRequest request = ReceiveRequest.from("dbo.EchoServiceQueue").top(10).timeout(Duration.ofSeconds(30));
+        List<BrokerMessage> got = session.receive(request, false, true);
+        assertEquals(OTHER_GROUP, got.get(0).conversationGroupId());
+        assertEquals(3, jdbc.calls.size());
+        assertEquals(TSqlLedger.HAS_HOLDS, jdbc.calls.get(0).sql);
+        assertEquals(List.of("dbo.EchoServiceQueue"), jdbc.calls.get(0).params());
+        assertEquals(TSql.unheldCandidates(SqlServerNames.queue("dbo.EchoServiceQueue")), jdbc.calls.get(1).sql);
+        assertEquals(List.of("dbo.EchoServiceQueue", Receiver.PRIORITY_CANDIDATES), jdbc.calls.get(1).params());
+        assertEquals(TSql.receivePrioritisedGroup(SqlServerNames.queue("dbo.EchoServiceQueue")), jdbc.calls.get(2).sql);
+
+        jdbc.calls.clear();
+        jdbc.rows(row("x", 1));
+        assertEquals(List.of(), session.receive(request, false, true), "only held groups have messages");
+        assertEquals(List.of(TSqlLedger.HAS_HOLDS, TSql.unheldCandidates(SqlServerNames.queue("dbo.EchoServiceQueue")),
+                TSql.PAUSE), jdbc.calls.stream().map(c -> c.sql).toList());
+        assertEquals(List.of("00:00:01.000"), jdbc.calls.get(2).params());
+
+        jdbc.calls.clear();
+        session.receive(request, false, false);
+        assertEquals(List.of(TSql.receive(SqlServerNames.queue("dbo.EchoServiceQueue"), TSql.Filter.NONE, true)),
+                jdbc.calls.stream().map(c -> c.sql).toList(), "a RECEIVE that does not skip held groups: as before");
+    }
+
     @Test
     void aPrioritisedAttemptCancelledByItsQueryTimeoutSkipsTheGroup() {
         // should a conversation group lock wait ignore LOCK_TIMEOUT 0, the driver cancels the attempt
@@ -178,7 +211,7 @@ class SqlServerSessionTest {
     @Test
     void anUnfilteredReceiveSkipsThePriorityQueryWhileTheQueueHasNoPrioritisedGroup() {
         long[] now = {0};
-        SqlServerSession reader = new SqlServerSession(signals, new PriorityPresence(() -> now[0]),
+        SqlServerSession reader = new SqlServerSession(signals, new GroupPresence(() -> now[0]),
                 jdbc.connection());
         ReceiveRequest request = ReceiveRequest.from("EchoServiceQueue").top(5);
         reader.receive(request);
@@ -189,7 +222,7 @@ class SqlServerSessionTest {
         assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, false),
                 jdbc.calls.get(3).sql);
 
-        now[0] += PriorityPresence.RECHECK_NANOS;
+        now[0] += GroupPresence.RECHECK_NANOS;
         reader.receive(request);
         assertEquals(6, jdbc.calls.size(), "asked again after the recheck interval (a priority set elsewhere)");
         assertEquals(TSql.priorityCandidates(SqlServerNames.queue("EchoServiceQueue")), jdbc.calls.get(4).sql);
@@ -206,7 +239,7 @@ class SqlServerSessionTest {
     @Test
     void aCommittedPriorityIsLookedForAgain() {
         long[] now = {0};
-        SqlServerSession reader = new SqlServerSession(signals, new PriorityPresence(() -> now[0]),
+        SqlServerSession reader = new SqlServerSession(signals, new GroupPresence(() -> now[0]),
                 jdbc.connection());
         ReceiveRequest request = ReceiveRequest.from("EchoServiceQueue");
         jdbc.rows(row("queue_schema", "dbo", "queue_name", "EchoServiceQueue"));

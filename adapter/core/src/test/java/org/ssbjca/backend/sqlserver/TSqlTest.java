@@ -180,6 +180,24 @@ class TSqlTest {
     }
 
     @Test
+    void unheldCandidatesReadTheQueueWithoutLocksAndLeaveHeldGroupsOut() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @queue NVARCHAR(517) = ?;
+                DECLARE @limit INT = ?;
+                SELECT TOP (@limit) m.conversation_group_id
+                FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
+                WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READPAST) \
+                WHERE h.conversation_group_id = m.conversation_group_id AND h.queue_name = @queue \
+                AND h.held_until > SYSDATETIMEOFFSET())
+                GROUP BY m.conversation_group_id
+                ORDER BY MIN(m.queuing_order);""", TSql.unheldCandidates(QUEUE));
+        assertEquals("SET NOCOUNT ON;\nDECLARE @delay CHAR(12) = ?;\nWAITFOR DELAY @delay;", TSql.PAUSE);
+        assertEquals("00:00:01.000", Batches.delay(1_000));
+        assertEquals("00:01:02.003", Batches.delay(62_003));
+    }
+
+    @Test
     void prioritisedReceiveNeverWaitsForAGroupLock() {
         assertEquals("SET NOCOUNT ON;\n"
                 + "DECLARE @top INT = ?;\n"

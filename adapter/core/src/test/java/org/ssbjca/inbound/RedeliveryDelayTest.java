@@ -1,0 +1,108 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Logger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessageListener;
+
+/**
+ * The redelivery delay (issue 12): after a failed delivery a conversation group waits {@code redeliveryDelay}, then
+ * that times {@code redeliveryMultiplier} after each further failure, while the other groups flow, even with a single
+ * reader; the held group's messages keep their order. Measured on H2 and PostgreSQL.
+ */
+class RedeliveryDelayTest {
+
+    private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
+    private static final long DELAY = 1_500;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aFailedGroupWaitsTheDelayWhileOthersAreDelivered(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            Map<String, Long> at = new ConcurrentHashMap<>();
+            List<Long> failedAt = new CopyOnWriteArrayList<>();
+            long start = System.nanoTime();
+            BrokerMessageListener bean = m -> {
+                long now = (System.nanoTime() - start) / 1_000_000;
+                if (m.bodyAsText().equals("fails twice") && failedAt.size() < 2) {
+                    failedAt.add(now);
+                    throw new IllegalStateException("not yet");
+                }
+                at.put(m.bodyAsText(), now);
+                delivered.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setMaxDeliveryAttempts(3);
+            spec.setRedeliveryDelay(Long.toString(DELAY));
+            spec.setRedeliveryMultiplier("2");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+
+            h.send("fails twice", "after it, same conversation");
+            for (int i = 0; i < 10; i++) {
+                h.send("other " + i);
+            }
+
+            Awaitility.await("all delivered").atMost(Duration.ofSeconds(60)).until(() -> delivered.size() == 12);
+            long first = failedAt.get(0);
+            long second = failedAt.get(1);
+            long success = at.get("fails twice");
+            FIGURES.info(String.format("%s: redeliveryDelay %d ms, multiplier 2: failures at %d and %d ms, success"
+                    + " at %d ms (waits %d and %d ms); the 10 other groups delivered by %d ms", backend, DELAY, first,
+                    second, success, second - first, success - second,
+                    at.entrySet().stream().filter(e -> e.getKey().startsWith("other")).mapToLong(Map.Entry::getValue)
+                            .max().orElseThrow()));
+            assertTrue(second - first >= DELAY, "first wait " + (second - first) + " ms");
+            assertTrue(success - second >= 2 * DELAY, "second wait " + (success - second) + " ms");
+            for (int i = 0; i < 10; i++) {
+                assertTrue(at.get("other " + i) < second, "other " + i + " delivered while the group was held");
+            }
+            assertTrue(at.get("after it, same conversation") >= success, "order within the conversation");
+            assertEquals(List.of("fails twice", "after it, same conversation"), delivered.stream()
+                    .filter(b -> !b.startsWith("other")).toList());
+        }
+    }
+
+    @Test
+    void theDelayGrowsByTheMultiplierUpToTheMaximum() throws Exception {
+        RedeliveryPolicy p = new RedeliveryPolicy(1_000, 3, 5_000);
+        assertEquals(Duration.ofMillis(1_000), p.delayAfter(1));
+        assertEquals(Duration.ofMillis(3_000), p.delayAfter(2));
+        assertEquals(Duration.ofMillis(5_000), p.delayAfter(3), "capped");
+        ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
+        spec.setQueue("Q");
+        spec.setRedeliveryDelay("2000");
+        assertEquals(new RedeliveryPolicy(2_000, 1.0, 20_000), new ActivationValues(spec).redeliveryPolicy(),
+                "by default no growth, and at most ten times the delay");
+    }
+
+    @Test
+    void badRedeliveryValuesFailTheDeploymentNamingTheProperty() {
+        for (String[] bad : new String[][] {{"redeliveryDelay", "5s"}, {"redeliveryDelay", "-1"},
+            {"redeliveryMultiplier", "0.5"}, {"redeliveryMultiplier", "NaN"}, {"maxRedeliveryDelay", "100"}}) {
+            ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
+            spec.setQueue("Q");
+            spec.setRedeliveryDelay("1000");
+            switch (bad[0]) {
+                case "redeliveryDelay" -> spec.setRedeliveryDelay(bad[1]);
+                case "redeliveryMultiplier" -> spec.setRedeliveryMultiplier(bad[1]);
+                default -> spec.setMaxRedeliveryDelay(bad[1]);
+            }
+            InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate, bad[0]);
+            assertTrue(e.getMessage().contains("'" + bad[0] + "'"), e.getMessage());
+        }
+    }
+}

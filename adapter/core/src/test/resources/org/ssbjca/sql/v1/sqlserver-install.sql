@@ -1,0 +1,101 @@
+-- ssb-jca on native SQL Server Service Broker: the adapter's own tables (schema ssb).
+-- Queues, services, conversations and messages are SQL Server's own; the adapter adds only conversation group
+-- priorities, failed-delivery counts and dead letters. Same tables and columns as sql/portable/install.sql, in SQL Server
+-- types. Idempotent: every batch checks the catalog first, so the script is safe to run again.
+-- Batches are separated by GO lines (sqlcmd, SSMS, or the adapter's own script runner).
+-- On SQL Server the adapter never runs this script itself (unlike the portable schema, which it creates at start
+-- unless createSchema is false): an administrator runs it once, with DDL rights; grant-role.sql then grants the
+-- adapter's login what it needs. The test kit runs it through SqlServerBroker.installSchema.
+--
+-- Prerequisites, done once by an administrator (not by this script):
+--  1. Service Broker enabled in the database. It needs exclusive access, hence ROLLBACK IMMEDIATE:
+--       ALTER DATABASE [YourDatabase] SET ENABLE_BROKER WITH ROLLBACK IMMEDIATE;
+--     https://learn.microsoft.com/sql/t-sql/statements/alter-database-transact-sql-set-options
+--     https://learn.microsoft.com/sql/database-engine/service-broker/how-to-activate-service-broker-message-delivery-in-databases-transact-sql
+--  2. XA transactions (container-managed transactions, message-driven beans):
+--     a. MS DTC running, with "Enable XA Transactions" checked (on Linux: MSDTC configured with mssql-conf);
+--     b. the JDBC XA procedures installed in master. From SQL Server 2019 (CTP 2.0) they are in the engine:
+--          EXEC sp_sqljdbc_xa_install;
+--        before 2019: copy sqljdbc_xa.dll from the driver's xa folder to the instance's Binn folder and run the
+--        driver's xa_install.sql as an administrator;
+--     c. the adapter's login a user in master and a member of the SqlJDBCXAUser role:
+--          USE master; CREATE USER [adapter_login] FOR LOGIN [adapter_login];
+--          ALTER ROLE [SqlJDBCXAUser] ADD MEMBER [adapter_login];
+--     https://learn.microsoft.com/sql/connect/jdbc/understanding-xa-transactions
+--  3. Queues created WITH POISON_MESSAGE_HANDLING (STATUS = OFF): the adapter counts failed deliveries and moves
+--     poison messages to ssb.dead_letter itself; SQL Server must not disable the queue after five rollbacks.
+--     https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql
+
+IF SCHEMA_ID(N'ssb') IS NULL
+    EXEC (N'CREATE SCHEMA [ssb] AUTHORIZATION [dbo]');
+GO
+
+IF OBJECT_ID(N'ssb.schema_version', N'U') IS NULL
+    CREATE TABLE ssb.schema_version (
+        version INT NOT NULL CONSTRAINT schema_version_pk PRIMARY KEY,
+        installed_at DATETIMEOFFSET(7) NOT NULL CONSTRAINT schema_version_installed_at DEFAULT SYSDATETIMEOFFSET()
+    );
+GO
+
+-- Conversation group priorities: the adapter's readers try the groups of a queue with the highest priority first, then
+-- the earliest request, before they let SQL Server choose. The queue is the one of the group's endpoints, by schema
+-- and name as in sys.service_queues. request_order grows with every request.
+IF OBJECT_ID(N'ssb.conversation_priority', N'U') IS NULL
+    CREATE TABLE ssb.conversation_priority (
+        conversation_group_id UNIQUEIDENTIFIER NOT NULL CONSTRAINT conversation_priority_pk PRIMARY KEY,
+        queue_schema SYSNAME NOT NULL,
+        queue_name SYSNAME NOT NULL,
+        priority INT NOT NULL CONSTRAINT conversation_priority_range CHECK (priority BETWEEN 0 AND 255),
+        request_order BIGINT IDENTITY(1, 1) NOT NULL,
+        requested_at DATETIMEOFFSET(7) NOT NULL
+    );
+GO
+
+IF NOT EXISTS (SELECT 1 FROM sys.indexes
+               WHERE object_id = OBJECT_ID(N'ssb.conversation_priority') AND name = N'conversation_priority_order')
+    CREATE INDEX conversation_priority_order
+        ON ssb.conversation_priority (queue_name, queue_schema, priority DESC, request_order);
+GO
+
+-- Failed deliveries per message, written in their own transaction so that they survive the rollback.
+-- queue_name holds the queue as the application names it; NVARCHAR(517) fits [schema].[queue] with every ] doubled.
+IF OBJECT_ID(N'ssb.delivery_attempt', N'U') IS NULL
+    CREATE TABLE ssb.delivery_attempt (
+        conversation_handle UNIQUEIDENTIFIER NOT NULL,
+        message_sequence_number BIGINT NOT NULL,
+        queue_name NVARCHAR(517) NOT NULL,
+        attempts INT NOT NULL,
+        last_error NVARCHAR(4000) NULL,
+        last_attempt_at DATETIMEOFFSET(7) NOT NULL,
+        CONSTRAINT delivery_attempt_pk PRIMARY KEY (conversation_handle, message_sequence_number)
+    );
+GO
+
+-- Messages taken off their queue after too many failed deliveries. Column types follow RECEIVE's queue columns.
+IF OBJECT_ID(N'ssb.dead_letter', N'U') IS NULL
+    CREATE TABLE ssb.dead_letter (
+        dead_letter_id BIGINT IDENTITY(1, 1) NOT NULL CONSTRAINT dead_letter_pk PRIMARY KEY,
+        queue_name NVARCHAR(517) NOT NULL,
+        conversation_group_id UNIQUEIDENTIFIER NULL,
+        conversation_handle UNIQUEIDENTIFIER NOT NULL,
+        conversation_id UNIQUEIDENTIFIER NULL,
+        message_sequence_number BIGINT NOT NULL,
+        message_type_name NVARCHAR(256) NOT NULL,
+        service_name NVARCHAR(512) NULL,
+        service_contract_name NVARCHAR(256) NULL,
+        message_body VARBINARY(MAX) NULL,
+        enqueued_at DATETIMEOFFSET(7) NULL,
+        attempts INT NOT NULL,
+        last_error NVARCHAR(4000) NULL,
+        dead_lettered_at DATETIMEOFFSET(7) NOT NULL
+    );
+GO
+
+IF NOT EXISTS (SELECT 1 FROM sys.indexes
+               WHERE object_id = OBJECT_ID(N'ssb.dead_letter') AND name = N'dead_letter_queue')
+    CREATE INDEX dead_letter_queue ON ssb.dead_letter (queue_name, dead_letter_id);
+GO
+
+IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 1)
+    INSERT INTO ssb.schema_version (version) VALUES (1);
+GO
