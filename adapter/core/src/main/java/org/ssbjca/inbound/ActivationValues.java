@@ -45,6 +45,7 @@ final class ActivationValues {
                     + "5 rolled-back RECEIVEs in a row), was " + attempts);
         }
         deadLetterMode();
+        deadLetterService();
         systemMessages();
         priorityEnabled();
         reconnectMaxMillis();
@@ -52,6 +53,16 @@ final class ActivationValues {
         transactionTimeoutSeconds();
         commitBeforeDelivery();
         redeliveryPolicy();
+    }
+
+    /** @return the service that also receives each dead letter, or null */
+    String deadLetterService() throws InvalidPropertyException {
+        String name = Config.blankToNull(spec.getDeadLetterService());
+        if (name != null && (name.length() > 256 || !name.equals(name.strip()))) {
+            throw invalid("deadLetterService", "must be a service name of at most 256 characters without surrounding"
+                    + " spaces, was '" + name + "'");
+        }
+        return name;
     }
 
     /** The longest redelivery delay, in milliseconds (one day). */

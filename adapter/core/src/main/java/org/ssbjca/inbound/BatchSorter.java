@@ -2,8 +2,11 @@ package org.ssbjca.inbound;
 
 import java.util.List;
 import java.util.Map;
+import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationEndedException;
+import org.ssbjca.api.DialogOptions;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.support.AdapterLog;
 
@@ -91,6 +94,9 @@ final class BatchSorter {
     private void deadLetter(BrokerMessage m, int failed) {
         ledger().deadLetter(settings.queue(), m, failed, null);
         LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
+        if (settings.deadLetterService() != null) {
+            sendToDeadLetterService(m);
+        }
         activation.events().deadLettered(settings.queue(), m, failed);
         if (settings.endConversationOnDeadLetter()) {
             try {
@@ -103,6 +109,33 @@ final class BatchSorter {
         }
     }
 
+
+    /**
+     * Sends a copy of a dead letter to the activation's dead-letter service, in this transaction: a dialog from the
+     * message's service on its contract, one SEND with its message type and body, and END CONVERSATION (the service
+     * reads it and ends its side). A SEND the broker refuses at once (the service or the contract is not there, the
+     * contract does not let this side send that type) leaves the copy in the table only, with a WARN; the transaction
+     * goes on. On SQL Server most refusals come later, as an Error message on this queue (logged as SSBJCA0044).
+     */
+    private void sendToDeadLetterService(BrokerMessage m) {
+        String service = settings.deadLetterService();
+        Conversation dialog = null;
+        try {
+            dialog = connection.session().beginDialog(m.serviceName(), service, m.serviceContractName(),
+                    DialogOptions.defaults());
+            connection.session().send(dialog.handle(), m.messageTypeName(), m.body());
+            connection.session().endConversation(dialog.handle(), null, null);
+        } catch (BrokerException e) {
+            LOG.deadLetterNotSent(reader, m.messageSequenceNumber(), m.conversationHandle(), service, e.getMessage());
+            if (dialog != null) {
+                try {
+                    connection.session().endConversationWithCleanup(dialog.handle());
+                } catch (BrokerException ended) {
+                    LOG.deadLetterConversationAlreadyEnded(dialog.handle());
+                }
+            }
+        }
+    }
 
     /**
      * Keeps what the bean must see: priority requests are consumed (the scanner reads them where they sit in the

@@ -35,6 +35,7 @@ final class DeliverySettings {
     private final double reconnectJitter;
     private final int transactionTimeout;
     private final RedeliveryPolicy redelivery;
+    private final String deadLetterService;
 
     DeliverySettings(ServiceBrokerActivationSpec spec) throws InvalidPropertyException {
         ActivationValues values = new ActivationValues(spec);
@@ -53,6 +54,7 @@ final class DeliverySettings {
         reconnectJitter = values.reconnectJitter();
         transactionTimeout = values.transactionTimeoutSeconds();
         redelivery = values.redeliveryPolicy();
+        deadLetterService = values.deadLetterService();
     }
 
     String queue() {
@@ -110,6 +112,11 @@ final class DeliverySettings {
 
     int transactionTimeout() {
         return transactionTimeout;
+    }
+
+    /** @return the service that also receives each dead letter, or null */
+    String deadLetterService() {
+        return deadLetterService;
     }
 
     /** @return how long a group waits after a failed delivery */

@@ -59,6 +59,10 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     private String maxDeliveryAttempts = "3";
     @ConfigProperty(description = "TABLE or TABLE_AND_END_CONVERSATION", defaultValue = "TABLE")
     private String deadLetter = DeadLetter.TABLE.name();
+    @ConfigProperty(description = "A service of the application's that also receives each dead letter: sent from the "
+            + "message's service on its contract, with its message type and body, in the transaction that moves it to "
+            + "the dead-letter table; empty for none", defaultValue = "")
+    private String deadLetterService = "";
     @ConfigProperty(description = "Take conversation groups with a priority first", defaultValue = "true")
     private String priorityEnabled = "true";
     @ConfigProperty(description = "Message type whose messages set their conversation group's priority (XML body "
@@ -225,6 +229,16 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param deadLetter TABLE or TABLE_AND_END_CONVERSATION */
     public void setDeadLetter(String deadLetter) {
         this.deadLetter = deadLetter;
+    }
+
+    /** @return the service that also receives each dead letter, empty for none */
+    public String getDeadLetterService() {
+        return deadLetterService;
+    }
+
+    /** @param deadLetterService a service that also receives each dead letter (see the README), empty for none */
+    public void setDeadLetterService(String deadLetterService) {
+        this.deadLetterService = deadLetterService;
     }
 
     /** @return the text given for whether priorities are honoured: true or false (checked by {@link #validate()}) */

@@ -164,6 +164,11 @@ public interface AdapterLog extends BasicLogger {
             + " moved to the dead-letter table")
     void priorityRequestRejected(String reader, String messageType, UUID handle, UUID group, String body);
 
+    @LogMessage(level = WARN)
+    @Message(id = 46, value = "%s: dead letter (message %d of conversation %s) not sent to the dead-letter service %s"
+            + " (%s); it is in the dead-letter table only")
+    void deadLetterNotSent(String reader, long sequence, UUID handle, String service, String why);
+
     // ---- management
 
     @LogMessage(level = WARN)

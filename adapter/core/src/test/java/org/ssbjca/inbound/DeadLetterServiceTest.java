@@ -1,0 +1,91 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.fakes.LogRecords;
+
+/**
+ * {@code deadLetterService} (issue 12): a dead letter also goes to a service of the application's, in the
+ * transaction that moves it to the dead-letter table, with its message type and body; when the broker refuses the
+ * SEND at once (here: no such service) it stays in the table only, with a WARN, and the readers go on.
+ */
+class DeadLetterServiceTest {
+
+    private static final String DEAD_LETTERS = "DeadLetters";
+    private static final String DEAD_LETTER_QUEUE = "DeadLetterQueue";
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDeadLetterIsAlsoSentToTheDeadLetterService(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            h.admin(a -> {
+                a.createQueue(DEAD_LETTER_QUEUE);
+                a.createService(DEAD_LETTERS, DEAD_LETTER_QUEUE, InboundHarness.CONTRACT);
+            });
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            spec.setDeadLetterService(DEAD_LETTERS);
+            h.activate(BrokerMessageListener.class, poisonFails(delivered), true, spec);
+
+            h.send("poison");
+            h.send("fine");
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> InboundFeaturesTest.deadLetters(h).size() == 1
+                    && h.depth(DEAD_LETTER_QUEUE) == 2 && delivered.contains("fine"));
+            List<BrokerMessage> got = h.tx(s -> s.receive(ReceiveRequest.from(DEAD_LETTER_QUEUE).top(10)));
+            assertEquals(2, got.size(), "the copy, then the EndDialog of the adapter's side");
+            assertTrue(got.get(1).isEndDialog());
+            BrokerMessage copy = got.get(0);
+            assertEquals("poison", copy.bodyAsText());
+            assertEquals(InboundHarness.REQUEST, copy.messageTypeName());
+            assertEquals(DEAD_LETTERS, copy.serviceName());
+            assertEquals(InboundHarness.CONTRACT, copy.serviceContractName());
+            assertEquals("poison", InboundFeaturesTest.deadLetters(h).get(0).message().bodyAsText(),
+                    "still in the dead-letter table");
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aRefusedSendLeavesTheDeadLetterInTheTableOnly(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+             LogRecords log = LogRecords.of(BatchSorter.class)) {
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(1);
+            spec.setDeadLetterService("NoSuchService");
+            h.activate(BrokerMessageListener.class, poisonFails(delivered), true, spec);
+
+            h.send("poison");
+            h.send("fine");
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> InboundFeaturesTest.deadLetters(h).size() == 1
+                    && delivered.contains("fine") && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            List<String> warnings = log.messages(Level.WARNING, "SSBJCA0046");
+            assertEquals(1, warnings.size(), String.valueOf(warnings));
+            assertTrue(warnings.get(0).contains("NoSuchService"), warnings.get(0));
+        }
+    }
+
+    private static BrokerMessageListener poisonFails(List<String> delivered) {
+        return m -> {
+            if (m.bodyAsText().equals("poison")) {
+                throw new IllegalStateException("cannot process poison");
+            }
+            delivered.add(m.bodyAsText());
+        };
+    }
+}
