@@ -54,7 +54,6 @@ class SubsystemConfigurationIT {
     private static final String PASSWORD_SCRIPT = Path.of(System.getProperty("ssb.it.cliScript"))
             .resolveSibling("ssb-jca-password.cli").toString();
     private static final java.util.regex.Pattern ENCRYPTED = java.util.regex.Pattern.compile("\\$\\{ENC::[^}]+}");
-    private static final String PASSWORD_EXPRESSION = "${env.SSB_JCA_PASSWORD:${ssb.jca.password:}}";
 
     @ArquillianResource
     ContainerController controller;
@@ -104,9 +103,8 @@ class SubsystemConfigurationIT {
                     .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
 
             assertEquals(0, LogStore.serverLogLines("IJ020016"), "XA recovery on for the connection definition");
-            ModelNode password = read("config-properties", "password");
-            assertEquals(PASSWORD_EXPRESSION, password.asString(),
-                    "the configuration holds the expression, not the password");
+            assertEquals(List.of("connectionUrl"), children("config-properties"),
+                    "no user or password in the configuration: the adapter read them from MicroProfile Config");
 
             // The password from an Elytron credential store: a role that must give its password (scram), the
             // shipped password script, then the adapter's user and password set to the role and the printed
@@ -127,9 +125,9 @@ class SubsystemConfigurationIT {
                 Files.delete(secretFile);
             }
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties=user"
-                    + ":write-attribute(name=value, value=" + role + ")").exit);
+                    + ":add(value=" + role + ")").exit);
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties="
-                    + "password:write-attribute(name=value, value=\"" + expression + "\")").exit);
+                    + "password:add(value=\"" + expression + "\")").exit);
             assertEquals(0, command("reload").exit);
             await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> "running".equals(serverState()));
@@ -137,7 +135,8 @@ class SubsystemConfigurationIT {
             db.sendOne(QUEUE, encrypted);
             await("delivered with the decrypted password").atMost(Duration.ofSeconds(60))
                     .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", encrypted) == 1);
-            assertEquals(expression, read("config-properties", "password").asString());
+            assertEquals(expression, read("config-properties", "password").asString(),
+                    "the configuration holds the encrypted expression, not the password");
             assertEquals(0, LogStore.serverLogLines(secret), "the password in no log line");
 
             Cli second = cli();
@@ -155,6 +154,62 @@ class SubsystemConfigurationIT {
                 }
             } finally {
                 controller.stop(ManualServer.QUALIFIER);
+            }
+        }
+    }
+
+    /**
+     * The README's MicroProfile Config recipe: a server with no database settings in its environment, a directory of
+     * one file per key (as a Kubernetes secret is mounted) added as a config source of the
+     * {@code microprofile-config-smallrye} subsystem, then the shipped script unchanged: the adapter reads its URL,
+     * user and password from MicroProfile Config (the script leaves the URL at the H2 default and the user and
+     * password empty), and a message is recorded in PostgreSQL. The password is in no attribute of the configuration.
+     */
+    @Test
+    @RunAsClient
+    void theDatabaseComesFromMicroProfileConfig() throws IOException {
+        Postgres pg = Postgres.get();
+        BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
+        Path secrets = Files.createTempDirectory("ssb-jca-secrets");
+        Files.writeString(secrets.resolve("ssb.jca.url"), pg.jdbcUrl());
+        Files.writeString(secrets.resolve("ssb.jca.user"), pg.user());
+        Files.writeString(secrets.resolve("ssb.jca.password"), pg.password());
+        ManualServer.resetBaseDir();
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(""));
+        boolean beansDeployed = false;
+        try {
+            Cli source = command("/subsystem=microprofile-config-smallrye/config-source=ssb-jca:add(dir={path=\""
+                    + secrets.toAbsolutePath() + "\"})");
+            assertEquals(0, source.exit, "the config source added: " + source.output);
+            Cli script = cli();
+            assertEquals(0, script.exit, "the script ran: " + script.output);
+
+            deployer.deploy("subsystem-beans");
+            beansDeployed = true;
+            String body = "microprofile-" + UUID.randomUUID();
+            db.sendOne(QUEUE, body);
+            await("recorded in the database MicroProfile Config named").atMost(Duration.ofSeconds(60))
+                    .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
+            Cli model = command("/subsystem=microprofile-config-smallrye:read-resource(recursive=true)");
+            assertFalse(model.output.contains(pg.password()) && !pg.password().isBlank(),
+                    "the password is in a file, not in the configuration: " + model.output);
+            assertEquals(1, LogStore.serverLogLines("SSBJCA0002: ssb-jca started; default database POSTGRESQL"),
+                    "the adapter started on PostgreSQL");
+            FIGURES.info("the adapter read its database from MicroProfile Config (a directory config source) and"
+                    + " recorded the message in PostgreSQL");
+        } finally {
+            try {
+                if (beansDeployed) {
+                    deployer.undeploy("subsystem-beans");
+                }
+            } finally {
+                controller.stop(ManualServer.QUALIFIER);
+                try (var files = Files.list(secrets)) {
+                    for (Path f : files.toList()) {
+                        Files.delete(f);
+                    }
+                }
+                Files.delete(secrets);
             }
         }
     }
@@ -236,6 +291,20 @@ class SubsystemConfigurationIT {
             op.get("child-type").set("resource-adapter");
             ModelNode outcome = client.execute(op);
             return Operations.readResult(outcome).asList().stream().anyMatch(n -> n.asString().equals("ssb-jca"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return the names of the subsystem resource adapter's children of a type */
+    private static List<String> children(String childType) {
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
+                managementPort())) {
+            ModelNode address = new ModelNode();
+            address.add("subsystem", "resource-adapters").add("resource-adapter", "ssb-jca");
+            ModelNode op = Operations.createOperation("read-children-names", address);
+            op.get("child-type").set(childType);
+            return Operations.readResult(client.execute(op)).asList().stream().map(ModelNode::asString).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

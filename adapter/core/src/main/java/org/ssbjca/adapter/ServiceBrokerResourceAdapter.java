@@ -2,6 +2,7 @@ package org.ssbjca.adapter;
 
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.brokers.Config;
+import org.ssbjca.brokers.MicroProfileValues;
 import org.ssbjca.brokers.WorkManagerRunner;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.ActivationSpec;
@@ -66,6 +67,9 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     @ConfigProperty(description = "Default database password", confidential = true)
     private String password;
 
+    /** The default database as resolved at start, MicroProfile Config included; null before. */
+    private volatile DatabaseConfig resolvedDefault;
+
     @ConfigProperty(description = "Create the portable broker schema (H2, PostgreSQL) at first use when it is missing",
             defaultValue = "true")
     private Boolean createSchema = Boolean.TRUE;
@@ -88,7 +92,8 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
                     + fallbackPollMillis);
         }
         try {
-            defaultDatabase();
+            resolvedDefault = null;
+            resolvedDefault = withMicroProfileConfig(defaultDatabase());
         } catch (IllegalArgumentException e) {
             throw new ResourceAdapterInternalException("connectionUrl: " + e.getMessage(), e);
         }
@@ -118,6 +123,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         }
         ConnectionSource.releaseDrivers();
         forgetBeanClasses();
+        resolvedDefault = null;
         LOG.stopped();
     }
 
@@ -173,10 +179,31 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         return resources.toArray(new XAResource[0]);
     }
 
-    /** @return the database named by this adapter's properties */
+    /**
+     * @return the database named by this adapter's properties; once started, with what MicroProfile Config gave for
+     *         the properties left unset ({@link MicroProfileValues})
+     */
     @Override
     public DatabaseConfig defaultDatabase() {
-        return new DatabaseConfig(Config.expand(connectionUrl), user, password);
+        DatabaseConfig resolved = resolvedDefault;
+        return resolved != null ? resolved : new DatabaseConfig(Config.expand(connectionUrl), user, password);
+    }
+
+    /**
+     * The URL left at its default (the zero-setup H2 file), and a user or password not set, are read from
+     * MicroProfile Config where the server has it; a property that is set always wins.
+     */
+    private DatabaseConfig withMicroProfileConfig(DatabaseConfig configured) {
+        ClassLoader loader = ServiceBrokerResourceAdapter.class.getClassLoader();
+        String url = configured.url();
+        if (url.equals(Config.expand(DEFAULT_URL))) {
+            url = MicroProfileValues.value(MicroProfileValues.URL, loader).map(Config::expand).orElse(url);
+        }
+        String u = Config.blankToNull(user) != null ? user
+                : MicroProfileValues.value(MicroProfileValues.USER, loader).orElse(user);
+        String p = Config.blankToNull(password) != null ? password
+                : MicroProfileValues.value(MicroProfileValues.PASSWORD, loader).orElse(password);
+        return new DatabaseConfig(url, u, p);
     }
 
     /** @return the brokers of this adapter; null before start */
@@ -216,7 +243,6 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     }
 
     /** @return the default JDBC URL */
-    @Override
     public String getConnectionUrl() {
         return connectionUrl;
     }
@@ -224,10 +250,10 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     /** @param connectionUrl the default JDBC URL */
     public void setConnectionUrl(String connectionUrl) {
         this.connectionUrl = connectionUrl;
+        this.resolvedDefault = null;
     }
 
     /** @return the default user */
-    @Override
     public String getUser() {
         return user;
     }
@@ -235,10 +261,10 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     /** @param user the default user */
     public void setUser(String user) {
         this.user = user;
+        this.resolvedDefault = null;
     }
 
     /** @return the default password */
-    @Override
     public String getPassword() {
         return password;
     }
@@ -246,6 +272,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     /** @param password the default password */
     public void setPassword(String password) {
         this.password = password;
+        this.resolvedDefault = null;
     }
 
     /** @return whether to create the portable schema when missing */

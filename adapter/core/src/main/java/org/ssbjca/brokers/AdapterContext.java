@@ -23,17 +23,9 @@ public interface AdapterContext {
     boolean transactionRollbackOnly();
 
     /**
-     * @return the database named by the adapter's own properties
+     * @return the database named by the adapter's own properties and, once started, by MicroProfile Config for
+     *         those left unset
      * @throws IllegalArgumentException if its URL selects no backend or names an unset system property
      */
     DatabaseConfig defaultDatabase();
-
-    /** @return the adapter's default JDBC URL, as configured (not expanded) */
-    String getConnectionUrl();
-
-    /** @return the adapter's default user, or null */
-    String getUser();
-
-    /** @return the adapter's default password, or null */
-    String getPassword();
 }

@@ -43,7 +43,8 @@ public final class Config {
 
     /**
      * Resolves the database of a connection factory or activation: its own connection properties where set, else the
-     * resource adapter's, else the adapter's default URL.
+     * resource adapter's default database ({@link AdapterContext#defaultDatabase()}: its properties, and what
+     * MicroProfile Config gave for those left unset), else the adapter's default URL.
      *
      * @param url the own URL, or null
      * @param user the own user, or null
@@ -53,12 +54,13 @@ public final class Config {
      * @throws IllegalArgumentException if the URL selects no backend or names an unset system property
      */
     public static DatabaseConfig database(String url, String user, String password, AdapterContext ra) {
+        DatabaseConfig adapters = ra == null ? null : ra.defaultDatabase();
         String u = blankToNull(url);
         if (u == null) {
-            u = ra == null ? DEFAULT_URL : ra.getConnectionUrl();
+            u = adapters == null ? DEFAULT_URL : adapters.url();
         }
-        String name = blankToNull(user) != null ? user : ra == null ? null : ra.getUser();
-        String secret = blankToNull(password) != null ? password : ra == null ? null : ra.getPassword();
+        String name = blankToNull(user) != null ? user : adapters == null ? null : adapters.user();
+        String secret = blankToNull(password) != null ? password : adapters == null ? null : adapters.password();
         return new DatabaseConfig(expand(u), name, secret);
     }
 
