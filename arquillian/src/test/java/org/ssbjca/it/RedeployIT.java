@@ -48,7 +48,9 @@ class RedeployIT {
 
     /** The manual node's JVM arguments. */
     private static final String NODE_ARGUMENTS = "-Djboss.node.name=manual"
-            + " -Djboss.tx.node.id=manual";
+            + " -Djboss.tx.node.id=manual"
+            // pgjdbc's cleaner thread (of the driver's loader) ends 1 s after its last use instead of 30 s
+            + " -Dpgjdbc.config.cleanup.thread.ttl=1000";
 
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
     private static final String QUEUE = RestartRecordingService.QUEUE;
@@ -115,12 +117,16 @@ class RedeployIT {
             long distinct = db.count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");
             // Finalization and repeated collections: jboss-modules loaders are finalizable, and pgjdbc's cleaner
             // thread keeps its loader for up to 30 s after its last use.
-            long[] loaders = {rarLoaders(true)};
+            long[] loaders = {rarLoaders(true), -1};
             long collectingSince = System.nanoTime();
             try {
+                // within the bound, and the same at two polls in a row: the figure reported is a settled one
                 await("undeployed RARs' loaders collected").atMost(Duration.ofSeconds(60))
-                        .pollInterval(Duration.ofSeconds(5))
-                        .until(() -> (loaders[0] = rarLoaders(true)) <= 1 + PINNED_BY_POOL_THREADS);
+                        .pollInterval(Duration.ofSeconds(3)).until(() -> {
+                            loaders[1] = loaders[0];
+                            loaders[0] = rarLoaders(true);
+                            return loaders[0] <= 1 + PINNED_BY_POOL_THREADS && loaders[0] == loaders[1];
+                        });
             } catch (org.awaitility.core.ConditionTimeoutException e) {
                 // asserted below, after the figures
             }

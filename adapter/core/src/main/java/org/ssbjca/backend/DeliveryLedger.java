@@ -142,8 +142,10 @@ public interface DeliveryLedger {
 
     /**
      * @param queue a queue
-     * @param limit at most this many groups, those with the oldest messages first
-     * @return the groups that have messages, with their counts, oldest message time and priority
+     * @param limit at most this many groups
+     * @return the groups that have messages, with their counts, oldest message time and priority, in the order the
+     *         readers take them: prioritised groups first (highest priority, then earliest request), then the
+     *         backend's order (round-robin turn on H2 and PostgreSQL, oldest message first on SQL Server)
      */
     List<PendingGroup> pendingGroups(String queue, int limit);
 }

@@ -178,11 +178,11 @@ class LedgerConformanceTest {
         assertEquals(Map.of(group, 7), ledger(db, l -> l.priorities(o.targetQueue)));
         List<PendingGroup> pending = ledger(db, l -> l.pendingGroups(o.targetQueue, 10));
         assertEquals(2, pending.size());
-        assertEquals(1, pending.get(0).messages(), "the group of the oldest message first");
-        assertNull(pending.get(0).priority());
-        assertEquals(2, pending.get(1).messages());
-        assertEquals(7, pending.get(1).priority());
-        assertTrue(pending.get(1).oldestMessage() != null);
+        assertEquals(2, pending.get(0).messages(), "in the order the readers take them: the prioritised group first");
+        assertEquals(7, pending.get(0).priority());
+        assertTrue(pending.get(0).oldestMessage() != null);
+        assertEquals(1, pending.get(1).messages());
+        assertNull(pending.get(1).priority());
 
         ledger(db, l -> {
             l.clearPriorityIfDrained(o.targetQueue, group);

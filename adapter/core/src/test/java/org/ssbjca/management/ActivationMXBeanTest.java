@@ -110,8 +110,13 @@ class ActivationMXBeanTest {
             mx.setPriority(pending.get(2).getGroupId(), 9);
             mx.setPriority(pending.get(1).getGroupId(), 5);
             List<Integer> priorities = new ArrayList<>();
-            mx.getPendingConversationGroups().forEach(p -> priorities.add(p.getPriority()));
-            assertEquals(java.util.Arrays.asList(null, 5, 9), priorities);
+            List<Long> sizes = new ArrayList<>();
+            mx.getPendingConversationGroups().forEach(p -> {
+                priorities.add(p.getPriority());
+                sizes.add(p.getMessages());
+            });
+            assertEquals(java.util.Arrays.asList(9, 5, null), priorities, "listed in the order the readers take them");
+            assertEquals(List.of(1L, 1L, 2L), sizes);
 
             mx.resume();
             await(() -> order.size() == 4, "all delivered");

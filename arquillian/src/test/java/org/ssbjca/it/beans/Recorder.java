@@ -24,16 +24,24 @@ public final class Recorder {
      * @param message the message to record
      */
     public static void record(ServiceBrokerConnectionFactory factory, BrokerMessage message) {
+        record(factory, message.bodyAsText());
+    }
+
+    /**
+     * @param factory the connection factory whose database holds {@code it_record}
+     * @param text what to record
+     */
+    public static void record(ServiceBrokerConnectionFactory factory, String text) {
         try (ServiceBrokerConnection broker = factory.getConnection()) {
             Connection jdbc = broker.jdbcConnection();
             try (PreparedStatement ps = jdbc.prepareStatement(
                     "INSERT INTO it_record (body, reader) VALUES (?, ?)")) {
-                ps.setString(1, message.bodyAsText());
+                ps.setString(1, text);
                 ps.setString(2, System.getProperty("jboss.node.name", "?") + "/" + Thread.currentThread().getName());
                 ps.executeUpdate();
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot record " + message.bodyAsText() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot record " + text + ": " + e.getMessage(), e);
         }
     }
 }

@@ -163,6 +163,19 @@ public final class BrokerDb implements AutoCloseable {
     }
 
     /**
+     * @param sql a query returning texts in its first column
+     * @param params its parameters
+     * @return the texts
+     */
+    public java.util.List<String> texts(String sql, Object... params) {
+        try (Connection c = DriverManager.getConnection(config.url(), config.user(), config.password())) {
+            return Jdbc.list(c, sql, rs -> rs.getString(1), params);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * @param sql a query returning one text
      * @return the text
      */

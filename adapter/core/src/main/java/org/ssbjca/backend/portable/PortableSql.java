@@ -180,11 +180,14 @@ final class PortableSql {
             + " WHERE queue_name = ?";
     final String clearPriorityIfDrained = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?"
             + " AND NOT EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = ?)";
+    /** The groups with messages in the order the readers take them: prioritised ones, then round-robin turn. */
     final String pendingGroups = "SELECT m.conversation_group_id, COUNT(*) AS messages,"
             + " MIN(m.enqueued_at) AS oldest, MIN(m.queuing_order) AS first_order, MAX(p.priority) AS priority"
             + " FROM ssb.message m LEFT JOIN ssb.conversation_priority p"
             + " ON p.conversation_group_id = m.conversation_group_id"
-            + " WHERE m.queue_name = ? GROUP BY m.conversation_group_id ORDER BY first_order LIMIT ?";
+            + " LEFT JOIN ssb.conversation_group g ON g.conversation_group_id = m.conversation_group_id"
+            + " WHERE m.queue_name = ? GROUP BY m.conversation_group_id"
+            + " ORDER BY MAX(p.priority) DESC NULLS LAST, MIN(p.request_order), MIN(g.turn), first_order LIMIT ?";
 
     private static final String TOP = "{top}";
     /**

@@ -182,7 +182,7 @@ final class Receiver {
             throws SQLException {
         List<UUID> groups = new java.util.ArrayList<>();
         if (priorities) {
-            groups.addAll(Batches.query(c, TSql.priorityCandidates(queue), 0,
+            groups.addAll(Batches.query(c, TSql.priorityCandidates(queue, true), 0,
                     rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES));
         }
         groups.addAll(Batches.query(c, TSql.unheldCandidates(queue), 0,

@@ -211,6 +211,17 @@ final class TSql {
      * <p>Parameters: the quoted queue name (for OBJECT_ID); how many groups at most.
      */
     static String priorityCandidates(QueueName queue) {
+        return priorityCandidates(queue, false);
+    }
+
+    /**
+     * As {@link #priorityCandidates(QueueName)}, leaving out, when asked, the groups a redelivery delay holds.
+     *
+     * @param queue the queue
+     * @param skipHeld whether held groups are left out
+     * @return the statement
+     */
+    static String priorityCandidates(QueueName queue, boolean skipHeld) {
         return PROLOGUE + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
                 + "DECLARE @limit INT = ?;\n"
                 + "SELECT TOP (@limit) p.conversation_group_id\n"
@@ -218,6 +229,9 @@ final class TSql {
                 + "WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)\n"
                 + "AND EXISTS (SELECT 1 FROM " + queue.quoted() + " AS m WITH (NOLOCK)"
                 + " WHERE m.conversation_group_id = p.conversation_group_id)\n"
+                + (skipHeld ? "AND NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READPAST)"
+                        + " WHERE h.conversation_group_id = p.conversation_group_id"
+                        + " AND h.held_until > SYSDATETIMEOFFSET())\n" : "")
                 + "ORDER BY p.priority DESC, p.request_order;";
     }
 

@@ -196,7 +196,8 @@ final class TSqlLedger {
                 + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
                 + "LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id\n"
                 + "GROUP BY m.conversation_group_id\n"
-                + "ORDER BY first_order;";
+                + "ORDER BY CASE WHEN MAX(p.priority) IS NULL THEN 1 ELSE 0 END, MAX(p.priority) DESC,"
+                + " MIN(p.request_order), first_order;";
     }
 
     private TSqlLedger() {

@@ -193,6 +193,10 @@ class TSqlTest {
                 GROUP BY m.conversation_group_id
                 ORDER BY MIN(m.queuing_order);""", TSql.unheldCandidates(QUEUE));
         assertEquals("SET NOCOUNT ON;\nDECLARE @delay CHAR(12) = ?;\nWAITFOR DELAY @delay;", TSql.PAUSE);
+        assertEquals(TSql.priorityCandidates(QUEUE).replace("ORDER BY", "AND NOT EXISTS (SELECT 1 FROM"
+                + " ssb.conversation_hold AS h WITH (READPAST) WHERE h.conversation_group_id = p.conversation_group_id"
+                + " AND h.held_until > SYSDATETIMEOFFSET())\nORDER BY"), TSql.priorityCandidates(QUEUE, true),
+                "prioritised groups that are held are left out too");
         assertEquals("00:00:01.000", Batches.delay(1_000));
         assertEquals("00:01:02.003", Batches.delay(62_003));
     }
@@ -290,7 +294,8 @@ class TSqlTest {
                 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
                 LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id
                 GROUP BY m.conversation_group_id
-                ORDER BY first_order;""", TSqlLedger.pendingGroups(QUEUE));
+                ORDER BY CASE WHEN MAX(p.priority) IS NULL THEN 1 ELSE 0 END, MAX(p.priority) DESC, \
+                MIN(p.request_order), first_order;""", TSqlLedger.pendingGroups(QUEUE));
     }
 
     @Test

@@ -1,0 +1,240 @@
+package org.ssbjca.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.ConsoleRecordingService;
+import org.ssbjca.it.beans.Recorder;
+import org.ssbjca.it.support.BrokerDb;
+import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.IronJacamar;
+import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.Postgres;
+
+/**
+ * Issue 13: the console's JSON API as the README's curl recipes use it, on a WildFly with two application users
+ * ({@code add-user.sh -a}): one in role {@code ssb-viewer}, one in {@code ssb-operator}. Checks the login, the roles
+ * (a viewer may look, not act), the header that protects against cross-site request forgery, a refused value, and
+ * seed 000's reordering: with the bean's one reader paused, three conversation groups are put in a new order through
+ * the API, and after resume the reader takes them in that order. Then a viewer's event stream
+ * ({@code api/events}) announces the dead letter a poison message becomes, and an operator purges it.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ConsoleIT {
+
+    private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
+    private static final String QUEUE = ConsoleRecordingService.QUEUE;
+    private static final String ACTIVATION = "ConsoleRecordingService@" + QUEUE;
+    private static final String[] VIEWER = {"console-viewer", "viewer-Pw-" + UUID.randomUUID()};
+    private static final String[] OPERATOR = {"console-operator", "operator-Pw-" + UUID.randomUUID()};
+    private static final Pattern GROUP = Pattern.compile("\"groupId\":\"([0-9a-fA-F-]{36})\"");
+    private static Postgres pg;
+
+    @ArquillianResource
+    ContainerController controller;
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "console-rar", order = 1, managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static ResourceAdapterArchive rar() {
+        pg = Postgres.get();
+        return Deployments.rar(IronJacamar.descriptor(pg.jdbcUrl(), pg.user(), pg.password()).xml());
+    }
+
+    @Deployment(name = "console-beans", order = 2, managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive beans() {
+        return Deployments.testWar("console-it.war", ConsoleRecordingService.class, Recorder.class);
+    }
+
+    @Deployment(name = "console", order = 3, managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive console() {
+        return ShrinkWrap.create(ZipImporter.class, "ssb-jca-console.war")
+                .importFrom(Path.of(System.getProperty("ssb.it.consoleWar")).toFile()).as(WebArchive.class);
+    }
+
+    @Test
+    @RunAsClient
+    void theApiNeedsALoginLetsOnlyOperatorsActAndReordersTheGroups() throws Exception {
+        pg = Postgres.get();
+        BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
+        ManualServer.resetBaseDir();
+        addUser(VIEWER, "ssb-viewer");
+        addUser(OPERATOR, "ssb-operator");
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(""));
+        try {
+            deployer.deploy("console-rar");
+            deployer.deploy("console-beans");
+            deployer.deploy("console");
+            String activation = "api/activations/" + URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8);
+
+            assertEquals(401, call("GET", null, "api/activations", null, true).statusCode(), "a login is needed");
+            HttpResponse<String> list = call("GET", VIEWER, "api/activations", null, false);
+            assertEquals(200, list.statusCode());
+            assertTrue(list.body().contains("\"name\":\"" + ACTIVATION + "\""), list.body());
+            assertTrue(call("GET", VIEWER, "api/me", null, false).body().contains("\"operator\":false"));
+            assertTrue(call("GET", OPERATOR, "api/me", null, false).body().contains("\"operator\":true"));
+            HttpResponse<String> page = call("GET", VIEWER, "", null, false);
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("<title>ssb-jca console</title>"), page.body());
+
+            assertEquals(403, call("POST", VIEWER, activation + "/pause", null, true).statusCode(),
+                    "a viewer may not act");
+            HttpResponse<String> forged = call("POST", OPERATOR, activation + "/pause", null, false);
+            assertEquals(403, forged.statusCode(), "no X-SSB-Console header: refused");
+            assertTrue(forged.body().contains("X-SSB-Console"), forged.body());
+            HttpResponse<String> refused = call("PUT", OPERATOR, activation + "/max-readers", "{\"value\":0}", true);
+            assertEquals(400, refused.statusCode());
+            assertTrue(refused.body().contains("MaxReaders must be between 1 and 256"), refused.body());
+
+            HttpResponse<String> paused = call("POST", OPERATOR, activation + "/pause", null, true);
+            assertEquals(200, paused.statusCode(), paused.body());
+            assertTrue(paused.body().contains("\"paused\":true"), paused.body());
+            await("the reader parked").atMost(Duration.ofSeconds(30))
+                    .until(() -> call("GET", VIEWER, activation, null, false).body().contains("\"parkedReaders\":1"));
+
+            String run = "console-" + UUID.randomUUID();
+            db.send(QUEUE, run, 3, 2);
+            List<String> listed = new ArrayList<>();
+            await("three pending groups").atMost(Duration.ofSeconds(30)).until(() -> {
+                listed.clear();
+                Matcher m = GROUP.matcher(call("GET", VIEWER, activation + "/groups", null, false).body());
+                while (m.find()) {
+                    listed.add(m.group(1));
+                }
+                return listed.size() == 3;
+            });
+            List<String> wanted = List.of(listed.get(2), listed.get(0), listed.get(1));
+            String order = "[\"" + String.join("\",\"", wanted) + "\"]";
+            assertEquals(403, call("PUT", VIEWER, activation + "/groups/order", order, true).statusCode());
+            HttpResponse<String> reordered = call("PUT", OPERATOR, activation + "/groups/order", order, true);
+            assertEquals(200, reordered.statusCode(), reordered.body());
+            List<String> after = new ArrayList<>();
+            Matcher m = GROUP.matcher(reordered.body());
+            while (m.find()) {
+                after.add(m.group(1));
+            }
+            assertEquals(wanted, after, "the pending groups listed in the new order: " + reordered.body());
+
+            assertEquals(200, call("POST", OPERATOR, activation + "/resume", null, true).statusCode());
+            await("all six recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
+                    "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + run + "%") == 6);
+            List<String> recorded = db.texts("SELECT body FROM it_record WHERE body LIKE ? ORDER BY id",
+                    "%|" + run + "%");
+            LinkedHashSet<String> taken = new LinkedHashSet<>();
+            for (String r : recorded) {
+                taken.add(r.substring(0, r.indexOf('|')));
+            }
+            assertEquals(wanted, new ArrayList<>(taken), "the reader took the groups in the order set: " + recorded);
+            assertEquals("[]", call("GET", VIEWER, activation + "/dead-letters", null, false).body());
+
+            // live notifications: a viewer's event stream sees the dead letter a poison message becomes
+            List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+            HttpRequest stream = HttpRequest.newBuilder(URI.create(base() + "api/events"))
+                    .header("Authorization", basic(VIEWER)).header("Accept", "text/event-stream").build();
+            java.util.concurrent.CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> subscribed =
+                    HttpClient.newHttpClient().sendAsync(stream, HttpResponse.BodyHandlers.ofLines());
+            subscribed.thenAccept(r -> r.body().forEach(events::add));
+            await("subscribed").atMost(Duration.ofSeconds(30)).until(() -> hasEvent(events, "hello"));
+            db.sendOne(QUEUE, "poison-" + run);
+            await("the dead letter announced").atMost(Duration.ofSeconds(60))
+                    .until(() -> hasEvent(events, "org.ssbjca.message.deadLettered"));
+            String announced = events.stream().filter(e -> e.startsWith("data:") && e.contains("deadLettered"))
+                    .findFirst().orElse(events.toString());
+            assertTrue(announced.contains(ACTIVATION), announced);
+            assertTrue(call("GET", VIEWER, activation + "/dead-letters", null, false).body()
+                    .contains("poison-" + run), "listed");
+            HttpResponse<String> purged = call("DELETE", OPERATOR, activation + "/dead-letters", null, true);
+            assertEquals("{\"purged\":1}", purged.body());
+            subscribed.cancel(true);
+            FIGURES.info("console API: 401 without login, 403 for a viewer's and for a header-less change, 400 for"
+                    + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken);
+        } finally {
+            try {
+                deployer.undeploy("console");
+                deployer.undeploy("console-beans");
+                deployer.undeploy("console-rar");
+            } finally {
+                controller.stop(ManualServer.QUALIFIER);
+            }
+        }
+    }
+
+    /** {@code add-user.sh -a} into the manual server's configuration, as the README says. */
+    private static void addUser(String[] user, String role) throws IOException, InterruptedException {
+        Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
+        Process p = new ProcessBuilder(jbossHome.resolve("bin").resolve("add-user.sh").toString(), "-a", "-s",
+                "-u", user[0], "-p", user[1], "-g", role,
+                "-sc", ManualServer.baseDir().resolve("configuration").toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "add-user.sh finished");
+        assertEquals(0, p.exitValue(), "add-user.sh: " + output);
+    }
+
+    /** @return whether the stream's lines hold an event of that name ({@code event: name}, the space optional) */
+    private static boolean hasEvent(List<String> lines, String name) {
+        return lines.stream().anyMatch(l -> l.startsWith("event:") && l.substring(6).strip().equals(name));
+    }
+
+    private static String base() {
+        return "http://127.0.0.1:" + (8080 + Integer.getInteger("ssb.it.manualPortOffset", 100)) + "/ssb-jca-console/";
+    }
+
+    private static String basic(String[] user) {
+        return "Basic " + Base64.getEncoder().encodeToString((user[0] + ":" + user[1]).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static HttpResponse<String> call(String method, String[] user, String path, String json,
+            boolean csrfHeader) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json");
+        if (user != null) {
+            request.header("Authorization", basic(user));
+        }
+        if (csrfHeader) {
+            request.header("X-SSB-Console", "1");
+        }
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        request.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json));
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

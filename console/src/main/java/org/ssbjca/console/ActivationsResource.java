@@ -1,0 +1,192 @@
+package org.ssbjca.console;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The activations (one per message-driven bean) and what an operator does with them; every call goes to the
+ * activation's MXBean ({@code org.ssbjca:type=Activation,name=...}). Reading needs the role {@code ssb-viewer} or
+ * {@code ssb-operator}, changing {@code ssb-operator} (web.xml) and the header {@value CsrfFilter#HEADER}.
+ */
+@Path("activations")
+@Produces(MediaType.APPLICATION_JSON)
+public class ActivationsResource {
+
+    private static final String INT = int.class.getName();
+    private static final String LONG = long.class.getName();
+    private static final String STRING = String.class.getName();
+    /** The most dead letters one listing returns. */
+    static final int MAX_LISTED = 1000;
+
+    private final AdapterBeans beans = new AdapterBeans();
+
+    /** @return every activation with its readers, counters and delivery times */
+    @GET
+    public JsonArray list() {
+        JsonArrayBuilder all = Json.createArrayBuilder();
+        for (String name : beans.activationNames()) {
+            all.add(beans.activation(name));
+        }
+        return all.build();
+    }
+
+    /** @return one activation */
+    @GET
+    @Path("{name}")
+    public JsonObject one(@PathParam("name") String name) {
+        return beans.activation(name).build();
+    }
+
+    /** Pauses the readers: deliveries in flight finish, none starts. */
+    @POST
+    @Path("{name}/pause")
+    public JsonObject pause(@PathParam("name") String name) {
+        beans.invoke(name, "pause", new String[0]);
+        return one(name);
+    }
+
+    /** Lets paused readers go on. */
+    @POST
+    @Path("{name}/resume")
+    public JsonObject resume(@PathParam("name") String name) {
+        beans.invoke(name, "resume", new String[0]);
+        return one(name);
+    }
+
+    /**
+     * @param body {@code {"value": n}}, 1 to 256
+     * @return the activation
+     */
+    @PUT
+    @Path("{name}/max-readers")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonObject maxReaders(@PathParam("name") String name, JsonObject body) {
+        beans.set(name, "MaxReaders", intOf(body, "value"));
+        return one(name);
+    }
+
+    /** @return the pending conversation groups, in the order the readers will take them */
+    @GET
+    @Path("{name}/groups")
+    public JsonValue groups(@PathParam("name") String name) {
+        return beans.attribute(name, "PendingConversationGroups");
+    }
+
+    /**
+     * Gives the listed groups priorities so that the readers take them in the listed order: the first gets the
+     * highest. Groups not listed keep theirs.
+     *
+     * @param body a JSON array of conversation group ids, at most 255
+     * @return the pending groups after the change
+     */
+    @PUT
+    @Path("{name}/groups/order")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonValue order(@PathParam("name") String name, JsonArray body) {
+        if (body == null || body.isEmpty() || body.size() > 255) {
+            throw new BadRequestException("a JSON array of 1 to 255 conversation group ids");
+        }
+        List<String> groups = new ArrayList<>();
+        for (JsonValue v : body) {
+            if (!(v instanceof JsonString s)) {
+                throw new BadRequestException("a JSON array of conversation group ids (strings)");
+            }
+            groups.add(s.getString());
+        }
+        for (int i = 0; i < groups.size(); i++) {
+            beans.invoke(name, "setPriority", new String[] {STRING, INT}, groups.get(i), 255 - i);
+        }
+        return groups(name);
+    }
+
+    /**
+     * @param body {@code {"priority": n}}, 0 to 255
+     * @return the pending groups after the change
+     */
+    @PUT
+    @Path("{name}/groups/{group}/priority")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonValue priority(@PathParam("name") String name, @PathParam("group") String group, JsonObject body) {
+        beans.invoke(name, "setPriority", new String[] {STRING, INT}, group, intOf(body, "priority"));
+        return groups(name);
+    }
+
+    /** @return the deliveries in flight: reader, group, messages, running time */
+    @GET
+    @Path("{name}/in-flight")
+    public JsonValue inFlight(@PathParam("name") String name) {
+        return beans.attribute(name, "InFlightDeliveries");
+    }
+
+    /**
+     * @param max at most this many, oldest first (1 to 1000)
+     * @return the dead letters
+     */
+    @GET
+    @Path("{name}/dead-letters")
+    public JsonValue deadLetters(@PathParam("name") String name, @QueryParam("max") @DefaultValue("100") int max) {
+        if (max < 1 || max > MAX_LISTED) {
+            throw new BadRequestException("max must be between 1 and " + MAX_LISTED);
+        }
+        return beans.invoke(name, "listDeadLetters", new String[] {INT}, max);
+    }
+
+    /** @return {@code {"redelivered": true|false}}: whether the bean took it and the transaction committed */
+    @POST
+    @Path("{name}/dead-letters/{id}/redeliver")
+    public JsonObject redeliverOne(@PathParam("name") String name, @PathParam("id") long id) {
+        JsonValue done = beans.invoke(name, "redeliverDeadLetter", new String[] {LONG}, id);
+        return Json.createObjectBuilder().add("redelivered", done).build();
+    }
+
+    /**
+     * @param messageType only dead letters of this type, or all when absent
+     * @param max at most this many
+     * @return {@code {"redelivered": n}}
+     */
+    @POST
+    @Path("{name}/dead-letters/redeliver")
+    public JsonObject redeliverAll(@PathParam("name") String name, @QueryParam("messageType") String messageType,
+            @QueryParam("max") @DefaultValue("1000") int max) {
+        JsonValue n = beans.invoke(name, "redeliverDeadLetters", new String[] {STRING, INT},
+                messageType == null || messageType.isBlank() ? null : messageType, max);
+        return Json.createObjectBuilder().add("redelivered", n).build();
+    }
+
+    /**
+     * @param olderThanMinutes only those set aside more than this many minutes ago, or all when absent
+     * @return {@code {"purged": n}}
+     */
+    @DELETE
+    @Path("{name}/dead-letters")
+    public JsonObject purge(@PathParam("name") String name, @QueryParam("olderThanMinutes") Long olderThanMinutes) {
+        JsonValue n = olderThanMinutes == null ? beans.invoke(name, "purgeDeadLetters", new String[0])
+                : beans.invoke(name, "purgeDeadLettersOlderThan", new String[] {LONG}, olderThanMinutes);
+        return Json.createObjectBuilder().add("purged", n).build();
+    }
+
+    private static int intOf(JsonObject body, String key) {
+        if (body == null || !(body.get(key) instanceof jakarta.json.JsonNumber n) || !n.isIntegral()) {
+            throw new BadRequestException("a JSON object with a whole number \"" + key + "\"");
+        }
+        return n.intValue();
+    }
+}

@@ -1,0 +1,204 @@
+package org.ssbjca.console;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.NotFoundException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.List;
+import java.util.TreeSet;
+import javax.management.Attribute;
+import javax.management.AttributeList;
+import javax.management.InstanceNotFoundException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import javax.management.RuntimeMBeanException;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * The adapter's MXBeans on the server's MBean server, read and called by name with open types only: the console
+ * shares no class with the adapter, and shows exactly what JMX shows.
+ */
+final class AdapterBeans {
+
+    /** The attributes of an activation the console shows, in this order. */
+    static final String[] ACTIVATION_ATTRIBUTES = {"Name", "Queue", "Backend", "MaxReaders", "ActiveReaders",
+        "ParkedReaders", "Paused", "ReceiveBatchSize", "WaitTimeout", "QueueDepth", "Received", "Delivered",
+        "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
+        "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime"};
+
+    private static final String DOMAIN = "org.ssbjca";
+
+    private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+
+    /** @return the activations' names, sorted */
+    List<String> activationNames() {
+        Collection<ObjectName> names = server.queryNames(pattern(DOMAIN + ":type=Activation,*"), null);
+        TreeSet<String> sorted = new TreeSet<>();
+        for (ObjectName n : names) {
+            if (n.getKeyProperty("instance") == null) {
+                sorted.add(activationOf(n));
+            }
+        }
+        return new ArrayList<>(sorted);
+    }
+
+    /**
+     * @param activation an activation's name
+     * @return its attributes as JSON
+     */
+    JsonObjectBuilder activation(String activation) {
+        ObjectName name = activationName(activation);
+        try {
+            AttributeList list = server.getAttributes(name, ACTIVATION_ATTRIBUTES);
+            JsonObjectBuilder json = Json.createObjectBuilder();
+            for (Attribute a : list.asList()) {
+                json.add(lowerFirst(a.getName()), toJson(a.getValue()));
+            }
+            return json;
+        } catch (InstanceNotFoundException e) {
+            throw new NotFoundException("no activation " + activation);
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * @param activation an activation's name
+     * @param attribute an attribute
+     * @return its value as JSON
+     */
+    JsonValue attribute(String activation, String attribute) {
+        try {
+            return toJson(server.getAttribute(activationName(activation), attribute));
+        } catch (InstanceNotFoundException e) {
+            throw new NotFoundException("no activation " + activation);
+        } catch (RuntimeMBeanException e) {
+            throw new BadRequestException(e.getTargetException().getMessage(), e);
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sets a writable attribute. */
+    void set(String activation, String attribute, Object value) {
+        try {
+            server.setAttribute(activationName(activation), new Attribute(attribute, value));
+        } catch (InstanceNotFoundException e) {
+            throw new NotFoundException("no activation " + activation);
+        } catch (RuntimeMBeanException e) {
+            throw new BadRequestException(e.getTargetException().getMessage(), e);
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Calls an operation.
+     *
+     * @param activation the activation
+     * @param operation the operation
+     * @param signature the parameter types
+     * @param arguments the arguments
+     * @return its result as JSON
+     */
+    JsonValue invoke(String activation, String operation, String[] signature, Object... arguments) {
+        try {
+            return toJson(server.invoke(activationName(activation), operation, arguments, signature));
+        } catch (InstanceNotFoundException e) {
+            throw new NotFoundException("no activation " + activation);
+        } catch (RuntimeMBeanException e) {
+            throw new BadRequestException(e.getTargetException().getMessage(), e);
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private ObjectName activationName(String activation) {
+        ObjectName name = pattern(DOMAIN + ":type=Activation,name=" + ObjectName.quote(activation));
+        if (server.isRegistered(name)) {
+            return name;
+        }
+        ObjectName plain;
+        try {
+            plain = new ObjectName(DOMAIN + ":type=Activation,name=" + activation);
+        } catch (MalformedObjectNameException e) {
+            throw new NotFoundException("no activation " + activation);
+        }
+        if (!server.isRegistered(plain)) {
+            throw new NotFoundException("no activation " + activation);
+        }
+        return plain;
+    }
+
+    /**
+     * @param name an activation MBean's name
+     * @return the activation's name, unquoted, or empty when it has none
+     */
+    static String activationOf(ObjectName name) {
+        String value = name.getKeyProperty("name");
+        return value == null ? "" : value.startsWith("\"") ? ObjectName.unquote(value) : value;
+    }
+
+    /** @return the ObjectName for a name or pattern this class writes */
+    static ObjectName pattern(String name) {
+        try {
+            return new ObjectName(name);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static String lowerFirst(String s) {
+        return Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /**
+     * @param value an open-type value
+     * @return it as JSON: composite data as objects (keys in their type's order), arrays and lists as arrays,
+     *         dates as ISO-8601 text
+     */
+    static JsonValue toJson(Object value) {
+        if (value == null) {
+            return JsonValue.NULL;
+        }
+        if (value instanceof Boolean b) {
+            return b ? JsonValue.TRUE : JsonValue.FALSE;
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            return Json.createValue(((Number) value).longValue());
+        }
+        if (value instanceof Number n) {
+            double d = n.doubleValue();
+            return Double.isFinite(d) ? Json.createValue(d) : JsonValue.NULL;
+        }
+        if (value instanceof Date d) {
+            return Json.createValue(d.toInstant().toString());
+        }
+        if (value instanceof CompositeData c) {
+            JsonObjectBuilder o = Json.createObjectBuilder();
+            for (String key : c.getCompositeType().keySet()) {
+                o.add(key, toJson(c.get(key)));
+            }
+            return o.build();
+        }
+        if (value instanceof Object[] array) {
+            return toJson(List.of(array));
+        }
+        if (value instanceof Collection<?> list) {
+            JsonArrayBuilder a = Json.createArrayBuilder();
+            for (Object o : list) {
+                a.add(toJson(o));
+            }
+            return a.build();
+        }
+        return Json.createValue(value.toString());
+    }
+}
