@@ -2,7 +2,9 @@
 // Every value is put into the page as text (textContent), never as HTML.
 'use strict';
 
-const API = 'api/';
+// The API beside this page; built from the origin so that an address holding credentials (user:password@) still
+// gives fetch() a URL without them.
+const API = location.origin + location.pathname.replace(/[^/]*$/, '') + 'api/';
 const HEADER = {'X-SSB-Console': '1'};
 let operator = false;
 let selected = null;

@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,15 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.ConsoleRecordingService;
@@ -61,6 +71,17 @@ class ConsoleIT {
     private static final String[] OPERATOR = {"console-operator", "operator-Pw-" + UUID.randomUUID()};
     private static final Pattern GROUP = Pattern.compile("\"groupId\":\"([0-9a-fA-F-]{36})\"");
     private static Postgres pg;
+    private static final String CHROMIUM = "/usr/bin/chromium";
+    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    private static final String API_ACTIVATION = "api/activations/"
+            + URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8);
+    /** The browser's drag events, as a mouse drag of the third group onto the first one fires them. */
+    private static final String DRAG_THIRD_TO_TOP = "const items = document.querySelectorAll('#groups li');"
+            + " const dt = new DataTransfer();"
+            + " items[2].dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: dt}));"
+            + " items[0].dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: dt}));"
+            + " items[0].dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: dt}));"
+            + " items[2].dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: dt}));";
 
     @ArquillianResource
     ContainerController controller;
@@ -91,17 +112,9 @@ class ConsoleIT {
     @Test
     @RunAsClient
     void theApiNeedsALoginLetsOnlyOperatorsActAndReordersTheGroups() throws Exception {
-        pg = Postgres.get();
-        BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
-        ManualServer.resetBaseDir();
-        addUser(VIEWER, "ssb-viewer");
-        addUser(OPERATOR, "ssb-operator");
-        controller.start(ManualServer.QUALIFIER, ManualServer.config(""));
+        BrokerDb db = start();
         try {
-            deployer.deploy("console-rar");
-            deployer.deploy("console-beans");
-            deployer.deploy("console");
-            String activation = "api/activations/" + URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8);
+            String activation = API_ACTIVATION;
 
             assertEquals(401, call("GET", null, "api/activations", null, true).statusCode(), "a login is needed");
             HttpResponse<String> list = call("GET", VIEWER, "api/activations", null, false);
@@ -185,14 +198,146 @@ class ConsoleIT {
             FIGURES.info("console API: 401 without login, 403 for a viewer's and for a header-less change, 400 for"
                     + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken);
         } finally {
-            try {
-                deployer.undeploy("console");
-                deployer.undeploy("console-beans");
-                deployer.undeploy("console-rar");
-            } finally {
-                controller.stop(ManualServer.QUALIFIER);
-            }
+            stop();
         }
+    }
+
+    /**
+     * The page in a real browser (headless Chromium): an operator sees a dead letter announced live (no reload) and
+     * its body, a {@code <script>} and an {@code <img onerror>}, shown as text and never run; pauses the bean with
+     * the page's button, drags the third pending group to the top of the list (the browser's drag events on the
+     * list items), and after Resume the reader takes the groups in the dragged order; a viewer's page has every
+     * button and field disabled and no draggable group.
+     */
+    @Test
+    @RunAsClient
+    void thePageShowsLiveEscapesAndReordersByDragAndDrop() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(CHROMEDRIVER)) && Files.isExecutable(Path.of(CHROMIUM)),
+                "needs Debian's chromium and chromium-driver packages (" + CHROMIUM + ", " + CHROMEDRIVER
+                        + "), which .ci/run installs: apt-get install chromium chromium-driver");
+        BrokerDb db = start();
+        WebDriver operator = browser(OPERATOR);
+        WebDriver viewer = null;
+        try {
+            new WebDriverWait(operator, Duration.ofSeconds(30)).withMessage(() -> "the page says: "
+                    + operator.findElement(By.id("status")).getText()).until(d -> d.findElements(
+                    By.xpath("//table[@id='activations']//a[text()='" + ACTIVATION + "']")).size() == 1);
+
+            String payload = "poison <script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">";
+            db.sendOne(QUEUE, payload);
+            new WebDriverWait(operator, Duration.ofSeconds(60)).until(d -> d.findElements(
+                    By.cssSelector("#notifications li")).stream().anyMatch(li -> li.getText().contains("dead")));
+            operator.findElement(By.linkText(ACTIVATION)).click();
+            WebElement body = new WebDriverWait(operator, Duration.ofSeconds(30))
+                    .until(d -> d.findElements(By.cssSelector("#deadletters pre.body")).stream().findFirst()
+                            .orElse(null));
+            assertEquals(payload, body.getText(), "the body shown as text");
+            assertEquals(0, operator.findElements(By.cssSelector("#deadletters img, #deadletters script")).size());
+            assertEquals(Boolean.TRUE, ((JavascriptExecutor) operator).executeScript(
+                    "return typeof window.pwned === 'undefined'"), "nothing of the body ran");
+
+            clickButton(operator, "Pause");
+            await("paused through the page").atMost(Duration.ofSeconds(30)).until(() -> call("GET", VIEWER,
+                    API_ACTIVATION, null, false).body().contains("\"parkedReaders\":1"));
+            String run = "browser-" + UUID.randomUUID();
+            db.send(QUEUE, run, 3, 2);
+            new WebDriverWait(operator, Duration.ofSeconds(30))
+                    .until(d -> d.findElements(By.cssSelector("#groups li")).size() == 3);
+            List<String> before = groupsOnPage(operator);
+            ((JavascriptExecutor) operator).executeScript(DRAG_THIRD_TO_TOP);
+            List<String> wanted = List.of(before.get(2), before.get(0), before.get(1));
+            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> groupsOnPage(d).equals(wanted)
+                    && read(VIEWER, API_ACTIVATION + "/groups").contains("\"priority\":255"));
+            clickButton(operator, "Resume");
+            await("all six recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
+                    "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + run + "%") == 6);
+            LinkedHashSet<String> taken = new LinkedHashSet<>();
+            for (String r : db.texts("SELECT body FROM it_record WHERE body LIKE ? ORDER BY id", "%|" + run + "%")) {
+                taken.add(r.substring(0, r.indexOf('|')));
+            }
+            assertEquals(wanted, new ArrayList<>(taken), "the reader took the groups in the dragged order");
+
+            viewer = browser(VIEWER);
+            new WebDriverWait(viewer, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("user")).getText()
+                    .contains("(viewer)") && !d.findElements(By.cssSelector("#activations button")).isEmpty());
+            assertTrue(viewer.findElements(By.cssSelector("button, input")).stream().noneMatch(WebElement::isEnabled),
+                    "a viewer's page has no enabled button or field");
+            FIGURES.info("console page in Chromium: dead letter announced live and shown as text (" + payload.length()
+                    + " characters, nothing run); groups " + before + " dragged to " + wanted + ", taken " + taken);
+        } finally {
+            operator.quit();
+            if (viewer != null) {
+                viewer.quit();
+            }
+            stop();
+        }
+    }
+
+    /** Users, server, the RAR with its bean and the console; returns the database. */
+    private BrokerDb start() throws IOException, InterruptedException {
+        pg = Postgres.get();
+        BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
+        ManualServer.resetBaseDir();
+        addUser(VIEWER, "ssb-viewer");
+        addUser(OPERATOR, "ssb-operator");
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(""));
+        deployer.deploy("console-rar");
+        deployer.deploy("console-beans");
+        deployer.deploy("console");
+        return db;
+    }
+
+    private void stop() {
+        try {
+            deployer.undeploy("console");
+            deployer.undeploy("console-beans");
+            deployer.undeploy("console-rar");
+        } finally {
+            controller.stop(ManualServer.QUALIFIER);
+        }
+    }
+
+    /** @return headless Chromium on the console's page, logged in as the user (credentials in the address) */
+    private static WebDriver browser(String[] user) {
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
+        WebDriver driver = new ChromeDriver(options);
+        driver.get(base().replace("http://", "http://" + user[0] + ":" + user[1] + "@"));
+        return driver;
+    }
+
+    /** @return the body of a GET, for waits that cannot throw checked exceptions */
+    private static String read(String[] user, String path) {
+        try {
+            return call("GET", user, path, null, false).body();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> groupsOnPage(WebDriver driver) {
+        List<String> groups = new ArrayList<>();
+        for (WebElement li : driver.findElements(By.cssSelector("#groups li"))) {
+            groups.add(li.getAttribute("data-group"));
+        }
+        return groups;
+    }
+
+    /** Clicks a button of the activations table, again if the page rebuilt the table under the click. */
+    private static void clickButton(WebDriver driver, String label) {
+        new WebDriverWait(driver, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class).until(d -> {
+            WebElement button = d.findElements(By.xpath("//table[@id='activations']//button[text()='" + label
+                    + "']")).stream().filter(WebElement::isEnabled).findFirst().orElse(null);
+            if (button == null) {
+                return false;
+            }
+            button.click();
+            return true;
+        });
     }
 
     /** {@code add-user.sh -a} into the manual server's configuration, as the README says. */
