@@ -244,11 +244,28 @@ class ConsoleIT {
             new WebDriverWait(operator, Duration.ofSeconds(30))
                     .until(d -> d.findElements(By.cssSelector("#groups li")).size() == 3);
             List<String> before = groupsOnPage(operator);
+            long dragged = System.nanoTime();
             ((JavascriptExecutor) operator).executeScript(DRAG_THIRD_TO_TOP);
             List<String> wanted = List.of(before.get(2), before.get(0), before.get(1));
-            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> groupsOnPage(d).equals(wanted)
-                    && read(VIEWER, API_ACTIVATION + "/groups").contains("\"priority\":255"));
+            long[] dragMillis = {-1};
+            // the first group the readers take next is the one whose priority is highest in the database
+            await("the dragged group first for the readers").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(20)).until(() -> {
+                        Matcher first = GROUP.matcher(call("GET", VIEWER, API_ACTIVATION + "/groups", null, false)
+                                .body());
+                        boolean done = first.find() && first.group(1).equals(wanted.get(0));
+                        dragMillis[0] = (System.nanoTime() - dragged) / 1_000_000;
+                        return done;
+                    });
+            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> groupsOnPage(d).equals(wanted));
+            long dragLatency = dragMillis[0];
+            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> "255".equals(((JavascriptExecutor) d)
+                    .executeScript("const i = document.querySelector('#groups li input'); return i && i.value;")));
+            screenshot(operator, "console-operator.png");
+            long deliveredBefore = deliveredOnPage(operator);
             clickButton(operator, "Resume");
+            new WebDriverWait(operator, Duration.ofSeconds(60)).ignoring(StaleElementReferenceException.class)
+                    .until(d -> deliveredOnPage(d) >= deliveredBefore + 6);
             await("all six recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
                     "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + run + "%") == 6);
             LinkedHashSet<String> taken = new LinkedHashSet<>();
@@ -257,13 +274,38 @@ class ConsoleIT {
             }
             assertEquals(wanted, new ArrayList<>(taken), "the reader took the groups in the dragged order");
 
+            // the dead letter, once its cause is gone, redelivered from the page
+            setSystemProperty(ConsoleRecordingService.CURE, "true");
+            new WebDriverWait(operator, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                    .until(d -> {
+                        WebElement redeliver = d.findElements(By.xpath("//table[@id='deadletters']//button[text()="
+                                + "'Redeliver']")).stream().findFirst().orElse(null);
+                        if (redeliver != null) {
+                            redeliver.click();
+                        }
+                        return redeliver != null;
+                    });
+            await("the redelivered dead letter recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
+                    "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + payload) == 1);
+            new WebDriverWait(operator, Duration.ofSeconds(30))
+                    .until(d -> d.findElements(By.cssSelector("#deadletters tbody tr")).isEmpty());
+
             viewer = browser(VIEWER);
             new WebDriverWait(viewer, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("user")).getText()
                     .contains("(viewer)") && !d.findElements(By.cssSelector("#activations button")).isEmpty());
             assertTrue(viewer.findElements(By.cssSelector("button, input")).stream().noneMatch(WebElement::isEnabled),
                     "a viewer's page has no enabled button or field");
+            Object refused = ((JavascriptExecutor) viewer).executeAsyncScript("const done = arguments["
+                    + "arguments.length - 1]; fetch(location.origin + location.pathname.replace(/[^/]*$/, '')"
+                    + " + 'api/activations/' + encodeURIComponent(arguments[0]) + '/pause',"
+                    + " {method: 'POST', headers: {'X-SSB-Console': '1'}}).then(r => done(r.status),"
+                    + " e => done(String(e)));", ACTIVATION);
+            assertEquals(403L, refused, "the viewer's own page cannot act either");
+            screenshot(viewer, "console-viewer.png");
             FIGURES.info("console page in Chromium: dead letter announced live and shown as text (" + payload.length()
-                    + " characters, nothing run); groups " + before + " dragged to " + wanted + ", taken " + taken);
+                    + " characters, nothing run), redelivered from the page; groups " + before + " dragged to "
+                    + wanted + ", taken " + taken + "; " + dragLatency + " ms from the drop to the dragged group"
+                    + " being the readers' next");
         } finally {
             operator.quit();
             if (viewer != null) {
@@ -301,10 +343,41 @@ class ConsoleIT {
     private static WebDriver browser(String[] user) {
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM)
-                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000");
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1300");
         WebDriver driver = new ChromeDriver(options);
         driver.get(base().replace("http://", "http://" + user[0] + ":" + user[1] + "@"));
         return driver;
+    }
+
+    /** @return the page's Delivered counter of the activation (read in one script: the page rebuilds its table) */
+    private static long deliveredOnPage(WebDriver driver) {
+        Object text = ((JavascriptExecutor) driver).executeScript("const a = [...document.querySelectorAll("
+                + "'#activations a')].find(x => x.textContent === arguments[0]);"
+                + " return a ? a.closest('tr').children[5].textContent : '-1';", ACTIVATION);
+        return Long.parseLong(String.valueOf(text).trim());
+    }
+
+    /** Saves the page as target/console-screenshots/{@code name} (the README's pictures come from there). */
+    private static void screenshot(WebDriver driver, String name) throws IOException {
+        ((JavascriptExecutor) driver).executeScript("window.scrollTo(0, 0);");
+        Path dir = Path.of("target", "console-screenshots");
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(name), ((org.openqa.selenium.TakesScreenshot) driver)
+                .getScreenshotAs(org.openqa.selenium.OutputType.BYTES));
+    }
+
+    /** Sets a system property of the running manual server (its management model). */
+    private static void setSystemProperty(String name, String value) throws IOException {
+        try (org.jboss.as.controller.client.ModelControllerClient client = org.jboss.as.controller.client
+                .ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
+                        Integer.getInteger("ssb.it.manualManagementPort", 10090))) {
+            org.jboss.dmr.ModelNode address = new org.jboss.dmr.ModelNode().add("system-property", name);
+            org.jboss.dmr.ModelNode op = org.jboss.as.controller.client.helpers.Operations.createAddOperation(address);
+            op.get("value").set(value);
+            org.jboss.dmr.ModelNode outcome = client.execute(op);
+            assertTrue(org.jboss.as.controller.client.helpers.Operations.isSuccessfulOutcome(outcome),
+                    outcome.toString());
+        }
     }
 
     /** @return the body of a GET, for waits that cannot throw checked exceptions */
@@ -319,12 +392,11 @@ class ConsoleIT {
         }
     }
 
+    /** @return the group ids of the page's pending list, in its order (read in one script: the page rebuilds it) */
+    @SuppressWarnings("unchecked")
     private static List<String> groupsOnPage(WebDriver driver) {
-        List<String> groups = new ArrayList<>();
-        for (WebElement li : driver.findElements(By.cssSelector("#groups li"))) {
-            groups.add(li.getAttribute("data-group"));
-        }
-        return groups;
+        return new ArrayList<>((List<String>) ((JavascriptExecutor) driver).executeScript(
+                "return [...document.querySelectorAll('#groups li')].map(li => li.dataset.group);"));
     }
 
     /** Clicks a button of the activations table, again if the page rebuilt the table under the click. */
