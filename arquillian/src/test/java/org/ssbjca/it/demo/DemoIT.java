@@ -3,12 +3,17 @@ package org.ssbjca.it.demo;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.UUID;
 import javax.management.JMException;
 import javax.management.ObjectName;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,7 +23,9 @@ import org.ssbjca.it.support.RemoteJmx;
 /**
  * The README's demo ({@code mvn -B -q -Pdemo verify}): WildFly with ssb-jca.rar exactly as built (the embedded H2
  * default) and the sample; the priority scenario (seed 000) and the staged scheduler (seed 002) run in the server
- * and their reports are printed here. With {@code -Ddemo.stay=true} the server stays up until Ctrl+C, for JConsole.
+ * and their reports are printed here; the operator console is deployed beside them. With {@code -Ddemo.stay=true}
+ * the server stays up until Ctrl+C, for JConsole and the console, whose address and a login (a user added with
+ * {@code add-user.sh -a}, role ssb-operator) it prints.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -32,6 +39,12 @@ class DemoIT {
     @Deployment(name = "sample", order = 2, testable = false)
     static JavaArchive sample() {
         return Deployments.ejbSample();
+    }
+
+    @Deployment(name = "console", order = 3, testable = false)
+    static WebArchive console() {
+        return ShrinkWrap.create(ZipImporter.class, "ssb-jca-console.war")
+                .importFrom(Path.of(System.getProperty("ssb.it.consoleWar")).toFile()).as(WebArchive.class);
     }
 
     @Test
@@ -49,6 +62,10 @@ class DemoIT {
             assertTrue(stages.contains("All tasks done"), stages);
         }
         if (Boolean.getBoolean("demo.stay")) {
+            String password = "demo-" + UUID.randomUUID().toString().substring(0, 8);
+            addOperator("demo", password);
+            print("The operator console: http://127.0.0.1:" + (8080 + Integer.getInteger("ssb.it.portOffset", 0))
+                    + "/ssb-jca-console/  (user demo, password " + password + ", role ssb-operator)");
             print("WildFly stays up with the adapter and the sample. Attach JConsole to the running server:\n"
                     + "  " + System.getProperty("jboss.home") + "/bin/jconsole.sh\n"
                     + "  (or jconsole with bin/client/jboss-cli-client.jar on its class path) and connect to\n"
@@ -58,6 +75,19 @@ class DemoIT {
                     + "  where.\n"
                     + "Press Ctrl+C to stop.");
             Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+
+    /** {@code add-user.sh -a} into the running server's configuration; WildFly reads the file again at the login. */
+    private static void addOperator(String user, String password) throws IOException, InterruptedException {
+        Path home = Path.of(System.getProperty("jboss.home"));
+        Process p = new ProcessBuilder(home.resolve("bin").resolve("add-user.sh").toString(), "-a", "-s", "-u", user,
+                "-p", password, "-g", "ssb-operator", "-sc",
+                Path.of(System.getProperty("ssb.it.suiteBaseDir")).resolve("configuration").toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("add-user.sh failed: " + output);
         }
     }
 
