@@ -9,6 +9,9 @@ const HEADER = {'X-SSB-Console': '1'};
 let operator = false;
 let selected = null;
 let dragged = null;
+const PAGE = 50;
+let pageAfter = 0;          // dead letters are listed after this id (keyset paging)
+const chosen = new Set();   // dead letters selected for redelivery
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -77,7 +80,10 @@ async function refreshDetail() {
   if (!selected) return;
   document.getElementById('detail-title').textContent = selected;
   const [groups, inflight, letters] = await Promise.all([call('GET', path(selected, 'groups')),
-    call('GET', path(selected, 'in-flight')), call('GET', path(selected, 'dead-letters?max=100'))]);
+    call('GET', path(selected, 'in-flight')),
+    call('GET', path(selected, 'dead-letters?max=' + PAGE + '&after=' + pageAfter))]);
+  document.getElementById('page').textContent = 'dead letters after id ' + pageAfter + ', ' + PAGE + ' a page';
+  document.getElementById('next-page').dataset.last = letters.length === PAGE ? letters[letters.length - 1].id : '';
   const busy = new Set(inflight.map(d => d.conversationGroup));
   const list = document.getElementById('groups');
   list.replaceChildren();
@@ -120,7 +126,14 @@ async function refreshDetail() {
     const body = el('td'); body.append(el('pre', l.body, 'body'));
     const act = el('td');
     act.append(button('Redeliver', () => call('POST', path(selected, 'dead-letters/' + l.id + '/redeliver'))));
-    tr.append(el('td', l.id), el('td', l.messageType), el('td', l.attempts), el('td', l.lastError), body,
+    const pick = el('input');
+    pick.type = 'checkbox';
+    pick.disabled = !operator;
+    pick.checked = chosen.has(l.id);
+    pick.addEventListener('change', () => pick.checked ? chosen.add(l.id) : chosen.delete(l.id));
+    const pickCell = el('td');
+    pickCell.append(pick);
+    tr.append(pickCell, el('td', l.id), el('td', l.messageType), el('td', l.attempts), el('td', l.lastError), body,
       el('td', l.deadLetteredAt), act);
     db.append(tr);
   }
@@ -144,6 +157,23 @@ async function start() {
   all.disabled = !operator;
   all.addEventListener('click', () => call('POST', path(selected, 'dead-letters/redeliver')).then(refresh)
     .catch(e => status(e.message)));
+  const some = document.getElementById('redeliver-selected');
+  some.disabled = !operator;
+  some.addEventListener('click', async () => {
+    try {
+      for (const id of [...chosen]) {
+        await call('POST', path(selected, 'dead-letters/' + id + '/redeliver'));
+        chosen.delete(id);
+      }
+    } catch (e) {
+      status(e.message);
+    }
+    refresh();
+  });
+  document.getElementById('first-page').addEventListener('click', () => { pageAfter = 0; refresh(); });
+  document.getElementById('next-page').addEventListener('click', ev => {
+    if (ev.target.dataset.last) { pageAfter = Number(ev.target.dataset.last); refresh(); }
+  });
   const purge = document.getElementById('purge');
   purge.disabled = !operator;
   purge.addEventListener('click', () => {

@@ -190,8 +190,12 @@ class ConsoleIT {
             String announced = events.stream().filter(e -> e.startsWith("data:") && e.contains("deadLettered"))
                     .findFirst().orElse(events.toString());
             assertTrue(announced.contains(ACTIVATION), announced);
-            assertTrue(call("GET", VIEWER, activation + "/dead-letters", null, false).body()
-                    .contains("poison-" + run), "listed");
+            String listedLetters = call("GET", VIEWER, activation + "/dead-letters", null, false).body();
+            assertTrue(listedLetters.contains("poison-" + run), "listed: " + listedLetters);
+            Matcher id = Pattern.compile("\"id\":(\\d+)").matcher(listedLetters);
+            assertTrue(id.find(), listedLetters);
+            assertEquals("[]", call("GET", VIEWER, activation + "/dead-letters?after=" + id.group(1), null, false)
+                    .body(), "the page after the last id is empty");
             HttpResponse<String> purged = call("DELETE", OPERATOR, activation + "/dead-letters", null, true);
             assertEquals("{\"purged\":1}", purged.body());
             subscribed.cancel(true);
@@ -206,8 +210,9 @@ class ConsoleIT {
      * The page in a real browser (headless Chromium): an operator sees a dead letter announced live (no reload) and
      * its body, a {@code <script>} and an {@code <img onerror>}, shown as text and never run; pauses the bean with
      * the page's button, drags the third pending group to the top of the list (the browser's drag events on the
-     * list items), and after Resume the reader takes the groups in the dragged order; a viewer's page has every
-     * button and field disabled and no draggable group.
+     * list items), and after Resume the reader takes the groups in the dragged order, while the page's Delivered
+     * counter moves; once the bean's fault is gone the dead letter, selected, is redelivered from the page; a
+     * viewer's page has every control that acts disabled, and a request it sends is refused.
      */
     @Test
     @RunAsClient
@@ -278,13 +283,14 @@ class ConsoleIT {
             setSystemProperty(ConsoleRecordingService.CURE, "true");
             new WebDriverWait(operator, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
                     .until(d -> {
-                        WebElement redeliver = d.findElements(By.xpath("//table[@id='deadletters']//button[text()="
-                                + "'Redeliver']")).stream().findFirst().orElse(null);
-                        if (redeliver != null) {
-                            redeliver.click();
+                        WebElement pick = d.findElements(By.cssSelector("#deadletters input[type=checkbox]")).stream()
+                                .findFirst().orElse(null);
+                        if (pick != null && !pick.isSelected()) {
+                            pick.click();
                         }
-                        return redeliver != null;
+                        return pick != null && pick.isSelected();
                     });
+            operator.findElement(By.id("redeliver-selected")).click();
             await("the redelivered dead letter recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
                     "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + payload) == 1);
             new WebDriverWait(operator, Duration.ofSeconds(30))
@@ -293,8 +299,8 @@ class ConsoleIT {
             viewer = browser(VIEWER);
             new WebDriverWait(viewer, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("user")).getText()
                     .contains("(viewer)") && !d.findElements(By.cssSelector("#activations button")).isEmpty());
-            assertTrue(viewer.findElements(By.cssSelector("button, input")).stream().noneMatch(WebElement::isEnabled),
-                    "a viewer's page has no enabled button or field");
+            assertTrue(viewer.findElements(By.cssSelector("button.act, input")).stream()
+                    .noneMatch(WebElement::isEnabled), "a viewer's page has no enabled button or field that acts");
             Object refused = ((JavascriptExecutor) viewer).executeAsyncScript("const done = arguments["
                     + "arguments.length - 1]; fetch(location.origin + location.pathname.replace(/[^/]*$/, '')"
                     + " + 'api/activations/' + encodeURIComponent(arguments[0]) + '/pause',"

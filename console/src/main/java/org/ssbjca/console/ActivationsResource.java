@@ -137,16 +137,20 @@ public class ActivationsResource {
     }
 
     /**
-     * @param max at most this many, oldest first (1 to 1000)
+     * A page of the dead letters, oldest first; the next page starts after the last id of this one.
+     *
+     * @param after only those with a greater id (0, the default: from the first)
+     * @param max at most this many (1 to 1000)
      * @return the dead letters
      */
     @GET
     @Path("{name}/dead-letters")
-    public JsonValue deadLetters(@PathParam("name") String name, @QueryParam("max") @DefaultValue("100") int max) {
+    public JsonValue deadLetters(@PathParam("name") String name, @QueryParam("after") @DefaultValue("0") long after,
+            @QueryParam("max") @DefaultValue("100") int max) {
         if (max < 1 || max > MAX_LISTED) {
             throw new BadRequestException("max must be between 1 and " + MAX_LISTED);
         }
-        return beans.invoke(name, "listDeadLetters", new String[] {INT}, max);
+        return beans.invoke(name, "listDeadLettersAfter", new String[] {LONG, INT}, after, max);
     }
 
     /** @return {@code {"redelivered": true|false}}: whether the bean took it and the transaction committed */

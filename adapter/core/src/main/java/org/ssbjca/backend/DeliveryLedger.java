@@ -92,7 +92,19 @@ public interface DeliveryLedger {
      * @param limit at most this many, oldest first
      * @return the queue's dead letters
      */
-    List<DeadLetter> deadLetters(String queue, int limit);
+    default List<DeadLetter> deadLetters(String queue, int limit) {
+        return deadLetters(queue, 0, limit);
+    }
+
+    /**
+     * A page of the queue's dead letters (keyset paging: pass the last id of a page to get the next one).
+     *
+     * @param queue a queue
+     * @param afterId only dead letters with a greater id; 0 for the first page
+     * @param limit at most this many, oldest first
+     * @return the dead letters
+     */
+    List<DeadLetter> deadLetters(String queue, long afterId, int limit);
 
     /**
      * Removes a dead letter and returns it, in the caller's transaction (for redelivery).

@@ -153,6 +153,16 @@ public interface ActivationMXBean {
     List<DeadLetterInfo> listDeadLetters(int max);
 
     /**
+     * A page of the dead letters, for listings longer than one call should return: pass the last id of a page to get
+     * the next.
+     *
+     * @param afterId only dead letters with a greater id; 0 for the first page
+     * @param max at most this many, 1 to 10000
+     * @return the queue's dead letters after that id, oldest first
+     */
+    List<DeadLetterInfo> listDeadLettersAfter(long afterId, int max);
+
+    /**
      * Delivers a dead letter to the bean again, in a transaction that takes it out of the dead-letter table; waits
      * for the outcome, at most 30 s. A reader waiting in its RECEIVE is woken for it, so on an activation with a free
      * reader it returns as soon as the bean is done; it waits longer only while every reader is delivering.

@@ -224,7 +224,12 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     @Override
     public List<DeadLetterInfo> listDeadLetters(int max) {
-        return deadLetters.list(max);
+        return deadLetters.list(0, max);
+    }
+
+    @Override
+    public List<DeadLetterInfo> listDeadLettersAfter(long afterId, int max) {
+        return deadLetters.list(afterId, max);
     }
 
     @Override

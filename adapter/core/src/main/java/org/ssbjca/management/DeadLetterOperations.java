@@ -35,12 +35,12 @@ final class DeadLetterOperations {
         return activation.database();
     }
 
-    List<DeadLetterInfo> list(int max) {
+    List<DeadLetterInfo> list(long afterId, int max) {
         if (max < 1 || max > 10_000) {
             throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
         }
         return ShortLivedConnection.run(database(), "listing the dead letters of " + queue(),
-                s -> database().broker().ledger(s.connection()).deadLetters(queue(), max))
+                s -> database().broker().ledger(s.connection()).deadLetters(queue(), afterId, max))
                 .stream().map(DeadLetterInfo::of).collect(Collectors.toList());
     }
 
@@ -93,7 +93,7 @@ final class DeadLetterOperations {
         }
         String type = messageType == null || messageType.isBlank() ? null : messageType.trim();
         // Without a type filter the oldest max are the ones to deliver; with one, they are among the first 10000.
-        List<Long> ids = list(type == null ? max : 10_000).stream()
+        List<Long> ids = list(0, type == null ? max : 10_000).stream()
                 .filter(d -> type == null || type.equals(d.getMessageType()))
                 .limit(max)
                 .map(DeadLetterInfo::getId)

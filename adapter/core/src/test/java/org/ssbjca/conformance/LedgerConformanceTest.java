@@ -158,6 +158,21 @@ class LedgerConformanceTest {
         assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
     }
 
+    /** Keyset paging of the dead letters: the last id of a page gives the next, oldest first, none twice. */
+    @BackendTest
+    void deadLettersArePagedByTheLastIdOfAPage(Db db) {
+        Db.Objects o = db.objects();
+        deadLetters(db, o, 3);
+        List<DeadLetter> first = ledger(db, l -> l.deadLetters(o.targetQueue, 0, 2));
+        assertEquals(2, first.size());
+        long last = first.get(1).id();
+        List<DeadLetter> second = ledger(db, l -> l.deadLetters(o.targetQueue, last, 2));
+        assertEquals(1, second.size());
+        assertTrue(second.get(0).id() > last);
+        assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, second.get(0).id(), 2)).isEmpty());
+        assertTrue(first.get(0).id() < first.get(1).id(), "oldest first");
+    }
+
     @BackendTest
     void priorityRequestsAreFoundWithoutRemovingThem(Db db) {
         Db.Objects o = db.objects();

@@ -105,9 +105,9 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
-    public List<DeadLetter> deadLetters(String queue, int limit) {
+    public List<DeadLetter> deadLetters(String queue, long afterId, int limit) {
         return get("listing dead letters of " + queue, () -> Jdbc.list(c, sql.deadLetters,
-                PortableLedger::readDeadLetter, queue, limit));
+                PortableLedger::readDeadLetter, queue, afterId, limit));
     }
 
     @Override

@@ -168,7 +168,7 @@ final class PortableSql {
             + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
             + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";
     final String deadLetters = "SELECT " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter WHERE queue_name = ?"
-            + " ORDER BY dead_letter_id LIMIT ?";
+            + " AND dead_letter_id > ? ORDER BY dead_letter_id LIMIT ?";
     final String lockDeadLetter = "SELECT " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter"
             + " WHERE queue_name = ? AND dead_letter_id = ? FOR UPDATE";
     final String deleteDeadLetter = "DELETE FROM ssb.dead_letter WHERE dead_letter_id = ?";

@@ -96,9 +96,9 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
-    public List<DeadLetter> deadLetters(String queue, int limit) {
-        return get("listing dead letters of " + queue, queue,
-                () -> Batches.query(c, TSqlLedger.DEAD_LETTERS, 0, SqlServerLedger::readDeadLetter, limit, queue));
+    public List<DeadLetter> deadLetters(String queue, long afterId, int limit) {
+        return get("listing dead letters of " + queue, queue, () -> Batches.query(c, TSqlLedger.DEAD_LETTERS, 0,
+                SqlServerLedger::readDeadLetter, limit, queue, afterId));
     }
 
     @Override

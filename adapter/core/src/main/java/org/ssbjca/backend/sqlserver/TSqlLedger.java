@@ -124,7 +124,7 @@ final class TSqlLedger {
 
     /** Parameters: limit, queue. */
     static final String DEAD_LETTERS = "SELECT TOP (?) " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter"
-            + " WHERE queue_name = ? ORDER BY dead_letter_id;";
+            + " WHERE queue_name = ? AND dead_letter_id > ? ORDER BY dead_letter_id;";
 
     /**
      * Deletes one dead letter and returns it (OUTPUT clause:
