@@ -13,7 +13,6 @@ import java.util.Date;
 import java.util.List;
 import java.util.TreeSet;
 import javax.management.Attribute;
-import javax.management.AttributeList;
 import javax.management.InstanceNotFoundException;
 import javax.management.JMException;
 import javax.management.MBeanServer;
@@ -55,19 +54,14 @@ final class AdapterBeans {
      * @return its attributes as JSON
      */
     JsonObjectBuilder activation(String activation) {
-        ObjectName name = activationName(activation);
-        try {
-            AttributeList list = server.getAttributes(name, ACTIVATION_ATTRIBUTES);
-            JsonObjectBuilder json = Json.createObjectBuilder();
-            for (Attribute a : list.asList()) {
+        JsonObjectBuilder json = Json.createObjectBuilder();
+        onActivation(activation, name -> {
+            for (Attribute a : server.getAttributes(name, ACTIVATION_ATTRIBUTES).asList()) {
                 json.add(lowerFirst(a.getName()), toJson(a.getValue()));
             }
-            return json;
-        } catch (InstanceNotFoundException e) {
-            throw new NotFoundException("no activation " + activation);
-        } catch (JMException e) {
-            throw new IllegalStateException(e);
-        }
+            return JsonValue.NULL;
+        });
+        return json;
     }
 
     /**
@@ -76,28 +70,15 @@ final class AdapterBeans {
      * @return its value as JSON
      */
     JsonValue attribute(String activation, String attribute) {
-        try {
-            return toJson(server.getAttribute(activationName(activation), attribute));
-        } catch (InstanceNotFoundException e) {
-            throw new NotFoundException("no activation " + activation);
-        } catch (RuntimeMBeanException e) {
-            throw new BadRequestException(e.getTargetException().getMessage(), e);
-        } catch (JMException e) {
-            throw new IllegalStateException(e);
-        }
+        return onActivation(activation, name -> toJson(server.getAttribute(name, attribute)));
     }
 
     /** Sets a writable attribute. */
     void set(String activation, String attribute, Object value) {
-        try {
-            server.setAttribute(activationName(activation), new Attribute(attribute, value));
-        } catch (InstanceNotFoundException e) {
-            throw new NotFoundException("no activation " + activation);
-        } catch (RuntimeMBeanException e) {
-            throw new BadRequestException(e.getTargetException().getMessage(), e);
-        } catch (JMException e) {
-            throw new IllegalStateException(e);
-        }
+        onActivation(activation, name -> {
+            server.setAttribute(name, new Attribute(attribute, value));
+            return JsonValue.NULL;
+        });
     }
 
     /**
@@ -110,8 +91,22 @@ final class AdapterBeans {
      * @return its result as JSON
      */
     JsonValue invoke(String activation, String operation, String[] signature, Object... arguments) {
+        return onActivation(activation, name -> toJson(server.invoke(name, operation, arguments, signature)));
+    }
+
+    /** One call on an activation's MBean. */
+    @FunctionalInterface
+    private interface BeanCall {
+        JsonValue on(ObjectName name) throws JMException;
+    }
+
+    /**
+     * Runs a call on an activation's MBean: an unknown activation is 404, a value the MBean refused 400 with its
+     * message.
+     */
+    private JsonValue onActivation(String activation, BeanCall call) {
         try {
-            return toJson(server.invoke(activationName(activation), operation, arguments, signature));
+            return call.on(activationName(activation));
         } catch (InstanceNotFoundException e) {
             throw new NotFoundException("no activation " + activation);
         } catch (RuntimeMBeanException e) {

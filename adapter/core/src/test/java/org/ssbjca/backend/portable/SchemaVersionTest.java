@@ -28,13 +28,8 @@ class SchemaVersionTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void olderSchemasAreUpgradedOrRefusedAndNewerOnesRefused(String backend) throws Exception {
-        DatabaseConfig db = "H2".equals(backend)
-                ? new DatabaseConfig("jdbc:h2:mem:schema-version-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
-                : PostgresServer.get().newDatabase("schema_version");
-        ConnectionSource source = new ConnectionSource(db);
-        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
-                new PortableOptions(500, 1000, Clock.systemUTC()));
-             Connection c = source.open()) {
+        ConnectionSource source = new ConnectionSource(database(backend, "schema_version"));
+        try (PortableBroker broker = broker(source); Connection c = source.open()) {
             broker.prepareSchema(c, true);
             assertEquals(SchemaVersion.CURRENT, version(c), "this release's schema");
 
@@ -59,13 +54,8 @@ class SchemaVersionTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aVersion1SchemaIsUpgraded(String backend) throws Exception {
-        DatabaseConfig db = "H2".equals(backend)
-                ? new DatabaseConfig("jdbc:h2:mem:schema-v1-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
-                : PostgresServer.get().newDatabase("schema_v1");
-        ConnectionSource source = new ConnectionSource(db);
-        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
-                new PortableOptions(500, 1000, Clock.systemUTC()));
-             Connection c = source.open()) {
+        ConnectionSource source = new ConnectionSource(database(backend, "schema_v1"));
+        try (PortableBroker broker = broker(source); Connection c = source.open()) {
             c.setAutoCommit(false);
             try (java.io.InputStream in = getClass().getClassLoader()
                     .getResourceAsStream("org/ssbjca/sql/v1/portable-install.sql")) {
@@ -86,6 +76,18 @@ class SchemaVersionTest {
             assertEquals(0, Jdbc.count(c, "SELECT COUNT(*) FROM ssb.conversation_hold"), "version 2's table");
             c.commit();
         }
+    }
+
+    /** @return a new, empty database of the backend */
+    private static DatabaseConfig database(String backend, String name) {
+        return "H2".equals(backend)
+                ? new DatabaseConfig("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
+                : PostgresServer.get().newDatabase(name);
+    }
+
+    private static PortableBroker broker(ConnectionSource source) {
+        return new PortableBroker(source, BackgroundRunner.daemonThreads(), new PortableOptions(500, 1000,
+                Clock.systemUTC()));
     }
 
     private static long version(Connection c) throws SQLException {
