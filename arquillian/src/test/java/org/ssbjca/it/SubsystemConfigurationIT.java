@@ -167,7 +167,7 @@ class SubsystemConfigurationIT {
      */
     @Test
     @RunAsClient
-    void theDatabaseComesFromMicroProfileConfig() throws IOException {
+    void theDatabaseComesFromMicroProfileConfig() throws IOException, InterruptedException {
         Postgres pg = Postgres.get();
         BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
         Path secrets = Files.createTempDirectory("ssb-jca-secrets");
@@ -183,6 +183,10 @@ class SubsystemConfigurationIT {
             assertEquals(0, source.exit, "the config source added: " + source.output);
             Cli script = cli();
             assertEquals(0, script.exit, "the script ran: " + script.output);
+            // the metrics subsystem exports resources that existed when the server (re)started
+            assertEquals(0, command("reload").exit);
+            await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                    .until(() -> "running".equals(serverState()));
 
             deployer.deploy("subsystem-beans");
             beansDeployed = true;
@@ -190,11 +194,23 @@ class SubsystemConfigurationIT {
             db.sendOne(QUEUE, body);
             await("recorded in the database MicroProfile Config named").atMost(Duration.ofSeconds(60))
                     .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
+
+            // Issue 14: the adapter's counters as the resource adapter's statistics, and at /metrics
+            long[] delivered = {-1};
+            await("the delivery counted at /metrics").atMost(Duration.ofSeconds(30)).until(() ->
+                    (delivered[0] = metric("wildfly_resource_adapters_extended_delivered")) == 1);
+            assertEquals(1, metric("wildfly_resource_adapters_extended_activations"));
+            Cli statistics = command("/subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended"
+                    + ":read-attribute(name=Delivered)");
+            assertTrue(statistics.output.contains("\"result\" => 1L"), statistics.output);
+            FIGURES.info("the resource adapter's statistics at /metrics: " + metricLines());
             Cli model = command("/subsystem=microprofile-config-smallrye:read-resource(recursive=true)");
             assertFalse(model.output.contains(pg.password()) && !pg.password().isBlank(),
                     "the password is in a file, not in the configuration: " + model.output);
-            assertEquals(1, LogStore.serverLogLines("SSBJCA0002: ssb-jca started; default database POSTGRESQL"),
-                    "the adapter started on PostgreSQL");
+            long starts = LogStore.serverLogLines("SSBJCA0002");
+            assertTrue(starts >= 1, "started");
+            assertEquals(starts, LogStore.serverLogLines("SSBJCA0002: ssb-jca started; default database POSTGRESQL"),
+                    "the adapter started on PostgreSQL, each time (before and after the reload)");
             FIGURES.info("the adapter read its database from MicroProfile Config (a directory config source) and"
                     + " recorded the message in PostgreSQL");
         } finally {
@@ -294,6 +310,23 @@ class SubsystemConfigurationIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** @return the value of a metric of the resource adapter ssb-jca at the manual server's /metrics, -1 if none */
+    private static long metric(String name) throws IOException, InterruptedException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^" + name
+                + "\\{resource_adapter=\"ssb-jca\"} ([0-9.E]+)$", java.util.regex.Pattern.MULTILINE)
+                .matcher(metricLines());
+        return m.find() ? (long) Double.parseDouble(m.group(1)) : -1;
+    }
+
+    /** @return the lines of the manual server's /metrics that are the adapter's */
+    private static String metricLines() throws IOException, InterruptedException {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(java.net.URI.create("http://127.0.0.1:" + managementPort() + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return r.body().lines().filter(l -> l.contains("resource_adapters_extended"))
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     /** @return the names of the subsystem resource adapter's children of a type */

@@ -16,6 +16,8 @@ import jakarta.resource.spi.TransactionSupport;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkManager;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import org.jboss.jca.core.spi.statistics.Statistics;
+import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +51,7 @@ import org.ssbjca.support.BeanCaches;
         authMechanisms = @AuthenticationMechanism(credentialInterface =
                 AuthenticationMechanism.CredentialInterface.PasswordCredential),
         reauthenticationSupport = false)
-public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterContext, ManagedAdapter {
+public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterContext, ManagedAdapter, Statistics {
 
     /** The default database: an H2 file in the server's data directory, created on first use. */
     public static final String DEFAULT_URL = Config.DEFAULT_URL;
@@ -66,6 +68,9 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
 
     @ConfigProperty(description = "Default database password", confidential = true)
     private String password;
+
+    /** The counters WildFly shows as the resource adapter's statistics and exports at /metrics. */
+    private final AdapterStatistics statistics = new AdapterStatistics(this::activations);
 
     /** The default database as resolved at start, MicroProfile Config included; null before. */
     private volatile DatabaseConfig resolvedDefault;
@@ -234,6 +239,15 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         } catch (IllegalStateException noTransaction) {
             return false;
         }
+    }
+
+    /**
+     * @return the adapter's counters for WildFly's management model ({@code statistics=extended} of the resource
+     *         adapter configured in the {@code resource-adapters} subsystem) and its {@code /metrics}
+     */
+    @Override
+    public StatisticsPlugin getStatistics() {
+        return statistics;
     }
 
     /** @return the running activations */

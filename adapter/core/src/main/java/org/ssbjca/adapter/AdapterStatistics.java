@@ -1,0 +1,126 @@
+package org.ssbjca.adapter;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
+import org.ssbjca.inbound.ActivationMetrics;
+import org.ssbjca.inbound.EndpointActivation;
+
+/**
+ * The adapter's counters as IronJacamar statistics, which WildFly shows in its management model when the adapter is
+ * configured in the {@code resource-adapters} subsystem
+ * ({@code /subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended}) and exports at
+ * {@code /metrics} as {@code wildfly_resource_adapters_extended_<name>{resource_adapter="ssb-jca"}}: the sums over
+ * the activations running now (an undeployed bean's counts leave the sums). Values are read from the counters in
+ * memory: reading them never touches the database. Only {@code long} and {@code int} values, the types WildFly
+ * exports as metrics.
+ */
+final class AdapterStatistics implements StatisticsPlugin {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient Supplier<? extends Iterable<EndpointActivation>> activations;
+    private final transient Map<String, Statistic> statistics = new LinkedHashMap<>();
+    private volatile boolean enabled = true;
+
+    /** One statistic: its type, description and how it is read. */
+    private record Statistic(Class<?> type, String description, ToLongFunction<Iterable<EndpointActivation>> value) {
+    }
+
+    AdapterStatistics(Supplier<? extends Iterable<EndpointActivation>> activations) {
+        this.activations = activations;
+        add("Activations", int.class, "message-driven beans whose readers run now", all -> count(all, a -> 1));
+        add("ActiveReaders", int.class, "readers running now, over every activation", all -> count(all,
+                EndpointActivation::readerCount));
+        add("ParkedReaders", int.class, "readers waiting for a paused activation to resume", all -> count(all,
+                EndpointActivation::parkedReaders));
+        add("Received", long.class, "messages the readers received", sum(ActivationMetrics::received));
+        add("Delivered", long.class, "messages the beans processed in deliveries that committed",
+                sum(ActivationMetrics::delivered));
+        add("Committed", long.class, "delivery transactions that committed", sum(ActivationMetrics::committed));
+        add("RolledBack", long.class, "deliveries that failed (rolled back)", sum(ActivationMetrics::rolledBack));
+        add("Redelivered", long.class, "messages handed to a bean again after a failed delivery",
+                sum(ActivationMetrics::redelivered));
+        add("DeadLettered", long.class, "messages set aside as dead letters", sum(ActivationMetrics::deadLettered));
+        add("ErrorsReceived", long.class, "Error messages received (the other side ended with an error)",
+                sum(ActivationMetrics::errorsReceived));
+        add("PriorityRequestsRejected", long.class, "priority requests without a priority from 0 to 255",
+                sum(ActivationMetrics::priorityRequestsRejected));
+    }
+
+    private void add(String name, Class<?> type, String description,
+            ToLongFunction<Iterable<EndpointActivation>> value) {
+        statistics.put(name, new Statistic(type, description, value));
+    }
+
+    private static ToLongFunction<Iterable<EndpointActivation>> sum(ToLongFunction<ActivationMetrics> counter) {
+        return all -> {
+            long total = 0;
+            for (EndpointActivation a : all) {
+                total += counter.applyAsLong(a.metrics());
+            }
+            return total;
+        };
+    }
+
+    private static long count(Iterable<EndpointActivation> all, ToLongFunction<EndpointActivation> each) {
+        long total = 0;
+        for (EndpointActivation a : all) {
+            total += each.applyAsLong(a);
+        }
+        return total;
+    }
+
+    @Override
+    public Set<String> getNames() {
+        return statistics.keySet();
+    }
+
+    @Override
+    public Class<?> getType(String name) {
+        Statistic s = statistics.get(name);
+        return s == null ? null : s.type();
+    }
+
+    @Override
+    public String getDescription(String name) {
+        Statistic s = statistics.get(name);
+        return s == null ? null : s.description();
+    }
+
+    @Override
+    public String getDescription(String name, Locale locale) {
+        return getDescription(name);
+    }
+
+    @Override
+    public Object getValue(String name) {
+        Statistic s = statistics.get(name);
+        if (s == null) {
+            return null;
+        }
+        long value = s.value().applyAsLong(activations.get());
+        return s.type() == int.class ? (Object) (int) Math.min(Integer.MAX_VALUE, value) : (Object) value;
+    }
+
+    /** WildFly turns statistics off for a RAR that configures itself; the counters are cheap, so they stay on. */
+    @Override
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    @Override
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** The counters belong to the activations (JMX shows them too); clearing here would make the two disagree. */
+    @Override
+    public void clear() {
+        // nothing: see above
+    }
+}

@@ -1,0 +1,60 @@
+package org.ssbjca.adapter;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.inbound.EndpointActivation;
+import org.ssbjca.inbound.InboundHarness;
+
+/**
+ * The adapter's IronJacamar statistics (what WildFly shows as the resource adapter's {@code statistics=extended} and
+ * exports at {@code /metrics}) are the activations' counters: the same numbers JMX shows, of the types WildFly
+ * exports as metrics.
+ */
+class AdapterStatisticsTest {
+
+    @Test
+    void theStatisticsAreTheActivationsCounters() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            StatisticsPlugin stats = h.ra.getStatistics();
+            assertEquals(0, stats.getValue("Activations"));
+            BrokerMessageListener bean = m -> {
+                if (m.bodyAsText().equals("poison")) {
+                    throw new IllegalStateException("poison");
+                }
+            };
+            org.ssbjca.inbound.ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders(2);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            h.send("a");
+            h.send("b");
+            h.send("poison");
+            EndpointActivation a = h.ra.activations().get(0);
+            Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> a.metrics().delivered() == 2 && a.metrics().deadLettered() == 1);
+
+            assertEquals(List.of("Activations", "ActiveReaders", "ParkedReaders", "Received", "Delivered", "Committed",
+                    "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected"),
+                    List.copyOf(stats.getNames()));
+            for (String name : stats.getNames()) {
+                Class<?> type = stats.getType(name);
+                assertEquals(true, type == int.class || type == long.class, name + " is " + type);
+                assertEquals(type == int.class ? Integer.class : Long.class, stats.getValue(name).getClass(), name);
+            }
+            assertEquals(1, stats.getValue("Activations"));
+            assertEquals(2, stats.getValue("ActiveReaders"));
+            assertEquals(a.metrics().delivered(), stats.getValue("Delivered"));
+            assertEquals(a.metrics().received(), stats.getValue("Received"));
+            assertEquals(a.metrics().rolledBack(), stats.getValue("RolledBack"));
+            assertEquals(2L, stats.getValue("RolledBack"));
+            assertEquals(1L, stats.getValue("DeadLettered"));
+            assertEquals(a.metrics().redelivered(), stats.getValue("Redelivered"));
+        }
+    }
+}
