@@ -203,7 +203,13 @@ class SubsystemConfigurationIT {
             Cli statistics = command("/subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended"
                     + ":read-attribute(name=Delivered)");
             assertTrue(statistics.output.contains("\"result\" => 1L"), statistics.output);
-            FIGURES.info("the resource adapter's statistics at /metrics: " + metricLines());
+            long scrapeStart = System.nanoTime();
+            String lines = metricLines();
+            long scrapeMillis = (System.nanoTime() - scrapeStart) / 1_000_000;
+            assertTrue(lines.contains("wildfly_resource_adapters_extended_queue_depth{resource_adapter=\"ssb-jca\"}"),
+                    lines);
+            FIGURES.info("a scrape of /metrics took " + scrapeMillis + " ms; the resource adapter's statistics: "
+                    + lines);
             Cli model = command("/subsystem=microprofile-config-smallrye:read-resource(recursive=true)");
             assertFalse(model.output.contains(pg.password()) && !pg.password().isBlank(),
                     "the password is in a file, not in the configuration: " + model.output);

@@ -9,14 +9,15 @@ import java.util.function.ToLongFunction;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 import org.ssbjca.inbound.ActivationMetrics;
 import org.ssbjca.inbound.EndpointActivation;
+import org.ssbjca.management.QueueReadings;
 
 /**
  * The adapter's counters as IronJacamar statistics, which WildFly shows in its management model when the adapter is
  * configured in the {@code resource-adapters} subsystem
  * ({@code /subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended}) and exports at
  * {@code /metrics} as {@code wildfly_resource_adapters_extended_<name>{resource_adapter="ssb-jca"}}: the sums over
- * the activations running now (an undeployed bean's counts leave the sums). Values are read from the counters in
- * memory: reading them never touches the database. Only {@code long} and {@code int} values, the types WildFly
+ * the activations running now (an undeployed bean's counts leave the sums). Counters are read from memory; the
+ * queues' depth and oldest message from the databases, at most every {@value #QUEUE_READ_MILLIS} ms. Only {@code long} and {@code int} values, the types WildFly
  * exports as metrics.
  */
 final class AdapterStatistics implements StatisticsPlugin {
@@ -50,6 +51,50 @@ final class AdapterStatistics implements StatisticsPlugin {
                 sum(ActivationMetrics::errorsReceived));
         add("PriorityRequestsRejected", long.class, "priority requests without a priority from 0 to 255",
                 sum(ActivationMetrics::priorityRequestsRejected));
+        add("QueueDepth", long.class, "messages waiting in the activations' queues (read at most every "
+                + QUEUE_READ_MILLIS / 1000 + " s; -1 when a database cannot be read)", all -> queues().depth());
+        add("OldestMessageAgeSeconds", long.class, "age of the oldest message in the activations' queues, 0 when"
+                + " they are empty (read at most every " + QUEUE_READ_MILLIS / 1000 + " s; -1 when a database cannot"
+                + " be read)", all -> queues().oldestAgeSeconds());
+    }
+
+    /** How long a reading of the queues serves, so that a scrape of several attributes queries once. */
+    static final long QUEUE_READ_MILLIS = 5_000;
+
+    /** The queues' depth and oldest message, as last read. */
+    private record QueueReading(long depth, long oldestAgeSeconds, long readAtNanos) {
+    }
+
+    private transient volatile QueueReading lastReading;
+
+    /** @return the queues' reading, from the database when the last one is older than {@link #QUEUE_READ_MILLIS} */
+    private synchronized QueueReading queues() {
+        QueueReading last = lastReading;
+        long now = System.nanoTime();
+        if (last != null && now - last.readAtNanos() < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                QUEUE_READ_MILLIS)) {
+            return last;
+        }
+        long depth = 0;
+        long oldest = 0;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        try {
+            for (EndpointActivation a : activations.get()) {
+                if (!seen.add(a.database().source().config() + "/" + a.queue())) {
+                    continue; // two beans on one queue: counted once
+                }
+                depth += QueueReadings.depth(a);
+                java.time.Instant first = QueueReadings.oldest(a);
+                if (first != null) {
+                    oldest = Math.max(oldest, java.time.Duration.between(first, java.time.Instant.now()).getSeconds());
+                }
+            }
+        } catch (IllegalStateException unreadable) {
+            depth = -1;
+            oldest = -1;
+        }
+        lastReading = new QueueReading(depth, oldest, now);
+        return lastReading;
     }
 
     private void add(String name, Class<?> type, String description,

@@ -19,4 +19,10 @@ public interface BrokerAdmin {
      * @return how many messages it holds
      */
     long queueDepth(String queue);
+
+    /**
+     * @param queue the queue
+     * @return when its oldest message was put on it, or null when it holds none
+     */
+    java.time.Instant oldestMessage(String queue);
 }

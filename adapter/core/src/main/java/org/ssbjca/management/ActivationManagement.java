@@ -174,8 +174,7 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     @Override
     public long getQueueDepth() {
-        return ShortLivedConnection.run(database(), "reading the depth of " + getQueue(),
-                s -> database().broker().admin(s.connection()).queueDepth(getQueue()));
+        return QueueReadings.depth(activation);
     }
 
     @Override

@@ -40,8 +40,8 @@ class AdapterStatisticsTest {
                     .until(() -> a.metrics().delivered() == 2 && a.metrics().deadLettered() == 1);
 
             assertEquals(List.of("Activations", "ActiveReaders", "ParkedReaders", "Received", "Delivered", "Committed",
-                    "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected"),
-                    List.copyOf(stats.getNames()));
+                    "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
+                    "QueueDepth", "OldestMessageAgeSeconds"), List.copyOf(stats.getNames()));
             for (String name : stats.getNames()) {
                 Class<?> type = stats.getType(name);
                 assertEquals(true, type == int.class || type == long.class, name + " is " + type);
@@ -55,6 +55,30 @@ class AdapterStatisticsTest {
             assertEquals(2L, stats.getValue("RolledBack"));
             assertEquals(1L, stats.getValue("DeadLettered"));
             assertEquals(a.metrics().redelivered(), stats.getValue("Redelivered"));
+        }
+    }
+
+    /** The queues' depth and the age of their oldest message, from the database, read at most every 5 s. */
+    @Test
+    void theQueuesDepthAndOldestMessageAreRead() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            StatisticsPlugin stats = h.ra.getStatistics();
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> { }, true, h.spec());
+            EndpointActivation a = h.ra.activations().get(0);
+            a.pause();
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> a.parkedReaders() == a.readerCount());
+            assertEquals(0L, stats.getValue("QueueDepth"));
+            h.send("x", "y");
+            h.send("z");
+            Awaitility.await("read again within 5 s").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> Long.valueOf(3).equals(stats.getValue("QueueDepth")));
+            Awaitility.await("the oldest message ages").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> (Long) stats.getValue("OldestMessageAgeSeconds") >= 1);
+            a.resume();
+            Awaitility.await("drained").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Long.valueOf(0).equals(stats.getValue("QueueDepth"))
+                            && Long.valueOf(0).equals(stats.getValue("OldestMessageAgeSeconds")));
         }
     }
 }

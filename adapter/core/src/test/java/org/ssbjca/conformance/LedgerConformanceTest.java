@@ -158,6 +158,20 @@ class LedgerConformanceTest {
         assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
     }
 
+    /** The queue's oldest message: none on an empty queue, the first sent otherwise (for the age metric). */
+    @BackendTest
+    void theOldestMessageIsTheFirstThatArrived(Db db) {
+        Db.Objects o = db.objects();
+        assertNull(db.admin(a -> a.oldestMessage(o.targetQueue)));
+        java.time.Instant before = java.time.Instant.now().minusSeconds(60);
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("first")));
+        db.run(s -> s.send(c.handle(), o.request, bytes("second")));
+        java.time.Instant oldest = db.admin(a -> a.oldestMessage(o.targetQueue));
+        assertTrue(oldest != null && oldest.isAfter(before) && oldest.isBefore(java.time.Instant.now().plusSeconds(60)),
+                String.valueOf(oldest));
+    }
+
     /** Keyset paging of the dead letters: the last id of a page gives the next, oldest first, none twice. */
     @BackendTest
     void deadLettersArePagedByTheLastIdOfAPage(Db db) {

@@ -33,6 +33,12 @@ final class PortableAdmin implements BrokerAdmin {
         return get("counting queue " + queue, () -> Jdbc.count(c, sql.queueDepth, queue));
     }
 
+    @Override
+    public java.time.Instant oldestMessage(String queue) {
+        return get("reading the oldest message of queue " + queue,
+                () -> Jdbc.first(c, sql.oldestMessage, rs -> Jdbc.instant(rs, "oldest"), queue));
+    }
+
     private static <T> T get(String what, SqlWork<T> query) {
         return SqlWork.call(what, query, PortableSession::failure);
     }

@@ -132,6 +132,7 @@ final class PortableSql {
     final String deleteMessagesOfConversation = "DELETE FROM ssb.message WHERE conversation_handle = ?";
     final String moveMessages = "UPDATE ssb.message SET conversation_group_id = ? WHERE conversation_handle = ?";
     final String queueDepth = "SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?";
+    final String oldestMessage = "SELECT MIN(enqueued_at) AS oldest FROM ssb.message WHERE queue_name = ?";
 
     // ---- transmission queue (messages for a disabled queue)
     final String insertTransmission = "INSERT INTO ssb.transmission_queue (from_handle, to_handle, to_queue_name,"

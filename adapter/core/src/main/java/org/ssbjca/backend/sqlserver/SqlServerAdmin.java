@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SqlWork;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 
@@ -38,6 +39,14 @@ public final class SqlServerAdmin implements BrokerAdmin {
         List<Long> n = get("counting queue " + q, () -> Batches.query(c, TSqlAdmin.queueDepth(q), 0,
                 rs -> rs.getLong(1)));
         return n.isEmpty() ? 0 : n.get(0);
+    }
+
+    @Override
+    public java.time.Instant oldestMessage(String queue) {
+        QueueName q = SqlServerNames.queue(queue);
+        List<java.time.Instant> oldest = get("reading the oldest message of queue " + q, () -> Batches.query(c,
+                TSqlAdmin.oldestMessage(q), 0, rs -> Jdbc.instant(rs, "oldest")));
+        return oldest.isEmpty() ? null : oldest.get(0);
     }
 
     private static <T> T get(String what, SqlWork<T> query) {

@@ -29,4 +29,13 @@ final class TSqlAdmin {
     static String queueDepth(QueueName queue) {
         return "SELECT COUNT_BIG(*) FROM " + queue.quoted() + " WITH (NOLOCK);";
     }
+
+    /**
+     * When the oldest message of a queue was put on it, read like {@link #queueDepth} (NOLOCK, never blocks a
+     * reader); {@code message_enqueue_time} is UTC, cast to DATETIMEOFFSET as the pending groups' is. No parameters.
+     */
+    static String oldestMessage(QueueName queue) {
+        return "SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM " + queue.quoted()
+                + " WITH (NOLOCK);";
+    }
 }

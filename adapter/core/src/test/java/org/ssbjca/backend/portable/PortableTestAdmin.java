@@ -135,6 +135,11 @@ public final class PortableTestAdmin implements TestAdmin {
     }
 
     @Override
+    public java.time.Instant oldestMessage(String queue) {
+        return reads.oldestMessage(queue);
+    }
+
+    @Override
     public long transmissionQueueDepth() {
         return get("counting the transmission queue", () -> Jdbc.count(c, PortableKitSql.TRANSMISSION_DEPTH));
     }

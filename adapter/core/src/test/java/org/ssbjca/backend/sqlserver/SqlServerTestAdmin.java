@@ -69,6 +69,11 @@ public final class SqlServerTestAdmin implements TestAdmin {
     }
 
     @Override
+    public java.time.Instant oldestMessage(String queue) {
+        return reads.oldestMessage(queue);
+    }
+
+    @Override
     public long transmissionQueueDepth() {
         return count("counting the transmission queue", TSqlTestAdmin.TRANSMISSION_QUEUE_DEPTH);
     }

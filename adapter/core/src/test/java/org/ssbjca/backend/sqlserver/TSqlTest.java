@@ -371,6 +371,8 @@ class TSqlTest {
         assertEquals("SELECT is_receive_enabled FROM sys.service_queues WHERE object_id = OBJECT_ID(?);",
                 TSqlAdmin.QUEUE_ENABLED);
         assertEquals("SELECT COUNT_BIG(*) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.queueDepth(QUEUE));
+        assertEquals("SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM"
+                + " [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.oldestMessage(QUEUE));
         assertEquals("SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);",
                 TSqlTestAdmin.TRANSMISSION_QUEUE_DEPTH);
         assertEquals("SELECT state FROM sys.conversation_endpoints WITH (NOLOCK) WHERE conversation_handle = ?;",
