@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
-import org.ssbjca.inbound.ActivationMetrics;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.management.QueueReadings;
 
@@ -34,23 +33,23 @@ final class AdapterStatistics implements StatisticsPlugin {
 
     AdapterStatistics(Supplier<? extends Iterable<EndpointActivation>> activations) {
         this.activations = activations;
-        add("Activations", int.class, "message-driven beans whose readers run now", all -> count(all, a -> 1));
-        add("ActiveReaders", int.class, "readers running now, over every activation", all -> count(all,
-                EndpointActivation::readerCount));
-        add("ParkedReaders", int.class, "readers waiting for a paused activation to resume", all -> count(all,
-                EndpointActivation::parkedReaders));
-        add("Received", long.class, "messages the readers received", sum(ActivationMetrics::received));
+        add("Activations", int.class, "message-driven beans whose readers run now", total(a -> 1));
+        add("ActiveReaders", int.class, "readers running now, over every activation",
+                total(EndpointActivation::readerCount));
+        add("ParkedReaders", int.class, "readers waiting for a paused activation to resume",
+                total(EndpointActivation::parkedReaders));
+        add("Received", long.class, "messages the readers received", total(a -> a.metrics().received()));
         add("Delivered", long.class, "messages the beans processed in deliveries that committed",
-                sum(ActivationMetrics::delivered));
-        add("Committed", long.class, "delivery transactions that committed", sum(ActivationMetrics::committed));
-        add("RolledBack", long.class, "deliveries that failed (rolled back)", sum(ActivationMetrics::rolledBack));
+                total(a -> a.metrics().delivered()));
+        add("Committed", long.class, "delivery transactions that committed", total(a -> a.metrics().committed()));
+        add("RolledBack", long.class, "deliveries that failed (rolled back)", total(a -> a.metrics().rolledBack()));
         add("Redelivered", long.class, "messages handed to a bean again after a failed delivery",
-                sum(ActivationMetrics::redelivered));
-        add("DeadLettered", long.class, "messages set aside as dead letters", sum(ActivationMetrics::deadLettered));
+                total(a -> a.metrics().redelivered()));
+        add("DeadLettered", long.class, "messages set aside as dead letters", total(a -> a.metrics().deadLettered()));
         add("ErrorsReceived", long.class, "Error messages received (the other side ended with an error)",
-                sum(ActivationMetrics::errorsReceived));
+                total(a -> a.metrics().errorsReceived()));
         add("PriorityRequestsRejected", long.class, "priority requests without a priority from 0 to 255",
-                sum(ActivationMetrics::priorityRequestsRejected));
+                total(a -> a.metrics().priorityRequestsRejected()));
         add("QueueDepth", long.class, "messages waiting in the activations' queues (read at most every "
                 + QUEUE_READ_MILLIS / 1000 + " s; -1 when a database cannot be read)", all -> queues().depth());
         add("OldestMessageAgeSeconds", long.class, "age of the oldest message in the activations' queues, 0 when"
@@ -83,10 +82,11 @@ final class AdapterStatistics implements StatisticsPlugin {
                 if (!seen.add(a.database().source().config() + "/" + a.queue())) {
                     continue; // two beans on one queue: counted once
                 }
-                depth += QueueReadings.depth(a);
-                java.time.Instant first = QueueReadings.oldest(a);
-                if (first != null) {
-                    oldest = Math.max(oldest, java.time.Duration.between(first, java.time.Instant.now()).getSeconds());
+                QueueReadings.Reading queue = QueueReadings.read(a);
+                depth += queue.depth();
+                if (queue.oldest() != null) {
+                    oldest = Math.max(oldest, java.time.Duration.between(queue.oldest(), java.time.Instant.now())
+                            .getSeconds());
                 }
             }
         } catch (IllegalStateException unreadable) {
@@ -102,22 +102,15 @@ final class AdapterStatistics implements StatisticsPlugin {
         statistics.put(name, new Statistic(type, description, value));
     }
 
-    private static ToLongFunction<Iterable<EndpointActivation>> sum(ToLongFunction<ActivationMetrics> counter) {
+    /** @return the sum of a value over the activations */
+    private static ToLongFunction<Iterable<EndpointActivation>> total(ToLongFunction<EndpointActivation> each) {
         return all -> {
             long total = 0;
             for (EndpointActivation a : all) {
-                total += counter.applyAsLong(a.metrics());
+                total += each.applyAsLong(a);
             }
             return total;
         };
-    }
-
-    private static long count(Iterable<EndpointActivation> all, ToLongFunction<EndpointActivation> each) {
-        long total = 0;
-        for (EndpointActivation a : all) {
-            total += each.applyAsLong(a);
-        }
-        return total;
     }
 
     @Override

@@ -35,6 +35,16 @@ public interface DeliveryLedger {
     }
 
     /**
+     * @param messages messages
+     * @return their conversation groups, each once, in the order of the messages
+     */
+    static java.util.Set<UUID> groupsOf(List<BrokerMessage> messages) {
+        java.util.Set<UUID> groups = new java.util.LinkedHashSet<>();
+        messages.forEach(m -> groups.add(m.conversationGroupId()));
+        return groups;
+    }
+
+    /**
      * @param queue a queue
      * @return whether failed deliveries are recorded for any message of the queue
      */

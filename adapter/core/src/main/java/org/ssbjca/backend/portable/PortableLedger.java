@@ -83,8 +83,7 @@ final class PortableLedger implements DeliveryLedger {
             for (BrokerMessage m : messages) {
                 Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
             }
-            for (UUID group : new java.util.LinkedHashSet<>(messages.stream().map(BrokerMessage::conversationGroupId)
-                    .toList())) {
+            for (UUID group : DeliveryLedger.groupsOf(messages)) {
                 Jdbc.update(c, sql.deleteHold, group);
             }
         });

@@ -75,8 +75,7 @@ final class SqlServerLedger implements DeliveryLedger {
                 Batches.run(c, TSqlLedger.DELETE_ATTEMPT, Batches.text(m.conversationHandle()),
                         m.messageSequenceNumber());
             }
-            for (UUID group : new java.util.LinkedHashSet<>(messages.stream()
-                    .map(BrokerMessage::conversationGroupId).toList())) {
+            for (UUID group : DeliveryLedger.groupsOf(messages)) {
                 Batches.run(c, TSqlLedger.DELETE_HOLD, Batches.text(group));
             }
             return null;
