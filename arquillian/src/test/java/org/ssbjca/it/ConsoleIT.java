@@ -19,7 +19,6 @@ import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +29,8 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.container.test.api.TargetsContainer;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
@@ -52,6 +53,7 @@ import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.Postgres;
+import org.ssbjca.it.support.ServerAdmin;
 
 /**
  * Issue 13: the console's JSON API as the README's curl recipes use it, on a WildFly with two application users
@@ -373,17 +375,10 @@ class ConsoleIT {
     }
 
     /** Sets a system property of the running manual server (its management model). */
-    private static void setSystemProperty(String name, String value) throws IOException {
-        try (org.jboss.as.controller.client.ModelControllerClient client = org.jboss.as.controller.client
-                .ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
-                        Integer.getInteger("ssb.it.manualManagementPort", 10090))) {
-            org.jboss.dmr.ModelNode address = new org.jboss.dmr.ModelNode().add("system-property", name);
-            org.jboss.dmr.ModelNode op = org.jboss.as.controller.client.helpers.Operations.createAddOperation(address);
-            op.get("value").set(value);
-            org.jboss.dmr.ModelNode outcome = client.execute(op);
-            assertTrue(org.jboss.as.controller.client.helpers.Operations.isSuccessfulOutcome(outcome),
-                    outcome.toString());
-        }
+    private static void setSystemProperty(String name, String value) {
+        ModelNode op = Operations.createAddOperation(new ModelNode().add("system-property", name));
+        op.get("value").set(value);
+        ServerAdmin.manual(op);
     }
 
     /** @return the body of a GET, for waits that cannot throw checked exceptions */
@@ -420,14 +415,7 @@ class ConsoleIT {
 
     /** {@code add-user.sh -a} into the manual server's configuration, as the README says. */
     private static void addUser(String[] user, String role) throws IOException, InterruptedException {
-        Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
-        Process p = new ProcessBuilder(jbossHome.resolve("bin").resolve("add-user.sh").toString(), "-a", "-s",
-                "-u", user[0], "-p", user[1], "-g", role,
-                "-sc", ManualServer.baseDir().resolve("configuration").toString())
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "add-user.sh finished");
-        assertEquals(0, p.exitValue(), "add-user.sh: " + output);
+        ServerAdmin.addApplicationUser(ManualServer.baseDir().resolve("configuration"), user[0], user[1], role);
     }
 
     /** @return whether the stream's lines hold an event of that name ({@code event: name}, the space optional) */

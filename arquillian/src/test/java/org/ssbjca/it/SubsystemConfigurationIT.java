@@ -23,7 +23,6 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.container.test.api.TargetsContainer;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.as.controller.client.ModelControllerClient;
 import org.jboss.as.controller.client.helpers.Operations;
 import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -36,6 +35,7 @@ import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.Postgres;
+import org.ssbjca.it.support.ServerAdmin;
 
 /**
  * Issue 12: the README's recipe "Configuring in WildFly" as written: {@code jboss-cli.sh --connect
@@ -283,12 +283,9 @@ class SubsystemConfigurationIT {
     }
 
     /** @return the manual server's {@code server-state} */
-    private static String serverState() throws IOException {
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
-                managementPort())) {
-            return Operations.readResult(client.execute(Operations.createReadAttributeOperation(new ModelNode()
-                    .setEmptyList(), "server-state"))).asString();
-        }
+    private static String serverState() {
+        return ServerAdmin.manual(Operations.createReadAttributeOperation(new ModelNode().setEmptyList(),
+                "server-state")).asString();
     }
 
     /**
@@ -305,17 +302,10 @@ class SubsystemConfigurationIT {
 
     /** @return whether the subsystem has the resource adapter {@code ssb-jca} */
     private static boolean exists() {
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
-                managementPort())) {
-            ModelNode address = new ModelNode();
-            address.add("subsystem", "resource-adapters");
-            ModelNode op = Operations.createOperation("read-children-names", address);
-            op.get("child-type").set("resource-adapter");
-            ModelNode outcome = client.execute(op);
-            return Operations.readResult(outcome).asList().stream().anyMatch(n -> n.asString().equals("ssb-jca"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ModelNode op = Operations.createOperation("read-children-names", new ModelNode().add("subsystem",
+                "resource-adapters"));
+        op.get("child-type").set("resource-adapter");
+        return ServerAdmin.manual(op).asList().stream().anyMatch(n -> n.asString().equals("ssb-jca"));
     }
 
     /** @return the value of a metric of the resource adapter ssb-jca at the manual server's /metrics, -1 if none */
@@ -337,32 +327,15 @@ class SubsystemConfigurationIT {
 
     /** @return the names of the subsystem resource adapter's children of a type */
     private static List<String> children(String childType) {
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
-                managementPort())) {
-            ModelNode address = new ModelNode();
-            address.add("subsystem", "resource-adapters").add("resource-adapter", "ssb-jca");
-            ModelNode op = Operations.createOperation("read-children-names", address);
-            op.get("child-type").set(childType);
-            return Operations.readResult(client.execute(op)).asList().stream().map(ModelNode::asString).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ModelNode op = Operations.createOperation("read-children-names", new ModelNode()
+                .add("subsystem", "resource-adapters").add("resource-adapter", "ssb-jca"));
+        op.get("child-type").set(childType);
+        return ServerAdmin.manual(op).asList().stream().map(ModelNode::asString).toList();
     }
 
     /** @return the {@code value} of a child of the subsystem's resource adapter, unresolved */
     private static ModelNode read(String childType, String name) {
-        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
-                managementPort())) {
-            ModelNode address = new ModelNode();
-            address.add("subsystem", "resource-adapters").add("resource-adapter", "ssb-jca").add(childType, name);
-            ModelNode op = Operations.createReadAttributeOperation(address, "value");
-            ModelNode outcome = client.execute(op);
-            if (!Operations.isSuccessfulOutcome(outcome)) {
-                throw new IllegalStateException(op + ": " + Operations.getFailureDescription(outcome));
-            }
-            return Operations.readResult(outcome);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ServerAdmin.manual(Operations.createReadAttributeOperation(new ModelNode().add("subsystem",
+                "resource-adapters").add("resource-adapter", "ssb-jca").add(childType, name), "value"));
     }
 }

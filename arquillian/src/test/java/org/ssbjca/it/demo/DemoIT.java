@@ -18,6 +18,7 @@ import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.ServerAdmin;
 import org.ssbjca.it.support.RemoteJmx;
 
 /**
@@ -80,15 +81,8 @@ class DemoIT {
 
     /** {@code add-user.sh -a} into the running server's configuration; WildFly reads the file again at the login. */
     private static void addOperator(String user, String password) throws IOException, InterruptedException {
-        Path home = Path.of(System.getProperty("jboss.home"));
-        Process p = new ProcessBuilder(home.resolve("bin").resolve("add-user.sh").toString(), "-a", "-s", "-u", user,
-                "-p", password, "-g", "ssb-operator", "-sc",
-                Path.of(System.getProperty("ssb.it.suiteBaseDir")).resolve("configuration").toString())
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("add-user.sh failed: " + output);
-        }
+        ServerAdmin.addApplicationUser(Path.of(System.getProperty("ssb.it.suiteBaseDir")).resolve("configuration"),
+                user, password, "ssb-operator");
     }
 
     private static void print(String text) {

@@ -1,0 +1,61 @@
+package org.ssbjca.it.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.jboss.as.controller.client.ModelControllerClient;
+import org.jboss.as.controller.client.helpers.Operations;
+import org.jboss.dmr.ModelNode;
+
+/** What the tests do to a WildFly's configuration: management operations on the manual server, application users. */
+public final class ServerAdmin {
+
+    private ServerAdmin() {
+    }
+
+    /**
+     * Runs a management operation on the manual server.
+     *
+     * @param operation the operation
+     * @return its result
+     * @throws IllegalStateException naming the operation and the failure when it fails
+     */
+    public static ModelNode manual(ModelNode operation) {
+        try (ModelControllerClient client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1",
+                Integer.getInteger("ssb.it.manualManagementPort", 10090))) {
+            ModelNode outcome = client.execute(operation);
+            if (!Operations.isSuccessfulOutcome(outcome)) {
+                throw new IllegalStateException(operation + ": " + Operations.getFailureDescription(outcome));
+            }
+            return Operations.readResult(outcome);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * {@code add-user.sh -a}: an application user (security domain {@code other}) in a role, as the README says.
+     *
+     * @param configuration the server's configuration directory
+     * @param user the user name
+     * @param password the password
+     * @param role the role (add-user's group)
+     */
+    public static void addApplicationUser(Path configuration, String user, String password, String role)
+            throws IOException, InterruptedException {
+        Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
+        Process p = new ProcessBuilder(jbossHome.resolve("bin").resolve("add-user.sh").toString(), "-a", "-s",
+                "-u", user, "-p", password, "-g", role, "-sc", configuration.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("add-user.sh did not finish: " + output);
+        }
+        if (p.exitValue() != 0) {
+            throw new IllegalStateException("add-user.sh failed: " + output);
+        }
+    }
+}
