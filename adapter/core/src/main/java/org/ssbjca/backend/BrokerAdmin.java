@@ -25,4 +25,33 @@ public interface BrokerAdmin {
      * @return when its oldest message was put on it, or null when it holds none
      */
     java.time.Instant oldestMessage(String queue);
+    /**
+     * @param queue a queue
+     * @return how many conversation groups have messages in it
+     */
+    long pendingGroupCount(String queue);
+
+    /**
+     * @return messages waiting to be put on a queue (a disabled one, or a remote service's): sys.transmission_queue
+     */
+    long transmissionQueueDepth();
+
+    /**
+     * Counts the database's conversation endpoints by service and state (the broker's own system dialogs left out).
+     *
+     * @param begunBefore only those begun before this instant, or null for all of them (on SQL Server an endpoint
+     *     whose begin time is unknown counts only in the latter)
+     * @return one entry per service and state, by service then state
+     */
+    java.util.List<EndpointCount> conversationEndpoints(java.time.Instant begunBefore);
+
+    /**
+     * @param service the service of this side
+     * @param state a state code
+     * @param begunBefore only those begun before this instant, or null for any
+     * @param max at most this many, the oldest first
+     * @return the handles of those endpoints
+     */
+    java.util.List<java.util.UUID> conversationHandles(String service, String state, java.time.Instant begunBefore,
+            int max);
 }

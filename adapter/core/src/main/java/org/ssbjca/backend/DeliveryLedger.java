@@ -133,6 +133,12 @@ public interface DeliveryLedger {
 
     /**
      * @param queue a queue
+     * @return how many of its messages wait in the dead-letter table
+     */
+    long deadLetterCount(String queue);
+
+    /**
+     * @param queue a queue
      * @param before dead letters set aside before this instant are deleted
      * @return how many dead letters were deleted
      */

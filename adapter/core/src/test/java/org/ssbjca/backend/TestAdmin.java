@@ -73,8 +73,6 @@ public interface TestAdmin extends BrokerAdmin {
      */
     void setQueueEnabled(String queue, boolean enabled);
 
-    /** @return how many messages wait in the transmission queue */
-    long transmissionQueueDepth();
 
     /**
      * @param handle a conversation handle

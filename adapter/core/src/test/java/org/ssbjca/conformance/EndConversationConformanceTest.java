@@ -220,4 +220,60 @@ class EndConversationConformanceTest {
         assertEquals(0, db.depth(o.initiatorQueue));
         assertEquals(0, db.depth(o.targetQueue));
     }
+
+    /**
+     * The leak detector and the hygiene operation: a fire-and-forget sender whose target never ends leaves the
+     * initiator's endpoint in DO and the target's in DI; both are counted by service and state, not among those
+     * begun before an hour ago, and ended WITH CLEANUP from the handles listed.
+     */
+    @BackendTest
+    void leftConversationsAreCountedByServiceAndStateAndEndedWithCleanup(Db db) {
+        Db.Objects o = db.objects();
+        java.time.Instant started = java.time.Instant.now();
+        for (int i = 0; i < 3; i++) {
+            Conversation c = begin(db, o);
+            db.run(s -> {
+                s.send(c.handle(), o.request, bytes("fire"));
+                s.endConversation(c.handle(), null, null);
+            });
+        }
+        for (int i = 0; i < 3; i++) { // a group (here a conversation) per RECEIVE
+            assertEquals(List.of("fire", ""), texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue)
+                    .top(10)))), "the message and the EndDialog; the target never ends");
+        }
+
+        List<org.ssbjca.backend.EndpointCount> all = db.admin(a -> a.conversationEndpoints(null));
+        org.ssbjca.backend.EndpointCount target = find(all, o.targetService, "DI");
+        org.ssbjca.backend.EndpointCount initiator = find(all, o.initiatorService, "DO");
+        assertEquals(3, target.count(), all.toString());
+        assertEquals(3, initiator.count(), all.toString());
+        assertTrue(target.oldestBegun() != null && !target.oldestBegun().isBefore(started.minusSeconds(60))
+                && target.oldestBegun().isBefore(java.time.Instant.now().plusSeconds(60)), target.toString());
+        List<org.ssbjca.backend.EndpointCount> old = db.admin(a -> a.conversationEndpoints(
+                java.time.Instant.now().minus(Duration.ofHours(1))));
+        assertTrue(old.stream().noneMatch(e -> e.service().equals(o.targetService)
+                || e.service().equals(o.initiatorService)), old.toString());
+        assertEquals(3, db.admin(a -> a.conversationEndpoints(java.time.Instant.now().plusSeconds(60))).stream()
+                .filter(e -> e.service().equals(o.targetService) && e.state().equals("DI"))
+                .mapToLong(org.ssbjca.backend.EndpointCount::count).sum());
+
+        List<UUID> two = db.admin(a -> a.conversationHandles(o.targetService, "DI", null, 2));
+        assertEquals(2, two.size());
+        assertTrue(db.admin(a -> a.conversationHandles(o.targetService, "DI",
+                java.time.Instant.now().minus(Duration.ofHours(1)), 10)).isEmpty());
+        for (String[] side : new String[][] {{o.targetService, "DI"}, {o.initiatorService, "DO"}}) {
+            for (UUID h : db.admin(a -> a.conversationHandles(side[0], side[1], null, 10))) {
+                db.run(s -> s.endConversationWithCleanup(h));
+            }
+        }
+        List<org.ssbjca.backend.EndpointCount> after = db.admin(a -> a.conversationEndpoints(null));
+        assertTrue(after.stream().noneMatch(e -> (e.service().equals(o.targetService)
+                || e.service().equals(o.initiatorService)) && !e.state().equals("CD")), after.toString());
+    }
+
+    private static org.ssbjca.backend.EndpointCount find(List<org.ssbjca.backend.EndpointCount> counts,
+            String service, String state) {
+        return counts.stream().filter(e -> e.service().equals(service) && e.state().equals(state)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + service + "/" + state + " in " + counts));
+    }
 }

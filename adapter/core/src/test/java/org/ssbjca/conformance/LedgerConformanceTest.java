@@ -172,6 +172,22 @@ class LedgerConformanceTest {
                 String.valueOf(oldest));
     }
 
+    /** The counts the metrics read: conversation groups with messages, dead letters waiting. */
+    @BackendTest
+    void pendingGroupsAndDeadLettersAreCounted(Db db) {
+        Db.Objects o = db.objects();
+        assertEquals(0L, (long) db.admin(a -> a.pendingGroupCount(o.targetQueue)));
+        Conversation a1 = begin(db, o);
+        Conversation b1 = begin(db, o);
+        db.run(s -> s.send(a1.handle(), o.request, bytes("a1")));
+        db.run(s -> s.send(a1.handle(), o.request, bytes("a2")));
+        db.run(s -> s.send(b1.handle(), o.request, bytes("b1")));
+        assertEquals(2L, (long) db.admin(a -> a.pendingGroupCount(o.targetQueue)));
+        assertEquals(0L, (long) ledger(db, l -> l.deadLetterCount(o.targetQueue)));
+        deadLetters(db, o, 2);
+        assertEquals(2L, (long) ledger(db, l -> l.deadLetterCount(o.targetQueue)));
+    }
+
     /** Keyset paging of the dead letters: the last id of a page gives the next, oldest first, none twice. */
     @BackendTest
     void deadLettersArePagedByTheLastIdOfAPage(Db db) {

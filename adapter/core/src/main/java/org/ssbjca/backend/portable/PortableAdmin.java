@@ -3,6 +3,7 @@ package org.ssbjca.backend.portable;
 import java.sql.Connection;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.EndpointCount;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SqlWork;
 
@@ -37,6 +38,35 @@ final class PortableAdmin implements BrokerAdmin {
     public java.time.Instant oldestMessage(String queue) {
         return get("reading the oldest message of queue " + queue,
                 () -> Jdbc.first(c, sql.oldestMessage, rs -> Jdbc.instant(rs, "oldest"), queue));
+    }
+
+    @Override
+    public long pendingGroupCount(String queue) {
+        return get("counting the pending groups of " + queue, () -> Jdbc.count(c, sql.pendingGroupCount, queue));
+    }
+
+    @Override
+    public long transmissionQueueDepth() {
+        return get("counting the transmission queue", () -> Jdbc.count(c, sql.transmissionQueueDepth));
+    }
+
+    @Override
+    public java.util.List<EndpointCount> conversationEndpoints(java.time.Instant begunBefore) {
+        return get("counting conversation endpoints", () -> Jdbc.list(c, sql.conversationEndpoints,
+                rs -> new EndpointCount(rs.getString("service_name"), rs.getString("state"), rs.getLong("n"),
+                        Jdbc.instant(rs, "oldest")), begunBefore == null, orEpoch(begunBefore)));
+    }
+
+    @Override
+    public java.util.List<java.util.UUID> conversationHandles(String service, String state,
+            java.time.Instant begunBefore, int max) {
+        return get("listing conversations of " + service + " in state " + state, () -> Jdbc.list(c,
+                sql.conversationHandles, rs -> Jdbc.uuid(rs, "conversation_handle"), service, state,
+                begunBefore == null, orEpoch(begunBefore), max));
+    }
+
+    private static java.time.Instant orEpoch(java.time.Instant instant) {
+        return instant == null ? java.time.Instant.EPOCH : instant;
     }
 
     private static <T> T get(String what, SqlWork<T> query) {

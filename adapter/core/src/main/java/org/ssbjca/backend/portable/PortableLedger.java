@@ -126,6 +126,11 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public long deadLetterCount(String queue) {
+        return get("counting dead letters of " + queue, () -> Jdbc.count(c, sql.deadLetterCount, queue));
+    }
+
+    @Override
     public int purgeDeadLettersBefore(String queue, java.time.Instant before) {
         return get("purging dead letters of " + queue + " set aside before " + before,
                 () -> Jdbc.update(c, sql.purgeDeadLettersBefore, queue, before));

@@ -133,6 +133,16 @@ final class PortableSql {
     final String moveMessages = "UPDATE ssb.message SET conversation_group_id = ? WHERE conversation_handle = ?";
     final String queueDepth = "SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?";
     final String oldestMessage = "SELECT MIN(enqueued_at) AS oldest FROM ssb.message WHERE queue_name = ?";
+    final String pendingGroupCount = "SELECT COUNT(DISTINCT conversation_group_id) FROM ssb.message"
+            + " WHERE queue_name = ?";
+    final String transmissionQueueDepth = "SELECT COUNT(*) FROM ssb.transmission_queue";
+    /** Parameters: all (boolean), begun before. */
+    final String conversationEndpoints = "SELECT service_name, state, COUNT(*) AS n, MIN(created_at) AS oldest"
+            + " FROM ssb.conversation_endpoint WHERE ? OR created_at < ? GROUP BY service_name, state"
+            + " ORDER BY service_name, state";
+    /** Parameters: service, state, all (boolean), begun before, limit. */
+    final String conversationHandles = "SELECT conversation_handle FROM ssb.conversation_endpoint"
+            + " WHERE service_name = ? AND state = ? AND (? OR created_at < ?) ORDER BY created_at LIMIT ?";
 
     // ---- transmission queue (messages for a disabled queue)
     final String insertTransmission = "INSERT INTO ssb.transmission_queue (from_handle, to_handle, to_queue_name,"
@@ -174,6 +184,7 @@ final class PortableSql {
             + " WHERE queue_name = ? AND dead_letter_id = ? FOR UPDATE";
     final String deleteDeadLetter = "DELETE FROM ssb.dead_letter WHERE dead_letter_id = ?";
     final String purgeDeadLetters = "DELETE FROM ssb.dead_letter WHERE queue_name = ?";
+    final String deadLetterCount = "SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?";
     final String purgeDeadLettersBefore = "DELETE FROM ssb.dead_letter WHERE queue_name = ? AND dead_lettered_at < ?";
     final String priorityRequests = "SELECT conversation_group_id, message_body FROM ssb.message"
             + " WHERE queue_name = ? AND message_type_name = ? ORDER BY queuing_order";

@@ -114,6 +114,11 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
+    public long deadLetterCount(String queue) {
+        return get("counting dead letters of " + queue, queue, () -> Jdbc.count(c, TSqlLedger.DEAD_LETTER_COUNT, queue));
+    }
+
+    @Override
     public int purgeDeadLettersBefore(String queue, java.time.Instant before) {
         return get("purging dead letters of " + queue + " set aside before " + before, queue,
                 () -> Jdbc.update(c, TSqlLedger.PURGE_DEAD_LETTERS_BEFORE, queue, before));

@@ -38,4 +38,60 @@ final class TSqlAdmin {
         return "SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM " + queue.quoted()
                 + " WITH (NOLOCK);";
     }
+
+    /** https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-transmission-queue-transact-sql */
+    static final String TRANSMISSION_QUEUE_DEPTH = "SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);";
+
+    /**
+     * A queue's conversation groups with messages, read like {@link #queueDepth}. No parameters.
+     */
+    static String pendingGroupCount(QueueName queue) {
+        return "SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM " + queue.quoted() + " WITH (NOLOCK);";
+    }
+
+    /**
+     * When an endpoint began: sys.conversation_endpoints keeps no begin time, only {@code lifetime}, the UTC instant
+     * the dialog expires. A dialog begun without LIFETIME gets the largest int (2,147,483,647 seconds), so lifetime
+     * minus that is its begin; the result is taken only when it falls within the last 10 years (null otherwise: a
+     * dialog begun with an explicit, shorter LIFETIME, whose begin cannot be known).
+     * https://learn.microsoft.com/sql/t-sql/statements/begin-dialog-conversation-transact-sql (LIFETIME)
+     */
+    private static final String BEGUN = "CASE WHEN DATEADD(SECOND, -2147483647, e.lifetime)"
+            + " > DATEADD(YEAR, -10, SYSUTCDATETIME())"
+            + " THEN CAST(DATEADD(SECOND, -2147483647, e.lifetime) AS DATETIMEOFFSET(7)) END";
+
+    /** The user endpoints (not the broker's system dialogs) with their service and begin time. */
+    private static final String ENDPOINTS = "FROM sys.conversation_endpoints AS e WITH (NOLOCK)\n"
+            + "JOIN sys.services AS s ON s.service_id = e.service_id\n"
+            + "CROSS APPLY (SELECT " + BEGUN + " AS begun) AS b\n"
+            + "WHERE e.is_system = 0 AND (@all = 1 OR b.begun < @before)";
+
+    /**
+     * Endpoints by service and state, read NOLOCK (a count for an operator, never waiting for a conversation's
+     * locks). https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql
+     *
+     * <p>Parameters: all (bit: every endpoint, whatever its begin), begun before (DATETIMEOFFSET).
+     */
+    static final String CONVERSATION_ENDPOINTS = "SET NOCOUNT ON;\n"
+            + "DECLARE @all BIT = ?;\n"
+            + "DECLARE @before DATETIMEOFFSET(7) = ?;\n"
+            + "SELECT s.name AS service_name, e.state, COUNT_BIG(*) AS n, MIN(b.begun) AS oldest\n"
+            + ENDPOINTS + "\n"
+            + "GROUP BY s.name, e.state\n"
+            + "ORDER BY s.name, e.state;";
+
+    /**
+     * The handles of a service's endpoints in one state, the oldest first (lifetime order).
+     *
+     * <p>Parameters: service, state, all (bit), begun before (DATETIMEOFFSET), max.
+     */
+    static final String CONVERSATION_HANDLES = "SET NOCOUNT ON;\n"
+            + "DECLARE @service NVARCHAR(256) = ?;\n"
+            + "DECLARE @state CHAR(2) = ?;\n"
+            + "DECLARE @all BIT = ?;\n"
+            + "DECLARE @before DATETIMEOFFSET(7) = ?;\n"
+            + "DECLARE @max INT = ?;\n"
+            + "SELECT TOP (@max) e.conversation_handle\n"
+            + ENDPOINTS + " AND s.name = @service AND e.state = @state\n"
+            + "ORDER BY e.lifetime;";
 }

@@ -145,6 +145,9 @@ final class TSqlLedger {
     /** Parameters: queue. */
     static final String PURGE_DEAD_LETTERS = "DELETE FROM ssb.dead_letter WHERE queue_name = ?;";
 
+    /** Parameters: queue. */
+    static final String DEAD_LETTER_COUNT = "SELECT COUNT_BIG(*) FROM ssb.dead_letter WHERE queue_name = ?;";
+
     /** Parameters: queue, instant (dead_lettered_at is DATETIMEOFFSET: compared at its UTC offset). */
     static final String PURGE_DEAD_LETTERS_BEFORE = "DELETE FROM ssb.dead_letter WHERE queue_name = ?"
             + " AND dead_lettered_at < ?;";

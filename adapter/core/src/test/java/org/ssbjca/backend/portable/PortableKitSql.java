@@ -25,7 +25,6 @@ final class PortableKitSql {
             + " FROM ssb.transmission_queue t JOIN ssb.conversation_endpoint e ON e.conversation_handle = t.to_handle"
             + " WHERE t.to_queue_name = ? ORDER BY t.transmission_order";
     static final String DELETE_TRANSMISSION = "DELETE FROM ssb.transmission_queue WHERE transmission_order = ?";
-    static final String TRANSMISSION_DEPTH = "SELECT COUNT(*) FROM ssb.transmission_queue";
     static final String ENDPOINT_STATE = "SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     static final String ENDPOINT_COUNT = "SELECT COUNT(*) FROM ssb.conversation_endpoint";
     static final String PEER_HANDLE = "SELECT p.conversation_handle FROM ssb.conversation_endpoint e"

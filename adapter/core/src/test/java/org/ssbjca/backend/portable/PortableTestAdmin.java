@@ -140,8 +140,23 @@ public final class PortableTestAdmin implements TestAdmin {
     }
 
     @Override
+    public long pendingGroupCount(String queue) {
+        return reads.pendingGroupCount(queue);
+    }
+
+    @Override
+    public List<org.ssbjca.backend.EndpointCount> conversationEndpoints(java.time.Instant begunBefore) {
+        return reads.conversationEndpoints(begunBefore);
+    }
+
+    @Override
+    public List<UUID> conversationHandles(String service, String state, java.time.Instant begunBefore, int max) {
+        return reads.conversationHandles(service, state, begunBefore, max);
+    }
+
+    @Override
     public long transmissionQueueDepth() {
-        return get("counting the transmission queue", () -> Jdbc.count(c, PortableKitSql.TRANSMISSION_DEPTH));
+        return reads.transmissionQueueDepth();
     }
 
     @Override

@@ -70,6 +70,23 @@ class SqlServerAdminTest {
     }
 
     @Test
+    void countsEndpointsByServiceAndStateAndListsHandles() {
+        java.time.Instant begun = java.time.Instant.parse("2026-11-25T10:00:00Z");
+        jdbc.rows(row("service_name", "EchoService", "state", "DI", "n", 3L, "oldest",
+                java.time.OffsetDateTime.ofInstant(begun, java.time.ZoneOffset.UTC)))
+                .rows(row("conversation_handle", PEER.toString())).rows(row("n", 2L));
+        assertEquals(List.of(new org.ssbjca.backend.EndpointCount("EchoService", "DI", 3, begun)),
+                admin.conversationEndpoints(null));
+        assertEquals(TSqlAdmin.CONVERSATION_ENDPOINTS, jdbc.calls.get(0).sql);
+        assertEquals(true, jdbc.calls.get(0).params().get(0), "all");
+        assertEquals(List.of(PEER), admin.conversationHandles("EchoService", "DI", begun, 10));
+        assertEquals(List.of("EchoService", "DI", false), jdbc.calls.get(1).params().subList(0, 3));
+        assertEquals(10, jdbc.calls.get(1).params().get(4));
+        assertEquals(2, admin.pendingGroupCount("EchoServiceQueue"));
+        assertTrue(jdbc.allResponsesUsed());
+    }
+
+    @Test
     void errorsNameTheStatement() {
         jdbc.error(15151, "Cannot find the queue 'Nope', because it does not exist or you do not have permission.");
         BrokerException e = assertThrows(BrokerException.class, () -> admin.setQueueEnabled("Nope", true));

@@ -74,8 +74,23 @@ public final class SqlServerTestAdmin implements TestAdmin {
     }
 
     @Override
+    public long pendingGroupCount(String queue) {
+        return reads.pendingGroupCount(queue);
+    }
+
+    @Override
+    public List<org.ssbjca.backend.EndpointCount> conversationEndpoints(java.time.Instant begunBefore) {
+        return reads.conversationEndpoints(begunBefore);
+    }
+
+    @Override
+    public List<UUID> conversationHandles(String service, String state, java.time.Instant begunBefore, int max) {
+        return reads.conversationHandles(service, state, begunBefore, max);
+    }
+
+    @Override
     public long transmissionQueueDepth() {
-        return count("counting the transmission queue", TSqlTestAdmin.TRANSMISSION_QUEUE_DEPTH);
+        return reads.transmissionQueueDepth();
     }
 
     @Override

@@ -374,7 +374,37 @@ class TSqlTest {
         assertEquals("SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM"
                 + " [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.oldestMessage(QUEUE));
         assertEquals("SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);",
-                TSqlTestAdmin.TRANSMISSION_QUEUE_DEPTH);
+                TSqlAdmin.TRANSMISSION_QUEUE_DEPTH);
+        assertEquals("SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK);",
+                TSqlAdmin.pendingGroupCount(QUEUE));
+        String endpoints = """
+                FROM sys.conversation_endpoints AS e WITH (NOLOCK)
+                JOIN sys.services AS s ON s.service_id = e.service_id
+                CROSS APPLY (SELECT CASE WHEN DATEADD(SECOND, -2147483647, e.lifetime) > DATEADD(YEAR, -10, \
+                SYSUTCDATETIME()) THEN CAST(DATEADD(SECOND, -2147483647, e.lifetime) AS DATETIMEOFFSET(7)) END \
+                AS begun) AS b
+                WHERE e.is_system = 0 AND (@all = 1 OR b.begun < @before)""";
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @all BIT = ?;
+                DECLARE @before DATETIMEOFFSET(7) = ?;
+                SELECT s.name AS service_name, e.state, COUNT_BIG(*) AS n, MIN(b.begun) AS oldest
+                """ + endpoints + """
+
+                GROUP BY s.name, e.state
+                ORDER BY s.name, e.state;""", TSqlAdmin.CONVERSATION_ENDPOINTS);
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @service NVARCHAR(256) = ?;
+                DECLARE @state CHAR(2) = ?;
+                DECLARE @all BIT = ?;
+                DECLARE @before DATETIMEOFFSET(7) = ?;
+                DECLARE @max INT = ?;
+                SELECT TOP (@max) e.conversation_handle
+                """ + endpoints + """
+                 AND s.name = @service AND e.state = @state
+                ORDER BY e.lifetime;""", TSqlAdmin.CONVERSATION_HANDLES);
+        assertEquals("SELECT COUNT_BIG(*) FROM ssb.dead_letter WHERE queue_name = ?;", TSqlLedger.DEAD_LETTER_COUNT);
         assertEquals("SELECT state FROM sys.conversation_endpoints WITH (NOLOCK) WHERE conversation_handle = ?;",
                 TSqlTestAdmin.ENDPOINT_STATE);
         assertEquals("SELECT COUNT_BIG(*) FROM sys.conversation_endpoints WITH (NOLOCK)"

@@ -92,9 +92,6 @@ final class TSqlTestAdmin {
         return "ALTER QUEUE " + queue.quoted() + " WITH STATUS = " + (enabled ? "ON" : "OFF") + ";";
     }
 
-    /** https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-transmission-queue-transact-sql */
-    static final String TRANSMISSION_QUEUE_DEPTH = "SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);";
-
     /**
      * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql
      *
