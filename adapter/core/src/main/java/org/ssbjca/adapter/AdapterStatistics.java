@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
@@ -15,15 +16,17 @@ import org.ssbjca.management.QueueReadings;
  * configured in the {@code resource-adapters} subsystem
  * ({@code /subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended}) and exports at
  * {@code /metrics} as {@code wildfly_resource_adapters_extended_<name>{resource_adapter="ssb-jca"}}: the sums over
- * the activations running now (an undeployed bean's counts leave the sums). Counters are read from memory; the
- * queues' depth and oldest message from the databases, at most every {@value #QUEUE_READ_MILLIS} ms. Only {@code long} and {@code int} values, the types WildFly
- * exports as metrics.
+ * the activations running now (an undeployed bean's counts leave the sums). Counters are read from memory; what the
+ * queues and databases hold through each activation's {@link QueueReadings} (its MBean's), at most every
+ * {@value QueueReadings#MAX_AGE_MILLIS} ms. Only {@code long} and {@code int} values, the types WildFly exports as
+ * metrics.
  */
 final class AdapterStatistics implements StatisticsPlugin {
 
     private static final long serialVersionUID = 1L;
 
     private final transient Supplier<? extends Iterable<EndpointActivation>> activations;
+    private final transient Function<EndpointActivation, QueueReadings> readings;
     private final transient Map<String, Statistic> statistics = new LinkedHashMap<>();
     private volatile boolean enabled = true;
 
@@ -31,13 +34,19 @@ final class AdapterStatistics implements StatisticsPlugin {
     private record Statistic(Class<?> type, String description, ToLongFunction<Iterable<EndpointActivation>> value) {
     }
 
-    AdapterStatistics(Supplier<? extends Iterable<EndpointActivation>> activations) {
+    AdapterStatistics(Supplier<? extends Iterable<EndpointActivation>> activations,
+            Function<EndpointActivation, QueueReadings> readings) {
         this.activations = activations;
+        this.readings = readings;
         add("Activations", int.class, "message-driven beans whose readers run now", total(a -> 1));
         add("ActiveReaders", int.class, "readers running now, over every activation",
                 total(EndpointActivation::readerCount));
         add("ParkedReaders", int.class, "readers waiting for a paused activation to resume",
                 total(EndpointActivation::parkedReaders));
+        add("ReconnectingReaders", int.class, "readers waiting to reconnect (database unreachable, queue missing or"
+                + " disabled)", total(a -> a.metrics().reconnectingReaders()));
+        add("Reconnects", long.class, "times a reader failed and waited to connect again",
+                total(a -> a.metrics().reconnects()));
         add("Received", long.class, "messages the readers received", total(a -> a.metrics().received()));
         add("Delivered", long.class, "messages the beans processed in deliveries that committed",
                 total(a -> a.metrics().delivered()));
@@ -50,51 +59,60 @@ final class AdapterStatistics implements StatisticsPlugin {
                 total(a -> a.metrics().errorsReceived()));
         add("PriorityRequestsRejected", long.class, "priority requests without a priority from 0 to 255",
                 total(a -> a.metrics().priorityRequestsRejected()));
-        add("QueueDepth", long.class, "messages waiting in the activations' queues (read at most every "
-                + QUEUE_READ_MILLIS / 1000 + " s; -1 when a database cannot be read)", all -> queues().depth());
+        add("DeliveriesTimed", long.class, "committed deliveries, timed (the count of DeliveryMillisTotal)",
+                total(a -> a.metrics().timedDeliveries()));
+        add("DeliveryMillisTotal", long.class, "time the timed deliveries took (bean and commit), milliseconds",
+                total(a -> Math.round(a.metrics().totalDeliveryMillis())));
+        String read = " (read at most every " + QueueReadings.MAX_AGE_MILLIS / 1000 + " s; -1 when a database"
+                + " cannot be read)";
+        add("QueueDepth", long.class, "messages waiting in the activations' queues" + read,
+                queues(QueueReadings.Reading::depth, Long::sum));
         add("OldestMessageAgeSeconds", long.class, "age of the oldest message in the activations' queues, 0 when"
-                + " they are empty (read at most every " + QUEUE_READ_MILLIS / 1000 + " s; -1 when a database cannot"
-                + " be read)", all -> queues().oldestAgeSeconds());
+                + " they are empty" + read, queues(QueueReadings.Reading::oldestAgeSeconds, Math::max));
+        add("PendingConversationGroups", long.class, "conversation groups with messages in the activations' queues"
+                + read, queues(QueueReadings.Reading::pendingGroups, Long::sum));
+        add("DeadLetters", long.class, "messages of the activations' queues waiting in the dead-letter table" + read,
+                queues(QueueReadings.Reading::deadLetters, Long::sum));
+        add("ConversationEndpoints", long.class, "conversation endpoints in the activations' databases, closed ones"
+                + " (CD) left out" + read, databases(r -> open(r.endpoints())));
+        add("StaleConversationEndpoints", long.class, "of those, endpoints begun over "
+                + QueueReadings.STALE_AFTER.toHours() + " h ago: the leak detector" + read,
+                databases(r -> open(r.staleEndpoints())));
+        add("TransmissionQueueDepth", long.class, "messages in the databases' transmission queues" + read,
+                databases(QueueReadings.Reading::transmissionQueue));
     }
 
-    /** How long a reading of the queues serves, so that a scrape of several attributes queries once. */
-    static final long QUEUE_READ_MILLIS = 5_000;
-
-    /** The queues' depth and oldest message, as last read. */
-    private record QueueReading(long depth, long oldestAgeSeconds, long readAtNanos) {
+    private static long open(java.util.List<org.ssbjca.backend.EndpointCount> endpoints) {
+        return endpoints.stream().filter(e -> !"CD".equals(e.state()))
+                .mapToLong(org.ssbjca.backend.EndpointCount::count).sum();
     }
 
-    private transient volatile QueueReading lastReading;
+    /** @return a value of each queue combined, each queue once (two beans on one queue), -1 if one is unreadable */
+    private ToLongFunction<Iterable<EndpointActivation>> queues(ToLongFunction<QueueReadings.Reading> each,
+            java.util.function.LongBinaryOperator combine) {
+        return all -> combined(all, a -> a.database().source().config() + "/" + a.queue(), each, combine);
+    }
 
-    /** @return the queues' reading, from the database when the last one is older than {@link #QUEUE_READ_MILLIS} */
-    private synchronized QueueReading queues() {
-        QueueReading last = lastReading;
-        long now = System.nanoTime();
-        if (last != null && now - last.readAtNanos() < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
-                QUEUE_READ_MILLIS)) {
-            return last;
-        }
-        long depth = 0;
-        long oldest = 0;
+    /** @return a value of each database summed, each database once, -1 if one is unreadable */
+    private ToLongFunction<Iterable<EndpointActivation>> databases(ToLongFunction<QueueReadings.Reading> each) {
+        return all -> combined(all, a -> String.valueOf(a.database().source().config()), each, Long::sum);
+    }
+
+    private long combined(Iterable<EndpointActivation> all, Function<EndpointActivation, String> key,
+            ToLongFunction<QueueReadings.Reading> each, java.util.function.LongBinaryOperator combine) {
+        long result = 0;
         java.util.Set<String> seen = new java.util.HashSet<>();
-        try {
-            for (EndpointActivation a : activations.get()) {
-                if (!seen.add(a.database().source().config() + "/" + a.queue())) {
-                    continue; // two beans on one queue: counted once
-                }
-                QueueReadings.Reading queue = QueueReadings.read(a);
-                depth += queue.depth();
-                if (queue.oldest() != null) {
-                    oldest = Math.max(oldest, java.time.Duration.between(queue.oldest(), java.time.Instant.now())
-                            .getSeconds());
-                }
+        for (EndpointActivation a : all) {
+            if (!seen.add(key.apply(a))) {
+                continue;
             }
-        } catch (IllegalStateException unreadable) {
-            depth = -1;
-            oldest = -1;
+            try {
+                result = combine.applyAsLong(result, each.applyAsLong(readings.apply(a).get()));
+            } catch (IllegalStateException unreadable) {
+                return -1;
+            }
         }
-        lastReading = new QueueReading(depth, oldest, now);
-        return lastReading;
+        return result;
     }
 
     private void add(String name, Class<?> type, String description,

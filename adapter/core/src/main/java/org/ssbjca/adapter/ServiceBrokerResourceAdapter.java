@@ -70,7 +70,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     private String password;
 
     /** The counters WildFly shows as the resource adapter's statistics and exports at /metrics. */
-    private final AdapterStatistics statistics = new AdapterStatistics(this::activations);
+    private final AdapterStatistics statistics = new AdapterStatistics(this::activations, this::readings);
 
     /** The default database as resolved at start, MicroProfile Config included; null before. */
     private volatile DatabaseConfig resolvedDefault;
@@ -248,6 +248,11 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     @Override
     public StatisticsPlugin getStatistics() {
         return statistics;
+    }
+
+    private org.ssbjca.management.QueueReadings readings(EndpointActivation activation) {
+        Management m = management;
+        return m != null ? m.readings(activation) : new org.ssbjca.management.QueueReadings(activation);
     }
 
     /** @return the running activations */

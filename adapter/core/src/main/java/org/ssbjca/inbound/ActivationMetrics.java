@@ -31,6 +31,11 @@ public final class ActivationMetrics {
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     private volatile String lastError;
     private volatile Instant lastErrorAt;
+    final LongAdder reconnects = new LongAdder();
+    private final java.util.Set<String> failingReaders = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicReference<Instant> failingSince =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private volatile boolean queueDisabled;
 
     void deliveryTook(long nanos) {
         timedDeliveries.increment();
@@ -41,6 +46,34 @@ public final class ActivationMetrics {
     void error(String what) {
         lastError = what;
         lastErrorAt = Instant.now();
+    }
+
+    /**
+     * A reader lost its connection, could not open one, or found its queue missing or disabled: it waits and
+     * reconnects.
+     */
+    void readerFailed(String reader, boolean disabled) {
+        reconnects.increment();
+        failingReaders.add(reader);
+        queueDisabled = disabled;
+        failingSince.compareAndSet(null, Instant.now());
+    }
+
+    /** A reader's turn succeeded: the activation reads its queue again. Cheap when nothing failed. */
+    void readerSucceeded(String reader) {
+        if (failingSince.get() != null || !failingReaders.isEmpty()) {
+            failingReaders.remove(reader);
+            queueDisabled = false;
+            failingSince.set(null);
+        }
+    }
+
+    /** A reader stopped: it no longer counts as reconnecting. */
+    void readerStopped(String reader) {
+        failingReaders.remove(reader);
+        if (failingReaders.isEmpty()) {
+            failingSince.set(null);
+        }
     }
 
     void started(String reader, InFlight delivery) {
@@ -125,6 +158,39 @@ public final class ActivationMetrics {
     }
 
     /** @return the deliveries in flight, by reader name */
+    /** @return reconnections since the activation started: readers that failed and waited to connect again */
+    public long reconnects() {
+        return reconnects.sum();
+    }
+
+    /** @return readers waiting to reconnect now */
+    public int reconnectingReaders() {
+        return failingReaders.size();
+    }
+
+    /**
+     * @return since when the readers have failed without any reader's turn succeeding in between (the database
+     *     unreachable, the queue missing or disabled), or null while they read
+     */
+    public Instant failingSince() {
+        return failingSince.get();
+    }
+
+    /** @return whether the latest failure was the queue found disabled (and no turn succeeded since) */
+    public boolean queueDisabled() {
+        return queueDisabled && failingSince.get() != null;
+    }
+
+    /** @return deliveries timed since the activation started (the count behind {@link #meanDeliveryMillis()}) */
+    public long timedDeliveries() {
+        return timedDeliveries.sum();
+    }
+
+    /** @return their total time, in milliseconds */
+    public double totalDeliveryMillis() {
+        return totalDeliveryNanos.sum() / 1e6;
+    }
+
     public Map<String, InFlight> inFlight() {
         return Map.copyOf(inFlight);
     }

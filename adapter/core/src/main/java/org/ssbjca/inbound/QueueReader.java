@@ -48,6 +48,7 @@ final class QueueReader implements Runnable {
                     if (activation.awaitResumed(this::isStopped)) {
                         ensureReady();
                         runOneTransaction();
+                        activation.metrics().readerSucceeded(name);
                     }
                     backoff.reset();
                     activation.recovered();
@@ -62,6 +63,7 @@ final class QueueReader implements Runnable {
             }
         } finally {
             discard();
+            activation.metrics().readerStopped(name);
             finished.countDown();
         }
     }
@@ -118,6 +120,7 @@ final class QueueReader implements Runnable {
             LOG.endpointUnavailable(name, what, delay);
         } else {
             activation.metrics().error(what);
+            activation.metrics().readerFailed(name, e instanceof QueueDisabledException);
             if (e instanceof QueueDisabledException) {
                 activation.events().queueDisabled(settings.queue());
             } else {

@@ -191,4 +191,69 @@ public interface ActivationMXBean {
      * @return how many were delivered and committed
      */
     int redeliverDeadLetters(String messageType, int max);
+
+    /** @return readers waiting to reconnect now (the database unreachable, the queue missing or disabled) */
+    int getReconnectingReaders();
+
+    /** @return reconnections since the activation started: each time a reader failed and waited to connect again */
+    long getReconnects();
+
+    /**
+     * @return since when the readers have been failing with no reader's turn succeeding in between, or null while
+     *     they read: what the readiness check compares with its threshold
+     */
+    Date getFailingSince();
+
+    /** @return whether the readers found the queue disabled (and have not read it since) */
+    boolean isQueueDisabled();
+
+    /** @return committed deliveries since the activation started, all timed (the count of {@link #getMeanDeliveryMillis()}) */
+    long getTimedDeliveries();
+
+    /** @return their total time in milliseconds (with {@link #getTimedDeliveries()}: a summary's sum and count) */
+    double getTotalDeliveryMillis();
+
+    /**
+     * @return the age of the queue's oldest message in seconds, 0 when it is empty (read at most every 5 s, like the
+     *     next four)
+     */
+    long getOldestMessageAgeSeconds();
+
+    /** @return conversation groups with messages in the queue */
+    long getPendingConversationGroupCount();
+
+    /** @return the queue's messages waiting in the dead-letter table */
+    long getDeadLetterCount();
+
+    /** @return messages in the database's transmission queue (always 0 on H2 and PostgreSQL but for disabled queues) */
+    long getTransmissionQueueDepth();
+
+    /**
+     * @return the database's conversation endpoints by service and state (all of them, not only this queue's
+     *     services)
+     */
+    List<ConversationCountInfo> getConversationEndpoints();
+
+    /**
+     * Lists the database's conversation endpoints begun more than {@code olderThanMinutes} ago, by service and state:
+     * the fire-and-forget leaks to look at before {@link #endConversations}.
+     *
+     * @param olderThanMinutes 0 for all of them, up to 5256000 (10 years)
+     * @return one entry per service and state
+     */
+    List<ConversationCountInfo> listConversations(long olderThanMinutes);
+
+    /**
+     * Ends WITH CLEANUP, one transaction each, the oldest endpoints of one service in one state begun more than
+     * {@code olderThanMinutes} ago: no message is sent to the other side, messages of those conversations still in
+     * the database's queues are deleted. Give as {@code max} the count {@link #listConversations} showed: that is the
+     * confirmation; no more than that many are ended.
+     *
+     * @param service the service of this side, as listed
+     * @param state its state code, as listed (SO, SI, CO, DI, DO, ER)
+     * @param olderThanMinutes as for {@link #listConversations}
+     * @param max at most this many, 1 to 100000
+     * @return how many were ended
+     */
+    int endConversations(String service, String state, long olderThanMinutes, int max);
 }

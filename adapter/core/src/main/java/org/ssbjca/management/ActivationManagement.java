@@ -15,6 +15,7 @@ import jakarta.resource.ResourceException;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ActivationMetrics;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * The {@link ActivationMXBean} of one activation: reads and changes it through {@link EndpointActivation}'s public methods,
@@ -22,16 +23,25 @@ import org.ssbjca.inbound.ActivationMetrics;
  */
 final class ActivationManagement implements ActivationMXBean, NotificationEmitter {
 
+    private static final AdapterLog LOG = AdapterLog.of(ActivationManagement.class);
+
     /** The most groups {@code PendingConversationGroups} lists. */
     static final int PENDING_LIMIT = 100;
 
     private final EndpointActivation activation;
     private final ActivationNotifications notifications = new ActivationNotifications();
     private final DeadLetterOperations deadLetters;
+    private final QueueReadings readings;
 
     ActivationManagement(EndpointActivation activation) {
         this.activation = activation;
         this.deadLetters = new DeadLetterOperations(activation);
+        this.readings = new QueueReadings(activation);
+    }
+
+    /** @return the activation's queue and database readings, kept for a few seconds */
+    QueueReadings readings() {
+        return readings;
     }
 
     /** @return where the activation reports its events */
@@ -284,5 +294,115 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
             throw new IllegalStateException("the activation " + activation.name() + " has not started");
         }
         return db;
+    }
+
+    /** The state codes an endpoint that can still be ended has. */
+    private static final java.util.Set<String> ENDABLE_STATES = java.util.Set.of("SO", "SI", "CO", "DI", "DO", "ER");
+
+    /** The largest age argument: 10 years in minutes. */
+    static final long MAX_AGE_MINUTES = 5_256_000;
+
+    /** The most endpoints one {@code endConversations} ends. */
+    static final int MAX_ENDED = 100_000;
+
+    @Override
+    public int getReconnectingReaders() {
+        return metrics().reconnectingReaders();
+    }
+
+    @Override
+    public long getReconnects() {
+        return metrics().reconnects();
+    }
+
+    @Override
+    public Date getFailingSince() {
+        Instant since = metrics().failingSince();
+        return since == null ? null : Date.from(since);
+    }
+
+    @Override
+    public boolean isQueueDisabled() {
+        return metrics().queueDisabled();
+    }
+
+    @Override
+    public long getTimedDeliveries() {
+        return metrics().timedDeliveries();
+    }
+
+    @Override
+    public double getTotalDeliveryMillis() {
+        return metrics().totalDeliveryMillis();
+    }
+
+    @Override
+    public long getOldestMessageAgeSeconds() {
+        return readings.get().oldestAgeSeconds();
+    }
+
+    @Override
+    public long getPendingConversationGroupCount() {
+        return readings.get().pendingGroups();
+    }
+
+    @Override
+    public long getDeadLetterCount() {
+        return readings.get().deadLetters();
+    }
+
+    @Override
+    public long getTransmissionQueueDepth() {
+        return readings.get().transmissionQueue();
+    }
+
+    @Override
+    public List<ConversationCountInfo> getConversationEndpoints() {
+        return readings.get().endpoints().stream().map(ConversationCountInfo::of).collect(Collectors.toList());
+    }
+
+    @Override
+    public List<ConversationCountInfo> listConversations(long olderThanMinutes) {
+        Instant before = begunBefore(olderThanMinutes);
+        return ShortLivedConnection.run(database(), "listing the conversations begun over " + olderThanMinutes
+                + " minutes ago", s -> database().broker().admin(s.connection()).conversationEndpoints(before))
+                .stream().map(ConversationCountInfo::of).collect(Collectors.toList());
+    }
+
+    @Override
+    public int endConversations(String service, String state, long olderThanMinutes, int max) {
+        String what = "ending the conversations of " + service + " in state " + state;
+        if (service == null || service.isBlank()) {
+            throw ShortLivedConnection.forClient(what, new IllegalArgumentException("service must be given"));
+        }
+        if (state == null || !ENDABLE_STATES.contains(state)) {
+            throw ShortLivedConnection.forClient(what, new IllegalArgumentException(
+                    "state must be one of " + new java.util.TreeSet<>(ENDABLE_STATES) + ", was " + state));
+        }
+        if (max < 1 || max > MAX_ENDED) {
+            throw ShortLivedConnection.forClient(what, new IllegalArgumentException(
+                    "max must be between 1 and " + MAX_ENDED + ", was " + max));
+        }
+        Instant before = begunBefore(olderThanMinutes);
+        List<UUID> handles = ShortLivedConnection.run(database(), what, s -> database().broker()
+                .admin(s.connection()).conversationHandles(service, state, before, max));
+        int ended = 0;
+        for (UUID handle : handles) {
+            ShortLivedConnection.run(database(), "END CONVERSATION " + handle + " WITH CLEANUP", s -> {
+                s.endConversationWithCleanup(handle);
+                return null;
+            });
+            ended++;
+        }
+        LOG.conversationsEnded(ended, service, state, olderThanMinutes, getName());
+        return ended;
+    }
+
+    private static Instant begunBefore(long olderThanMinutes) {
+        if (olderThanMinutes < 0 || olderThanMinutes > MAX_AGE_MINUTES) {
+            throw ShortLivedConnection.forClient("listing conversations", new IllegalArgumentException(
+                    "olderThanMinutes must be between 0 and " + MAX_AGE_MINUTES + ", was " + olderThanMinutes));
+        }
+        return olderThanMinutes == 0 ? null : Instant.now().minus(java.time.Duration.ofMinutes(olderThanMinutes));
     }
 }

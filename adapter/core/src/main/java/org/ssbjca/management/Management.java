@@ -18,6 +18,8 @@ public final class Management implements AutoCloseable {
 
     private final MBeans mbeans;
     private final Object adapterKey = new Object();
+    private final java.util.Map<EndpointActivation, ActivationManagement> activations =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private Management(MBeanServer server) {
         this.mbeans = new MBeans(server);
@@ -55,6 +57,7 @@ public final class Management implements AutoCloseable {
      */
     public void activationStarted(EndpointActivation activation) {
         ActivationManagement mbean = new ActivationManagement(activation);
+        activations.put(activation, mbean);
         ObjectName name = mbeans.register(activation, mbean, ObjectNames.activation(activation.name()));
         if (name != null) {
             mbean.notifications().source(name);
@@ -70,7 +73,18 @@ public final class Management implements AutoCloseable {
      */
     public void activationStopping(EndpointActivation activation) {
         activation.setEvents(ActivationEvents.NONE);
+        activations.remove(activation);
         mbeans.unregister(activation);
+    }
+
+    /**
+     * @param activation an activation
+     * @return its queue and database readings (those its MBean shows, kept a few seconds), or a reading of its own
+     *     when it has no MBean
+     */
+    public QueueReadings readings(EndpointActivation activation) {
+        ActivationManagement mbean = activations.get(activation);
+        return mbean != null ? mbean.readings() : new QueueReadings(activation);
     }
 
     /**

@@ -220,4 +220,9 @@ public interface AdapterLog extends BasicLogger {
     @LogMessage(level = DEBUG)
     @Message(id = 103, value = "notifications for %s not sent (%s); next connection attempt in %d ms")
     void notificationsNotSent(Object queues, String what, long delayMillis);
+
+    @LogMessage(level = INFO)
+    @Message(id = 104, value = "ended %d conversation endpoint(s) of service %s in state %s begun over %d minutes ago"
+            + " WITH CLEANUP (operator request on %s)")
+    void conversationsEnded(int ended, String service, String state, long olderThanMinutes, String activation);
 }

@@ -39,9 +39,11 @@ class AdapterStatisticsTest {
             Awaitility.await().atMost(Duration.ofSeconds(30))
                     .until(() -> a.metrics().delivered() == 2 && a.metrics().deadLettered() == 1);
 
-            assertEquals(List.of("Activations", "ActiveReaders", "ParkedReaders", "Received", "Delivered", "Committed",
-                    "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
-                    "QueueDepth", "OldestMessageAgeSeconds"), List.copyOf(stats.getNames()));
+            assertEquals(List.of("Activations", "ActiveReaders", "ParkedReaders", "ReconnectingReaders", "Reconnects",
+                    "Received", "Delivered", "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived",
+                    "PriorityRequestsRejected", "DeliveriesTimed", "DeliveryMillisTotal", "QueueDepth",
+                    "OldestMessageAgeSeconds", "PendingConversationGroups", "DeadLetters", "ConversationEndpoints",
+                    "StaleConversationEndpoints", "TransmissionQueueDepth"), List.copyOf(stats.getNames()));
             for (String name : stats.getNames()) {
                 Class<?> type = stats.getType(name);
                 assertEquals(true, type == int.class || type == long.class, name + " is " + type);
@@ -55,6 +57,11 @@ class AdapterStatisticsTest {
             assertEquals(2L, stats.getValue("RolledBack"));
             assertEquals(1L, stats.getValue("DeadLettered"));
             assertEquals(a.metrics().redelivered(), stats.getValue("Redelivered"));
+            assertEquals(a.metrics().timedDeliveries(), stats.getValue("DeliveriesTimed"));
+            assertEquals(stats.getValue("Committed"), stats.getValue("DeliveriesTimed"), "committed deliveries are timed");
+            assertEquals(0, stats.getValue("ReconnectingReaders"));
+            Awaitility.await("the dead letter counted").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> Long.valueOf(1).equals(stats.getValue("DeadLetters")));
         }
     }
 
@@ -68,10 +75,16 @@ class AdapterStatisticsTest {
             a.pause();
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> a.parkedReaders() == a.readerCount());
             assertEquals(0L, stats.getValue("QueueDepth"));
+            assertEquals(0L, stats.getValue("PendingConversationGroups"));
+            long endpoints = (Long) stats.getValue("ConversationEndpoints");
             h.send("x", "y");
             h.send("z");
             Awaitility.await("read again within 5 s").atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(500)).until(() -> Long.valueOf(3).equals(stats.getValue("QueueDepth")));
+            assertEquals(2L, stats.getValue("PendingConversationGroups"), "two conversations, a group each");
+            assertEquals(endpoints + 4, stats.getValue("ConversationEndpoints"), "two dialogs, two sides each");
+            assertEquals(0L, stats.getValue("StaleConversationEndpoints"), "none begun an hour ago");
+            assertEquals(0L, stats.getValue("TransmissionQueueDepth"));
             Awaitility.await("the oldest message ages").atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> (Long) stats.getValue("OldestMessageAgeSeconds") >= 1);

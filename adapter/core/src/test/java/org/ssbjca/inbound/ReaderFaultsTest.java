@@ -4,6 +4,8 @@ import org.awaitility.Awaitility;
 import java.time.Duration;
 import org.ssbjca.brokers.DeliveryContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.QueueReaderTest.await;
 
@@ -75,11 +77,21 @@ class ReaderFaultsTest {
                 h.send(bodies);
             }
             await(() -> recorded(h) >= total / 4);
+            assertNull(a.metrics().failingSince(), "the readers read");
 
             server.stop();
             long stoppedAt = System.nanoTime();
             Thread.sleep(2500);
             long atStop = events.count();
+            // what readiness and the metrics see while the database is away
+            java.time.Instant failingSince = a.metrics().failingSince();
+            int reconnecting = a.metrics().reconnectingReaders();
+            long reconnects = a.metrics().reconnects();
+            assertTrue(failingSince != null && failingSince.isBefore(java.time.Instant.now().minusSeconds(1)),
+                    "failing since the stop: " + failingSince);
+            assertTrue(reconnecting >= 1 && reconnecting <= 3, "readers reconnecting: " + reconnecting);
+            assertTrue(reconnects >= reconnecting, "reconnects counted: " + reconnects);
+            assertFalse(a.metrics().queueDisabled());
             server = startH2(port);
             long restartedAt = System.nanoTime();
 
@@ -92,6 +104,9 @@ class ReaderFaultsTest {
                     TimeUnit.NANOSECONDS.toMillis(restartedAt - stoppedAt), atStop, resumedMillis, recorded(h),
                     total, distinct(h)));
 
+            Awaitility.await("the readers read again").atMost(Duration.ofSeconds(30))
+                    .until(() -> a.metrics().failingSince() == null && a.metrics().reconnectingReaders() == 0);
+            assertTrue(a.metrics().reconnects() >= reconnects);
             assertEquals(total, distinct(h), "nothing lost, nothing duplicated");
             assertEquals(total, recorded(h), "nothing recorded twice");
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
@@ -220,6 +235,8 @@ class ReaderFaultsTest {
                     + " reports in 2 s");
             assertTrue(a.metrics().lastError().contains("disabled"), a.metrics().lastError());
             assertEquals(2, a.readerCount());
+            assertTrue(a.metrics().queueDisabled(), "what readiness sees");
+            assertTrue(a.metrics().failingSince() != null);
 
             long enabledAt = System.nanoTime();
             h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, true));
@@ -227,6 +244,8 @@ class ReaderFaultsTest {
             FIGURES.info(String.format("disabled queue: %d reports in 2 s from 2 readers; delivery resumed %d ms after it "
                     + "was enabled", reports, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - enabledAt)));
             assertEquals(List.of("1", "2", "3", "4", "5", "6"), got.stream().sorted().toList());
+            Awaitility.await("read again").atMost(Duration.ofSeconds(30))
+                    .until(() -> !a.metrics().queueDisabled() && a.metrics().failingSince() == null);
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
             assertEquals(0, f.pairingErrors.get());
         }
