@@ -294,6 +294,61 @@ class ActivationMXBeanTest {
     }
 
     /** Pauses and waits until every reader is parked, so that nothing more is delivered. */
+    /**
+     * The hygiene operations as a JMX client calls them: a fire-and-forget sender whose target bean never ends
+     * leaves endpoints; they are listed by service and state (open types), not among those begun over a minute ago,
+     * and ended WITH CLEANUP up to the count the operator confirms; bad arguments name the accepted values.
+     */
+    @Test
+    void leftConversationsAreListedAndEndedWithCleanup() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setHandleSystemMessages("DELIVER"); // the bean is given the EndDialogs and, buggy, ignores them
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
+            EndpointActivation a = Jmx.onlyActivation(h);
+            ActivationMXBean mx = Jmx.proxy(a);
+            for (int i = 0; i < 3; i++) {
+                org.ssbjca.api.Conversation c = h.send("fire-" + i);
+                h.tx(s -> {
+                    s.endConversation(c.handle(), null, null);
+                    return null;
+                });
+            }
+            await(() -> got.size() == 6, "the three messages and their EndDialogs delivered");
+            ObjectName name = ObjectNames.activation(a.name());
+            CompositeData[] listed = (CompositeData[]) SERVER.invoke(name, "listConversations", new Object[] {0L},
+                    new String[] {"long"});
+            List<String> rows = java.util.Arrays.stream(listed).map(d -> d.get("service") + "/" + d.get("state") + "="
+                    + d.get("count")).collect(Collectors.toList());
+            assertTrue(rows.contains(InboundHarness.TARGET + "/DI=3"), rows.toString());
+            assertTrue(rows.contains(InboundHarness.INITIATOR + "/DO=3"), rows.toString());
+            assertTrue(mx.listConversations(1).isEmpty(), "none begun over a minute ago");
+            await(() -> mx.getConversationEndpoints().stream().mapToLong(ConversationCountInfo::getCount).sum() == 6,
+                    "the endpoints metric (read at most every 5 s)");
+
+            IllegalArgumentException state = assertThrows(IllegalArgumentException.class,
+                    () -> mx.endConversations(InboundHarness.TARGET, "XX", 0, 3));
+            assertTrue(state.getMessage().contains("state must be one of [CO, DI, DO, ER, SI, SO], was XX"),
+                    state.getMessage());
+            IllegalArgumentException max = assertThrows(IllegalArgumentException.class,
+                    () -> mx.endConversations(InboundHarness.TARGET, "DI", 0, 0));
+            assertTrue(max.getMessage().contains("max must be between 1 and 100000, was 0"), max.getMessage());
+            IllegalArgumentException age = assertThrows(IllegalArgumentException.class,
+                    () -> mx.listConversations(-1));
+            assertTrue(age.getMessage().contains("olderThanMinutes must be between 0 and 5256000, was -1"),
+                    age.getMessage());
+            assertEquals(0, mx.endConversations(InboundHarness.TARGET, "DI", 60, 3), "none that old");
+
+            assertEquals(2, mx.endConversations(InboundHarness.TARGET, "DI", 0, 2), "no more than confirmed");
+            assertEquals(1, mx.endConversations(InboundHarness.TARGET, "DI", 0, 3));
+            assertEquals(3, mx.endConversations(InboundHarness.INITIATOR, "DO", 0, 3));
+            assertTrue(mx.listConversations(0).stream().noneMatch(c -> c.getService().equals(
+                    InboundHarness.TARGET) || c.getService().equals(InboundHarness.INITIATOR)),
+                    "both sides gone");
+        }
+    }
+
     static void pauseFully(ActivationMXBean mx) throws InterruptedException {
         mx.pause();
         await(() -> mx.getParkedReaders() == mx.getMaxReaders(), "every reader parked");
