@@ -36,6 +36,7 @@ import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.Postgres;
 import org.ssbjca.it.support.ServerAdmin;
+import org.ssbjca.it.support.ServerAdmin.Cli;
 
 /**
  * Issue 12: the README's recipe "Configuring in WildFly" as written: {@code jboss-cli.sh --connect
@@ -85,15 +86,15 @@ class SubsystemConfigurationIT {
         try {
             deployer.deploy("zero-setup-rar");
             Cli refused = cli();
-            assertNotEquals(0, refused.exit, "refused beside the zero-setup RAR: " + refused.output);
-            assertTrue(refused.output.contains("ssb-jca.rar"), refused.output);
+            assertNotEquals(0, refused.exit(), "refused beside the zero-setup RAR: " + refused.output());
+            assertTrue(refused.output().contains("ssb-jca.rar"), refused.output());
             assertFalse(exists(), "the refused batch left no resource adapter behind");
             FIGURES.info("the script beside the zero-setup RAR is refused: "
-                    + refused.output.strip().replace('\n', ' '));
+                    + refused.output().strip().replace('\n', ' '));
             deployer.undeploy("zero-setup-rar");
 
             Cli first = cli();
-            assertEquals(0, first.exit, "the script ran: " + first.output);
+            assertEquals(0, first.exit(), "the script ran: " + first.output());
 
             deployer.deploy("subsystem-beans");
             beansDeployed = true;
@@ -117,18 +118,18 @@ class SubsystemConfigurationIT {
             try {
                 Files.writeString(secretFile, "ssb.jca.secret=" + secret + "\n");
                 Cli encrypt = cli(PASSWORD_SCRIPT, "--properties=" + secretFile, "--resolve-parameter-values");
-                assertEquals(0, encrypt.exit, "the password script ran: " + encrypt.output);
-                java.util.regex.Matcher m = ENCRYPTED.matcher(encrypt.output);
-                assertTrue(m.find(), "an encrypted expression printed: " + encrypt.output);
+                assertEquals(0, encrypt.exit(), "the password script ran: " + encrypt.output());
+                java.util.regex.Matcher m = ENCRYPTED.matcher(encrypt.output());
+                assertTrue(m.find(), "an encrypted expression printed: " + encrypt.output());
                 expression = m.group();
             } finally {
                 Files.delete(secretFile);
             }
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties=user"
-                    + ":add(value=" + role + ")").exit);
+                    + ":add(value=" + role + ")").exit());
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties="
-                    + "password:add(value=\"" + expression + "\")").exit);
-            assertEquals(0, command("reload").exit);
+                    + "password:add(value=\"" + expression + "\")").exit());
+            assertEquals(0, command("reload").exit());
             await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> "running".equals(serverState()));
             String encrypted = "subsystem-encrypted-" + UUID.randomUUID();
@@ -140,9 +141,9 @@ class SubsystemConfigurationIT {
             assertEquals(0, LogStore.serverLogLines(secret), "the password in no log line");
 
             Cli second = cli();
-            assertNotEquals(0, second.exit, "a second run is refused: " + second.output);
-            assertTrue(second.output.contains("ssb-jca"), second.output);
-            FIGURES.info("a second run of the script is refused: " + second.output.strip().replace('\n', ' '));
+            assertNotEquals(0, second.exit(), "a second run is refused: " + second.output());
+            assertTrue(second.output().contains("ssb-jca"), second.output());
+            FIGURES.info("a second run of the script is refused: " + second.output().strip().replace('\n', ' '));
             String after = "subsystem-after-" + UUID.randomUUID();
             db.sendOne(QUEUE, after);
             await("still delivered after the refused run").atMost(Duration.ofSeconds(60))
@@ -180,11 +181,11 @@ class SubsystemConfigurationIT {
         try {
             Cli source = command("/subsystem=microprofile-config-smallrye/config-source=ssb-jca:add(dir={path=\""
                     + secrets.toAbsolutePath() + "\"})");
-            assertEquals(0, source.exit, "the config source added: " + source.output);
+            assertEquals(0, source.exit(), "the config source added: " + source.output());
             Cli script = cli();
-            assertEquals(0, script.exit, "the script ran: " + script.output);
+            assertEquals(0, script.exit(), "the script ran: " + script.output());
             // the metrics subsystem exports resources that existed when the server (re)started
-            assertEquals(0, command("reload").exit);
+            assertEquals(0, command("reload").exit());
             await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> "running".equals(serverState()));
 
@@ -202,7 +203,7 @@ class SubsystemConfigurationIT {
             assertEquals(1, metric("wildfly_resource_adapters_extended_activations"));
             Cli statistics = command("/subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended"
                     + ":read-attribute(name=Delivered)");
-            assertTrue(statistics.output.contains("\"result\" => 1L"), statistics.output);
+            assertTrue(statistics.output().contains("\"result\" => 1L"), statistics.output());
             long scrapeStart = System.nanoTime();
             String lines = metricLines();
             long scrapeMillis = (System.nanoTime() - scrapeStart) / 1_000_000;
@@ -211,8 +212,8 @@ class SubsystemConfigurationIT {
             FIGURES.info("a scrape of /metrics took " + scrapeMillis + " ms; the resource adapter's statistics: "
                     + lines);
             Cli model = command("/subsystem=microprofile-config-smallrye:read-resource(recursive=true)");
-            assertFalse(model.output.contains(pg.password()) && !pg.password().isBlank(),
-                    "the password is in a file, not in the configuration: " + model.output);
+            assertFalse(model.output().contains(pg.password()) && !pg.password().isBlank(),
+                    "the password is in a file, not in the configuration: " + model.output());
             long starts = LogStore.serverLogLines("SSBJCA0002");
             assertTrue(starts >= 1, "started");
             assertEquals(starts, LogStore.serverLogLines("SSBJCA0002: ssb-jca started; default database POSTGRESQL"),
@@ -236,46 +237,18 @@ class SubsystemConfigurationIT {
         }
     }
 
-    /** The output and exit code of {@code jboss-cli.sh} running the shipped script against the manual server. */
-    private record Cli(int exit, String output) {
-    }
-
     /** @return jboss-cli's run of the shipped ssb-jca.cli, as the README gives it */
     private static Cli cli() {
-        return cli(System.getProperty("ssb.it.cliScript"),
+        return ServerAdmin.cli(System.getProperty("ssb.it.cliScript"),
                 "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath());
     }
 
     private static Cli cli(String script, String... arguments) {
-        List<String> args = new ArrayList<>();
-        args.add("--file=" + Path.of(script).toAbsolutePath().normalize());
-        args.addAll(List.of(arguments));
-        return jbossCli(args);
+        return ServerAdmin.cli(script, arguments);
     }
 
     private static Cli command(String command) {
-        return jbossCli(List.of("--command=" + command));
-    }
-
-    private static Cli jbossCli(List<String> arguments) {
-        Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
-        List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin").resolve("jboss-cli.sh").toString(),
-                "--connect", "--controller=remote+http://127.0.0.1:" + managementPort()));
-        command.addAll(arguments);
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(5, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new IllegalStateException("jboss-cli did not finish: " + output);
-            }
-            return new Cli(p.exitValue(), output);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ServerAdmin.command(command);
     }
 
     private static int managementPort() {

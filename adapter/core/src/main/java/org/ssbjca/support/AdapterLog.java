@@ -222,7 +222,7 @@ public interface AdapterLog extends BasicLogger {
     void notificationsNotSent(Object queues, String what, long delayMillis);
 
     @LogMessage(level = INFO)
-    @Message(id = 104, value = "ended %d conversation endpoint(s) of service %s in state %s begun over %d minutes ago"
-            + " WITH CLEANUP (operator request on %s)")
+    @Message(id = 104, value = "ended %d conversation endpoint(s) of service %s in state %s begun over %d minute(s)"
+            + " ago (0: of any age) WITH CLEANUP, at an operator's request on %s")
     void conversationsEnded(int ended, String service, String state, long olderThanMinutes, String activation);
 }

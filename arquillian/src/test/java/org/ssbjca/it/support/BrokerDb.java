@@ -137,6 +137,25 @@ public final class BrokerDb implements AutoCloseable {
     }
 
     /**
+     * Fire and forget, {@code n} times: a dialog of its own to {@code queue}'s service, one message, and END at once,
+     * in one transaction. With no bean ending the target side, both endpoints stay (initiator DO, target DI).
+     */
+    public void fireAndForget(String queue, int n) {
+        try (Connection c = source.open()) {
+            BrokerSession s = broker.session(c);
+            for (int i = 0; i < n; i++) {
+                Conversation dialog = s.beginDialog(CLIENT, queue + "Service", CONTRACT, DialogOptions.defaults());
+                s.send(dialog.handle(), REQUEST, ("fire-" + i).getBytes(UTF_8));
+                s.endConversation(dialog.handle(), null, null);
+            }
+            c.commit();
+            s.afterCompletion(true);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot send: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * @param sql a query returning one number
      * @param params its parameters
      * @return the number

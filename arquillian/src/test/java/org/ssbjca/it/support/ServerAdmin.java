@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jboss.as.controller.client.ModelControllerClient;
 import org.jboss.as.controller.client.helpers.Operations;
@@ -56,6 +58,57 @@ public final class ServerAdmin {
         }
         if (p.exitValue() != 0) {
             throw new IllegalStateException("add-user.sh failed: " + output);
+        }
+    }
+
+    /**
+     * The output and exit code of a {@code jboss-cli.sh} run against the manual server.
+     *
+     * @param exit its exit code
+     * @param output what it printed
+     */
+    public record Cli(int exit, String output) {
+    }
+
+    /**
+     * @param script a CLI script, as a user runs it with {@code --file}
+     * @param arguments more arguments ({@code -Dname=value})
+     * @return jboss-cli's run of it against the manual server
+     */
+    public static Cli cli(String script, String... arguments) {
+        List<String> args = new ArrayList<>();
+        args.add("--file=" + Path.of(script).toAbsolutePath().normalize());
+        args.addAll(List.of(arguments));
+        return jbossCli(args);
+    }
+
+    /**
+     * @param command one CLI command
+     * @return jboss-cli's run of it against the manual server
+     */
+    public static Cli command(String command) {
+        return jbossCli(List.of("--command=" + command));
+    }
+
+    private static Cli jbossCli(List<String> arguments) {
+        Path jbossHome = Path.of(System.getProperty(ManualServer.JBOSS_HOME_PROPERTY));
+        List<String> command = new ArrayList<>(List.of(jbossHome.resolve("bin").resolve("jboss-cli.sh").toString(),
+                "--connect", "--controller=remote+http://127.0.0.1:" + Integer.getInteger("ssb.it.manualManagementPort",
+                10090)));
+        command.addAll(arguments);
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("jboss-cli did not finish: " + output);
+            }
+            return new Cli(p.exitValue(), output);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -1,0 +1,238 @@
+package org.ssbjca.it;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import org.jboss.arquillian.container.test.api.ContainerController;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.container.test.api.TargetsContainer;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.Recorder;
+import org.ssbjca.it.beans.SubsystemRecordingService;
+import org.ssbjca.it.support.BrokerDb;
+import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.RemoteJmx;
+import org.ssbjca.it.support.RestartablePostgres;
+import org.ssbjca.it.support.Scrape;
+import org.ssbjca.it.support.ServerAdmin;
+import org.ssbjca.it.support.ServerAdmin.Cli;
+
+/**
+ * Issue 14 on a server configured by the README's recipes: the shipped {@code ssb-jca.cli}, then the shipped
+ * {@code ssb-jca-monitoring.cli} (micrometer with a Prometheus registry, MicroProfile Health, the monitoring WAR), with
+ * the readiness threshold set from the server's environment. While messages flow, {@code /prometheus} and
+ * {@code /metrics} move and, once they stop, agree with the activation's JMX counters; PostgreSQL stopped makes
+ * {@code /health/ready} DOWN after the threshold, and UP again once it is back; fire-and-forget conversations show in
+ * the endpoint metric and are listed and ended by the hygiene operations.
+ */
+@ExtendWith(ArquillianExtension.class)
+class MonitoringIT {
+
+    private static final java.util.logging.Logger FIGURES =
+            java.util.logging.Logger.getLogger(MonitoringIT.class.getName());
+
+    private static final String QUEUE = SubsystemRecordingService.QUEUE;
+    /** A queue no bean reads: what is sent there and ended at once leaves both endpoints. */
+    private static final String LEAK_QUEUE = "ItLeakQueue";
+    private static final String ACTIVATION = "activation=\"SubsystemRecordingService@" + QUEUE + "\"";
+    private static final int FAILING_SECONDS = 5;
+
+    @ArquillianResource
+    ContainerController controller;
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = "monitoring-beans", managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive beans() {
+        return Deployments.testWar("monitoring-it.war", SubsystemRecordingService.class, Recorder.class);
+    }
+
+    @Test
+    @RunAsClient
+    void metricsReadinessAndConversationHygieneOnAServerConfiguredByTheShippedScripts() throws Exception {
+        RestartablePostgres pg = RestartablePostgres.create("monitoring-it");
+        BrokerDb db = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
+                .declare(QUEUE, LEAK_QUEUE);
+        ManualServer.resetBaseDir();
+        controller.start(ManualServer.QUALIFIER, ManualServer.config("-Dssb.jca.url=" + pg.jdbcUrl()
+                + " -Dssb.jca.user=" + RestartablePostgres.USER + " -Dssb.jca.password=" + RestartablePostgres.PASSWORD
+                + " -Dssb.jca.readiness.failing-seconds=" + FAILING_SECONDS));
+        boolean beansDeployed = false;
+        try {
+            Cli adapter = ServerAdmin.cli(System.getProperty("ssb.it.cliScript"),
+                    "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath());
+            assertEquals(0, adapter.exit(), adapter.output());
+            Cli monitoring = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"),
+                    "-Dssb.monitoring.war=" + Path.of(System.getProperty("ssb.it.monitoringWar")).toAbsolutePath());
+            assertEquals(0, monitoring.exit(), "the monitoring script ran: " + monitoring.output());
+            Cli again = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"),
+                    "-Dssb.monitoring.war=" + Path.of(System.getProperty("ssb.it.monitoringWar")).toAbsolutePath());
+            assertEquals(0, again.exit(), "the monitoring script runs again: " + again.output());
+            await("running after the script's reload").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                    .until(() -> Scrape.get("/health/ready").statusCode() == 200);
+            deployer.deploy("monitoring-beans");
+            beansDeployed = true;
+
+            try (RemoteJmx jmx = RemoteJmx.connect(Integer.getInteger("ssb.it.manualManagementPort", 10090))) {
+                MBeanServerConnection server = jmx.server();
+                ObjectName activation = await("the activation's MBean").atMost(Duration.ofSeconds(60))
+                        .until(() -> server.queryNames(new ObjectName("org.ssbjca:type=Activation,*"), null)
+                                .stream().findFirst().orElse(null), n -> n != null);
+                metricsMoveAndMatchJmx(db, server, activation);
+                readinessFollowsTheDatabase(pg);
+                readinessIsDownAtOnceWhileTheQueueIsDisabled(db);
+                leftConversationsAreMeasuredListedAndEnded(db, server, activation);
+            }
+        } finally {
+            try {
+                if (beansDeployed) {
+                    deployer.undeploy("monitoring-beans");
+                }
+            } finally {
+                controller.stop(ManualServer.QUALIFIER);
+                pg.close();
+            }
+        }
+    }
+
+    private void metricsMoveAndMatchJmx(BrokerDb db, MBeanServerConnection server, ObjectName activation)
+            throws Exception {
+        String run = "monitoring-" + UUID.randomUUID();
+        Thread sender = new Thread(() -> {
+            for (int i = 0; i < 20; i++) {
+                db.send(QUEUE, run + "-" + i, 5, 5);
+            }
+        });
+        sender.start();
+        double first = await("deliveries counted at /prometheus").atMost(Duration.ofSeconds(60))
+                .until(() -> delivered(), d -> d >= 1);
+        double later = await("the count moves while messages flow").atMost(Duration.ofSeconds(60))
+                .until(() -> delivered(), d -> d > first);
+        sender.join();
+        await("all recorded").atMost(Duration.ofSeconds(120))
+                .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%") == 500);
+        // once nothing flows, /prometheus, /metrics and JMX give the same numbers
+        await("the three agree").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            String prometheus = Scrape.get("/prometheus").body();
+            String metrics = Scrape.get("/metrics").body();
+            long jmxDelivered = (Long) server.getAttribute(activation, "Delivered");
+            return jmxDelivered == 500
+                    && Scrape.value(prometheus, "ssb_messages_delivered_total", ACTIVATION) == jmxDelivered
+                    && Scrape.value(metrics, "wildfly_resource_adapters_extended_delivered") == jmxDelivered
+                    && Scrape.value(prometheus, "ssb_messages_received_total", ACTIVATION)
+                            == (Long) server.getAttribute(activation, "Received")
+                    && Scrape.value(prometheus, "ssb_deliveries_committed_total", ACTIVATION)
+                            == (Long) server.getAttribute(activation, "Committed")
+                    && Scrape.value(prometheus, "ssb_delivery_seconds_count", ACTIVATION)
+                            == (Long) server.getAttribute(activation, "TimedDeliveries")
+                    && Scrape.value(prometheus, "ssb_queue_depth", ACTIVATION) == 0
+                    && Scrape.value(metrics, "wildfly_resource_adapters_extended_queue_depth") == 0;
+        });
+        long start = System.nanoTime();
+        HttpResponse<String> prometheus = Scrape.get("/prometheus");
+        long prometheusMillis = (System.nanoTime() - start) / 1_000_000;
+        start = System.nanoTime();
+        String metrics = Scrape.get("/metrics").body();
+        long metricsMillis = (System.nanoTime() - start) / 1_000_000;
+        double seconds = Scrape.value(prometheus.body(), "ssb_delivery_seconds_sum", ACTIVATION);
+        assertTrue(seconds > 0, "the delivery time summary has a sum: " + seconds);
+        assertEquals(0, Scrape.value(prometheus.body(), "ssb_readers_reconnecting", ACTIVATION));
+        assertEquals(0, Scrape.value(metrics, "wildfly_resource_adapters_extended_reconnecting_readers"));
+        FIGURES.info(String.format("while 500 messages flowed /prometheus showed %.0f then %.0f delivered; after, all"
+                + " three agree on 500; a scrape of /prometheus took %d ms, of /metrics %d ms; the bean's meters:%n%s%n"
+                + "the resource adapter's statistics:%n%s", first, later, prometheusMillis, metricsMillis,
+                Scrape.lines(prometheus.body(), "ssb_"), Scrape.lines(metrics, "wildfly_resource_adapters_extended")));
+    }
+
+    private void readinessFollowsTheDatabase(RestartablePostgres pg) {
+        HttpResponse<String> ready = Scrape.get("/health/ready");
+        assertEquals(200, ready.statusCode(), ready.body());
+        assertTrue(ready.body().contains("\"name\":\"ssb-jca\",\"status\":\"UP\""), ready.body());
+        pg.stop();
+        long stopped = System.nanoTime();
+        HttpResponse<String> down = await("readiness DOWN once the readers fail for " + FAILING_SECONDS + " s")
+                .atMost(Duration.ofSeconds(FAILING_SECONDS + 60L)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Scrape.get("/health/ready"), r -> r.statusCode() == 503);
+        long downMillis = (System.nanoTime() - stopped) / 1_000_000;
+        assertTrue(down.body().contains("\"name\":\"ssb-jca\",\"status\":\"DOWN\""), down.body());
+        assertTrue(downMillis >= (FAILING_SECONDS - 1) * 1000L, "not DOWN before the threshold: " + downMillis);
+        HttpResponse<String> live = Scrape.get("/health/live");
+        assertEquals(200, live.statusCode(), "no liveness check of ours: a database down restarts nothing: "
+                + live.body());
+        String during = Scrape.get("/prometheus").body();
+        assertTrue(Scrape.value(during, "ssb_readers_failing_seconds", ACTIVATION) >= FAILING_SECONDS - 1, during);
+        assertTrue(Scrape.value(during, "ssb_readers_reconnecting", ACTIVATION) >= 1, during);
+        pg.start();
+        long started = System.nanoTime();
+        await("readiness UP once PostgreSQL is back").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250)).until(() -> Scrape.get("/health/ready").statusCode() == 200);
+        long upMillis = (System.nanoTime() - started) / 1_000_000;
+        FIGURES.info(String.format("readiness (threshold %d s): DOWN %d ms after PostgreSQL stopped (%s), UP %d ms"
+                + " after it was back", FAILING_SECONDS, downMillis, down.body(), upMillis));
+    }
+
+    private void readinessIsDownAtOnceWhileTheQueueIsDisabled(BrokerDb db) {
+        db.execute("UPDATE ssb.service_queue SET is_receive_enabled = FALSE WHERE queue_name = '" + QUEUE + "'");
+        long disabled = System.nanoTime();
+        HttpResponse<String> down = await("readiness DOWN once a reader finds the queue disabled")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Scrape.get("/health/ready"), r -> r.statusCode() == 503);
+        long downMillis = (System.nanoTime() - disabled) / 1_000_000;
+        assertTrue(down.body().contains("DOWN: queue " + QUEUE + " is disabled"), down.body());
+        db.execute("UPDATE ssb.service_queue SET is_receive_enabled = TRUE WHERE queue_name = '" + QUEUE + "'");
+        long enabled = System.nanoTime();
+        await("readiness UP once the queue is enabled").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250)).until(() -> Scrape.get("/health/ready").statusCode() == 200);
+        FIGURES.info(String.format("readiness: DOWN %d ms after the queue was disabled (no threshold), UP %d ms after"
+                + " it was enabled", downMillis, (System.nanoTime() - enabled) / 1_000_000));
+    }
+
+    private void leftConversationsAreMeasuredListedAndEnded(BrokerDb db, MBeanServerConnection server,
+            ObjectName activation) throws Exception {
+        db.fireAndForget(LEAK_QUEUE, 7);
+        String service = "service=\"" + LEAK_QUEUE + "Service\"";
+        String prometheus = await("the endpoint metric shows the left conversations").atMost(Duration.ofSeconds(60))
+                .until(() -> Scrape.get("/prometheus").body(),
+                        p -> Scrape.value(p, "ssb_conversation_endpoints", service, "state=\"DI\"") == 7);
+        assertEquals(7, Scrape.value(prometheus, "ssb_conversation_endpoints", "service=\"" + BrokerDb.CLIENT + "\"",
+                "state=\"DO\""));
+        CompositeData[] listed = (CompositeData[]) server.invoke(activation, "listConversations", new Object[] {0L},
+                new String[] {"long"});
+        String rows = java.util.Arrays.stream(listed).map(d -> d.get("service") + "/" + d.get("state") + "="
+                + d.get("count")).toList().toString();
+        assertTrue(rows.contains(LEAK_QUEUE + "Service/DI=7"), rows);
+        int ended = (Integer) server.invoke(activation, "endConversations", new Object[] {LEAK_QUEUE + "Service", "DI",
+            0L, 7}, new String[] {"java.lang.String", "java.lang.String", "long", "int"});
+        int endedInitiators = (Integer) server.invoke(activation, "endConversations", new Object[] {BrokerDb.CLIENT,
+            "DO", 0L, 7}, new String[] {"java.lang.String", "java.lang.String", "long", "int"});
+        assertEquals(7, ended);
+        assertEquals(7, endedInitiators);
+        String after = await("the left conversations gone from the metric").atMost(Duration.ofSeconds(60))
+                .until(() -> Scrape.get("/prometheus").body(),
+                        p -> Double.isNaN(Scrape.value(p, "ssb_conversation_endpoints", service, "state=\"DI\"")));
+        assertEquals(0, db.depth(LEAK_QUEUE), "WITH CLEANUP removed their messages");
+        FIGURES.info("fire-and-forget: listed " + rows + "; ended " + ended + " + " + endedInitiators
+                + " WITH CLEANUP; endpoint metric after: " + Scrape.lines(after, "ssb_conversation_endpoints{"));
+    }
+
+    private static double delivered() {
+        return Scrape.value(Scrape.get("/prometheus").body(), "ssb_messages_delivered_total", ACTIVATION);
+    }
+}

@@ -1,0 +1,90 @@
+package org.ssbjca.monitoring;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import javax.management.ObjectName;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * The adapter's readiness check, {@code ssb-jca} in {@code /health/ready}: DOWN while the adapter is not running, as
+ * soon as a queue an activation reads is disabled, and once an activation's readers have been failing (the database
+ * unreachable, the queue missing) for {@code ssb.jca.readiness.failing-seconds} (MicroProfile Config, default
+ * {@value #DEFAULT_FAILING_SECONDS}); UP otherwise, with one data entry per activation saying how it reads. There is
+ * deliberately no liveness check: a database that is down is no reason to restart the server.
+ */
+@Readiness
+@ApplicationScoped
+public class AdapterReadiness implements HealthCheck {
+
+    /** The property that sets the threshold. */
+    static final String FAILING_SECONDS = "ssb.jca.readiness.failing-seconds";
+
+    /** The default threshold, in seconds. */
+    static final String DEFAULT_FAILING_SECONDS = "30";
+
+    private final AdapterMBeans mbeans = new AdapterMBeans();
+
+    @Inject
+    @ConfigProperty(name = FAILING_SECONDS, defaultValue = DEFAULT_FAILING_SECONDS)
+    long failingSeconds;
+
+    /** Created at deployment, so that a bad threshold fails the deployment and names the property. */
+    void started(@Observes @Initialized(ApplicationScoped.class) Object application) {
+        validate();
+    }
+
+    @PostConstruct
+    void validate() {
+        if (failingSeconds < 0 || failingSeconds > 86_400) {
+            throw new IllegalArgumentException(FAILING_SECONDS + " must be between 0 and 86400 (seconds), was "
+                    + failingSeconds);
+        }
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        return check(mbeans, Duration.ofSeconds(failingSeconds), Instant.now());
+    }
+
+    /**
+     * @param mbeans where the adapter's MBeans are
+     * @param threshold how long readers may fail before the check is DOWN
+     * @param now the time of the check
+     * @return the check's response
+     */
+    static HealthCheckResponse check(AdapterMBeans mbeans, Duration threshold, Instant now) {
+        HealthCheckResponseBuilder response = HealthCheckResponse.named("ssb-jca");
+        if (!mbeans.adapterRunning()) {
+            return response.down().withData("adapter", "not running").build();
+        }
+        boolean up = true;
+        for (ObjectName activation : mbeans.activations()) {
+            String name = String.valueOf(mbeans.text(activation, "Name"));
+            String queue = mbeans.text(activation, "Queue");
+            Object since = mbeans.get(activation, "FailingSince");
+            if (Boolean.TRUE.equals(mbeans.get(activation, "QueueDisabled"))) {
+                up = false;
+                response.withData(name, "DOWN: queue " + queue + " is disabled");
+            } else if (since instanceof Date d) {
+                long seconds = Duration.between(d.toInstant(), now).getSeconds();
+                boolean tooLong = seconds >= threshold.getSeconds();
+                up &= !tooLong;
+                response.withData(name, (tooLong ? "DOWN" : "UP") + ": readers failing for " + seconds + " s ("
+                        + mbeans.text(activation, "LastError") + ")");
+            } else {
+                response.withData(name, "UP: reading " + queue);
+            }
+        }
+        return response.status(up).build();
+    }
+}
