@@ -139,6 +139,34 @@ async function refreshDetail() {
   }
 }
 
+// The conversations listed last, for the selected activation's database; listed on request (a query per listing).
+async function listConversations() {
+  const age = Number(document.getElementById('conversation-age').value);
+  const rows = await call('GET', path(selected, 'conversations?olderThanMinutes=' + age));
+  const body = document.querySelector('#conversations tbody');
+  body.replaceChildren();
+  for (const c of rows) {
+    const tr = el('tr');
+    const act = el('td');
+    if (c.state !== 'CD') {
+      const end = el('button', 'End WITH CLEANUP', 'act');
+      end.disabled = !operator;
+      end.addEventListener('click', () => {
+        if (confirm('End ' + c.count + ' conversation endpoint(s) of ' + c.service + ' in state ' + c.state
+            + ' WITH CLEANUP? Nothing is sent to the other side; their waiting messages are deleted.')) {
+          call('POST', path(selected, 'conversations/end'), {service: c.service, state: c.state,
+            olderThanMinutes: age, max: c.count})
+            .then(r => { status('ended ' + r.ended); return listConversations(); })
+            .catch(e => status(e.message));
+        }
+      });
+      act.append(end);
+    }
+    tr.append(el('td', c.service), el('td', c.state), el('td', c.count), el('td', c.oldestBegun || '?'), act);
+    body.append(tr);
+  }
+}
+
 async function refresh() {
   try {
     await refreshActivations();
@@ -170,6 +198,8 @@ async function start() {
     }
     refresh();
   });
+  document.getElementById('list-conversations').addEventListener('click',
+    () => listConversations().catch(e => status(e.message)));
   document.getElementById('first-page').addEventListener('click', () => { pageAfter = 0; refresh(); });
   document.getElementById('next-page').addEventListener('click', ev => {
     if (ev.target.dataset.last) { pageAfter = Number(ev.target.dataset.last); refresh(); }

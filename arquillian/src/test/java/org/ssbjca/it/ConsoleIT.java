@@ -2,6 +2,7 @@ package org.ssbjca.it;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -200,6 +201,24 @@ class ConsoleIT {
                     .body(), "the page after the last id is empty");
             HttpResponse<String> purged = call("DELETE", OPERATOR, activation + "/dead-letters", null, true);
             assertEquals("{\"purged\":1}", purged.body());
+
+            // issue 14: conversation hygiene, fire-and-forget to a queue no bean reads
+            String leak = "ItConsoleLeakQueue";
+            db.declare(leak).fireAndForget(leak, 2);
+            String conversations = call("GET", VIEWER, activation + "/conversations?olderThanMinutes=0", null, false)
+                    .body();
+            assertTrue(Pattern.compile("\\{\"count\":2,\"oldestBegun\":\"[^\"]+\",\"service\":\"" + leak
+                    + "Service\",\"state\":\"DI\"}").matcher(conversations).find(), conversations);
+            String end = "{\"service\":\"" + leak + "Service\",\"state\":\"DI\",\"olderThanMinutes\":0,\"max\":2}";
+            assertEquals(403, call("POST", VIEWER, activation + "/conversations/end", end, true).statusCode());
+            HttpResponse<String> badState = call("POST", OPERATOR, activation + "/conversations/end",
+                    end.replace("\"DI\"", "\"XX\""), true);
+            assertEquals(400, badState.statusCode());
+            assertTrue(badState.body().contains("state must be one of [CO, DI, DO, ER, SI, SO], was XX"),
+                    badState.body());
+            assertEquals("{\"ended\":2}", call("POST", OPERATOR, activation + "/conversations/end", end, true).body());
+            assertFalse(call("GET", VIEWER, activation + "/conversations", null, false).body()
+                    .contains(leak + "Service\",\"state\":\"DI\""), "ended");
             subscribed.cancel(true);
             FIGURES.info("console API: 401 without login, 403 for a viewer's and for a header-less change, 400 for"
                     + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken);

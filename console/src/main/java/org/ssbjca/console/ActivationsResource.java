@@ -187,6 +187,44 @@ public class ActivationsResource {
         return Json.createObjectBuilder().add("purged", n).build();
     }
 
+    /**
+     * The database's conversation endpoints by service and state ({@code service}, {@code state}, {@code count},
+     * {@code oldestBegun}): the fire-and-forget leaks to look at before ending them.
+     *
+     * @param olderThanMinutes only those begun more than this many minutes ago (0, the default: all)
+     * @return one entry per service and state
+     */
+    @GET
+    @Path("{name}/conversations")
+    public JsonValue conversations(@PathParam("name") String name,
+            @QueryParam("olderThanMinutes") @DefaultValue("0") long olderThanMinutes) {
+        return beans.invoke(name, "listConversations", new String[] {LONG}, olderThanMinutes);
+    }
+
+    /**
+     * Ends WITH CLEANUP the oldest endpoints of one service in one state, at most {@code max}: the count the
+     * listing showed, which the page asks the operator to confirm.
+     *
+     * @param body {@code {"service": ..., "state": ..., "olderThanMinutes": n, "max": n}}
+     * @return {@code {"ended": n}}
+     */
+    @POST
+    @Path("{name}/conversations/end")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonObject endConversations(@PathParam("name") String name, JsonObject body) {
+        JsonValue n = beans.invoke(name, "endConversations", new String[] {STRING, STRING, LONG, INT},
+                stringOf(body, "service"), stringOf(body, "state"), (long) intOf(body, "olderThanMinutes"),
+                intOf(body, "max"));
+        return Json.createObjectBuilder().add("ended", n).build();
+    }
+
+    private static String stringOf(JsonObject body, String key) {
+        if (body == null || !(body.get(key) instanceof jakarta.json.JsonString s)) {
+            throw new BadRequestException("a JSON object with a string \"" + key + "\"");
+        }
+        return s.getString();
+    }
+
     private static int intOf(JsonObject body, String key) {
         if (body == null || !(body.get(key) instanceof jakarta.json.JsonNumber n) || !n.isIntegral()) {
             throw new BadRequestException("a JSON object with a whole number \"" + key + "\"");
