@@ -317,10 +317,31 @@ class ConsoleIT {
             new WebDriverWait(operator, Duration.ofSeconds(30))
                     .until(d -> d.findElements(By.cssSelector("#deadletters tbody tr")).isEmpty());
 
+            // issue 14: the conversations of fire-and-forget senders listed, and ended after the confirmation
+            String leak = "ItConsolePageLeakQueue";
+            db.declare(leak).fireAndForget(leak, 3);
+            WebElement age = operator.findElement(By.id("conversation-age"));
+            age.clear();
+            age.sendKeys("0");
+            operator.findElement(By.id("list-conversations")).click();
+            By leakRow = By.xpath("//table[@id='conversations']//tr[td[1]='" + leak + "Service' and td[2]='DI']");
+            WebElement row = new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> d.findElements(leakRow)
+                    .stream().findFirst().orElse(null));
+            assertEquals("3", row.findElement(By.xpath("td[3]")).getText());
+            row.findElement(By.tagName("button")).click();
+            org.openqa.selenium.Alert confirm = new WebDriverWait(operator, Duration.ofSeconds(10))
+                    .until(org.openqa.selenium.support.ui.ExpectedConditions.alertIsPresent());
+            assertTrue(confirm.getText().contains("End 3 conversation endpoint(s) of " + leak + "Service in state DI"),
+                    confirm.getText());
+            confirm.accept();
+            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> d.findElements(leakRow).isEmpty());
+            assertEquals(0, db.count("SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE service_name = ?",
+                    leak + "Service"), "the target side ended WITH CLEANUP");
+
             viewer = browser(VIEWER);
             new WebDriverWait(viewer, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("user")).getText()
                     .contains("(viewer)") && !d.findElements(By.cssSelector("#activations button")).isEmpty());
-            assertTrue(viewer.findElements(By.cssSelector("button.act, input")).stream()
+            assertTrue(viewer.findElements(By.cssSelector("button.act, input:not(.filter)")).stream()
                     .noneMatch(WebElement::isEnabled), "a viewer's page has no enabled button or field that acts");
             Object refused = ((JavascriptExecutor) viewer).executeAsyncScript("const done = arguments["
                     + "arguments.length - 1]; fetch(location.origin + location.pathname.replace(/[^/]*$/, '')"
