@@ -25,6 +25,7 @@ import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SubsystemRecordingService;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.RemoteJmx;
 import org.ssbjca.it.support.RestartablePostgres;
@@ -79,6 +80,15 @@ class MonitoringIT {
             Cli adapter = ServerAdmin.cli(System.getProperty("ssb.it.cliScript"),
                     "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath());
             assertEquals(0, adapter.exit(), adapter.output());
+            // the WAR alone on standalone-full.xml, which has neither micrometer nor MicroProfile Health: it deploys,
+            // and WildFly leaves both parts out, naming them
+            String war = Path.of(System.getProperty("ssb.it.monitoringWar")).toAbsolutePath().toString();
+            Cli alone = ServerAdmin.command("deploy " + war);
+            assertEquals(0, alone.exit(), "the WAR deploys without the subsystems: " + alone.output());
+            assertEquals(1, LogStore.serverLogLines("WELD-000119: Not generating any bean definitions from"
+                    + " org.ssbjca.monitoring.AdapterMeters"));
+            assertEquals(1, LogStore.serverLogLines("WELD-000119: Not generating any bean definitions from"
+                    + " org.ssbjca.monitoring.AdapterReadiness"));
             Cli monitoring = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"),
                     "-Dssb.monitoring.war=" + Path.of(System.getProperty("ssb.it.monitoringWar")).toAbsolutePath());
             assertEquals(0, monitoring.exit(), "the monitoring script ran: " + monitoring.output());
@@ -99,6 +109,7 @@ class MonitoringIT {
                 readinessFollowsTheDatabase(pg);
                 readinessIsDownAtOnceWhileTheQueueIsDisabled(db);
                 leftConversationsAreMeasuredListedAndEnded(db, server, activation);
+                aBadThresholdFailsTheDeploymentNamingTheProperty(war);
             }
         } finally {
             try {
@@ -228,8 +239,48 @@ class MonitoringIT {
                 .until(() -> Scrape.get("/prometheus").body(),
                         p -> Double.isNaN(Scrape.value(p, "ssb_conversation_endpoints", service, "state=\"DI\"")));
         assertEquals(0, db.depth(LEAK_QUEUE), "WITH CLEANUP removed their messages");
+        theReadmeAlertsNameExportedMetrics(prometheus);
         FIGURES.info("fire-and-forget: listed " + rows + "; ended " + ended + " + " + endedInitiators
                 + " WITH CLEANUP; endpoint metric after: " + Scrape.lines(after, "ssb_conversation_endpoints{"));
+    }
+
+    /** Set live as a server system property, which MicroProfile Config reads: the redeployment fails, naming it. */
+    private void aBadThresholdFailsTheDeploymentNamingTheProperty(String war) {
+        Cli set = ServerAdmin.command("/system-property=ssb.jca.readiness.failing-seconds:add(value=-5)");
+        assertEquals(0, set.exit(), set.output());
+        Cli refused = ServerAdmin.command("deploy " + war + " --force");
+        assertTrue(refused.exit() != 0 && refused.output().contains(
+                "ssb.jca.readiness.failing-seconds must be between 0 and 86400 (seconds), was -5"), refused.output());
+        Cli fixed = ServerAdmin.command("/system-property=ssb.jca.readiness.failing-seconds:write-attribute(name=value,"
+                + " value=" + FAILING_SECONDS + ")");
+        assertEquals(0, fixed.exit(), fixed.output());
+        Cli deployed = ServerAdmin.command("deploy " + war + " --force");
+        assertEquals(0, deployed.exit(), deployed.output());
+        await("ready again").atMost(Duration.ofSeconds(60)).until(() -> Scrape.get("/health/ready").statusCode() == 200);
+        FIGURES.info("a threshold of -5 refused: " + refused.output().lines()
+                .filter(l -> l.contains("failing-seconds")).findFirst().orElse("").strip());
+    }
+
+    /**
+     * Every metric the README's alert rules name is exported: the rules are read from the README itself (the lines
+     * {@code expr:} of the "Alerts" block).
+     */
+    private static void theReadmeAlertsNameExportedMetrics(String prometheus) throws java.io.IOException {
+        String readme = java.nio.file.Files.readString(Path.of(System.getProperty("ssb.it.cliScript"))
+                .getParent().getParent().resolve("README.md"));
+        String alerts = readme.substring(readme.indexOf("### Alerts"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("ssb_[a-z_]+").matcher(
+                String.join("\n", alerts.lines().takeWhile(l -> !l.startsWith("## ")).filter(l -> l.contains("expr:"))
+                        .toList()));
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        while (m.find()) {
+            names.add(m.group());
+        }
+        assertTrue(names.size() >= 8, "the rules name the metrics: " + names);
+        for (String name : names) {
+            assertTrue(prometheus.lines().anyMatch(l -> l.startsWith(name + "{")), name + " is exported");
+        }
+        FIGURES.info("the README's alert rules name " + names + ", all exported");
     }
 
     private static double delivered() {

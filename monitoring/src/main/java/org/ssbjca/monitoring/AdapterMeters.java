@@ -115,6 +115,7 @@ public class AdapterMeters implements NotificationListener {
         {"ssb.readers.parked", "ParkedReaders"},
         {"ssb.readers.reconnecting", "ReconnectingReaders"},
         {"ssb.activation.paused", "Paused"},
+        {"ssb.queue.disabled", "QueueDisabled"},
         {"ssb.queue.depth", "QueueDepth"},
         {"ssb.queue.oldest.message.age.seconds", "OldestMessageAgeSeconds"},
         {"ssb.conversation.groups.pending", "PendingConversationGroupCount"},
