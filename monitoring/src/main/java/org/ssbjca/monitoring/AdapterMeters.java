@@ -171,7 +171,7 @@ public class AdapterMeters implements NotificationListener {
         try {
             readTables();
         } catch (RuntimeException e) {
-            LOG.log(java.util.logging.Level.WARNING, "SSBJCA0900: reading the databases' endpoints for the metrics"
+            LOG.log(java.util.logging.Level.WARNING, "reading the databases' endpoints for the metrics"
                     + " failed; trying again in " + TABLES_SECONDS + " s", e);
         }
     }

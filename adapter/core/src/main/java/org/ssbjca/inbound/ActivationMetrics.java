@@ -157,7 +157,6 @@ public final class ActivationMetrics {
         return lastErrorAt;
     }
 
-    /** @return the deliveries in flight, by reader name */
     /** @return reconnections since the activation started: readers that failed and waited to connect again */
     public long reconnects() {
         return reconnects.sum();
@@ -191,6 +190,7 @@ public final class ActivationMetrics {
         return totalDeliveryNanos.sum() / 1e6;
     }
 
+    /** @return the deliveries in flight, by reader name */
     public Map<String, InFlight> inFlight() {
         return Map.copyOf(inFlight);
     }

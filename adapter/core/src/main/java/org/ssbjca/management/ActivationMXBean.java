@@ -244,7 +244,7 @@ public interface ActivationMXBean {
     List<ConversationCountInfo> listConversations(long olderThanMinutes);
 
     /**
-     * Ends WITH CLEANUP, one transaction each, the oldest endpoints of one service in one state begun more than
+     * Ends WITH CLEANUP, 500 to a transaction, the oldest endpoints of one service in one state begun more than
      * {@code olderThanMinutes} ago: no message is sent to the other side, messages of those conversations still in
      * the database's queues are deleted. Give as {@code max} the count {@link #listConversations} showed: that is the
      * confirmation; no more than that many are ended.

@@ -302,6 +302,9 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     /** The largest age argument: 10 years in minutes. */
     static final long MAX_AGE_MINUTES = 5_256_000;
 
+    /** Endpoints ended per transaction (and connection) by {@code endConversations}. */
+    static final int END_CHUNK = 500;
+
     /** The most endpoints one {@code endConversations} ends. */
     static final int MAX_ENDED = 100_000;
 
@@ -387,12 +390,14 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
         List<UUID> handles = ShortLivedConnection.run(database(), what, s -> database().broker()
                 .admin(s.connection()).conversationHandles(service, state, before, max));
         int ended = 0;
-        for (UUID handle : handles) {
-            ShortLivedConnection.run(database(), "END CONVERSATION " + handle + " WITH CLEANUP", s -> {
-                s.endConversationWithCleanup(handle);
-                return null;
-            });
-            ended++;
+        for (int from = 0; from < handles.size(); from += END_CHUNK) {
+            List<UUID> chunk = handles.subList(from, Math.min(handles.size(), from + END_CHUNK));
+            ShortLivedConnection.run(database(), "END CONVERSATION ... WITH CLEANUP of " + chunk.size()
+                    + " endpoint(s) of " + service + " (" + ended + " ended before)", s -> {
+                        chunk.forEach(s::endConversationWithCleanup);
+                        return null;
+                    });
+            ended += chunk.size();
         }
         LOG.conversationsEnded(ended, service, state, olderThanMinutes, getName());
         return ended;

@@ -349,6 +349,31 @@ class ActivationMXBeanTest {
         }
     }
 
+    /** More endpoints than one transaction ends ({@value ActivationManagement#END_CHUNK}): all ended, none beyond max. */
+    @Test
+    void endingMoreThanAChunkEndsThemAllAndNoMore() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> { }, true, h.spec());
+            EndpointActivation a = Jmx.onlyActivation(h);
+            ActivationMXBean mx = Jmx.proxy(a);
+            pauseFully(mx);
+            int n = 2 * ActivationManagement.END_CHUNK + 1;
+            h.tx(s -> {
+                for (int i = 0; i < n; i++) {
+                    org.ssbjca.api.Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                            InboundHarness.CONTRACT, org.ssbjca.api.DialogOptions.defaults());
+                    s.send(c.handle(), InboundHarness.REQUEST, new byte[] {1});
+                    s.endConversation(c.handle(), null, null);
+                }
+                return null;
+            });
+            assertEquals(n - 1, mx.endConversations(InboundHarness.TARGET, "DI", 0, n - 1));
+            assertEquals(1, mx.endConversations(InboundHarness.TARGET, "DI", 0, n));
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "WITH CLEANUP deleted their messages");
+            assertEquals(n, mx.endConversations(InboundHarness.INITIATOR, "DO", 0, n));
+        }
+    }
+
     static void pauseFully(ActivationMXBean mx) throws InterruptedException {
         mx.pause();
         await(() -> mx.getParkedReaders() == mx.getMaxReaders(), "every reader parked");
