@@ -47,6 +47,10 @@ class BenchmarkIT {
     private static final int DEPTH_MEASURED = QUICK ? 1_000 : 10_000;
     private static final int[] DEPTHS = QUICK ? new int[] {1_000, 10_000, 20_000} : new int[] {1_000, 100_000, 1_000_000};
     private static final long RUN_TIMEOUT = 15 * 60_000L;
+    /** Open conversations with no message left, beside the busy ones, in the idle-groups phase. */
+    private static final int IDLE_GROUPS = QUICK ? 1_000 : 10_000;
+    /** Idle conversations the next {@link #loadSsb} adds before the busy ones. */
+    private int idleToLoad;
 
     private final Report report = new Report();
     private final LoadSampler load = new LoadSampler();
@@ -104,6 +108,12 @@ class BenchmarkIT {
             if (phases.contains("depth")) {
                 depth();
             }
+            if (phases.contains("idle")) {
+                idleGroups();
+            }
+            if (phases.contains("outbound")) {
+                outbound();
+            }
             report.notes.add(String.format(Locale.ROOT, "Every per-message run of ssb-jca and Artemis in this"
                     + " benchmark was checked to commit one message per transaction (the recorder counts"
                     + " transactions): %,d transactions, none with more than one message.", perMessageTransactions));
@@ -116,7 +126,7 @@ class BenchmarkIT {
     private static Set<String> phases() {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
-            return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth");
+            return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth", "idle", "outbound");
         }
         return Set.of(p.split(","));
     }
@@ -163,8 +173,8 @@ class BenchmarkIT {
         report.row("throughput", "Artemis, persistent queue, transacted MDB, maxSession 4", Report.rate(artemis),
                 journal + " journal; " + artemisCpu);
         report.row("throughput", "ssb-jca / Artemis", Report.ratio(ssb / artemis), "");
-        report.target("throughput ≥ 1.0× Artemis (" + journal + ") at 4 readers", "≥ 1.00×",
-                Report.ratio(ssb / artemis), ssb >= artemis);
+        report.target("throughput phase ≥ 1.2× Artemis (" + journal + ") at 4 readers", "≥ 1.20×",
+                Report.ratio(ssb / artemis), ssb >= 1.2 * artemis);
     }
 
     private double ssb4;
@@ -188,8 +198,8 @@ class BenchmarkIT {
                         statementMs, ceilingCpu));
         if (ssb4 > 0) {
             report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ssb4 / ceiling), "");
-            report.target("throughput ≥ 0.8× the JDBC XA ceiling", "≥ 0.80×", Report.ratio(ssb4 / ceiling),
-                    ssb4 >= 0.8 * ceiling);
+            report.target("throughput ≥ 0.9× the JDBC XA ceiling (4 readers)", "≥ 0.90×",
+                    Report.ratio(ssb4 / ceiling), ssb4 >= 0.9 * ceiling);
         }
     }
 
@@ -229,20 +239,29 @@ class BenchmarkIT {
                 LATENCY, LATENCY_RATE);
         report.row("latency", "ssb-jca, 4 readers: p50 / p99 / max", triple(s), how);
         report.row("latency", "Artemis, maxSession 4: p50 / p99 / max", triple(a), how);
-        report.target("p99 commit-to-onMessage ≤ 5 ms at 100 msg/s", "≤ 5 ms", Report.ms(s[1]), s[1] <= 5.0);
+        report.target("latency at 100 msg/s: p50 and p99 ≤ Artemis's, max ≤ 2× Artemis's", "≤ 1×, ≤ 1×, ≤ 2×",
+                String.format(Locale.ROOT, "%.2f×, %.2f×, %.2f×", s[0] / a[0], s[1] / a[1], s[2] / a[2]),
+                s[0] <= a[0] && s[1] <= a[1] && s[2] <= 2 * a[2]);
         loader.clear();
     }
 
     private void scaling() throws Exception {
+        StringBuilder ratios = new StringBuilder();
+        boolean met = true;
         for (int readers : new int[] {1, 2, 4, 8}) {
             double ssb = drainSsb(BenchDeployments.ssbConsumer(readers), SCALING, SCALING);
             String ssbCpu = lastCpu;
             double artemis = drainArtemis(BenchDeployments.artemisConsumer(readers), SCALING);
+            ratios.append(ratios.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.2f×",
+                    ssb / artemis));
+            met &= ssb >= 1.2 * artemis;
             report.row("scaling", String.format(Locale.ROOT, "%d reader(s): ssb-jca / Artemis (maxSession %d)",
                     readers, readers), Report.rate(ssb) + " / " + Report.rate(artemis),
                     String.format(Locale.ROOT, "ratio %.2f×; %,d messages; ssb-jca %s; Artemis %s", ssb / artemis,
                             SCALING, ssbCpu, lastCpu));
         }
+        report.target("per-message throughput ≥ 1.2× Artemis at 1, 2, 4 and 8 readers", "≥ 1.20× each",
+                ratios.toString(), met);
     }
 
     private void depth() throws Exception {
@@ -277,20 +296,85 @@ class BenchmarkIT {
                 microsPerMessage[last] / microsPerMessage[0]), "wall clock, 4 readers: shared machine, noisy");
         report.row("depth", "largest / smallest depth: CPU per message", Report.ratio(cpuPerMessage[last]
                 / cpuPerMessage[0]), "WildFly + PostgreSQL CPU time: the cost itself");
-        double lowCpu = Arrays.stream(cpuPerMessage).min().orElse(0) / cpuPerMessage[0];
-        double highCpu = Arrays.stream(cpuPerMessage).max().orElse(0) / cpuPerMessage[0];
-        double lowWall = Arrays.stream(microsPerMessage).min().orElse(0) / microsPerMessage[0];
-        double highWall = Arrays.stream(microsPerMessage).max().orElse(0) / microsPerMessage[0];
-        // Judged on CPU time (the cost itself); both directions count, as "within ±20%" says.
-        report.target("per-message cost flat from 1,000 to 1,000,000 queued", "within ±20%",
-                String.format(Locale.ROOT, "CPU: %.2f× to %.2f× of 1,000's; wall clock: %.2f× to %.2f×", lowCpu,
-                        highCpu, lowWall, highWall), highCpu <= 1.2 && lowCpu >= 0.8);
+        // Judged on CPU time (the cost itself), the deepest queue against the middle one (both time their first
+        // 10,000 deliveries, so neither has a tail); both directions count, as "within ±15%" says.
+        double cpu = cpuPerMessage[last] / cpuPerMessage[last - 1];
+        double wall = microsPerMessage[last] / microsPerMessage[last - 1];
+        report.target(String.format(Locale.ROOT, "CPU per message at %,d queued within ±15%% of %,d", DEPTHS[last],
+                DEPTHS[last - 1]), "0.85× to 1.15×", String.format(Locale.ROOT, "CPU %.2f×; wall clock %.2f×", cpu,
+                        wall), cpu >= 0.85 && cpu <= 1.15);
+    }
+
+    /**
+     * The sending side, 4 callers, one container transaction per call, nothing consuming: ssb-jca's BEGIN DIALOG +
+     * SEND through the connection factory against one persistent send through Artemis's {@code java:/JmsXA}.
+     */
+    private void outbound() throws Exception {
+        int n = SCALING;
+        loader.clear();
+        CpuMeter.Reading before = cpuNow();
+        long[] ssb = control.outbound("ssb", 4, n, BODY);
+        String ssbCpu = cpuSince(before, n, false);
+        assertEquals(0, ssb[1], "no ssb-jca send failed");
+        assertEquals(n, loader.depth(), "every ssb-jca send committed its message");
+        loader.clear();
+        before = cpuNow();
+        long[] artemis = control.outbound("artemis", 4, n, BODY);
+        String artemisCpu = cpuSince(before, n, false);
+        assertEquals(0, artemis[1], "no Artemis send failed");
+        assertEquals(n, awaitArtemisDepth(n), "every Artemis send committed its message");
+        JavaArchive consumer = BenchDeployments.artemisConsumer(4); // empty the queue for the next phases
+        control.arm(n);
+        server.deploy(consumer);
+        try {
+            control.await(RUN_TIMEOUT);
+        } finally {
+            server.undeploy(consumer);
+        }
+        assertEquals(0, awaitArtemisDepth(0));
+        double ssbRate = n * 1e9 / ssb[0];
+        double artemisRate = n * 1e9 / artemis[0];
+        report.row("outbound", "ssb-jca: BEGIN DIALOG + SEND per call, 4 callers", Report.rate(ssbRate),
+                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, ssbCpu));
+        report.row("outbound", "Artemis: java:/JmsXA persistent send per call, 4 callers", Report.rate(artemisRate),
+                String.format(Locale.ROOT, "%,d calls; %s", n, artemisCpu));
+        report.target("outbound ≥ 1.0× Artemis (4 callers)", "≥ 1.00×", Report.ratio(ssbRate / artemisRate),
+                ssbRate >= artemisRate);
+    }
+
+    /**
+     * The same drain with and without {@value #IDLE_GROUPS} (full run) open conversations that have no message left
+     * in the queue: a group pick that walked idle groups would cost more per message with them.
+     */
+    private void idleGroups() throws Exception {
+        double[] cpuPerMessage = new double[2];
+        int[] idle = {0, IDLE_GROUPS};
+        for (int i = 0; i < idle.length; i++) {
+            idleToLoad = idle[i];
+            double rate;
+            try {
+                rate = drainSsb(BenchDeployments.ssbConsumer(4), SCALING, SCALING);
+            } finally {
+                idleToLoad = 0;
+            }
+            cpuPerMessage[i] = lastCpuReading == null ? Double.NaN
+                    : (lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos()) / 1e3 / cpuMessages;
+            report.row("idle", String.format(Locale.ROOT, "%,d idle conversation groups beside %d busy ones, 4 readers",
+                    idle[i], CONVERSATIONS), Report.rate(rate), String.format(Locale.ROOT, "%,d messages; CPU per"
+                            + " message (WildFly + PostgreSQL) %,.0f µs", SCALING, cpuPerMessage[i]));
+        }
+        double ratio = cpuPerMessage[1] / cpuPerMessage[0];
+        report.target(String.format(Locale.ROOT, "CPU per message with %,d idle groups within ±15%% of none",
+                IDLE_GROUPS), "0.85× to 1.15×", Report.ratio(ratio), ratio >= 0.85 && ratio <= 1.15);
     }
 
     // ---- runs
 
     private int loadSsb(int messages) throws SQLException {
         loader.clear();
+        if (idleToLoad > 0) {
+            loader.load(idleToLoad, 0, BODY);
+        }
         loader.load(CONVERSATIONS, messages / CONVERSATIONS, BODY);
         return messages / CONVERSATIONS * CONVERSATIONS;
     }

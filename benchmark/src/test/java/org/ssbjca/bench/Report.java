@@ -70,7 +70,7 @@ final class Report {
                 + " and what each figure means: [Method](#method).)\n\n");
         b.append("## Machine\n\n| | |\n|---|---|\n");
         machine.forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-        b.append("\n## Targets (issue 7)\n\n| target | wanted | measured | |\n|---|---|---|---|\n");
+        b.append("\n## Targets (issue 15; the batch row issue 7)\n\n| target | wanted | measured | |\n|---|---|---|---|\n");
         for (Target t : targets) {
             b.append("| ").append(t.what).append(" | ").append(t.wanted).append(" | ").append(t.measured)
                     .append(" | ").append(t.met ? "met" : "**missed**").append(" |\n");

@@ -81,4 +81,41 @@ public final class BenchControl implements BenchControlMXBean {
         }
         return out;
     }
+
+    @Override
+    public long[] outbound(String system, int callers, int total, int size) throws InterruptedException {
+        boolean toSsb = "ssb".equals(system);
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < callers; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int id = next.getAndIncrement(); id < total; id = next.getAndIncrement()) {
+                    try {
+                        if (toSsb) {
+                            ssb.beginAndSend(id, size);
+                        } else {
+                            artemis.send(id, 1, size);
+                        }
+                    } catch (RuntimeException e) {
+                        failed.incrementAndGet();
+                    }
+                }
+            }, "bench-outbound-" + t);
+            threads.add(thread);
+            thread.start();
+        }
+        long start = System.nanoTime();
+        go.countDown();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        return new long[] {System.nanoTime() - start, failed.get()};
+    }
 }

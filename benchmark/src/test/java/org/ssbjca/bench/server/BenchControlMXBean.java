@@ -57,4 +57,14 @@ public interface BenchControlMXBean {
      * @throws InterruptedException if interrupted
      */
     long[] latency(String system, int count, int perSecond, int size) throws InterruptedException;
+
+    /**
+     * The sending side: {@code callers} threads each calling the sender EJB, one container transaction per call,
+     * until {@code total} calls are done; nothing consumes meanwhile.
+     *
+     * @param system "ssb" (BEGIN DIALOG + SEND through the connection factory) or "artemis" (one persistent send
+     *     through java:/JmsXA)
+     * @return {elapsed nanos, failed calls}
+     */
+    long[] outbound(String system, int callers, int total, int size) throws InterruptedException;
 }

@@ -59,4 +59,16 @@ public class SsbSender {
             }
         }
     }
+
+    /**
+     * The outbound path: BEGIN DIALOG and one SEND in the caller's container transaction (REQUIRED: this call's own).
+     *
+     * @param id the message's number
+     * @param size its body's size
+     */
+    public void beginAndSend(int id, int size) {
+        try (ServiceBrokerConnection broker = factory.getConnection()) {
+            broker.send(broker.beginDialog(FROM, TO, CONTRACT), TYPE, Bodies.of(id, size));
+        }
+    }
 }

@@ -37,17 +37,31 @@ final class SqlServerLedger implements DeliveryLedger {
 
     @Override
     public Map<String, Integer> attempts(List<BrokerMessage> messages) {
+        if (messages.isEmpty()) {
+            return Map.of();
+        }
         return get("reading failed deliveries", null, () -> {
             Map<String, Integer> out = new HashMap<>();
-            for (BrokerMessage m : messages) {
-                List<Integer> n = Batches.query(c, TSqlLedger.ATTEMPTS_OF, 0, rs -> rs.getInt(1),
-                        Batches.text(m.conversationHandle()), m.messageSequenceNumber());
-                if (!n.isEmpty()) {
-                    out.put(DeliveryLedger.key(m), n.get(0));
-                }
+            for (Object[] row : Batches.query(c, TSqlLedger.ATTEMPTS_OF, 0, rs -> new Object[] {
+                Batches.uuid(rs, "conversation_handle"), rs.getLong("message_sequence_number"), rs.getInt("attempts")},
+                    keys(messages))) {
+                out.put(row[0] + "/" + row[1], (Integer) row[2]);
             }
             return out;
         });
+    }
+
+    /**
+     * @param messages received messages
+     * @return their keys as the XML of {@link TSqlLedger#ATTEMPTS_OF}: handles and numbers only, nothing to escape
+     */
+    static String keys(List<BrokerMessage> messages) {
+        StringBuilder xml = new StringBuilder(messages.size() * 56);
+        for (BrokerMessage m : messages) {
+            xml.append("<k h=\"").append(m.conversationHandle()).append("\" s=\"").append(m.messageSequenceNumber())
+                    .append("\"/>");
+        }
+        return xml.toString();
     }
 
     @Override
@@ -70,14 +84,15 @@ final class SqlServerLedger implements DeliveryLedger {
 
     @Override
     public void clearAttempts(List<BrokerMessage> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        StringBuilder groups = new StringBuilder();
+        for (UUID group : DeliveryLedger.groupsOf(messages)) {
+            groups.append("<g id=\"").append(group).append("\"/>");
+        }
         get("forgetting failed deliveries", null, () -> {
-            for (BrokerMessage m : messages) {
-                Batches.run(c, TSqlLedger.DELETE_ATTEMPT, Batches.text(m.conversationHandle()),
-                        m.messageSequenceNumber());
-            }
-            for (UUID group : DeliveryLedger.groupsOf(messages)) {
-                Batches.run(c, TSqlLedger.DELETE_HOLD, Batches.text(group));
-            }
+            Batches.run(c, TSqlLedger.CLEAR_ATTEMPTS, keys(messages), groups.toString());
             return null;
         });
     }

@@ -16,9 +16,19 @@ final class TSqlLedger {
     /** Parameters: queue name (as the application names it). */
     static final String HAS_ATTEMPTS = "SELECT TOP (1) 1 FROM ssb.delivery_attempt WHERE queue_name = ?;";
 
-    /** Parameters: handle, sequence number. */
-    static final String ATTEMPTS_OF = "SELECT attempts FROM ssb.delivery_attempt"
-            + " WHERE conversation_handle = ? AND message_sequence_number = ?;";
+    /**
+     * The failed deliveries of a batch's messages, in one statement whatever the batch's size: the keys come as one
+     * XML value, {@code <k h="handle" s="sequence"/>...} ({@link SqlServerLedger#keys}), shredded with
+     * {@code nodes()} (every compatibility level; unlike OPENJSON, which needs 130).
+     * https://learn.microsoft.com/sql/t-sql/xml/nodes-method-xml-data-type
+     *
+     * <p>Parameters: the keys (XML).
+     */
+    static final String ATTEMPTS_OF = PROLOGUE + "DECLARE @keys XML = ?;\n"
+            + "SELECT a.conversation_handle, a.message_sequence_number, a.attempts\n"
+            + "FROM @keys.nodes('/k') AS t(k)\n"
+            + "JOIN ssb.delivery_attempt AS a ON a.conversation_handle = t.k.value('@h', 'UNIQUEIDENTIFIER')\n"
+            + "    AND a.message_sequence_number = t.k.value('@s', 'BIGINT');";
 
     /**
      * One more failed delivery: UPDATE, or INSERT when the message has none yet; UPDLOCK and HOLDLOCK keep two
@@ -63,16 +73,24 @@ final class TSqlLedger {
             + "    VALUES (@group, @queue, @until);\n"
             + "END;";
 
-    /** Parameters: group. */
-    static final String DELETE_HOLD = "DELETE FROM ssb.conversation_hold WHERE conversation_group_id = ?;";
 
     /** Whether a group of the queue is held now. Parameters: queue name (as the application names it). */
     static final String HAS_HOLDS = "SELECT TOP (1) 1 FROM ssb.conversation_hold WITH (READPAST)"
             + " WHERE queue_name = ? AND held_until > SYSDATETIMEOFFSET();";
 
-    /** Parameters: handle, sequence number. */
-    static final String DELETE_ATTEMPT = "DELETE FROM ssb.delivery_attempt"
-            + " WHERE conversation_handle = ? AND message_sequence_number = ?;";
+    /**
+     * Forgets the failed deliveries of a batch's messages and ends the holds of their groups, in one round trip: keys
+     * as for {@link #ATTEMPTS_OF}, groups as {@code <g id="group"/>...}.
+     *
+     * <p>Parameters: the keys (XML), the groups (XML).
+     */
+    static final String CLEAR_ATTEMPTS = PROLOGUE + "DECLARE @keys XML = ?;\n"
+            + "DECLARE @groups XML = ?;\n"
+            + "DELETE a FROM ssb.delivery_attempt AS a\n"
+            + "JOIN @keys.nodes('/k') AS t(k) ON a.conversation_handle = t.k.value('@h', 'UNIQUEIDENTIFIER')\n"
+            + "    AND a.message_sequence_number = t.k.value('@s', 'BIGINT');\n"
+            + "DELETE h FROM ssb.conversation_hold AS h\n"
+            + "JOIN @groups.nodes('/g') AS t(g) ON h.conversation_group_id = t.g.value('@id', 'UNIQUEIDENTIFIER');";
 
     /**
      * Forgets the failed deliveries of a conversation's messages; appended to the batches that end this side, which

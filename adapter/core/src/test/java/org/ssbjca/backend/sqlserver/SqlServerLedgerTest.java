@@ -34,4 +34,37 @@ class SqlServerLedgerTest {
         ledger.recordFailure("EchoServiceQueue", bare, null);
         assertEquals(Map.of(4, Types.NVARCHAR), jdbc.calls.get(1).nullTypes);
     }
+
+    /**
+     * Issue 15: a batch of three messages on two conversations (one group) costs one statement to read their
+     * attempts and one to forget them with the group's hold, not one per message.
+     */
+    @Test
+    void aBatchCostsOneStatementToReadAndOneToForgetItsAttempts() {
+        UUID other = UUID.fromString("6b1f1d8e-2a55-4d8c-8a0e-9d6d1c2b3a02");
+        UUID group = UUID.fromString("11111111-2222-3333-4444-555555555555");
+        java.util.List<BrokerMessage> batch = java.util.List.of(message(HANDLE, 1, group), message(HANDLE, 2, group),
+                message(other, 1, group));
+        jdbc.rows(FakeJdbc.row("conversation_handle", other.toString().toUpperCase(), "message_sequence_number", 1L,
+                "attempts", 2));
+        assertEquals(Map.of(other + "/1", 2), ledger.attempts(batch));
+        assertEquals(1, jdbc.calls.size());
+        assertEquals(TSqlLedger.ATTEMPTS_OF, jdbc.calls.get(0).sql);
+        String keys = "<k h=\"" + HANDLE + "\" s=\"1\"/><k h=\"" + HANDLE + "\" s=\"2\"/><k h=\"" + other
+                + "\" s=\"1\"/>";
+        assertEquals(java.util.List.of(keys), jdbc.calls.get(0).params());
+
+        ledger.clearAttempts(batch);
+        assertEquals(2, jdbc.calls.size(), "one more statement");
+        assertEquals(TSqlLedger.CLEAR_ATTEMPTS, jdbc.calls.get(1).sql);
+        assertEquals(java.util.List.of(keys, "<g id=\"" + group + "\"/>"), jdbc.calls.get(1).params());
+        assertEquals(Map.of(), ledger.attempts(java.util.List.of()));
+        ledger.clearAttempts(java.util.List.of());
+        assertEquals(2, jdbc.calls.size(), "nothing for an empty batch");
+    }
+
+    private static BrokerMessage message(UUID handle, long sequence, UUID group) {
+        return BrokerMessage.builder().conversationHandle(handle).messageSequenceNumber(sequence)
+                .conversationGroupId(group).messageTypeName("Request").build();
+    }
 }

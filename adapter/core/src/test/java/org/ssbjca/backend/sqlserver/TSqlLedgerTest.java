@@ -21,4 +21,29 @@ class TSqlLedgerTest {
         assertEquals(TSql.END_CONVERSATION_WITH_CLEANUP + FORGET_ATTEMPTS,
                 TSqlLedger.END_CONVERSATION_WITH_CLEANUP);
     }
+
+    /**
+     * Issue 15: with failed-delivery rows in the queue, a batch's attempts are read, and forgotten with its groups'
+     * holds, in one statement each whatever the batch's size: the keys as one XML value shredded by nodes().
+     */
+    @Test
+    void aBatchsAttemptsAreReadAndForgottenInOneStatementEach() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @keys XML = ?;
+                SELECT a.conversation_handle, a.message_sequence_number, a.attempts
+                FROM @keys.nodes('/k') AS t(k)
+                JOIN ssb.delivery_attempt AS a ON a.conversation_handle = t.k.value('@h', 'UNIQUEIDENTIFIER')
+                    AND a.message_sequence_number = t.k.value('@s', 'BIGINT');""", TSqlLedger.ATTEMPTS_OF);
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @keys XML = ?;
+                DECLARE @groups XML = ?;
+                DELETE a FROM ssb.delivery_attempt AS a
+                JOIN @keys.nodes('/k') AS t(k) ON a.conversation_handle = t.k.value('@h', 'UNIQUEIDENTIFIER')
+                    AND a.message_sequence_number = t.k.value('@s', 'BIGINT');
+                DELETE h FROM ssb.conversation_hold AS h
+                JOIN @groups.nodes('/g') AS t(g) ON h.conversation_group_id = t.g.value('@id', 'UNIQUEIDENTIFIER');""",
+                TSqlLedger.CLEAR_ATTEMPTS);
+    }
 }
