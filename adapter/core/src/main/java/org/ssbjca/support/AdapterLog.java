@@ -225,4 +225,9 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 104, value = "ended %d conversation endpoint(s) of service %s in state %s begun over %d minute(s)"
             + " ago (0: of any age) WITH CLEANUP, at an operator's request on %s")
     void conversationsEnded(int ended, String service, String state, long olderThanMinutes, String activation);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 105, value = "gave %d parked conversation group(s) with messages their turn again (queues %s): the"
+            + " check after a commit had been lost")
+    void parkedGroupsRepaired(int groups, Object queues);
 }

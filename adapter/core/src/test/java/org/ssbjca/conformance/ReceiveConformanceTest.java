@@ -285,4 +285,41 @@ class ReceiveConformanceTest {
         messages.forEach(m -> out.add(m.bodyAsText()));
         return out;
     }
+
+    /**
+     * A message sent to a conversation while a RECEIVE holds its group's last message is received at once, whichever
+     * of the two transactions commits first, and the SEND never waits for the RECEIVE. (PostgreSQL parks a group a
+     * RECEIVE emptied so that the round-robin pick skips it; each transaction sees the other's change only once
+     * committed, and the check after both commits gives the group its turn again.) Then a message sent to the idle
+     * conversation much later is received at once too.
+     */
+    @BackendTest
+    void aMessageSentWhileItsGroupIsEmptiedIsReceivedAtOnceWhicheverCommitsFirst(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        for (boolean senderFirst : new boolean[] {true, false}) {
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("first")));
+            try (Db.Tx receiver = db.begin(); Db.Tx sender = db.begin()) {
+                db.fixture().setLockTimeout(sender.connection(), 1000); // a SEND never waits for a reader
+                assertEquals(List.of("first"), texts(receiver.session().receive(
+                        ReceiveRequest.from(o.targetQueue).top(10))));
+                sender.session().send(c.handle(), o.request, bytes("second"));
+                if (senderFirst) {
+                    sender.commit();
+                    receiver.commit();
+                } else {
+                    receiver.commit();
+                    sender.commit();
+                }
+            }
+            List<String> got = org.awaitility.Awaitility.await("received (sender committed first: " + senderFirst + ")")
+                    .atMost(java.time.Duration.ofSeconds(5))
+                    .until(() -> texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)))),
+                            l -> !l.isEmpty());
+            assertEquals(List.of("second"), got);
+            db.run(s -> s.send(c.handle(), o.request, bytes("later")));
+            assertEquals(List.of("later"), texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)))),
+                    "a message to an idle conversation is received at once");
+        }
+    }
 }

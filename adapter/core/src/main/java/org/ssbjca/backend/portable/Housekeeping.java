@@ -24,6 +24,11 @@ final class Housekeeping {
     private final PortableBroker broker;
     private final long intervalNanos;
     private final AtomicLong nextRun = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong nextRepair = new AtomicLong(Long.MIN_VALUE);
+
+    /** How often parked groups with messages are looked for (PostgreSQL): the backstop of the post-commit check. */
+    static final long REPAIR_MILLIS = 30_000;
+    private static final org.ssbjca.support.AdapterLog LOG = org.ssbjca.support.AdapterLog.of(Housekeeping.class);
 
     Housekeeping(PortableBroker broker, long intervalMillis) {
         this.broker = broker;
@@ -31,6 +36,7 @@ final class Housekeeping {
     }
 
     void runIfDue(PortableSession looking) {
+        repairIfDue();
         long now = System.nanoTime();
         long due = nextRun.get();
         if ((due != Long.MIN_VALUE && now - due < 0) || !nextRun.compareAndSet(due, now + intervalNanos)) {
@@ -84,6 +90,36 @@ final class Housekeeping {
                 session.messages().enqueueToSelf(e, MessageTypes.ERROR,
                         ErrorBody.of(ErrorBody.LIFETIME_EXPIRED, "The dialog has exceeded the specified LIFETIME."));
             }
+        }
+    }
+
+    /**
+     * PostgreSQL: gives a turn to parked groups that have messages ({@link PortableSql#PARKED}), at most every
+     * {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its own. A group is left so
+     * only when the check after a commit was lost (the connection failed, the JVM stopped between the commit and the
+     * check).
+     */
+    private void repairIfDue() {
+        if (!broker.sql().receivesInOneStatement()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long due = nextRepair.get();
+        if ((due != Long.MIN_VALUE && now - due < 0)
+                || !nextRepair.compareAndSet(due, now + REPAIR_MILLIS * 1_000_000L)) {
+            return;
+        }
+        try (Connection own = broker.source().open()) {
+            own.setAutoCommit(true);
+            List<String> queues = Jdbc.list(own, broker.sql().unparkAll, rs -> rs.getString(1));
+            if (!queues.isEmpty()) {
+                java.util.Set<String> distinct = new java.util.LinkedHashSet<>(queues);
+                LOG.parkedGroupsRepaired(queues.size(), distinct);
+                broker.signals().signalAll(distinct);
+                broker.committed(distinct);
+            }
+        } catch (SQLException e) {
+            throw PortableSession.failure("giving parked conversation groups with messages their turn", e);
         }
     }
 }

@@ -31,6 +31,8 @@ final class MessageStore {
     private final PortableSql sql;
     private final Connection c;
     private final TouchedQueues touchedQueues;
+    /** Groups whose turn is checked once this transaction committed ({@link PortableSql#unparkGroups}). */
+    private final java.util.Set<UUID> groupsToCheck = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     MessageStore(PortableBroker broker, Connection c, TouchedQueues touchedQueues) {
         this.broker = broker;
@@ -58,8 +60,14 @@ final class MessageStore {
     /** Puts a message on a queue now (the caller checked that the queue is enabled). */
     void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body)
             throws SQLException {
-        Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body, broker.now());
+        int unparked = Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body,
+                broker.now());
         touchedQueues.add(queue, messageType);
+        if (sql.receivesInOneStatement() && unparked == 0) {
+            // not parked as this statement saw it; a RECEIVE holding the group may park it before seeing this
+            // message: checked again after the commit
+            groupsToCheck.add(group);
+        }
     }
 
     /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */
@@ -148,8 +156,15 @@ final class MessageStore {
 
     /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
     private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt) throws SQLException {
-        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), MessageStore::readMessage, queue, heldAt,
-                queue, heldAt, queue);
+        boolean[] parked = {false};
+        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), rs -> {
+            parked[0] |= rs.getBoolean("parked");
+            return readMessage(rs);
+        }, queue, heldAt, queue, heldAt, queue);
+        if (parked[0]) {
+            // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
+            groupsToCheck.add(batch.get(0).conversationGroupId());
+        }
         return batch.isEmpty() ? batch : Collections.unmodifiableList(batch);
     }
 
@@ -197,7 +212,13 @@ final class MessageStore {
                         + group + ": another transaction changed them");
             }
         }
-        Jdbc.update(c, sql.nextTurn, group);
+        if (sql.receivesInOneStatement()) {
+            if (Boolean.TRUE.equals(Jdbc.first(c, sql.turnOrPark, rs -> rs.getBoolean("parked"), group))) {
+                groupsToCheck.add(group);
+            }
+        } else {
+            Jdbc.update(c, sql.nextTurn, group);
+        }
         return Collections.unmodifiableList(batch);
     }
 
@@ -270,5 +291,18 @@ final class MessageStore {
                 throw PortableSession.failure("RECEIVE from queue '" + queue + "'", e);
             }
         }
+    }
+
+    /** @return the groups to check once this transaction committed, forgotten here */
+    java.util.Set<UUID> drainGroupsToCheck() {
+        if (groupsToCheck.isEmpty()) {
+            return java.util.Set.of();
+        }
+        java.util.Set<UUID> drained = new java.util.HashSet<>();
+        for (java.util.Iterator<UUID> it = groupsToCheck.iterator(); it.hasNext();) {
+            drained.add(it.next());
+            it.remove();
+        }
+        return drained;
     }
 }

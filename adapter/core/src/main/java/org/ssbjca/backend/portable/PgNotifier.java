@@ -27,13 +27,25 @@ final class PgNotifier implements Runnable {
     private static final String NOTIFY = "SELECT pg_notify('" + PortableBroker.CHANNEL + "', ?)";
 
     private final ConnectionSource source;
-    private final BlockingQueue<String> pending = new LinkedBlockingQueue<>();
+    private final PortableSql sql;
+    private final org.ssbjca.backend.QueueSignals signals;
+    /** Queues to notify (String) and groups to give a turn again if parked with messages (UUID), in commit order. */
+    private final BlockingQueue<Object> pending = new LinkedBlockingQueue<>();
     private final Backoff backoff = new Backoff(200, 10_000, 0.5);
     private volatile boolean stopped;
     private Connection connection;
 
-    PgNotifier(ConnectionSource source) {
+    PgNotifier(ConnectionSource source, PortableSql sql, org.ssbjca.backend.QueueSignals signals) {
         this.source = source;
+        this.sql = sql;
+        this.signals = signals;
+    }
+
+    /** @param groups groups a transaction that just committed touched ({@link PortableSql#unparkGroups}) */
+    void check(Collection<java.util.UUID> groups) {
+        if (!stopped) {
+            pending.addAll(groups);
+        }
     }
 
     /** @param queues queues whose messages were just committed */
@@ -47,14 +59,23 @@ final class PgNotifier implements Runnable {
     public void run() {
         try {
             while (!stopped) {
-                String first = pending.poll(500, TimeUnit.MILLISECONDS);
+                Object first = pending.poll(500, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
-                List<String> batch = new ArrayList<>();
+                List<Object> batch = new ArrayList<>();
                 batch.add(first);
                 pending.drainTo(batch);
-                send(new LinkedHashSet<>(batch));
+                Set<String> queues = new LinkedHashSet<>();
+                Set<java.util.UUID> groups = new LinkedHashSet<>();
+                for (Object item : batch) {
+                    if (item instanceof java.util.UUID group) {
+                        groups.add(group);
+                    } else {
+                        queues.add((String) item);
+                    }
+                }
+                send(queues, groups);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -63,11 +84,27 @@ final class PgNotifier implements Runnable {
         }
     }
 
-    private void send(Set<String> queues) throws InterruptedException {
+    private void send(Set<String> queues, Set<java.util.UUID> groups) throws InterruptedException {
         try {
             if (connection == null) {
                 connection = source.open();
                 connection.setAutoCommit(true);
+            }
+            if (!groups.isEmpty()) {
+                // before the notifications, so that the readers they wake see the groups' turns
+                Set<String> unparked = new LinkedHashSet<>();
+                try (PreparedStatement ps = connection.prepareStatement(sql.unparkGroups)) {
+                    ps.setArray(1, connection.createArrayOf("uuid", groups.toArray()));
+                    try (java.sql.ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            unparked.add(rs.getString(1));
+                        }
+                    }
+                }
+                if (!unparked.isEmpty()) {
+                    signals.signalAll(unparked);
+                    queues.addAll(unparked);
+                }
             }
             try (PreparedStatement ps = connection.prepareStatement(NOTIFY)) {
                 for (String queue : queues) {
@@ -79,6 +116,7 @@ final class PgNotifier implements Runnable {
         } catch (SQLException e) {
             close();
             long delay = backoff.nextDelayMillis();
+            // the groups are not lost for good: the periodic repair (Housekeeping) gives them their turn
             LOG.notificationsNotSent(queues, e.getMessage(), delay);
             Thread.sleep(delay);
         }

@@ -53,7 +53,7 @@ public final class PortableBroker implements Broker {
         this.housekeeping = new Housekeeping(this, options.housekeepingMillis());
         if (dialect == Dialect.POSTGRESQL) {
             this.listener = new PgListener(source, signals);
-            this.notifier = new PgNotifier(source);
+            this.notifier = new PgNotifier(source, sql, signals);
             runner.run("ssb-jca PostgreSQL LISTEN " + config, listener);
             runner.run("ssb-jca PostgreSQL NOTIFY " + config, notifier);
         } else {
@@ -147,6 +147,16 @@ public final class PortableBroker implements Broker {
      * Tells the readers of other JVMs (PostgreSQL) that messages were committed to these queues; the readers of
      * this JVM are woken by {@link QueueSignals} already.
      */
+    /**
+     * @param groups groups a committed transaction sent to without finding them parked, or parked: checked on the
+     *     notifier's connection (PostgreSQL), after the commit
+     */
+    void unparkAfterCommit(java.util.Set<java.util.UUID> groups) {
+        if (notifier != null && !groups.isEmpty()) {
+            notifier.check(groups);
+        }
+    }
+
     void committed(java.util.Collection<String> queues) {
         if (notifier != null && !queues.isEmpty()) {
             notifier.committed(queues);

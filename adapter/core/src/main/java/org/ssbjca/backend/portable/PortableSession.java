@@ -164,8 +164,10 @@ final class PortableSession implements BrokerSession {
         for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {
             removed.add(handle);
         }
+        java.util.Set<UUID> groups = messages.drainGroupsToCheck();
         if (committed) {
             broker.signals().committed(touched);
+            broker.unparkAfterCommit(groups);
             broker.committed(touched.keySet());
             broker.endedEndpoints().ended(removed);
         }

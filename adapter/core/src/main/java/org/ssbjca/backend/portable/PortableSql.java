@@ -32,11 +32,31 @@ final class PortableSql {
     final String lockGroup = "SELECT queue_name FROM ssb.conversation_group WHERE conversation_group_id = ? FOR UPDATE";
     final String nextTurn;
     /**
+     * Added to a group's turn when a RECEIVE took its last message (PostgreSQL): such a parked group sorts after
+     * every group with a turn, and the round-robin pick, which reads groups in turn order up to the first with
+     * messages, stops before the parked ones ({@code turn < PARKED}), so open conversations with nothing queued cost a
+     * RECEIVE nothing. A SEND to a parked group gives it a turn again in its transaction ({@link #insertMessage}); the
+     * race with the RECEIVE that parks it (each sees the other's change only once committed) is closed after the two
+     * commits by {@link #unparkGroups}, run for the groups each touched, and a periodic repair is the backstop.
+     */
+    static final long PARKED = 1L << 62;
+    /**
+     * Gives parked groups that have messages a turn again, never waiting for a group another transaction holds.
+     * Parameters: the groups (UUID[]). Returns their queues.
+     */
+    final String unparkGroups;
+    /** The same for every parked group with messages (the periodic repair). No parameters. Returns their queues. */
+    final String unparkAll;
+    /** After a RECEIVE of one conversation or group: a new turn, or parked when no message is left. Parameter: group. */
+    final String turnOrPark;
+    /** MOVE CONVERSATION into a group this transaction holds: a turn again if it has messages. Parameter: group. */
+    final String unparkHeld;
+    /**
      * Groups with messages that no redelivery delay holds, in round-robin order, after a given turn (keyset paging).
      * Parameters: queue, turn, now, limit.
      */
     final String candidateGroups = "SELECT g.conversation_group_id, g.turn FROM ssb.conversation_group g"
-            + " WHERE g.queue_name = ? AND g.turn > ?"
+            + " WHERE g.queue_name = ? AND g.turn > ? AND g.turn < " + PARKED
             + " AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)"
             + " AND " + NOT_HELD.replace("{group}", "g.conversation_group_id")
             + " ORDER BY g.turn LIMIT ?";
@@ -83,8 +103,14 @@ final class PortableSql {
             + " timer_expires_at = NULL WHERE conversation_handle = ?";
 
     // ---- messages
-    final String insertMessage = "INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
-            + " message_sequence_number, message_type_name, message_body, enqueued_at) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_MESSAGE = "INSERT INTO ssb.message (queue_name, conversation_group_id,"
+            + " conversation_handle, message_sequence_number, message_type_name, message_body, enqueued_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+    /**
+     * Puts a message on its queue; on PostgreSQL in the same statement gives its group a turn again if it was parked
+     * (the update count then says whether it was). Parameters: queue, group, handle, sequence, type, body, time.
+     */
+    final String insertMessage;
     private static final String MESSAGE_SELECT = "SELECT m.queuing_order, m.conversation_group_id,"
             + " m.conversation_handle, m.message_sequence_number, m.message_type_name, m.message_body, m.enqueued_at,"
             + " e.conversation_id, e.service_name, e.service_contract_name FROM ssb.message m"
@@ -249,6 +275,25 @@ final class PortableSql {
         insertGroup = "INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn) VALUES (?, ?, "
                 + dialect.nextTurn + ")";
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
+        String hasMessages = "EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)";
+        unparkGroups = "UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
+                + " WHERE u.conversation_group_id IN (SELECT g.conversation_group_id FROM ssb.conversation_group g"
+                + " WHERE g.conversation_group_id = ANY (?) AND g.turn >= " + PARKED + " AND " + hasMessages
+                + " FOR UPDATE SKIP LOCKED) RETURNING u.queue_name";
+        unparkAll = "UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
+                + " WHERE u.conversation_group_id IN (SELECT g.conversation_group_id FROM ssb.conversation_group g"
+                + " WHERE g.turn >= " + PARKED + " AND " + hasMessages
+                + " FOR UPDATE SKIP LOCKED) RETURNING u.queue_name";
+        turnOrPark = "UPDATE ssb.conversation_group g SET turn = " + dialect.nextTurn + " + CASE WHEN " + hasMessages
+                + " THEN 0 ELSE " + PARKED + " END WHERE g.conversation_group_id = ? RETURNING g.turn >= " + PARKED
+                + " AS parked";
+        unparkHeld = "UPDATE ssb.conversation_group g SET turn = " + dialect.nextTurn
+                + " WHERE g.conversation_group_id = ? AND g.turn >= " + PARKED + " AND " + hasMessages;
+        insertMessage = dialect.receivesInOneStatement
+                ? "WITH m AS (" + INSERT_MESSAGE + " RETURNING conversation_group_id)"
+                + " UPDATE ssb.conversation_group g SET turn = " + dialect.nextTurn
+                + " WHERE g.conversation_group_id = (SELECT conversation_group_id FROM m) AND g.turn >= " + PARKED
+                : INSERT_MESSAGE;
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
         receiveNext = dialect.receivesInOneStatement ? "WITH grp AS MATERIALIZED (SELECT COALESCE("
@@ -259,6 +304,7 @@ final class PortableSql {
                 + " AND " + NOT_HELD.replace("{group}", "p.conversation_group_id")
                 + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED),"
                 + " (SELECT g.conversation_group_id FROM ssb.conversation_group g WHERE g.queue_name = ?"
+                + " AND g.turn < " + PARKED
                 + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id")
                 + " AND " + NOT_HELD.replace("{group}", "g.conversation_group_id")
                 + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)) AS conversation_group_id"
@@ -269,11 +315,14 @@ final class PortableSql {
                 + " taken AS (DELETE FROM ssb.message d"
                 + " WHERE d.ctid = ANY (ARRAY(SELECT p.ctid FROM picked p)) RETURNING d.*),"
                 + " turn AS (UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn
+                + " + CASE WHEN EXISTS (SELECT 1 FROM ssb.message r"
+                + " WHERE r.conversation_group_id = (SELECT conversation_group_id FROM grp)"
+                + " AND r.ctid <> ALL (ARRAY(SELECT p.ctid FROM picked p))) THEN 0 ELSE " + PARKED + " END"
                 + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
-                + " AND EXISTS (SELECT 1 FROM taken))"
+                + " AND EXISTS (SELECT 1 FROM taken) RETURNING turn >= " + PARKED + " AS parked)"
                 + " SELECT m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
                 + " m.message_type_name, m.message_body, m.enqueued_at, e.conversation_id, e.service_name,"
-                + " e.service_contract_name FROM taken m"
+                + " e.service_contract_name, (SELECT t.parked FROM turn t) AS parked FROM taken m"
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
                 + " ON TRUE ORDER BY m.queuing_order" : null;

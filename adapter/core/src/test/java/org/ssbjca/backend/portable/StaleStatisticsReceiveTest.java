@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
@@ -50,9 +47,6 @@ class StaleStatisticsReceiveTest {
     private static final int MAX_BUFFERS_PER_RECEIVE = 400;
     /** Buffers per RECEIVE on average over the drain (36.6 when this was written). */
     private static final int MAX_MEAN_BUFFERS = 60;
-
-    private static final Pattern BUFFERS = Pattern.compile("Buffers: shared(?: hit=(\\d+))?(?: read=(\\d+))?");
-    private static final Pattern ROWS = Pattern.compile("actual time=\\S+ rows=(\\d+) loops");
 
     @Test
     void receiveStaysCheapAfterTheQueueTableWasAnalysedEmpty() throws Exception {
@@ -93,36 +87,13 @@ class StaleStatisticsReceiveTest {
             }
 
             send(broker, c, CONVERSATIONS, MESSAGES_EACH);
-            String receive = "EXPLAIN (ANALYZE, BUFFERS) " + new PortableSql(Dialect.POSTGRESQL).receiveNext(1);
             int received = 0;
             long total = 0;
             long worst = 0;
             while (true) {
-                long buffers = 0;
-                int rows = -1;
-                try (PreparedStatement p = c.prepareStatement(receive)) {
-                    java.sql.Timestamp now = java.sql.Timestamp.from(java.time.Instant.now());
-                    p.setString(1, "QT");
-                    p.setTimestamp(2, now); // the time holds are compared with (redelivery delay)
-                    p.setString(3, "QT");
-                    p.setTimestamp(4, now);
-                    p.setString(5, "QT");
-                    try (ResultSet rs = p.executeQuery()) {
-                        boolean first = true;
-                        while (rs.next()) {
-                            String line = rs.getString(1);
-                            Matcher r = ROWS.matcher(line);
-                            if (rows < 0 && r.find()) {
-                                rows = Integer.parseInt(r.group(1));
-                            }
-                            Matcher b = BUFFERS.matcher(line);
-                            if (first && b.find()) {
-                                buffers = number(b.group(1)) + number(b.group(2));
-                                first = false;
-                            }
-                        }
-                    }
-                }
+                ExplainedReceive.Result one = ExplainedReceive.run(c, "QT");
+                int rows = one.rows();
+                long buffers = one.buffers();
                 c.commit();
                 if (rows == 0) {
                     break;
@@ -138,10 +109,6 @@ class StaleStatisticsReceiveTest {
             assertTrue(total <= (long) MAX_MEAN_BUFFERS * received, String.format("%.1f buffers per RECEIVE on"
                     + " average, %d at most", (double) total / received, worst));
         }
-    }
-
-    private static long number(String group) {
-        return group == null ? 0 : Long.parseLong(group);
     }
 
     /** Receives every message of a queue, ending each conversation; returns how many it received. */
