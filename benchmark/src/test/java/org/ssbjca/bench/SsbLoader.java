@@ -21,6 +21,8 @@ final class SsbLoader {
 
     static final String QUEUE = "BenchQueue";
     static final String CLIENT_QUEUE = "BenchClientQueue";
+    /** The adapter's mark of a group with no message (PortableSql.PARKED, package-private there). */
+    private static final long PARKED = 1L << 62;
 
     private final BenchPostgres pg;
 
@@ -59,11 +61,14 @@ final class SsbLoader {
                     + " gen_random_uuid() AS initiator_group, gen_random_uuid() AS target_group"
                     + " FROM generate_series(0, " + (conversations - 1) + ") i");
             // BEGIN DIALOG: the initiator's group and endpoint; the first SEND: the target's group and endpoint.
+            // A group with no message is parked as the adapter leaves it (BEGIN DIALOG's initiator group; a target
+            // group whose messages were all received): its turn plus 2^62 (PortableSql.PARKED).
             s.execute("INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
-                    + " SELECT initiator_group, '" + CLIENT_QUEUE + "', nextval('ssb.turn_seq') FROM bench_dialog"
-                    + " ORDER BY i");
+                    + " SELECT initiator_group, '" + CLIENT_QUEUE + "', nextval('ssb.turn_seq') + " + PARKED
+                    + " FROM bench_dialog ORDER BY i");
             s.execute("INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
-                    + " SELECT target_group, '" + QUEUE + "', nextval('ssb.turn_seq') FROM bench_dialog ORDER BY i");
+                    + " SELECT target_group, '" + QUEUE + "', nextval('ssb.turn_seq')"
+                    + (perConversation == 0 ? " + " + PARKED : "") + " FROM bench_dialog ORDER BY i");
             s.execute("INSERT INTO ssb.conversation_endpoint (conversation_handle, conversation_id, is_initiator,"
                     + " conversation_group_id, service_name, far_service, service_contract_name, state,"
                     + " send_sequence, lifetime_expires_at, created_at)"

@@ -94,10 +94,11 @@ final class Housekeeping {
     }
 
     /**
-     * PostgreSQL: gives a turn to parked groups that have messages ({@link PortableSql#PARKED}), at most every
-     * {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its own. A group is left so
-     * only when the check after a commit was lost (the connection failed, the JVM stopped between the commit and the
-     * check).
+     * PostgreSQL, at most every {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its
+     * own, queue by queue: gives a turn to parked groups that have messages ({@link PortableSql#PARKED}; left so only
+     * when the check after a commit was lost: a connection failed, the JVM stopped between a commit and its check),
+     * then parks the groups that have a turn and no message (groups of an adapter that did not park yet, or emptied
+     * by a MOVE CONVERSATION), checking those again once that commit is done, as a RECEIVE that parks does.
      */
     private void repairIfDue() {
         if (!broker.sql().receivesInOneStatement()) {
@@ -109,15 +110,26 @@ final class Housekeeping {
                 || !nextRepair.compareAndSet(due, now + REPAIR_MILLIS * 1_000_000L)) {
             return;
         }
+        PortableSql sql = broker.sql();
         try (Connection own = broker.source().open()) {
             own.setAutoCommit(true);
-            List<String> queues = Jdbc.list(own, broker.sql().unparkAll, rs -> rs.getString(1));
-            if (!queues.isEmpty()) {
-                java.util.Set<String> distinct = new java.util.LinkedHashSet<>(queues);
-                LOG.parkedGroupsRepaired(queues.size(), distinct);
-                broker.signals().signalAll(distinct);
-                broker.committed(distinct);
+            java.util.Set<String> repaired = new java.util.LinkedHashSet<>();
+            int unparked = 0;
+            java.util.Set<UUID> parked = new java.util.HashSet<>();
+            for (String queue : Jdbc.list(own, sql.queueNames, rs -> rs.getString(1))) {
+                int n = Jdbc.list(own, sql.unparkQueue, rs -> Jdbc.uuid(rs, "conversation_group_id"), queue).size();
+                if (n > 0) {
+                    unparked += n;
+                    repaired.add(queue);
+                }
+                parked.addAll(Jdbc.list(own, sql.parkQueue, rs -> Jdbc.uuid(rs, "conversation_group_id"), queue));
             }
+            if (!repaired.isEmpty()) {
+                LOG.parkedGroupsRepaired(unparked, repaired);
+                broker.signals().signalAll(repaired);
+                broker.committed(repaired);
+            }
+            broker.unparkAfterCommit(parked);
         } catch (SQLException e) {
             throw PortableSession.failure("giving parked conversation groups with messages their turn", e);
         }

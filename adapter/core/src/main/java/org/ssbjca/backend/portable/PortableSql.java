@@ -23,6 +23,7 @@ final class PortableSql {
             + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
             + " WHERE cm.contract_name = ? AND cm.message_type_name = ?";
     final String queueEnabled = "SELECT is_receive_enabled FROM ssb.service_queue WHERE queue_name = ?";
+    final String queueNames = "SELECT queue_name FROM ssb.service_queue ORDER BY queue_name";
 
     // ---- conversation groups
     final String insertGroup;
@@ -45,8 +46,14 @@ final class PortableSql {
      * Parameters: the groups (UUID[]). Returns their queues.
      */
     final String unparkGroups;
-    /** The same for every parked group with messages (the periodic repair). No parameters. Returns their queues. */
-    final String unparkAll;
+    /** The same for the parked groups of a queue (the periodic repair). Parameter: queue. Returns the groups. */
+    final String unparkQueue;
+    /**
+     * Parks a queue's groups that have a turn and no message (left so by an adapter before parking existed, or by a
+     * MOVE CONVERSATION), never waiting for a group another transaction holds. Parameter: queue. Returns the groups,
+     * which are checked after the commit like those a RECEIVE parks.
+     */
+    final String parkQueue;
     /** After a RECEIVE of one conversation or group: a new turn, or parked when no message is left. Parameter: group. */
     final String turnOrPark;
     /** MOVE CONVERSATION into a group this transaction holds: a turn again if it has messages. Parameter: group. */
@@ -229,6 +236,12 @@ final class PortableSql {
 
     private static final String TOP = "{top}";
     /**
+     * TOP + 1: the messages locked are one more than those taken, so that the statement knows, without another
+     * probe, whether the group keeps messages (a new turn) or is emptied (parked). The group is this statement's, so
+     * locking one more of its messages holds up no one.
+     */
+    private static final String TOP_PLUS_ONE = "{top+1}";
+    /**
      * Whether a group has messages, written so that PostgreSQL runs it as a probe of {@code message_group} for each
      * candidate group (a scalar subquery is never turned into a join), never as a join that reads every message of
      * the queue. See {@link #receiveNext}.
@@ -264,7 +277,7 @@ final class PortableSql {
         if (cached != null) {
             return cached;
         }
-        String text = receiveNext.replace(TOP, Integer.toString(top));
+        String text = receiveNext.replace(TOP_PLUS_ONE, Long.toString(top + 1L)).replace(TOP, Integer.toString(top));
         if (receiveNextByTop.size() < 64) {
             receiveNextByTop.putIfAbsent(top, text);
         }
@@ -272,18 +285,27 @@ final class PortableSql {
     }
 
     PortableSql(Dialect dialect) {
+        // a new group has no message yet: parked on PostgreSQL (the SEND that puts one there gives it its turn)
         insertGroup = "INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn) VALUES (?, ?, "
-                + dialect.nextTurn + ")";
+                + dialect.nextTurn + (dialect.receivesInOneStatement ? " + " + PARKED : "") + ")";
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
         String hasMessages = "EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)";
+        // One primary-key probe per group (a LATERAL subquery with a LIMIT is never flattened into a join), and the
+        // UPDATE takes the rows it locked by their address: whatever the statistics say about the table's size
+        // (analysed empty, PostgreSQL scanned the whole table for "= ANY (?)" at every commit).
         unparkGroups = "UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
-                + " WHERE u.conversation_group_id IN (SELECT g.conversation_group_id FROM ssb.conversation_group g"
-                + " WHERE g.conversation_group_id = ANY (?) AND g.turn >= " + PARKED + " AND " + hasMessages
-                + " FOR UPDATE SKIP LOCKED) RETURNING u.queue_name";
-        unparkAll = "UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
-                + " WHERE u.conversation_group_id IN (SELECT g.conversation_group_id FROM ssb.conversation_group g"
-                + " WHERE g.turn >= " + PARKED + " AND " + hasMessages
-                + " FOR UPDATE SKIP LOCKED) RETURNING u.queue_name";
+                + " WHERE u.ctid = ANY (ARRAY(SELECT l.ctid FROM unnest(CAST(? AS UUID[])) AS k(id)"
+                + " CROSS JOIN LATERAL (SELECT g.ctid FROM ssb.conversation_group g"
+                + " WHERE g.conversation_group_id = k.id AND g.turn >= " + PARKED + " AND " + hasMessages
+                + " LIMIT 1 FOR UPDATE SKIP LOCKED) l)) RETURNING u.queue_name";
+        unparkQueue = "UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
+                + " WHERE u.ctid = ANY (ARRAY(SELECT g.ctid FROM ssb.conversation_group g"
+                + " WHERE g.queue_name = ? AND g.turn >= " + PARKED + " AND " + hasMessages
+                + " FOR UPDATE SKIP LOCKED)) RETURNING u.conversation_group_id";
+        parkQueue = "UPDATE ssb.conversation_group u SET turn = u.turn + " + PARKED
+                + " WHERE u.ctid = ANY (ARRAY(SELECT g.ctid FROM ssb.conversation_group g"
+                + " WHERE g.queue_name = ? AND g.turn < " + PARKED + " AND NOT " + hasMessages
+                + " FOR UPDATE SKIP LOCKED)) RETURNING u.conversation_group_id";
         turnOrPark = "UPDATE ssb.conversation_group g SET turn = " + dialect.nextTurn + " + CASE WHEN " + hasMessages
                 + " THEN 0 ELSE " + PARKED + " END WHERE g.conversation_group_id = ? RETURNING g.turn >= " + PARKED
                 + " AS parked";
@@ -309,15 +331,13 @@ final class PortableSql {
                 + " AND " + NOT_HELD.replace("{group}", "g.conversation_group_id")
                 + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)) AS conversation_group_id"
                 + " WHERE EXISTS (SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled)),"
-                + " picked AS MATERIALIZED (SELECT m.ctid FROM ssb.message m"
+                + " picked AS MATERIALIZED (SELECT m.ctid, m.queuing_order FROM ssb.message m"
                 + " WHERE m.conversation_group_id = (SELECT conversation_group_id FROM grp)"
-                + " ORDER BY m.queuing_order LIMIT " + TOP + " FOR UPDATE),"
-                + " taken AS (DELETE FROM ssb.message d"
-                + " WHERE d.ctid = ANY (ARRAY(SELECT p.ctid FROM picked p)) RETURNING d.*),"
+                + " ORDER BY m.queuing_order LIMIT " + TOP_PLUS_ONE + " FOR UPDATE),"
+                + " taken AS (DELETE FROM ssb.message d WHERE d.ctid = ANY (ARRAY(SELECT p.ctid FROM picked p"
+                + " ORDER BY p.queuing_order LIMIT " + TOP + ")) RETURNING d.*),"
                 + " turn AS (UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn
-                + " + CASE WHEN EXISTS (SELECT 1 FROM ssb.message r"
-                + " WHERE r.conversation_group_id = (SELECT conversation_group_id FROM grp)"
-                + " AND r.ctid <> ALL (ARRAY(SELECT p.ctid FROM picked p))) THEN 0 ELSE " + PARKED + " END"
+                + " + CASE WHEN (SELECT count(*) FROM picked) > " + TOP + " THEN 0 ELSE " + PARKED + " END"
                 + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
                 + " AND EXISTS (SELECT 1 FROM taken) RETURNING turn >= " + PARKED + " AS parked)"
                 + " SELECT m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
