@@ -312,9 +312,11 @@ class BenchmarkIT {
     private void outbound() throws Exception {
         int n = SCALING;
         loader.clear();
+        resetStatements();
         CpuMeter.Reading before = cpuNow();
         long[] ssb = control.outbound("ssb", 4, n, BODY);
         String ssbCpu = cpuSince(before, n, false);
+        profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
         assertEquals(0, ssb[1], "no ssb-jca send failed");
         assertEquals(n, loader.depth(), "every ssb-jca send committed its message");
         loader.clear();
@@ -507,18 +509,23 @@ class BenchmarkIT {
     }
 
     private void profileStatements(int messages) throws SQLException {
+        profileStatements(messages, report.profile, " AND query NOT LIKE 'INSERT INTO ssb.conversation_%'"
+                + " AND query NOT LIKE 'INSERT INTO ssb.message %' ORDER BY calls DESC LIMIT 15");
+    }
+
+    /** @param rest more conditions (the loader's statements left out) and the order */
+    private void profileStatements(int messages, List<String> into, String rest) throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, query FROM pg_stat_statements"
                      + " WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'TRUNCATE%'"
                      + " AND query NOT LIKE 'VACUUM%' AND query NOT LIKE 'ANALYZE%' AND query NOT LIKE 'CREATE%'"
-                     + " AND query NOT LIKE 'INSERT INTO ssb.conversation_%' AND query NOT LIKE 'INSERT INTO ssb.message %'"
-                     + " ORDER BY calls DESC LIMIT 15")) {
+                     + rest)) {
             while (rs.next()) {
                 String q = rs.getString(3).replaceAll("\\s+", " ");
                 if (q.length() > 160) {
                     q = q.substring(0, 157) + "...";
                 }
-                report.profile.add(String.format(Locale.ROOT, "| %.3f | %.3f | `%s` |", rs.getLong(1) / (double) messages,
+                into.add(String.format(Locale.ROOT, "| %.3f | %.3f | `%s` |", rs.getLong(1) / (double) messages,
                         rs.getDouble(2), q.replace("|", "\\|")));
             }
         }

@@ -22,6 +22,8 @@ final class Report {
     final Map<String, String> machine = new LinkedHashMap<>();
     final List<String> notes = new ArrayList<>();
     final List<String> profile = new ArrayList<>();
+    /** The statement profile of the outbound phase (every statement, the senders' inserts included). */
+    final List<String> outboundProfile = new ArrayList<>();
 
     void row(String section, String what, String value, String note) {
         rows.add(new Row(section, what, value, note == null ? "" : note));
@@ -88,6 +90,11 @@ final class Report {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca throughput run, 4 readers)\n\n");
             b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
             profile.forEach(p -> b.append(p).append('\n'));
+        }
+        if (!outboundProfile.isEmpty()) {
+            b.append("\n## Statement profile (pg_stat_statements, ssb-jca outbound run, 4 callers)\n\n");
+            b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
+            outboundProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!notes.isEmpty()) {
             b.append("\n## Notes of this run\n\n");
