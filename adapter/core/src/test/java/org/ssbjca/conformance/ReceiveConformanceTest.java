@@ -322,4 +322,39 @@ class ReceiveConformanceTest {
                     "a message to an idle conversation is received at once");
         }
     }
+
+    /**
+     * Request and reply: a client waits for its reply in a RECEIVE of its conversation, holding its group; the
+     * target's reply (a SEND to that group) never waits for the client's transaction, and the client receives it in
+     * that same RECEIVE loop. The client's transaction may also end without having received it: the reply is then
+     * received at once by an unfiltered RECEIVE. (EchoPostgresIT stalled 30 s per request while the SEND waited.)
+     */
+    @BackendTest
+    void aReplyToAConversationWhoseGroupAReceiveHoldsNeverWaits(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        for (boolean clientTakesIt : new boolean[] {true, false}) {
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("request")));
+            BrokerMessage request = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(1))).get(0);
+            try (Db.Tx client = db.begin(); Db.Tx target = db.begin()) {
+                assertTrue(client.session().receive(ReceiveRequest.from(o.initiatorQueue).conversation(c)
+                        .top(10)).isEmpty(), "nothing yet; the client holds its group");
+                db.fixture().setLockTimeout(target.connection(), 1000); // the reply never waits for the client
+                target.session().send(request.conversationHandle(), o.reply, bytes("reply"));
+                target.commit();
+                if (clientTakesIt) {
+                    assertEquals(List.of("reply"), texts(client.session().receive(ReceiveRequest
+                            .from(o.initiatorQueue).conversation(c).top(10))));
+                }
+                client.commit();
+            }
+            if (!clientTakesIt) {
+                List<String> got = await("the reply received after the client's commit")
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> texts(db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue).top(10)))),
+                                l -> !l.isEmpty());
+                assertEquals(List.of("reply"), got);
+            }
+        }
+    }
 }

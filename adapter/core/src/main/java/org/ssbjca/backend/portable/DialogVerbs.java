@@ -256,6 +256,7 @@ final class DialogVerbs {
             Jdbc.update(c, sql.moveEndpoint, group, handle);
             Jdbc.update(c, sql.moveMessages, group, handle);
             Jdbc.update(c, sql.unparkHeld, group); // this transaction holds the group: a turn if it has messages now
+            messages.heldUntilCommit(group);
             if (Jdbc.update(c, sql.deleteUnusedGroup, me.groupId, me.groupId) > 0) {
                 Jdbc.update(c, sql.deletePriority, me.groupId);
             }

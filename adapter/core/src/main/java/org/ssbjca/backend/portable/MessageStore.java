@@ -119,12 +119,14 @@ final class MessageStore {
                 if (group == null || !Jdbc.exists(c, sql.tryLockGroup, group)) {
                     return List.of();
                 }
+                heldUntilCommit(group);
                 return take(group, sql.messagesOfConversation, r.conversationHandle(), r.top());
             }
             if (r.conversationGroupId() != null) {
                 if (!Jdbc.exists(c, sql.tryLockGroup, r.conversationGroupId())) {
                     return List.of();
                 }
+                heldUntilCommit(r.conversationGroupId());
                 return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
             }
             Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
@@ -304,5 +306,16 @@ final class MessageStore {
             it.remove();
         }
         return drained;
+    }
+
+    /**
+     * This transaction holds a group until it ends (a RECEIVE of one conversation or group, MOVE CONVERSATION): a
+     * SEND to it meanwhile cannot give it its turn (it never waits), so the group is checked after the commit
+     * (PostgreSQL).
+     */
+    void heldUntilCommit(UUID group) {
+        if (sql.receivesInOneStatement()) {
+            groupsToCheck.add(group);
+        }
     }
 }

@@ -311,10 +311,14 @@ final class PortableSql {
                 + " AS parked";
         unparkHeld = "UPDATE ssb.conversation_group g SET turn = " + dialect.nextTurn
                 + " WHERE g.conversation_group_id = ? AND g.turn >= " + PARKED + " AND " + hasMessages;
+        // SKIP LOCKED: a SEND never waits, also not for a transaction that holds the group in a RECEIVE of one
+        // conversation (a client awaiting its reply); that holder's check after its commit gives the turn.
         insertMessage = dialect.receivesInOneStatement
                 ? "WITH m AS (" + INSERT_MESSAGE + " RETURNING conversation_group_id)"
-                + " UPDATE ssb.conversation_group g SET turn = " + dialect.nextTurn
+                + " UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
+                + " WHERE u.ctid = (SELECT g.ctid FROM ssb.conversation_group g"
                 + " WHERE g.conversation_group_id = (SELECT conversation_group_id FROM m) AND g.turn >= " + PARKED
+                + " FOR UPDATE SKIP LOCKED)"
                 : INSERT_MESSAGE;
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
