@@ -99,7 +99,8 @@ class IdleGroupsReceiveTest {
         }
     }
 
-    private static void declare(PortableBroker broker, Connection c) throws Exception {
+    /** The queues QI and QT, services I and T, contract C with message type M (shared with the other plan tests). */
+    static void declare(PortableBroker broker, Connection c) throws Exception {
         broker.prepareSchema(c, true);
         TestAdmin a = TestAdmin.of(broker, c);
         a.createMessageType("M", Validation.NONE);
@@ -156,7 +157,8 @@ class IdleGroupsReceiveTest {
         return drained;
     }
 
-    private static void send(PortableBroker broker, Connection c, int conversations, int each) throws Exception {
+    /** Begins {@code conversations} dialogs from I to T and sends {@code each} messages on each; one commit. */
+    static void send(PortableBroker broker, Connection c, int conversations, int each) throws Exception {
         BrokerSession s = broker.session(c);
         byte[] body = "work".getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < conversations; i++) {

@@ -3,24 +3,17 @@ package org.ssbjca.backend.portable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
-import org.ssbjca.api.Conversation;
-import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.backend.SentBy;
-import org.ssbjca.backend.TestAdmin;
-import org.ssbjca.backend.Validation;
 import org.ssbjca.conformance.PostgresServer;
 
 /**
@@ -54,22 +47,14 @@ class StaleStatisticsReceiveTest {
         ConnectionSource source = new ConnectionSource(db);
         try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
                 PortableOptions.defaults()); Connection c = source.open()) {
-            broker.prepareSchema(c, true);
-            TestAdmin a = TestAdmin.of(broker, c);
-            a.createMessageType("M", Validation.NONE);
-            a.createContract("C", Map.of("M", SentBy.ANY));
-            a.createQueue("QI");
-            a.createQueue("QT");
-            a.createService("I", "QI");
-            a.createService("T", "QT", "C");
-            c.commit();
+            IdleGroupsReceiveTest.declare(broker, c);
             for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
                 // pinned: no autovacuum comes between the ANALYZE below and the measurement
                 execute(c, "ALTER TABLE ssb." + table + " SET (autovacuum_enabled = false)");
             }
             c.commit();
 
-            send(broker, c, DRAINED_BEFORE, 1);
+            IdleGroupsReceiveTest.send(broker, c, DRAINED_BEFORE, 1);
             // the whole life of those dialogs: the target receives and ends, the initiator receives the EndDialog
             // and ends its side
             assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QT"));
@@ -86,7 +71,7 @@ class StaleStatisticsReceiveTest {
                 assertTrue(rs.getLong(2) > 0, "and with its pages still there");
             }
 
-            send(broker, c, CONVERSATIONS, MESSAGES_EACH);
+            IdleGroupsReceiveTest.send(broker, c, CONVERSATIONS, MESSAGES_EACH);
             int received = 0;
             long total = 0;
             long worst = 0;
@@ -126,19 +111,6 @@ class StaleStatisticsReceiveTest {
             s.afterCompletion(true);
         } while (!got.isEmpty());
         return drained;
-    }
-
-    private static void send(PortableBroker broker, Connection c, int conversations, int each) throws Exception {
-        BrokerSession s = broker.session(c);
-        byte[] body = "work".getBytes(StandardCharsets.UTF_8);
-        for (int i = 0; i < conversations; i++) {
-            Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
-            for (int m = 0; m < each; m++) {
-                s.send(d.handle(), "M", body);
-            }
-        }
-        c.commit();
-        s.afterCompletion(true);
     }
 
     private static void execute(Connection c, String sql) throws Exception {
