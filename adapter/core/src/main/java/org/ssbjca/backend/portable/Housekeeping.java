@@ -37,9 +37,7 @@ final class Housekeeping {
 
     void runIfDue(PortableSession looking) {
         repairIfDue();
-        long now = System.nanoTime();
-        long due = nextRun.get();
-        if ((due != Long.MIN_VALUE && now - due < 0) || !nextRun.compareAndSet(due, now + intervalNanos)) {
+        if (!claimRun(nextRun, intervalNanos)) {
             return;
         }
         try {
@@ -104,10 +102,7 @@ final class Housekeeping {
         if (!broker.sql().receivesInOneStatement()) {
             return;
         }
-        long now = System.nanoTime();
-        long due = nextRepair.get();
-        if ((due != Long.MIN_VALUE && now - due < 0)
-                || !nextRepair.compareAndSet(due, now + REPAIR_MILLIS * 1_000_000L)) {
+        if (!claimRun(nextRepair, REPAIR_MILLIS * 1_000_000L)) {
             return;
         }
         PortableSql sql = broker.sql();
@@ -133,5 +128,16 @@ final class Housekeeping {
         } catch (SQLException e) {
             throw PortableSession.failure("giving parked conversation groups with messages their turn", e);
         }
+    }
+
+    /**
+     * @param next when the next run is due (nanoTime), {@code Long.MIN_VALUE} before the first
+     * @param intervalNanos the interval between runs
+     * @return whether a run is due now and this caller won it (the next is then due an interval later)
+     */
+    private static boolean claimRun(AtomicLong next, long intervalNanos) {
+        long now = System.nanoTime();
+        long due = next.get();
+        return (due == Long.MIN_VALUE || now - due >= 0) && next.compareAndSet(due, now + intervalNanos);
     }
 }

@@ -144,10 +144,6 @@ public final class PortableBroker implements Broker {
     }
 
     /**
-     * Tells the readers of other JVMs (PostgreSQL) that messages were committed to these queues; the readers of
-     * this JVM are woken by {@link QueueSignals} already.
-     */
-    /**
      * @param groups groups a committed transaction sent to without finding them parked, or parked: checked on the
      *     notifier's connection (PostgreSQL), after the commit
      */
@@ -157,6 +153,10 @@ public final class PortableBroker implements Broker {
         }
     }
 
+    /**
+     * Tells the readers of other JVMs (PostgreSQL) that messages were committed to these queues; the readers of
+     * this JVM are woken by {@link QueueSignals} already.
+     */
     void committed(java.util.Collection<String> queues) {
         if (notifier != null && !queues.isEmpty()) {
             notifier.committed(queues);
