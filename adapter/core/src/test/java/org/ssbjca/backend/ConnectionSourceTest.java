@@ -1,0 +1,56 @@
+package org.ssbjca.backend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import javax.sql.XAConnection;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.conformance.PostgresServer;
+
+/** The session settings {@link ConnectionSource} gives PostgreSQL connections, with and without options in the URL. */
+class ConnectionSourceTest {
+
+    @Test
+    void postgresqlConnectionsScanSequentiallyOnlyWhereNoIndexServes() throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("connection_options");
+        ConnectionSource source = new ConnectionSource(db);
+        try (Connection c = source.open()) {
+            assertEquals("off", show(c, "enable_seqscan"));
+        }
+        XAConnection xa = source.openXa();
+        try (Connection c = xa.getConnection()) {
+            assertEquals("off", show(c, "enable_seqscan"));
+        } finally {
+            xa.close();
+        }
+    }
+
+    @Test
+    void optionsInTheUrlAreKeptAndWin() throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("connection_url_options");
+        String separator = db.url().contains("?") ? "&" : "?";
+        DatabaseConfig withOptions = new DatabaseConfig(db.url() + separator
+                + "options=-c%20statement_timeout=1234%20-c%20enable_seqscan=on", db.user(), db.password());
+        ConnectionSource source = new ConnectionSource(withOptions);
+        try (Connection c = source.open()) {
+            assertEquals("1234ms", show(c, "statement_timeout"));
+            assertEquals("on", show(c, "enable_seqscan"), "the URL's own setting, after the adapter's");
+        }
+        XAConnection xa = source.openXa();
+        try (Connection c = xa.getConnection()) {
+            assertEquals("1234ms", show(c, "statement_timeout"));
+            assertEquals("on", show(c, "enable_seqscan"));
+        } finally {
+            xa.close();
+        }
+    }
+
+    private static String show(Connection c, String setting) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW " + setting)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
