@@ -15,6 +15,8 @@ import org.ssbjca.bench.server.Bodies;
 import org.ssbjca.bench.server.Recorder;
 import org.ssbjca.bench.server.SsbBatchMdb;
 import org.ssbjca.bench.server.SsbBenchMdb;
+import org.ssbjca.bench.server.SsbReplyMdb;
+import org.ssbjca.bench.server.ArtemisReplyMdb;
 import org.ssbjca.bench.server.SsbSender;
 
 /**
@@ -55,6 +57,16 @@ final class BenchDeployments {
     /** ssb-jca's conversation group listener, 4 readers, up to 10,000 messages per transaction. */
     static JavaArchive ssbBatchConsumer() {
         return consumer("bench-ssb-batch.jar", SsbBatchMdb.class, "SsbBatchMdb", "maxReaders", 4);
+    }
+
+    /** ssb-jca, one message per transaction answered in it (SEND on the reader's connection), 4 readers. */
+    static JavaArchive ssbReplyConsumer() {
+        return consumer("bench-ssb-reply.jar", SsbReplyMdb.class, "SsbReplyMdb", "maxReaders", 4);
+    }
+
+    /** Artemis, one message per transaction answered in it through java:/JmsXA, maxSession 4. */
+    static JavaArchive artemisReplyConsumer() {
+        return consumer("bench-artemis-reply.jar", ArtemisReplyMdb.class, "ArtemisReplyMdb", "maxSession", 4);
     }
 
     /** Artemis with {@code sessions} sessions. */

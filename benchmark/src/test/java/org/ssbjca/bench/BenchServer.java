@@ -49,17 +49,37 @@ final class BenchServer implements AutoCloseable {
 
     /** @return messages on the Artemis queue (its runtime resource under the control jar's deployment) */
     long artemisDepth() throws IOException {
-        ModelNode op = new ModelNode();
-        op.get("operation").set("read-attribute");
-        op.get("address").add("deployment", BenchDeployments.CONTROL).add("subsystem", "messaging-activemq")
-                .add("server", "default").add("jms-queue", "BenchQueue");
+        return artemisDepth("BenchQueue");
+    }
+
+    /** @return messages on one of the control jar's Artemis queues */
+    long artemisDepth(String queue) throws IOException {
+        ModelNode op = artemisQueue("read-attribute", queue);
         op.get("name").set("message-count");
         op.get("include-runtime").set(true);
+        return execute(op, "read the message count of " + queue).asLong();
+    }
+
+    /** Removes every message of one of the control jar's Artemis queues; returns how many. */
+    long artemisPurge(String queue) throws IOException {
+        ModelNode op = artemisQueue("remove-messages", queue);
+        return execute(op, "remove the messages of " + queue).asLong();
+    }
+
+    private static ModelNode artemisQueue(String operation, String queue) {
+        ModelNode op = new ModelNode();
+        op.get("operation").set(operation);
+        op.get("address").add("deployment", BenchDeployments.CONTROL).add("subsystem", "messaging-activemq")
+                .add("server", "default").add("jms-queue", queue);
+        return op;
+    }
+
+    private ModelNode execute(ModelNode op, String what) throws IOException {
         ModelNode result = client.execute(op);
         if (!"success".equals(result.get("outcome").asString())) {
-            throw new IOException("cannot read the Artemis queue's message count: " + result);
+            throw new IOException("cannot " + what + ": " + result);
         }
-        return result.get("result").asLong();
+        return result.get("result");
     }
 
     String productVersion() throws IOException {

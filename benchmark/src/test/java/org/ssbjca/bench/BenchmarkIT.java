@@ -49,6 +49,8 @@ class BenchmarkIT {
     private static final long RUN_TIMEOUT = 15 * 60_000L;
     /** Open conversations with no message left, beside the busy ones, in the idle-groups phase. */
     private static final int IDLE_GROUPS = QUICK ? 1_000 : 10_000;
+    /** The Artemis queue the reply phase's MDB answers to (declared in bench-jms.xml). */
+    private static final String REPLY_QUEUE = "BenchReplyQueue";
     /** Idle conversations the next {@link #loadSsb} adds before the busy ones. */
     private int idleToLoad;
 
@@ -114,6 +116,9 @@ class BenchmarkIT {
             if (phases.contains("outbound")) {
                 outbound();
             }
+            if (phases.contains("reply")) {
+                reply();
+            }
             report.notes.add(String.format(Locale.ROOT, "Every per-message run of ssb-jca and Artemis in this"
                     + " benchmark was checked to commit one message per transaction (the recorder counts"
                     + " transactions): %,d transactions, none with more than one message.", perMessageTransactions));
@@ -126,7 +131,8 @@ class BenchmarkIT {
     private static Set<String> phases() {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
-            return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth", "idle", "outbound");
+            return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth", "idle", "outbound",
+                    "reply");
         }
         return Set.of(p.split(","));
     }
@@ -345,6 +351,32 @@ class BenchmarkIT {
     }
 
     /**
+     * A reply from inside the delivery, 4 readers, one message per transaction: ssb-jca's MDB SENDs on the conversation
+     * it received from (the connection factory runs the SEND on the reader's connection: one XA branch for both), the
+     * Artemis MDB sends through {@code java:/JmsXA} to a second queue (two resources in the transaction). Every reply
+     * is counted in its queue after the run.
+     */
+    private void reply() throws Exception {
+        int n = SCALING;
+        resetStatements();
+        double ssb = drainSsb(BenchDeployments.ssbReplyConsumer(), n, n, () -> assertEquals(n,
+                loader.depth(SsbLoader.CLIENT_QUEUE), "every ssb-jca reply committed"));
+        String ssbCpu = lastCpu;
+        profileStatements(n, report.replyProfile, " ORDER BY total_exec_time DESC LIMIT 15");
+        double artemis = drainArtemis(BenchDeployments.artemisReplyConsumer(), n);
+        String artemisCpu = lastCpu;
+        assertEquals(n, server.artemisDepth(REPLY_QUEUE), "every Artemis reply committed");
+        assertEquals(n, server.artemisPurge(REPLY_QUEUE));
+        report.row("reply", "ssb-jca: MDB receives and SENDs a reply on the conversation, 4 readers",
+                Report.rate(ssb), String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n, ssbCpu));
+        report.row("reply", "Artemis: MDB receives and sends a reply through java:/JmsXA, maxSession 4",
+                Report.rate(artemis), String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n,
+                        artemisCpu));
+        report.target("reply from inside an MDB's delivery ≥ 1.0× Artemis (4 readers)", "≥ 1.00×",
+                Report.ratio(ssb / artemis), ssb >= artemis);
+    }
+
+    /**
      * The same drain with and without {@value #IDLE_GROUPS} (full run) open conversations that have no message left
      * in the queue: a group pick that walked idle groups would cost more per message with them.
      */
@@ -383,6 +415,17 @@ class BenchmarkIT {
 
     /** Fills the queue with {@code queued} messages, deploys the consumer, times {@code measured} deliveries. */
     private double drainSsb(JavaArchive consumer, int queued, int measured) throws Exception {
+        return drainSsb(consumer, queued, measured, () -> { });
+    }
+
+    /** A check of a run's database state, before the tables are cleared. */
+    @FunctionalInterface
+    private interface AfterRun {
+        void check() throws Exception;
+    }
+
+    /** As above; {@code afterRun} checks the database before it is cleared. */
+    private double drainSsb(JavaArchive consumer, int queued, int measured, AfterRun afterRun) throws Exception {
         loadSsb(queued);
         control.arm(measured);
         server.deploy(consumer);
@@ -400,6 +443,7 @@ class BenchmarkIT {
         if (queued == measured) {
             assertEquals(0, loader.depth(), "the queue is empty after the run");
         }
+        afterRun.check();
         if (!consumer.getName().equals(BenchDeployments.ssbBatchConsumer().getName())) {
             requireOneMessagePerTransaction(consumer, r);
         }

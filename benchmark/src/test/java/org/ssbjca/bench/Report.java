@@ -24,6 +24,8 @@ final class Report {
     final List<String> profile = new ArrayList<>();
     /** The statement profile of the outbound phase (every statement, the senders' inserts included). */
     final List<String> outboundProfile = new ArrayList<>();
+    /** The statement profile of the reply phase (the readers' RECEIVE and the replies' SEND). */
+    final List<String> replyProfile = new ArrayList<>();
 
     void row(String section, String what, String value, String note) {
         rows.add(new Row(section, what, value, note == null ? "" : note));
@@ -95,6 +97,11 @@ final class Report {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca outbound run, 4 callers)\n\n");
             b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
             outboundProfile.forEach(p -> b.append(p).append('\n'));
+        }
+        if (!replyProfile.isEmpty()) {
+            b.append("\n## Statement profile (pg_stat_statements, ssb-jca reply run, 4 readers)\n\n");
+            b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
+            replyProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!notes.isEmpty()) {
             b.append("\n## Notes of this run\n\n");

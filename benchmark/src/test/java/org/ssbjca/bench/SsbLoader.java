@@ -37,9 +37,10 @@ final class SsbLoader {
             s.execute(install);
             s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
             s.execute("INSERT INTO ssb.message_type VALUES ('BenchRequest', 'NONE') ON CONFLICT DO NOTHING");
+            s.execute("INSERT INTO ssb.message_type VALUES ('BenchReply', 'NONE') ON CONFLICT DO NOTHING");
             s.execute("INSERT INTO ssb.contract VALUES ('BenchContract') ON CONFLICT DO NOTHING");
-            s.execute("INSERT INTO ssb.contract_message_type VALUES ('BenchContract', 'BenchRequest', 'INITIATOR')"
-                    + " ON CONFLICT DO NOTHING");
+            s.execute("INSERT INTO ssb.contract_message_type VALUES ('BenchContract', 'BenchRequest', 'INITIATOR'),"
+                    + " ('BenchContract', 'BenchReply', 'TARGET') ON CONFLICT DO NOTHING");
             s.execute("INSERT INTO ssb.service_queue (queue_name) VALUES ('" + CLIENT_QUEUE + "'), ('" + QUEUE + "')"
                     + " ON CONFLICT DO NOTHING");
             s.execute("INSERT INTO ssb.service VALUES ('BenchClient', '" + CLIENT_QUEUE + "'),"
@@ -106,8 +107,13 @@ final class SsbLoader {
     }
 
     long depth() throws SQLException {
+        return depth(QUEUE);
+    }
+
+    /** @param queue {@link #QUEUE} or {@link #CLIENT_QUEUE} */
+    long depth(String queue) throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ssb.message WHERE queue_name = '" + QUEUE + "'")) {
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM ssb.message WHERE queue_name = '" + queue + "'")) {
             rs.next();
             return rs.getLong(1);
         }
