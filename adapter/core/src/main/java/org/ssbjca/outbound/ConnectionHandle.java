@@ -1,5 +1,7 @@
 package org.ssbjca.outbound;
 
+import jakarta.resource.spi.ConnectionManager;
+import jakarta.resource.spi.LazyEnlistableConnectionManager;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
@@ -24,6 +26,8 @@ public class ConnectionHandle implements ServiceBrokerConnection {
 
     private volatile ServiceBrokerManagedConnection mc;
     private volatile String invalidReason;
+    /** The container's connection manager when it enlists lazily (on a verb's first use), else null. */
+    private volatile LazyEnlistableConnectionManager enlister;
 
     ConnectionHandle(ServiceBrokerManagedConnection mc) {
         this.mc = mc;
@@ -38,13 +42,18 @@ public class ConnectionHandle implements ServiceBrokerConnection {
         invalidReason = null;
     }
 
+    /** @param cm the connection manager that allocated this handle; kept when it enlists lazily */
+    void allocatedBy(ConnectionManager cm) {
+        enlister = cm instanceof LazyEnlistableConnectionManager ? (LazyEnlistableConnectionManager) cm : null;
+    }
+
     void invalidate() {
         invalidReason = "the container took its managed connection back (transaction or pool cleanup)";
         mc = null;
     }
 
     private <T> T run(String verb, Function<BrokerSession, T> work) {
-        return usable(verb).execute(work);
+        return usable(verb).execute(work, enlister);
     }
 
     /** @return the managed connection behind this handle; fails, naming the verb, once closed or detached */
@@ -143,7 +152,7 @@ public class ConnectionHandle implements ServiceBrokerConnection {
             if (current == null) {
                 throw new BrokerException("the broker connection behind this JDBC connection is closed");
             }
-            return current.currentConnection();
+            return current.currentConnection(enlister);
         });
     }
 

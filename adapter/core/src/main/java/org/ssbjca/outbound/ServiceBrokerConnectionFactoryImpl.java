@@ -30,7 +30,11 @@ public class ServiceBrokerConnectionFactoryImpl implements ServiceBrokerConnecti
     @Override
     public ServiceBrokerConnection getConnection() {
         try {
-            return (ServiceBrokerConnection) cm.allocateConnection(mcf, null);
+            ServiceBrokerConnection handle = (ServiceBrokerConnection) cm.allocateConnection(mcf, null);
+            if (handle instanceof ConnectionHandle) {
+                ((ConnectionHandle) handle).allocatedBy(cm);
+            }
+            return handle;
         } catch (ResourceException e) {
             throw new BrokerException("cannot get a broker connection: " + e.getMessage(), e);
         }

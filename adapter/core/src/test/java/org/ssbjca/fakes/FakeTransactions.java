@@ -11,11 +11,13 @@ public final class FakeTransactions implements TransactionSynchronizationRegistr
 
     private final ThreadLocal<Object> current = new ThreadLocal<>();
 
-    void begin(Object key) {
+    /** @param key the transaction on this thread from now on */
+    public void begin(Object key) {
         current.set(key);
     }
 
-    void end() {
+    /** No transaction on this thread from now on. */
+    public void end() {
         current.remove();
     }
 

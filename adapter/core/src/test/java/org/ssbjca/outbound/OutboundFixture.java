@@ -37,13 +37,14 @@ final class OutboundFixture implements AutoCloseable {
     static final String TARGET_QUEUE = "TargetQueue";
 
     final ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+    final FakeBootstrapContext boot = new FakeBootstrapContext();
     final String url = "jdbc:h2:mem:outbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000";
     final BrokerRegistry.Entry db;
 
     OutboundFixture() throws Exception {
         ra.setConnectionUrl(url);
         ra.setFallbackPollMillis(200L);
-        ra.start(new FakeBootstrapContext());
+        ra.start(boot);
         db = ra.registry().get(ra.defaultDatabase());
         db.prepareSchema();
         try (Connection c = db.source().open()) {
