@@ -42,6 +42,12 @@ public interface Broker extends AutoCloseable {
     DeliveryLedger ledger(Connection connection);
 
     /**
+     * @param table a work queue on an application's table, resolved against this database's catalog
+     * @return the queue bound to this backend's SQL
+     */
+    TableQueue tableQueue(TableDefinition.Resolved table);
+
+    /**
      * The XA resource to enlist for a connection of this database: the driver's, reporting a lost connection as
      * {@code XAER_RMFAIL} (see {@link ConnectionLossXAResource}: with the {@code XAER_RMERR} some drivers report, the
      * transaction manager would record a prepared branch as a heuristic hazard instead of completing it at

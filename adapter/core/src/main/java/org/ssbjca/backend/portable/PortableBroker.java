@@ -88,6 +88,11 @@ public final class PortableBroker implements Broker {
     }
 
     @Override
+    public org.ssbjca.backend.TableQueue tableQueue(org.ssbjca.backend.TableDefinition.Resolved table) {
+        return new PortableTableQueue(dialect == Dialect.POSTGRESQL, table);
+    }
+
+    @Override
     public boolean connectionLost(SQLException e) {
         return Broker.super.connectionLost(e) || dialect.sessionGone(e);
     }

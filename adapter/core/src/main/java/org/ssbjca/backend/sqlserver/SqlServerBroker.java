@@ -64,6 +64,11 @@ public final class SqlServerBroker implements Broker {
     }
 
     @Override
+    public org.ssbjca.backend.TableQueue tableQueue(org.ssbjca.backend.TableDefinition.Resolved table) {
+        return new SqlServerTableQueue(table);
+    }
+
+    @Override
     public BrokerAdmin admin(Connection connection) {
         return new SqlServerAdmin(connection);
     }

@@ -1,0 +1,331 @@
+package org.ssbjca.backend;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A work queue on an application's own table, as a table activation names it: the table, its columns, the mode and
+ * the limits. Names are checked here (letters, digits, underscores; the table optionally qualified by its schema)
+ * and then {@linkplain #resolve resolved} against the database's catalog, so that the SQL quotes the names the
+ * catalog holds (PostgreSQL folds unquoted names to lower case, H2 to upper case) and a name that matches no table or
+ * column fails the activation, naming its property.
+ */
+public final class TableDefinition {
+
+    /** How rows are taken. */
+    public enum Mode {
+        /** The row's removal (or done mark) commits with the bean's work: exactly once. */
+        TRANSACTIONAL,
+        /** The row is leased before the bean runs and removed when its transaction commits: at least once. */
+        LEASED
+    }
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+    private final String table;
+    private final Map<String, String> columns;
+    private final Mode mode;
+    private final int leaseSeconds;
+    private final int maxAttempts;
+
+    private TableDefinition(Builder b) {
+        this.table = b.table;
+        this.columns = new LinkedHashMap<>(b.columns);
+        this.mode = b.mode;
+        this.leaseSeconds = b.leaseSeconds;
+        this.maxAttempts = b.maxAttempts;
+    }
+
+    /**
+     * @param table the table, {@code name} or {@code schema.name}
+     * @return a builder
+     */
+    public static Builder table(String table) {
+        return new Builder(table);
+    }
+
+    /** @return the table as given */
+    public String table() {
+        return table;
+    }
+
+    /** @return the mode */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** @return seconds a leased row stays with its reader */
+    public int leaseSeconds() {
+        return leaseSeconds;
+    }
+
+    /** @return takings after which a row is set aside; 0 for no limit (always 0 without an attempts column) */
+    public int maxAttempts() {
+        return column("attemptsColumn") == null ? 0 : maxAttempts;
+    }
+
+    /**
+     * @param property the activation property naming the column ({@code keyColumn}, {@code payloadColumn},
+     *        {@code priorityColumn}, {@code availableColumn}, {@code orderColumn}, {@code doneColumn},
+     *        {@code leaseColumn}, {@code markColumn}, {@code attemptsColumn})
+     * @return the column as given, or null when not named
+     */
+    public String column(String property) {
+        return columns.get(property);
+    }
+
+    /**
+     * Finds the table and the columns in the catalog (exact name first, then the one name that differs only in case).
+     *
+     * @param c a connection to the database
+     * @return the names as the catalog holds them, with the types of the key and payload columns
+     * @throws IllegalArgumentException naming the property whose table or column does not exist
+     * @throws SQLException if the catalog cannot be read
+     */
+    public Resolved resolve(Connection c) throws SQLException {
+        DatabaseMetaData meta = c.getMetaData();
+        int dot = table.indexOf('.');
+        String schema = dot < 0 ? null : table.substring(0, dot);
+        String name = dot < 0 ? table : table.substring(dot + 1);
+        List<String[]> found = new ArrayList<>();
+        try (ResultSet rs = meta.getTables(null, null, "%", new String[] {"TABLE", "VIEW", "BASE TABLE"})) {
+            while (rs.next()) {
+                String s = rs.getString("TABLE_SCHEM");
+                String t = rs.getString("TABLE_NAME");
+                if (t.equalsIgnoreCase(name) && (schema == null || schema.equalsIgnoreCase(s))) {
+                    found.add(new String[] {s, t});
+                }
+            }
+        }
+        String[] chosen = pick(found, schema, name, c);
+        if (chosen == null) {
+            throw new IllegalArgumentException("table: no table or view '" + table + "' in the database"
+                    + (found.size() > 1 ? " that is not ambiguous (found in several schemas; qualify it as"
+                    + " schema.table)" : ""));
+        }
+        Map<String, String> catalogColumns = new LinkedHashMap<>();
+        Map<String, Integer> types = new LinkedHashMap<>();
+        try (ResultSet rs = meta.getColumns(null, chosen[0], chosen[1], "%")) {
+            while (rs.next()) {
+                String column = rs.getString("COLUMN_NAME");
+                catalogColumns.put(column, column);
+                types.put(column, rs.getInt("DATA_TYPE"));
+            }
+        }
+        Map<String, String> resolved = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : columns.entrySet()) {
+            String match = catalogColumns.containsKey(e.getValue()) ? e.getValue() : null;
+            if (match == null) {
+                for (String column : catalogColumns.keySet()) {
+                    if (column.equalsIgnoreCase(e.getValue())) {
+                        match = column;
+                        break;
+                    }
+                }
+            }
+            if (match == null) {
+                throw new IllegalArgumentException(e.getKey() + ": the table " + chosen[1] + " has no column '"
+                        + e.getValue() + "' (it has " + String.join(", ", catalogColumns.keySet()) + ")");
+            }
+            resolved.put(e.getKey(), match);
+        }
+        Map<String, Integer> resolvedTypes = new LinkedHashMap<>();
+        resolved.forEach((property, column) -> resolvedTypes.put(property, types.get(column)));
+        return new Resolved(this, chosen[0], chosen[1], resolved, resolvedTypes);
+    }
+
+    private static String[] pick(List<String[]> found, String schema, String name, Connection c) throws SQLException {
+        if (found.isEmpty()) {
+            return null;
+        }
+        for (String[] f : found) {
+            if (f[1].equals(name) && (schema == null || schema.equals(f[0]))) {
+                return f;
+            }
+        }
+        if (found.size() == 1) {
+            return found.get(0);
+        }
+        String current = c.getSchema();
+        for (String[] f : found) {
+            if (current != null && current.equalsIgnoreCase(f[0])) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isBinary(int type) {
+        return type == Types.BINARY || type == Types.VARBINARY || type == Types.LONGVARBINARY || type == Types.BLOB;
+    }
+
+    /** The definition with the names the catalog holds. */
+    public static final class Resolved {
+        private final TableDefinition definition;
+        private final String schema;
+        private final String table;
+        private final Map<String, String> columns;
+        private final Map<String, Integer> types;
+
+        Resolved(TableDefinition definition, String schema, String table, Map<String, String> columns,
+                Map<String, Integer> types) {
+            this.definition = definition;
+            this.schema = schema;
+            this.table = table;
+            this.columns = columns;
+            this.types = types;
+        }
+
+        /** @return the definition as given */
+        public TableDefinition definition() {
+            return definition;
+        }
+
+        /** @return the table's schema as the catalog holds it, or null */
+        public String schema() {
+            return schema;
+        }
+
+        /** @return the table's name as the catalog holds it */
+        public String table() {
+            return table;
+        }
+
+        /**
+         * @param property the activation property naming the column
+         * @return the column's name as the catalog holds it, or null when not named
+         */
+        public String column(String property) {
+            return columns.get(property);
+        }
+
+        /** @return whether the payload column is binary (else it is read as text) */
+        public boolean binaryPayload() {
+            return isBinary(types.get("payloadColumn"));
+        }
+
+        /**
+         * @param property the activation property naming the column
+         * @return whether that column holds characters (a mark kept as text is bound as a string)
+         */
+        public boolean isText(String property) {
+            Integer type = types.get(property);
+            return type != null && (type == Types.CHAR || type == Types.VARCHAR || type == Types.NCHAR
+                    || type == Types.NVARCHAR || type == Types.LONGVARCHAR || type == Types.LONGNVARCHAR);
+        }
+    }
+
+    /** Builds a definition; {@link #build()} checks it. */
+    public static final class Builder {
+        private final String table;
+        private final Map<String, String> columns = new LinkedHashMap<>();
+        private Mode mode = Mode.TRANSACTIONAL;
+        private int leaseSeconds = 300;
+        private int maxAttempts = 5;
+
+        private Builder(String table) {
+            this.table = table;
+        }
+
+        /**
+         * @param property the activation property ({@code keyColumn}, {@code payloadColumn}, ...)
+         * @param name the column, or null or blank for none
+         * @return this builder
+         */
+        public Builder column(String property, String name) {
+            if (name != null && !name.isBlank()) {
+                columns.put(property, name.trim());
+            } else {
+                columns.remove(property);
+            }
+            return this;
+        }
+
+        /**
+         * @param m the mode
+         * @return this builder
+         */
+        public Builder mode(Mode m) {
+            this.mode = Objects.requireNonNull(m, "mode");
+            return this;
+        }
+
+        /**
+         * @param seconds seconds a leased row stays with its reader
+         * @return this builder
+         */
+        public Builder leaseSeconds(int seconds) {
+            this.leaseSeconds = seconds;
+            return this;
+        }
+
+        /**
+         * @param attempts takings after which a row is set aside (with an attempts column); 0 for no limit
+         * @return this builder
+         */
+        public Builder maxAttempts(int attempts) {
+            this.maxAttempts = attempts;
+            return this;
+        }
+
+        /**
+         * @return the definition
+         * @throws IllegalArgumentException naming the property whose value is refused, and what is accepted
+         */
+        public TableDefinition build() {
+            if (table == null || table.isBlank()) {
+                throw new IllegalArgumentException("table: required for a table activation (the work queue's table,"
+                        + " name or schema.name)");
+            }
+            String[] parts = table.trim().split("\\.", -1);
+            if (parts.length > 2 || !java.util.Arrays.stream(parts).allMatch(p -> NAME.matcher(p).matches())) {
+                throw new IllegalArgumentException("table: '" + table + "' is not a table name: letters, digits and"
+                        + " underscores, optionally schema.table");
+            }
+            for (Map.Entry<String, String> e : columns.entrySet()) {
+                if (!NAME.matcher(e.getValue()).matches()) {
+                    throw new IllegalArgumentException(e.getKey() + ": '" + e.getValue() + "' is not a column name:"
+                            + " letters, digits and underscores");
+                }
+            }
+            require("keyColumn", "the column that identifies a row");
+            require("payloadColumn", "the column handed to the bean");
+            if (mode == Mode.LEASED) {
+                require("leaseColumn", "in the leased mode, the column that holds when a reader's lease ends (a"
+                        + " timestamp, null when nobody holds the row)");
+            } else if (columns.containsKey("leaseColumn") || columns.containsKey("markColumn")) {
+                throw new IllegalArgumentException((columns.containsKey("leaseColumn") ? "leaseColumn" : "markColumn")
+                        + ": only for mode=leased (mode is transactional)");
+            }
+            if (leaseSeconds < 1 || leaseSeconds > 86_400) {
+                throw new IllegalArgumentException("leaseSeconds: " + leaseSeconds + " is out of range: 1 to 86400");
+            }
+            if (maxAttempts < 0 || maxAttempts > 1000) {
+                throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " is out of range: 0 (no limit)"
+                        + " to 1000");
+            }
+            return new TableDefinition(this);
+        }
+
+        private void require(String property, String what) {
+            if (!columns.containsKey(property)) {
+                throw new IllegalArgumentException(property + ": required for a table activation: " + what);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "table " + table + " (" + mode.name().toLowerCase(Locale.ROOT) + ")";
+    }
+}

@@ -1,0 +1,214 @@
+package org.ssbjca.backend.portable;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.ssbjca.api.TableRow;
+import org.ssbjca.backend.TableCounts;
+import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.TableQueue;
+import org.ssbjca.backend.TableRows;
+
+/** A work queue on an application's table, on PostgreSQL or H2 (the SQL: {@link PortableTableSql}). */
+final class PortableTableQueue implements TableQueue {
+
+    /** H2: candidates read per look, beyond the rows wanted (rows other readers hold are skipped). */
+    private static final int H2_EXTRA_CANDIDATES = 32;
+    /** H2: looks past held rows before giving up for this turn. */
+    private static final int H2_PAGES = 16;
+
+    private final boolean postgresql;
+    private final TableDefinition.Resolved table;
+    private final PortableTableSql sql;
+    private final ConcurrentMap<Integer, String> takeByTop = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Integer, String> leaseByTop = new ConcurrentHashMap<>();
+
+    PortableTableQueue(boolean postgresql, TableDefinition.Resolved table) {
+        this.postgresql = postgresql;
+        this.table = table;
+        this.sql = new PortableTableSql(postgresql, table);
+    }
+
+    @Override
+    public TableDefinition.Resolved table() {
+        return table;
+    }
+
+    @Override
+    public List<TableRow> take(Connection c, int max) throws SQLException {
+        if (postgresql) {
+            try (PreparedStatement ps = c.prepareStatement(takeByTop.computeIfAbsent(max, sql::pgTake))) {
+                return read(ps, false, true);
+            }
+        }
+        List<TableRow> rows = h2Lock(c, max, false);
+        try (PreparedStatement ps = c.prepareStatement(sql.disposeOne())) {
+            for (TableRow r : rows) {
+                ps.setObject(1, r.key());
+                ps.addBatch();
+            }
+            if (!rows.isEmpty()) {
+                ps.executeBatch();
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public List<TableRow> lease(Connection c, int max) throws SQLException {
+        UUID mark = UUID.randomUUID();
+        if (postgresql) {
+            try (PreparedStatement ps = c.prepareStatement(leaseByTop.computeIfAbsent(max, sql::pgLease))) {
+                bindLease(ps, mark);
+                return read(ps, true, true);
+            }
+        }
+        List<TableRow> locked = h2Lock(c, max, true);
+        List<TableRow> leased = new ArrayList<>();
+        try (PreparedStatement update = c.prepareStatement(sql.leaseOne());
+                PreparedStatement read = c.prepareStatement(sql.readOne())) {
+            for (TableRow r : locked) {
+                int next = bindLease(update, mark);
+                update.setObject(next, r.key());
+                update.executeUpdate();
+                read.setObject(1, r.key());
+                leased.addAll(read(read, true, false));
+            }
+        }
+        return leased;
+    }
+
+    /** Binds the lease's seconds and the taking's mark; returns the next parameter's index. */
+    private int bindLease(PreparedStatement ps, UUID mark) throws SQLException {
+        ps.setInt(1, table.definition().leaseSeconds());
+        if (table.column("markColumn") == null) {
+            return 2;
+        }
+        bindMark(ps, 2, mark);
+        return 3;
+    }
+
+    private void bindMark(PreparedStatement ps, int index, Object mark) throws SQLException {
+        if (table.isText("markColumn")) {
+            ps.setString(index, mark.toString());
+        } else {
+            ps.setObject(index, mark);
+        }
+    }
+
+    private void bindToken(PreparedStatement ps, int index, TableRow row) throws SQLException {
+        if (table.column("markColumn") != null) {
+            bindMark(ps, index, row.leaseToken());
+        } else {
+            ps.setTimestamp(index, (Timestamp) row.leaseToken());
+        }
+    }
+
+    /**
+     * H2: reads candidates in taking order without locking and locks them one by one by key ({@code FOR UPDATE SKIP
+     * LOCKED} on one row), the conditions checked again under the lock, until {@code max} are locked.
+     */
+    private List<TableRow> h2Lock(Connection c, int max, boolean leased) throws SQLException {
+        List<TableRow> locked = new ArrayList<>();
+        int page = max + H2_EXTRA_CANDIDATES;
+        try (PreparedStatement candidates = c.prepareStatement(sql.candidates());
+                PreparedStatement lock = c.prepareStatement(sql.lockOne())) {
+            for (int p = 0; p < H2_PAGES && locked.size() < max; p++) {
+                candidates.setInt(1, p * page);
+                candidates.setInt(2, page);
+                List<Object> keys = new ArrayList<>();
+                try (ResultSet rs = candidates.executeQuery()) {
+                    while (rs.next()) {
+                        keys.add(rs.getObject(1));
+                    }
+                }
+                for (Object k : keys) {
+                    lock.setObject(1, k);
+                    locked.addAll(read(lock, leased, false));
+                    if (locked.size() >= max) {
+                        break;
+                    }
+                }
+                if (keys.size() < page) {
+                    break;
+                }
+            }
+        }
+        return locked;
+    }
+
+    private List<TableRow> read(PreparedStatement ps, boolean leased, boolean sort) throws SQLException {
+        return TableRows.read(ps, table, leased, sort);
+    }
+
+    @Override
+    public boolean complete(Connection c, TableRow row) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.complete())) {
+            ps.setObject(1, row.key());
+            bindToken(ps, 2, row);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    @Override
+    public void release(Connection c, TableRow row, int retryAfterSeconds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.release())) {
+            ps.setInt(1, retryAfterSeconds);
+            ps.setObject(2, row.key());
+            bindToken(ps, 3, row);
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public void countFailures(Connection c, List<TableRow> rows) throws SQLException {
+        if (table.column("attemptsColumn") == null || rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.countFailure())) {
+            for (TableRow r : rows) {
+                ps.setObject(1, r.key());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    @Override
+    public TableCounts counts(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.counts()); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            Timestamp oldest = rs.getTimestamp(5);
+            Timestamp now = rs.getTimestamp(6);
+            return new TableCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+                    oldest == null ? null : oldest.toLocalDateTime(), now == null ? null : now.toLocalDateTime());
+        }
+    }
+
+    @Override
+    public int redeliverSetAside(Connection c) throws SQLException {
+        if (!sql.hasLimit()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.redeliverSetAside())) {
+            return ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public int purgeSetAside(Connection c) throws SQLException {
+        if (!sql.hasLimit()) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(sql.purgeSetAside())) {
+            return ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.ssbjca.backend.sqlserver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.backend.TableDefinition;
+
+/**
+ * The T-SQL of table queues, as text (no SQL Server here; the conformance suite runs it where Docker runs): the
+ * seeds' tables, resolved against a catalog that holds their names as SQL Server would (an H2 database whose table
+ * and columns carry the published names).
+ */
+class TSqlTableTest {
+
+    private Connection c;
+
+    @BeforeEach
+    void catalog() throws Exception {
+        c = DriverManager.getConnection("jdbc:h2:mem:tsqltable-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA \"dbo\"");
+            s.execute("CREATE TABLE \"dbo\".\"Job_Queue\" (\"ID\" BIGINT PRIMARY KEY, \"Priority\" TINYINT,"
+                    + " \"Available_Date\" TIMESTAMP, \"Timeout_Date\" TIMESTAMP, \"Attempts\" INT,"
+                    + " \"Processing_Mark\" UUID, \"Last_Attempt_End_Date\" TIMESTAMP, \"Payload\" VARCHAR(100))");
+            s.execute("CREATE SCHEMA \"Messaging\"");
+            s.execute("CREATE TABLE \"Messaging\".\"Message\" (\"MessageId\" UUID PRIMARY KEY,"
+                    + " \"MessageBody\" VARBINARY(1000), \"EnqueueTime\" TIMESTAMP, \"DequeueTime\" TIMESTAMP)");
+        }
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        c.close();
+    }
+
+    /** Seed 004: take in enqueue order, exactly once, the row kept with its dequeue time. */
+    @Test
+    void seed004MessagesAreTakenWithUpdlockRowlockReadpastAndMarkedThroughTheCte() throws Exception {
+        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
+                .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime")
+                .column("doneColumn", "DequeueTime").build().resolve(c));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "WITH picked AS (\n"
+                + "    SELECT TOP (10) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    WHERE [DequeueTime] IS NULL\n"
+                + "    ORDER BY [EnqueueTime], [MessageId])\n"
+                + "UPDATE picked SET [DequeueTime] = SYSDATETIME()\n"
+                + "OUTPUT inserted.[MessageId], inserted.[MessageBody], NULL, NULL, NULL, NULL, NULL,"
+                + " inserted.[EnqueueTime];", sql.take(10));
+        assertEquals(null, sql.purgeSetAside(), "no attempts column: nothing is ever set aside");
+    }
+
+    /** The same table without a done column: the rows are deleted through the CTE. */
+    @Test
+    void withoutADoneColumnTakenRowsAreDeleted() throws Exception {
+        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
+                .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime").build().resolve(c));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "WITH picked AS (\n"
+                + "    SELECT TOP (1) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    WHERE 1 = 1\n"
+                + "    ORDER BY [EnqueueTime], [MessageId])\n"
+                + "DELETE FROM picked\n"
+                + "OUTPUT deleted.[MessageId], deleted.[MessageBody], NULL, NULL, NULL, NULL, NULL,"
+                + " deleted.[EnqueueTime];", sql.take(1));
+    }
+
+    /** Seed 003: priority, availability, lease, attempts and the GUID mark. */
+    @Test
+    void seed003JobsAreLeasedWithTheirMarkAndCompletedOnlyByTheirLease() throws Exception {
+        TSqlTable sql = new TSqlTable(TableDefinition.table("dbo.Job_Queue").mode(TableDefinition.Mode.LEASED)
+                .column("keyColumn", "ID").column("payloadColumn", "Payload").column("priorityColumn", "Priority")
+                .column("availableColumn", "Available_Date").column("leaseColumn", "Timeout_Date")
+                .column("markColumn", "Processing_Mark").column("attemptsColumn", "Attempts")
+                .column("doneColumn", "Last_Attempt_End_Date").maxAttempts(3).build().resolve(c));
+        String available = "[Last_Attempt_End_Date] IS NULL AND [Available_Date] <= SYSDATETIME() AND [Attempts] < 3"
+                + " AND ([Timeout_Date] IS NULL OR [Timeout_Date] <= SYSDATETIME())";
+        assertEquals("SET NOCOUNT ON;\n"
+                + "WITH picked AS (\n"
+                + "    SELECT TOP (5) * FROM [dbo].[Job_Queue] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    WHERE " + available + "\n"
+                + "    ORDER BY [Priority], [Available_Date], [ID])\n"
+                + "UPDATE picked SET [Timeout_Date] = DATEADD(SECOND, ?, SYSDATETIME()), [Attempts] = [Attempts] + 1,"
+                + " [Processing_Mark] = ?\n"
+                + "OUTPUT inserted.[ID], inserted.[Payload], inserted.[Priority], inserted.[Available_Date],"
+                + " inserted.[Attempts], inserted.[Timeout_Date], inserted.[Processing_Mark], inserted.[ID];",
+                sql.lease(5));
+        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Last_Attempt_End_Date] = SYSDATETIME(),"
+                + " [Timeout_Date] = NULL WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.complete());
+        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Timeout_Date] = DATEADD(SECOND, ?,"
+                + " SYSDATETIME()) WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.release());
+        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Attempts] = 0, [Timeout_Date] = NULL WHERE"
+                + " [Last_Attempt_End_Date] IS NULL AND [Attempts] >= 3 AND ([Timeout_Date] IS NULL OR [Timeout_Date]"
+                + " <= SYSDATETIME());", sql.redeliverSetAside());
+    }
+
+    /** A name with a closing bracket is quoted as QUOTENAME does. */
+    @Test
+    void namesAreQuotedFromTheCatalog() throws Exception {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE \"odd]name\" (\"k\" INT PRIMARY KEY, \"p\" VARCHAR(10))");
+        }
+        // the activation's names are letters, digits and underscores; the catalog's own spelling is what is quoted
+        TableDefinition.Resolved r = TableDefinition.table("Job_Queue").column("keyColumn", "id")
+                .column("payloadColumn", "payload").build().resolve(c);
+        assertEquals("dbo", r.schema());
+        assertEquals("ID", r.column("keyColumn"), "the catalog's spelling, matched without regard to case");
+        assertEquals("[a]]b]", SqlServerNames.quote("a]b"));
+    }
+}

@@ -1,0 +1,391 @@
+package org.ssbjca.conformance;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.ssbjca.api.TableRow;
+import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.TableCounts;
+import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.TableQueue;
+
+/**
+ * Work queues on an application's own tables (seeds 003 and 004), on every backend: the seeds' tables as published
+ * (seed 003's {@code Job_Queue} with its lease, attempts and GUID mark; seed 004's {@code Messaging.Message}, rows kept
+ * with their dequeue time), each row taken exactly once by several readers that never wait for each other, leases that
+ * end, the attempt limit, and the errors that name a property.
+ */
+class TableQueueConformanceTest {
+
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    /** Seed 003: rows in priority order (lowest first), then availability; rows not yet available are left. */
+    @BackendTest
+    void jobQueueRowsAreLeasedInPriorityThenAvailabilityOrderAndNotBeforeTheirTime(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            insertJob(c, table, 5, 0, "p5 now");
+            insertJob(c, table, 1, -60, "p1 a minute ago");
+            insertJob(c, table, 1, -120, "p1 two minutes ago");
+            insertJob(c, table, 0, 3600, "p0 in an hour");
+            c.commit();
+            TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 60, 3).resolve(c));
+
+            List<TableRow> rows = q.lease(c, 10);
+            c.commit();
+            assertEquals(List.of("p1 two minutes ago", "p1 a minute ago", "p5 now"),
+                    rows.stream().map(TableRow::payloadText).toList());
+            rows.forEach(r -> assertEquals(1, r.attempt(), r.toString()));
+            assertEquals(List.of(), q.lease(c, 10), "leased rows and rows not yet available are left");
+            c.commit();
+            TableCounts counts = q.counts(c);
+            assertEquals(new TableCounts(0, 1, 3, 0, null, counts.now()), counts);
+
+            assertTrue(q.complete(c, rows.get(0)));
+            c.commit();
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT Payload FROM " + table
+                    + " WHERE Last_Attempt_End_Date IS NOT NULL")) {
+                assertTrue(rs.next());
+                assertEquals("p1 two minutes ago", rs.getString(1), "kept, with its end date, as seed 003 keeps it");
+                assertFalse(rs.next());
+            }
+            c.commit();
+        }
+    }
+
+    /**
+     * Seed 004: 8 readers take 10,000 messages, each exactly once, in transactions that commit the dequeue time. A
+     * ninth transaction holds 5 rows for the whole run and the readers run with a lock timeout of 200 ms: a reader that
+     * waited for a row another transaction holds would fail. Once it rolls back, its rows are taken too.
+     */
+    @BackendTest
+    void eightReadersTakeEachMessageExactlyOnceWithoutWaiting(Db db) throws Exception {
+        String table = messagingMessage(db);
+        int rows = 10_000;
+        try (Connection c = db.fixture().connect()) {
+            String insert = "INSERT INTO " + table + " (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)";
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                java.sql.Timestamp start = new java.sql.Timestamp(System.currentTimeMillis() - 3_600_000);
+                for (int i = 0; i < rows; i++) {
+                    ps.setObject(1, uuid(db, UUID.randomUUID()));
+                    ps.setBytes(2, ("m" + i).getBytes(StandardCharsets.UTF_8));
+                    ps.setTimestamp(3, new java.sql.Timestamp(start.getTime() + i));
+                    ps.addBatch();
+                    if (i % 1000 == 999) {
+                        ps.executeBatch();
+                    }
+                }
+            }
+            c.commit();
+            TableDefinition.Resolved resolved = messageDefinition(table).resolve(c);
+            c.commit();
+            TableQueue q = db.broker().tableQueue(resolved);
+            Connection holder = db.fixture().connect();
+            List<TableRow> held = q.take(holder, 5);
+            assertEquals(5, held.size());
+            Set<String> taken = ConcurrentHashMap.newKeySet();
+            AtomicInteger duplicates = new AtomicInteger();
+            ExecutorService readers = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<Integer>> done = new ArrayList<>();
+                for (int r = 0; r < 8; r++) {
+                    done.add(readers.submit(() -> {
+                        int mine = 0;
+                        try (Connection own = db.fixture().connect()) {
+                            db.fixture().setLockTimeout(own, 200);
+                            own.commit();
+                            List<TableRow> got;
+                            do {
+                                got = q.take(own, 10);
+                                own.commit();
+                                for (TableRow row : got) {
+                                    if (!taken.add(row.payloadText())) {
+                                        duplicates.incrementAndGet();
+                                    }
+                                }
+                                mine += got.size();
+                            } while (!got.isEmpty());
+                        }
+                        return mine;
+                    }));
+                }
+                int total = 0;
+                for (Future<Integer> f : done) {
+                    total += f.get();
+                }
+                assertEquals(rows - 5, total, "every row but the held ones");
+                holder.rollback();
+                List<TableRow> rest = q.take(c, 10);
+                c.commit();
+                assertEquals(held.stream().map(TableRow::payloadText).toList(),
+                        rest.stream().map(TableRow::payloadText).toList(), "the held rows, once released");
+                rest.forEach(r -> {
+                    if (!taken.add(r.payloadText())) {
+                        duplicates.incrementAndGet();
+                    }
+                });
+                assertEquals(0, duplicates.get(), "no message taken twice");
+                assertEquals(rows, taken.size());
+            } finally {
+                readers.shutdownNow();
+                holder.close();
+            }
+            assertEquals(rows, count(c, "SELECT COUNT(*) FROM " + table + " WHERE DequeueTime IS NOT NULL"),
+                    "every message kept with its dequeue time");
+            assertEquals(0, q.counts(c).available());
+            c.commit();
+        }
+    }
+
+    /** Rows come out in the order column's order (seed 004's enqueue time), whatever the keys' order. */
+    @BackendTest
+    void messagesAreTakenInEnqueueOrderAndARollbackPutsThemBack(Db db) throws Exception {
+        String table = messagingMessage(db);
+        try (Connection c = db.fixture().connect()) {
+            String insert = "INSERT INTO " + table + " (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)";
+            long now = System.currentTimeMillis();
+            try (PreparedStatement ps = c.prepareStatement(insert)) {
+                for (int i = 0; i < 5; i++) {
+                    ps.setObject(1, uuid(db, UUID.randomUUID()));
+                    ps.setBytes(2, ("m" + i).getBytes(StandardCharsets.UTF_8));
+                    ps.setTimestamp(3, new java.sql.Timestamp(now - 60_000 + i * 1000L));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+            TableQueue q = db.broker().tableQueue(messageDefinition(table).resolve(c));
+            List<TableRow> first = q.take(c, 3);
+            assertEquals(List.of("m0", "m1", "m2"), first.stream().map(TableRow::payloadText).toList());
+            assertTrue(first.get(0).payload() instanceof byte[], "a binary payload is given as bytes");
+            c.rollback();
+            assertEquals(5, q.counts(c).available(), "the rollback put them back");
+            List<TableRow> again = q.take(c, 10);
+            c.commit();
+            assertEquals(List.of("m0", "m1", "m2", "m3", "m4"), again.stream().map(TableRow::payloadText).toList());
+        }
+    }
+
+    /** A reader that dies leaves its leased row to be taken again when the lease ends, as the next attempt. */
+    @BackendTest
+    void aLeaseThatEndsMakesTheRowAvailableAgainAndTheLateCompletionIsRefused(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            insertJob(c, table, 1, -1, "work");
+            c.commit();
+            TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 1, 5).resolve(c));
+            TableRow first = q.lease(c, 1).get(0);
+            c.commit(); // the reader dies here: no completion, no release
+            assertEquals(1, first.attempt());
+            assertNotNull(first.leaseToken());
+
+            TableRow second = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        List<TableRow> got = q.lease(c, 1);
+                        c.commit();
+                        return got.isEmpty() ? null : got.get(0);
+                    }, java.util.Objects::nonNull);
+            assertEquals(first.key(), second.key());
+            assertEquals(2, second.attempt(), "the attempts column counted both takings");
+            assertFalse(q.complete(c, first), "the first lease's completion comes too late");
+            c.rollback();
+            assertTrue(q.complete(c, second));
+            c.commit();
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM " + table + " WHERE Last_Attempt_End_Date IS NULL"));
+            c.commit();
+        }
+    }
+
+    /** A failed delivery's row comes back after the retry delay; taken maxAttempts times, it is set aside. */
+    @BackendTest
+    void rowsTakenMaxAttemptsTimesAreSetAsideThenRedeliveredOrPurged(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            insertJob(c, table, 1, -1, "poison");
+            c.commit();
+            TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 300, 2).resolve(c));
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                List<TableRow> got = q.lease(c, 1);
+                c.commit();
+                assertEquals(1, got.size(), "attempt " + attempt);
+                assertEquals(attempt, got.get(0).attempt());
+                q.release(c, got.get(0), 0); // the bean failed: take it again now
+                c.commit();
+            }
+            assertEquals(List.of(), q.lease(c, 1), "taken twice with maxAttempts 2: set aside");
+            c.commit();
+            assertEquals(1, q.counts(c).setAside());
+            assertEquals(1, q.redeliverSetAside(c));
+            c.commit();
+            List<TableRow> redelivered = q.lease(c, 1);
+            c.commit();
+            assertEquals(1, redelivered.size());
+            assertEquals(1, redelivered.get(0).attempt(), "a new round of attempts");
+            q.release(c, redelivered.get(0), 0);
+            q.release(c, q.lease(c, 1).get(0), 0);
+            c.commit();
+            assertEquals(1, q.counts(c).setAside());
+            assertEquals(1, q.purgeSetAside(c));
+            c.commit();
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM " + table));
+            c.commit();
+        }
+    }
+
+    /** Transactional mode: a failed delivery is counted after its rollback, and the limit sets the row aside. */
+    @BackendTest
+    void transactionalFailuresAreCountedAndTheLimitSetsTheRowAside(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            insertJob(c, table, 1, -1, "poison");
+            c.commit();
+            TableDefinition d = TableDefinition.table(table).column("keyColumn", "ID").column("payloadColumn",
+                    "Payload").column("priorityColumn", "Priority").column("availableColumn", "Available_Date")
+                    .column("attemptsColumn", "Attempts").maxAttempts(2).build();
+            TableQueue q = db.broker().tableQueue(d.resolve(c));
+            for (int attempt = 1; attempt <= 2; attempt++) {
+                List<TableRow> got = q.take(c, 1);
+                assertEquals(attempt, got.get(0).attempt());
+                c.rollback(); // the bean failed
+                q.countFailures(c, got);
+                c.commit();
+            }
+            assertEquals(List.of(), q.take(c, 1));
+            c.rollback();
+            assertEquals(1, q.counts(c).setAside());
+            c.commit();
+        }
+    }
+
+    @BackendTest
+    void aNameThatMatchesNoTableOrColumnFailsNamingItsProperty(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            IllegalArgumentException noColumn = assertThrows(IllegalArgumentException.class, () -> TableDefinition
+                    .table(table).column("keyColumn", "ID").column("payloadColumn", "Body").build().resolve(c));
+            assertTrue(noColumn.getMessage().startsWith("payloadColumn: "), noColumn.getMessage());
+            assertTrue(noColumn.getMessage().toLowerCase(java.util.Locale.ROOT).contains("payload"),
+                    "lists the columns: " + noColumn.getMessage());
+            IllegalArgumentException noTable = assertThrows(IllegalArgumentException.class, () -> TableDefinition
+                    .table("No_Such_Table").column("keyColumn", "ID").column("payloadColumn", "Payload").build()
+                    .resolve(c));
+            assertTrue(noTable.getMessage().startsWith("table: "), noTable.getMessage());
+            c.rollback();
+        }
+    }
+
+    // ---- the seeds' tables
+
+    /** Seed 003's Job_Queue as published (SQL Server), or the same columns in H2's and PostgreSQL's types. */
+    private static String jobQueue(Db db) throws SQLException {
+        String name = "Job_Queue_" + TABLES.incrementAndGet();
+        String ddl;
+        if (db.broker().kind() == BackendKind.SQLSERVER) {
+            ddl = "CREATE TABLE [dbo].[" + name + "] ( [ID] [BIGINT] IDENTITY(1,1) NOT NULL, [Priority] [tinyint]"
+                    + " NOT NULL DEFAULT ((255)), [Available_Date] [datetime] NOT NULL DEFAULT (getdate()),"
+                    + " [Timeout_Date] [datetime] NULL, [Attempts] [INT] NOT NULL DEFAULT ((0)), [Processing_Mark]"
+                    + " [uniqueidentifier] NULL, [Processing_Server] [VARCHAR](50) NULL, [Last_Attempt_Start_Date]"
+                    + " [datetime] NULL, [Last_Attempt_End_Date] [datetime] NULL, [Payload] [VARCHAR](100) NOT NULL"
+                    + " DEFAULT ('a piece of work in the queue'), PRIMARY KEY CLUSTERED ([ID] ASC))";
+        } else {
+            ddl = "CREATE TABLE " + name + " (ID BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,"
+                    + " Priority SMALLINT DEFAULT 255 NOT NULL, Available_Date TIMESTAMP DEFAULT LOCALTIMESTAMP NOT NULL,"
+                    + " Timeout_Date TIMESTAMP, Attempts INT DEFAULT 0 NOT NULL, Processing_Mark UUID,"
+                    + " Processing_Server VARCHAR(50), Last_Attempt_Start_Date TIMESTAMP, Last_Attempt_End_Date"
+                    + " TIMESTAMP, Payload VARCHAR(100) DEFAULT 'a piece of work in the queue' NOT NULL)";
+        }
+        execute(db, ddl, "CREATE INDEX " + name + "_pick ON " + name + " (Priority, Available_Date)");
+        return name;
+    }
+
+    /** Seed 003's columns: lease = Timeout_Date, mark = Processing_Mark, kept with Last_Attempt_End_Date. */
+    private static TableDefinition jobQueueDefinition(String table, int leaseSeconds, int maxAttempts) {
+        return TableDefinition.table(table).mode(TableDefinition.Mode.LEASED).column("keyColumn", "ID")
+                .column("payloadColumn", "Payload").column("priorityColumn", "Priority")
+                .column("availableColumn", "Available_Date").column("leaseColumn", "Timeout_Date")
+                .column("markColumn", "Processing_Mark").column("attemptsColumn", "Attempts")
+                .column("doneColumn", "Last_Attempt_End_Date").leaseSeconds(leaseSeconds).maxAttempts(maxAttempts)
+                .build();
+    }
+
+    private static void insertJob(Connection c, String table, int priority, int availableInSeconds, String payload)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
+                + " (Priority, Available_Date, Payload) VALUES (?, ?, ?)")) {
+            ps.setInt(1, priority);
+            ps.setTimestamp(2, java.sql.Timestamp.valueOf(java.time.LocalDateTime.now()
+                    .plusSeconds(availableInSeconds)));
+            ps.setString(3, payload);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Seed 004's Messaging.Message as published, with a key and an index on the enqueue time. */
+    private static String messagingMessage(Db db) throws SQLException {
+        String name = "Messaging.Message_" + TABLES.incrementAndGet();
+        String binary = db.broker().kind() == BackendKind.POSTGRESQL ? "BYTEA" : "VARBINARY(1000)";
+        String uuid = db.broker().kind() == BackendKind.SQLSERVER ? "UNIQUEIDENTIFIER" : "UUID";
+        String time = db.broker().kind() == BackendKind.SQLSERVER ? "DATETIME" : "TIMESTAMP";
+        String schema = db.broker().kind() == BackendKind.SQLSERVER
+                ? "IF SCHEMA_ID('Messaging') IS NULL EXEC('CREATE SCHEMA Messaging')"
+                : "CREATE SCHEMA IF NOT EXISTS Messaging";
+        execute(db, schema, "CREATE TABLE " + name + " (MessageId " + uuid + " NOT NULL PRIMARY KEY, MessageBody "
+                + binary + " NOT NULL, EnqueueTime " + time + " NOT NULL, DequeueTime " + time + " NULL)",
+                "CREATE INDEX " + name.substring("Messaging.".length()) + "_order ON " + name
+                        + " (EnqueueTime)");
+        return name;
+    }
+
+    private static TableDefinition messageDefinition(String table) {
+        return TableDefinition.table(table).column("keyColumn", "MessageId").column("payloadColumn", "MessageBody")
+                .column("orderColumn", "EnqueueTime").column("doneColumn", "DequeueTime").build();
+    }
+
+    private static Object uuid(Db db, UUID id) {
+        return db.broker().kind() == BackendKind.SQLSERVER ? id.toString() : id;
+    }
+
+    private static void execute(Db db, String... statements) throws SQLException {
+        try (Connection c = db.fixture().connect(); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+            c.commit();
+        }
+    }
+
+    private static long count(Connection c, String query) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @SuppressWarnings("unused")
+    private static Set<Object> keys(List<TableRow> rows) {
+        Set<Object> keys = new HashSet<>();
+        rows.forEach(r -> keys.add(r.key()));
+        return keys;
+    }
+}
