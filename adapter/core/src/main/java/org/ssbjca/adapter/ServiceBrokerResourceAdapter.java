@@ -29,6 +29,8 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.PortableOptions;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+import org.ssbjca.inbound.TableActivation;
+import org.ssbjca.inbound.TableActivationSpec;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.management.ManagedAdapter;
 import org.ssbjca.management.Management;
@@ -84,6 +86,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     private Long fallbackPollMillis = 1000L;
 
     private final Map<MessageEndpointFactory, EndpointActivation> activations = new ConcurrentHashMap<>();
+    private final Map<MessageEndpointFactory, TableActivation> tableActivations = new ConcurrentHashMap<>();
     private volatile BrokerRegistry registry;
     private volatile WorkManager workManager;
     private volatile TransactionSynchronizationRegistry transactions;
@@ -120,6 +123,8 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         }
         activations.values().forEach(EndpointActivation::stop);
         activations.clear();
+        tableActivations.values().forEach(TableActivation::stop);
+        tableActivations.clear();
         TransactionManagerRecovery.stop(transactionManagerRecovery);
         transactionManagerRecovery = null;
         BrokerRegistry r = registry;
@@ -138,11 +143,28 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
      * undeployed RAR's class loader alive. (The connection factory's class is not introspected.)
      */
     private static void forgetBeanClasses() {
-        BeanCaches.forget(List.of(ServiceBrokerResourceAdapter.class, ServiceBrokerActivationSpec.class));
+        BeanCaches.forget(List.of(ServiceBrokerResourceAdapter.class, ServiceBrokerActivationSpec.class,
+                TableActivationSpec.class));
     }
 
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
+        if (spec instanceof TableActivationSpec) {
+            spec.validate();
+            TableActivation table = new TableActivation(this, factory, (TableActivationSpec) spec);
+            tableActivations.put(factory, table);
+            try {
+                table.start();
+            } catch (ResourceException | RuntimeException e) {
+                tableActivations.remove(factory);
+                table.stop();
+                throw e;
+            }
+            if (management != null) {
+                management.tableActivationStarted(table);
+            }
+            return;
+        }
         if (!(spec instanceof ServiceBrokerActivationSpec)) {
             throw new ResourceException("not an ssb-jca activation spec: " + spec);
         }
@@ -164,6 +186,14 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
 
     @Override
     public void endpointDeactivation(MessageEndpointFactory factory, ActivationSpec spec) {
+        TableActivation table = tableActivations.remove(factory);
+        if (table != null) {
+            if (management != null) {
+                management.tableActivationStopping(table);
+            }
+            table.stop();
+            return;
+        }
         EndpointActivation activation = activations.remove(factory);
         if (activation != null) {
             if (management != null) {
@@ -179,6 +209,8 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         for (ActivationSpec spec : specs) {
             if (spec instanceof ServiceBrokerActivationSpec) {
                 resources.add(registry().get(((ServiceBrokerActivationSpec) spec).database()).recoveryResource());
+            } else if (spec instanceof TableActivationSpec) {
+                resources.add(registry().get(((TableActivationSpec) spec).database()).recoveryResource());
             }
         }
         return resources.toArray(new XAResource[0]);

@@ -78,6 +78,28 @@ public final class Management implements AutoCloseable {
     }
 
     /**
+     * Registers a table activation's MBean ({@code org.ssbjca:type=TableActivation,name=Bean@table}).
+     *
+     * @param activation a started table activation
+     */
+    public void tableActivationStarted(org.ssbjca.inbound.TableActivation activation) {
+        ObjectName name = mbeans.register(activation, new TableActivationManagement(activation),
+                ObjectNames.tableActivation(activation.name()));
+        if (name != null) {
+            LOG.mbeanRegistered(name);
+        }
+    }
+
+    /**
+     * Unregisters a table activation's MBean, before the activation stops.
+     *
+     * @param activation a table activation being deactivated
+     */
+    public void tableActivationStopping(org.ssbjca.inbound.TableActivation activation) {
+        mbeans.unregister(activation);
+    }
+
+    /**
      * @param activation an activation
      * @return its queue and database readings (those its MBean shows, kept a few seconds), or a reading of its own
      *     when it has no MBean

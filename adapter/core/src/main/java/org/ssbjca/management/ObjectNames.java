@@ -31,6 +31,14 @@ public final class ObjectNames {
     }
 
     /**
+     * @param activationName the table activation's name ({@code Bean@table})
+     * @return {@code org.ssbjca:type=TableActivation,name=<name>}
+     */
+    public static ObjectName tableActivation(String activationName) {
+        return of(DOMAIN + ":type=TableActivation,name=" + value(activationName));
+    }
+
+    /**
      * The name used when another MBean already has {@code base} (two activations of beans with the same simple name
      * on the same queue, or two adapters in one JVM).
      *

@@ -18,7 +18,8 @@ import org.jboss.logging.annotations.MessageLogger;
  * "Troubleshooting" section follows (a test compares them). The ids are unique, checked when the adapter is compiled
  * (JBoss Logging's annotation processor generates this interface's implementation); each class logs under its own
  * category through {@link #of(Class)}. Ranges: 1-9 the resource adapter, 10-29 activations and readers, 30-39
- * outbound connections, 40-49 deliveries, 60-69 management, 100-109 the PostgreSQL notification threads.
+ * outbound connections, 40-49 deliveries, 60-69 management, 100-109 the PostgreSQL notification threads, 110-119
+ * table activations.
  */
 @MessageLogger(projectCode = "SSBJCA", length = 4)
 public interface AdapterLog extends BasicLogger {
@@ -230,4 +231,31 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 105, value = "gave %d parked conversation group(s) with messages their turn again (queues %s): the"
             + " check after a commit had been lost")
     void parkedGroupsRepaired(int groups, Object queues);
+
+    // ---- table activations
+
+    @LogMessage(level = INFO)
+    @Message(id = 110, value = "activated %s on table %s of %s: %d reader(s), %s mode, %s delivery")
+    void tableActivated(String activation, String table, Object database, int readers, String mode, String delivery);
+
+    @LogMessage(level = INFO)
+    @Message(id = 111, value = "deactivated %s")
+    void tableDeactivated(String activation);
+
+    @LogMessage(level = WARN)
+    @Message(id = 112, value = "%s: the lease on %s ended before its delivery committed (another reader may have taken"
+            + " it); the delivery is rolled back. Raise leaseSeconds above the longest delivery")
+    void leaseLost(String reader, Object row);
+
+    @LogMessage(level = WARN)
+    @Message(id = 113, value = "%s: the bean failed on %s (%s); taken again in %d s")
+    void rowDeliveryFailed(@Cause Throwable cause, String reader, Object row, String what, int retrySeconds);
+
+    @LogMessage(level = WARN)
+    @Message(id = 114, value = "%s failed (%s, failure %d in a row); retrying in %d ms")
+    void tableReaderFailed(@Cause Throwable cause, String reader, String what, int failures, long delayMillis);
+
+    @LogMessage(level = INFO)
+    @Message(id = 115, value = "%s: %d set-aside row(s) %s at an operator's request")
+    void setAsideRows(String activation, int rows, String what);
 }

@@ -1,0 +1,234 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.endpoint.MessageEndpointFactory;
+import jakarta.resource.spi.work.WorkException;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.ssbjca.api.TableRow;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.backend.TableCounts;
+import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.TableQueue;
+import org.ssbjca.brokers.AdapterContext;
+import org.ssbjca.brokers.BrokerRegistry;
+import org.ssbjca.brokers.WorkManagerRunner;
+import org.ssbjca.support.AdapterLog;
+
+/**
+ * One message-driven bean fed from an application's own table ({@link TableRowListener}): its readers, each a
+ * long-running container work with its own connection ({@link TableReader}). The table and its columns are resolved
+ * against the database's catalog when it starts: a name the database does not have fails the activation, naming its
+ * property. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
+ */
+public final class TableActivation {
+
+    private static final AdapterLog LOG = AdapterLog.of(TableActivation.class);
+    private static final long STOP_WAIT_MILLIS = 30_000;
+
+    private final AdapterContext ra;
+    private final MessageEndpointFactory factory;
+    private final TableActivationSpec spec;
+    private final TableSettings settings;
+    private final List<TableReader> readers = new CopyOnWriteArrayList<>();
+    /** Rows delivered in committed transactions. */
+    final LongAdder delivered = new LongAdder();
+    /** Deliveries (transactions) that failed: the bean threw, or the transaction rolled back. */
+    final LongAdder failed = new LongAdder();
+    /** Leased rows whose lease ended before their delivery committed. */
+    final LongAdder leasesLost = new LongAdder();
+    private volatile boolean stopped;
+    private BrokerRegistry.Entry database;
+    private TableQueue queue;
+    private Method method;
+    private boolean transacted;
+    private int nextReaderId;
+
+    /**
+     * @param ra the resource adapter
+     * @param factory the container's endpoint factory for the bean
+     * @param spec the activation properties
+     * @throws ResourceException if a property is invalid
+     */
+    public TableActivation(AdapterContext ra, MessageEndpointFactory factory, TableActivationSpec spec)
+            throws ResourceException {
+        this.ra = ra;
+        this.factory = factory;
+        this.spec = spec;
+        this.settings = new TableSettings(spec);
+    }
+
+    /**
+     * Resolves the table and starts the readers.
+     *
+     * @throws ResourceException if the table or a column does not exist (naming its property), the bean is not a
+     *         {@link TableRowListener}, or work cannot start
+     */
+    public void start() throws ResourceException {
+        database = ra.registry().get(settings.database);
+        try (Connection c = database.source().open()) {
+            TableDefinition.Resolved resolved = settings.definition.resolve(c);
+            c.rollback();
+            queue = database.broker().tableQueue(resolved);
+        } catch (IllegalArgumentException e) {
+            throw new ResourceException("ssb-jca table activation property '" + e.getMessage().replaceFirst(":", "':"),
+                    e);
+        } catch (SQLException e) {
+            throw new ResourceException("cannot read the catalog of " + database.source().config() + " for "
+                    + settings.definition + ": " + e.getMessage(), e);
+        }
+        try {
+            method = TableRowListener.class.getMethod("onRow", TableRow.class);
+            transacted = factory.isDeliveryTransacted(method);
+        } catch (NoSuchMethodException e) {
+            throw new ResourceException("the bean " + name() + " does not implement TableRowListener", e);
+        }
+        synchronized (this) {
+            while (readers.size() < settings.maxReaders && !stopped) {
+                TableReader reader = new TableReader(this, ++nextReaderId);
+                readers.add(reader);
+                try {
+                    ra.workManager().scheduleWork(WorkManagerRunner.longRunning(reader.name(), reader,
+                            reader::stop));
+                } catch (WorkException e) {
+                    readers.remove(reader);
+                    throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        LOG.tableActivated(name(), settings.definition.table(), database.source().config(), settings.maxReaders,
+                settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT),
+                transacted ? "XA transacted" : "local transaction");
+    }
+
+    /** Stops every reader and waits (at most 30 s) for deliveries in flight to finish. */
+    public void stop() {
+        List<TableReader> stopping;
+        synchronized (this) {
+            stopped = true;
+            stopping = new ArrayList<>(readers);
+            readers.clear();
+        }
+        stopping.forEach(TableReader::stop);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
+        for (TableReader r : stopping) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (!r.awaitStopped(Math.max(left, 0))) {
+                LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
+            }
+        }
+        LOG.tableDeactivated(name());
+    }
+
+    /** @return {@code Bean@table} */
+    public String name() {
+        Class<?> bean = factory.getEndpointClass();
+        return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getTable();
+    }
+
+    /** @return the table as the activation names it */
+    public String table() {
+        return settings.definition.table();
+    }
+
+    /** @return transactional or leased */
+    public String mode() {
+        return settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** @return the readers running */
+    public int readerCount() {
+        return readers.size();
+    }
+
+    /** @return rows delivered in committed transactions since the activation started */
+    public long deliveredRows() {
+        return delivered.sum();
+    }
+
+    /** @return deliveries that failed (the bean threw, or the transaction rolled back) */
+    public long failedDeliveries() {
+        return failed.sum();
+    }
+
+    /** @return leased rows whose lease ended before their delivery committed */
+    public long leasesLost() {
+        return leasesLost.sum();
+    }
+
+    /**
+     * @return the table's counts now (one statement, read without locking)
+     * @throws SQLException on a database error
+     */
+    public TableCounts counts() throws SQLException {
+        try (Connection c = database.source().open()) {
+            TableCounts counts = queue.counts(c);
+            c.rollback();
+            return counts;
+        }
+    }
+
+    /**
+     * Gives the rows set aside (taken {@code maxAttempts} times) another round of attempts.
+     *
+     * @return rows given back
+     * @throws SQLException on a database error
+     */
+    public int redeliverSetAside() throws SQLException {
+        try (Connection c = database.source().open()) {
+            int n = queue.redeliverSetAside(c);
+            c.commit();
+            LOG.setAsideRows(name(), n, "redelivered");
+            return n;
+        }
+    }
+
+    /**
+     * Deletes the rows set aside.
+     *
+     * @return rows deleted
+     * @throws SQLException on a database error
+     */
+    public int purgeSetAside() throws SQLException {
+        try (Connection c = database.source().open()) {
+            int n = queue.purgeSetAside(c);
+            c.commit();
+            LOG.setAsideRows(name(), n, "purged");
+            return n;
+        }
+    }
+
+    BrokerRegistry.Entry database() {
+        return database;
+    }
+
+    TableQueue queue() {
+        return queue;
+    }
+
+    TableSettings settings() {
+        return settings;
+    }
+
+    MessageEndpointFactory factory() {
+        return factory;
+    }
+
+    Method method() {
+        return method;
+    }
+
+    boolean transacted() {
+        return transacted;
+    }
+
+    boolean leased() {
+        return settings.definition.mode() == TableDefinition.Mode.LEASED;
+    }
+}

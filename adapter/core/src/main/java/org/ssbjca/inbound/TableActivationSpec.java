@@ -1,0 +1,317 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.Activation;
+import jakarta.resource.spi.ActivationSpec;
+import jakarta.resource.spi.ConfigProperty;
+import jakarta.resource.spi.InvalidPropertyException;
+import jakarta.resource.spi.ResourceAdapter;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.brokers.AdapterContext;
+import org.ssbjca.brokers.Config;
+
+/**
+ * How a message-driven bean is fed from an application's own table (a {@link TableRowListener}): the table, its
+ * columns, the mode and the limits. Set the properties with {@code @ActivationConfigProperty}; {@link #validate()}
+ * refuses a bad value with a message naming the property and what it accepts, which fails the deployment; a table or
+ * column the database does not have fails the activation, naming its property.
+ */
+@Activation(messageListeners = {TableRowListener.class})
+public class TableActivationSpec implements ActivationSpec {
+
+    private ResourceAdapter resourceAdapter;
+
+    @ConfigProperty(description = "The work queue's table, name or schema.name (required)")
+    private String table;
+    @ConfigProperty(description = "The column that identifies a row (required)")
+    private String keyColumn;
+    @ConfigProperty(description = "The column handed to the bean: text or binary (required)")
+    private String payloadColumn;
+    @ConfigProperty(description = "Rows with the lowest value are taken first; empty for none", defaultValue = "")
+    private String priorityColumn = "";
+    @ConfigProperty(description = "A timestamp: a row is not taken before it; rows are taken in its order after the"
+            + " priority; empty for none", defaultValue = "")
+    private String availableColumn = "";
+    @ConfigProperty(description = "Rows are taken in this column's order after priority and availability; empty for"
+            + " the key", defaultValue = "")
+    private String orderColumn = "";
+    @ConfigProperty(description = "A timestamp set when the row is done (rows kept); empty to delete done rows",
+            defaultValue = "")
+    private String doneColumn = "";
+    @ConfigProperty(description = "leased mode: the timestamp at which a reader's lease ends (required there)",
+            defaultValue = "")
+    private String leaseColumn = "";
+    @ConfigProperty(description = "leased mode: a uuid (or text) column the adapter marks each taking with; empty to"
+            + " mark it with the lease's end", defaultValue = "")
+    private String markColumn = "";
+    @ConfigProperty(description = "An integer column counting the takings of a row; with maxAttempts, rows taken that"
+            + " often are set aside; empty for none", defaultValue = "")
+    private String attemptsColumn = "";
+    @ConfigProperty(description = "transactional (the row's removal commits with the bean's work: exactly once) or"
+            + " leased (the row is leased before the bean runs: at least once)", defaultValue = "transactional")
+    private String mode = "transactional";
+    @ConfigProperty(description = "leased mode: seconds a reader holds a row, 1 to 86400", defaultValue = "300")
+    private String leaseSeconds = "300";
+    @ConfigProperty(description = "Takings after which a row is set aside (with attemptsColumn), 0 for no limit, to"
+            + " 1000", defaultValue = "5")
+    private String maxAttempts = "5";
+    @ConfigProperty(description = "Seconds after a failed delivery before its rows are taken again (leased mode) or"
+            + " its reader takes rows again (transactional mode), 0 to 3600", defaultValue = "1")
+    private String retryDelaySeconds = "1";
+    @ConfigProperty(description = "Rows per transaction, 1 to 1000", defaultValue = "1")
+    private String batchSize = "1";
+    @ConfigProperty(description = "Readers (concurrent deliveries), 1 to 256", defaultValue = "1")
+    private String maxReaders = "1";
+    @ConfigProperty(description = "Milliseconds a reader waits before looking again when no row is available, 10 to"
+            + " 600000", defaultValue = "1000")
+    private String pollMillis = "1000";
+    @ConfigProperty(description = "Transaction timeout of a delivery in seconds, 0 for the container's default",
+            defaultValue = "0")
+    private String transactionTimeout = "0";
+    @ConfigProperty(description = "JDBC URL of the database; default: the resource adapter's connectionUrl")
+    private String connectionUrl;
+    @ConfigProperty(description = "Database user; default: the resource adapter's user")
+    private String user;
+    @ConfigProperty(description = "Database password; default: the resource adapter's password", confidential = true)
+    private String password;
+
+    @Override
+    public void validate() throws InvalidPropertyException {
+        new TableSettings(this);
+    }
+
+    /**
+     * @return the database: this spec's connection properties, else the resource adapter's
+     * @throws IllegalArgumentException if the URL is not supported
+     */
+    public DatabaseConfig database() {
+        return Config.database(connectionUrl, user, password, resourceAdapter instanceof AdapterContext
+                ? (AdapterContext) resourceAdapter : null);
+    }
+
+    @Override
+    public ResourceAdapter getResourceAdapter() {
+        return resourceAdapter;
+    }
+
+    @Override
+    public void setResourceAdapter(ResourceAdapter ra) throws ResourceException {
+        this.resourceAdapter = ra;
+    }
+
+    /** @return the table */
+    public String getTable() {
+        return table;
+    }
+
+    /** @param table the work queue's table, name or schema.name */
+    public void setTable(String table) {
+        this.table = table;
+    }
+
+    /** @return the key column */
+    public String getKeyColumn() {
+        return keyColumn;
+    }
+
+    /** @param keyColumn the column that identifies a row */
+    public void setKeyColumn(String keyColumn) {
+        this.keyColumn = keyColumn;
+    }
+
+    /** @return the payload column */
+    public String getPayloadColumn() {
+        return payloadColumn;
+    }
+
+    /** @param payloadColumn the column handed to the bean */
+    public void setPayloadColumn(String payloadColumn) {
+        this.payloadColumn = payloadColumn;
+    }
+
+    /** @return the priority column, or empty */
+    public String getPriorityColumn() {
+        return priorityColumn;
+    }
+
+    /** @param priorityColumn rows with the lowest value first; empty for none */
+    public void setPriorityColumn(String priorityColumn) {
+        this.priorityColumn = priorityColumn;
+    }
+
+    /** @return the availability column, or empty */
+    public String getAvailableColumn() {
+        return availableColumn;
+    }
+
+    /** @param availableColumn a timestamp before which a row is not taken; empty for none */
+    public void setAvailableColumn(String availableColumn) {
+        this.availableColumn = availableColumn;
+    }
+
+    /** @return the order column, or empty */
+    public String getOrderColumn() {
+        return orderColumn;
+    }
+
+    /** @param orderColumn rows in its order after priority and availability; empty for the key */
+    public void setOrderColumn(String orderColumn) {
+        this.orderColumn = orderColumn;
+    }
+
+    /** @return the done column, or empty */
+    public String getDoneColumn() {
+        return doneColumn;
+    }
+
+    /** @param doneColumn a timestamp set when a row is done (rows kept); empty to delete done rows */
+    public void setDoneColumn(String doneColumn) {
+        this.doneColumn = doneColumn;
+    }
+
+    /** @return the lease column, or empty */
+    public String getLeaseColumn() {
+        return leaseColumn;
+    }
+
+    /** @param leaseColumn leased mode: when a reader's lease ends */
+    public void setLeaseColumn(String leaseColumn) {
+        this.leaseColumn = leaseColumn;
+    }
+
+    /** @return the mark column, or empty */
+    public String getMarkColumn() {
+        return markColumn;
+    }
+
+    /** @param markColumn leased mode: the column each taking is marked with; empty for the lease's end */
+    public void setMarkColumn(String markColumn) {
+        this.markColumn = markColumn;
+    }
+
+    /** @return the attempts column, or empty */
+    public String getAttemptsColumn() {
+        return attemptsColumn;
+    }
+
+    /** @param attemptsColumn an integer column counting the takings; empty for none */
+    public void setAttemptsColumn(String attemptsColumn) {
+        this.attemptsColumn = attemptsColumn;
+    }
+
+    /** @return transactional or leased */
+    public String getMode() {
+        return mode;
+    }
+
+    /** @param mode transactional or leased */
+    public void setMode(String mode) {
+        this.mode = mode;
+    }
+
+    /** @return the text given for the lease's length in seconds, 1 to 86400 */
+    public String getLeaseSeconds() {
+        return leaseSeconds;
+    }
+
+    /** @param leaseSeconds seconds a reader holds a leased row */
+    public void setLeaseSeconds(String leaseSeconds) {
+        this.leaseSeconds = leaseSeconds;
+    }
+
+    /** @return the text given for the takings after which a row is set aside, 0 to 1000 */
+    public String getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    /** @param maxAttempts takings after which a row is set aside; 0 for no limit */
+    public void setMaxAttempts(String maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    /** @return the text given for the retry delay in seconds, 0 to 3600 */
+    public String getRetryDelaySeconds() {
+        return retryDelaySeconds;
+    }
+
+    /** @param retryDelaySeconds seconds after a failed delivery before its rows (or its reader) go again */
+    public void setRetryDelaySeconds(String retryDelaySeconds) {
+        this.retryDelaySeconds = retryDelaySeconds;
+    }
+
+    /** @return the text given for rows per transaction, 1 to 1000 */
+    public String getBatchSize() {
+        return batchSize;
+    }
+
+    /** @param batchSize rows per transaction */
+    public void setBatchSize(String batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    /** @return the text given for the number of readers, 1 to 256 */
+    public String getMaxReaders() {
+        return maxReaders;
+    }
+
+    /** @param maxReaders readers (concurrent deliveries) */
+    public void setMaxReaders(String maxReaders) {
+        this.maxReaders = maxReaders;
+    }
+
+    /** @return the text given for the poll interval in milliseconds, 10 to 600000 */
+    public String getPollMillis() {
+        return pollMillis;
+    }
+
+    /** @param pollMillis milliseconds a reader waits when no row is available */
+    public void setPollMillis(String pollMillis) {
+        this.pollMillis = pollMillis;
+    }
+
+    /** @return the text given for the delivery transaction timeout in seconds, 0 to 86400 */
+    public String getTransactionTimeout() {
+        return transactionTimeout;
+    }
+
+    /** @param transactionTimeout the delivery transaction timeout in seconds, 0 for the container's default */
+    public void setTransactionTimeout(String transactionTimeout) {
+        this.transactionTimeout = transactionTimeout;
+    }
+
+    /** @return the JDBC URL, or null for the adapter's */
+    public String getConnectionUrl() {
+        return connectionUrl;
+    }
+
+    /** @param connectionUrl the JDBC URL of the table's database */
+    public void setConnectionUrl(String connectionUrl) {
+        this.connectionUrl = connectionUrl;
+    }
+
+    /** @return the database user, or null for the adapter's */
+    public String getUser() {
+        return user;
+    }
+
+    /** @param user the database user */
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    /** @return the database password, or null for the adapter's */
+    public String getPassword() {
+        return password;
+    }
+
+    /** @param password the database password */
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    @Override
+    public String toString() {
+        return "TableActivationSpec[table=" + table + ", mode=" + mode + "]";
+    }
+}

@@ -1,0 +1,240 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.spi.UnavailableException;
+import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.sql.Connection;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.ssbjca.api.TableRow;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.Backoff;
+
+/**
+ * One reader of a table activation: a loop on a container work thread, each turn one delivery transaction of up to
+ * {@code batchSize} rows. It holds its own connection (an XA branch for a transacted bean; a local transaction
+ * otherwise) and endpoint; a failure closes both and retries with capped exponential backoff and jitter.
+ * <p>
+ * Transactional mode: the rows are taken (locked, removed or marked done) on the reader's connection inside the
+ * delivery's transaction, so they go with the bean's work or come back with its rollback; a failed delivery counts an
+ * attempt for each row afterwards, on the bookkeeping connection. Leased mode: the rows are leased and that lease
+ * committed on the bookkeeping connection before the delivery; the delivery's transaction removes them (if the lease is
+ * still this taking's) with the bean's work; a failed delivery ends their leases after {@code retryDelaySeconds}.
+ */
+final class TableReader implements Runnable {
+
+    private static final AdapterLog LOG = AdapterLog.of(TableReader.class);
+
+    private final TableActivation activation;
+    private final TableSettings settings;
+    private final String name;
+    private final Backoff backoff = new Backoff(500, 30_000, 0.5);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean stopped;
+    private volatile ReaderConnection connection;
+    private MessageEndpoint endpoint;
+
+    TableReader(TableActivation activation, int id) {
+        this.activation = activation;
+        this.settings = activation.settings();
+        this.name = "reader " + id + " of " + activation.name();
+    }
+
+    String name() {
+        return name;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!stopped) {
+                try {
+                    ensureReady();
+                    boolean took = deliverOnce();
+                    backoff.reset();
+                    if (!took) {
+                        pause(settings.pollMillis);
+                    }
+                } catch (Exception | Error e) {
+                    if (stopped) {
+                        break;
+                    }
+                    long delay = backoff.nextDelayMillis();
+                    if (!(e instanceof UnavailableException)) {
+                        LOG.tableReaderFailed(e, name, e.getMessage(), backoff.failures(), delay);
+                    }
+                    discard();
+                    pause(delay);
+                }
+            }
+        } finally {
+            discard();
+            finished.countDown();
+        }
+    }
+
+    /** @return whether rows were taken */
+    private boolean deliverOnce() throws Exception {
+        if (activation.leased()) {
+            List<TableRow> rows;
+            Connection bookkeeping = connection.bookkeeping();
+            try {
+                rows = activation.queue().lease(bookkeeping, settings.batchSize);
+                bookkeeping.commit();
+            } catch (Exception e) {
+                bookkeeping.rollback();
+                throw e;
+            }
+            if (rows.isEmpty()) {
+                return false;
+            }
+            deliver(rows);
+            return true;
+        }
+        return deliver(null);
+    }
+
+    /**
+     * One delivery transaction: takes the rows (transactional mode) or has them (leased), calls the bean for each,
+     * completes leased rows, and keeps the books.
+     *
+     * @param leased the rows leased for this delivery, or null to take them in it
+     * @return whether it had rows
+     */
+    private boolean deliver(List<TableRow> leased) throws Exception {
+        boolean local = !activation.transacted();
+        List<TableRow> rows = leased;
+        boolean ok = true;
+        Throwable failure = null;
+        TableRow failedOn = null;
+        if (local) {
+            connection.connection().setAutoCommit(false);
+        }
+        endpoint.beforeDelivery(activation.method());
+        try {
+            if (rows == null) {
+                rows = activation.queue().take(connection.connection(), settings.batchSize);
+            }
+            for (TableRow row : rows) {
+                failedOn = row;
+                ((TableRowListener) endpoint).onRow(row);
+                if (leased != null && !activation.queue().complete(connection.connection(), row)) {
+                    activation.leasesLost.increment();
+                    LOG.leaseLost(name, row);
+                    ok = false;
+                    break;
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            ok = false;
+            failure = e;
+        } finally {
+            if (!ok && !local) {
+                connection.setRollbackOnly();
+            }
+            try {
+                endpoint.afterDelivery();
+            } finally {
+                if (local) {
+                    if (ok) {
+                        connection.commitLocal();
+                    } else {
+                        connection.rollbackLocal();
+                    }
+                    connection.connection().setAutoCommit(true);
+                }
+            }
+        }
+        Boolean outcome = connection.takeOutcome();
+        boolean committed = ok && !Boolean.FALSE.equals(outcome);
+        if (rows == null || rows.isEmpty()) {
+            return false;
+        }
+        if (committed) {
+            activation.delivered.add(rows.size());
+            return true;
+        }
+        activation.failed.increment();
+        if (failure != null) {
+            LOG.rowDeliveryFailed(failure, name, failedOn, failure.toString(), settings.retryDelaySeconds);
+        }
+        afterFailure(rows, leased != null);
+        return true;
+    }
+
+    /** Leased: the rows' leases end after the retry delay. Transactional: one more attempt for each, then a pause. */
+    private void afterFailure(List<TableRow> rows, boolean leased) throws Exception {
+        Connection bookkeeping = connection.bookkeeping();
+        try {
+            if (leased) {
+                for (TableRow row : rows) {
+                    activation.queue().release(bookkeeping, row, settings.retryDelaySeconds);
+                }
+            } else {
+                activation.queue().countFailures(bookkeeping, rows);
+            }
+            bookkeeping.commit();
+        } catch (Exception e) {
+            bookkeeping.rollback();
+            throw e;
+        }
+        if (!leased) {
+            pause(TimeUnit.SECONDS.toMillis(settings.retryDelaySeconds));
+        }
+    }
+
+    private void ensureReady() throws Exception {
+        if (connection == null) {
+            connection = ReaderConnection.open(activation.database(), settings.transactionTimeoutSeconds);
+        }
+        if (endpoint == null && !stopped) {
+            endpoint = activation.factory().createEndpoint(activation.transacted() ? connection.xaResource() : null);
+        }
+    }
+
+    void stop() {
+        stopped = true;
+        ReaderConnection c = connection;
+        if (c != null) {
+            c.cancel();
+        }
+    }
+
+    boolean awaitStopped(long millis) {
+        try {
+            return finished.await(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void discard() {
+        if (endpoint != null) {
+            try {
+                endpoint.release();
+            } catch (RuntimeException e) {
+                LOG.endpointReleaseFailed(e, name);
+            }
+            endpoint = null;
+        }
+        ReaderConnection c = connection;
+        connection = null;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private void pause(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!stopped && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(Math.min(100, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import java.util.Locale;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.TableDefinition;
+
+/**
+ * A table activation's properties, parsed and checked ({@link TableActivationSpec}): every bad value refused with an
+ * {@link InvalidPropertyException} naming the property, what it accepts and the text given.
+ */
+final class TableSettings {
+
+    final TableDefinition definition;
+    final DatabaseConfig database;
+    final int batchSize;
+    final int maxReaders;
+    final long pollMillis;
+    final int retryDelaySeconds;
+    final int transactionTimeoutSeconds;
+
+    TableSettings(TableActivationSpec spec) throws InvalidPropertyException {
+        TableDefinition.Mode mode;
+        String m = spec.getMode() == null ? "" : spec.getMode().trim().toUpperCase(Locale.ROOT);
+        try {
+            mode = TableDefinition.Mode.valueOf(m);
+        } catch (IllegalArgumentException e) {
+            throw invalid("mode", "must be transactional or leased, was '" + spec.getMode() + "'");
+        }
+        int lease = (int) whole("leaseSeconds", spec.getLeaseSeconds(), 1, 86_400);
+        int attempts = (int) whole("maxAttempts", spec.getMaxAttempts(), 0, 1000);
+        try {
+            definition = TableDefinition.table(spec.getTable()).mode(mode)
+                    .column("keyColumn", spec.getKeyColumn()).column("payloadColumn", spec.getPayloadColumn())
+                    .column("priorityColumn", spec.getPriorityColumn())
+                    .column("availableColumn", spec.getAvailableColumn())
+                    .column("orderColumn", spec.getOrderColumn()).column("doneColumn", spec.getDoneColumn())
+                    .column("leaseColumn", spec.getLeaseColumn()).column("markColumn", spec.getMarkColumn())
+                    .column("attemptsColumn", spec.getAttemptsColumn()).leaseSeconds(lease).maxAttempts(attempts)
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
+        try {
+            database = spec.database();
+        } catch (IllegalArgumentException e) {
+            throw invalid("connectionUrl", e.getMessage());
+        }
+        batchSize = (int) whole("batchSize", spec.getBatchSize(), 1, 1000);
+        maxReaders = (int) whole("maxReaders", spec.getMaxReaders(), DeliverySettings.MIN_READERS,
+                DeliverySettings.MAX_READERS);
+        pollMillis = whole("pollMillis", spec.getPollMillis(), 10, 600_000);
+        retryDelaySeconds = (int) whole("retryDelaySeconds", spec.getRetryDelaySeconds(), 0, 3600);
+        transactionTimeoutSeconds = (int) whole("transactionTimeout", spec.getTransactionTimeout(), 0, 86_400);
+    }
+
+    private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {
+        long value;
+        try {
+            value = Long.parseLong(text == null ? "" : text.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(name, "must be a whole number between " + min + " and " + max + ", was '" + text + "'");
+        }
+        if (value < min || value > max) {
+            throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    /** @param message "property: why", as {@link TableDefinition} words it */
+    private static InvalidPropertyException invalid(String message) {
+        int colon = message.indexOf(':');
+        return invalid(message.substring(0, colon), message.substring(colon + 1).trim());
+    }
+
+    private static InvalidPropertyException invalid(String property, String why) {
+        InvalidPropertyException e = new InvalidPropertyException("ssb-jca table activation property '" + property
+                + "': " + why);
+        try {
+            e.setInvalidPropertyDescriptors(new java.beans.PropertyDescriptor[] {
+                new java.beans.PropertyDescriptor(property, TableActivationSpec.class)
+            });
+        } catch (java.beans.IntrospectionException ignored) {
+            // the message names the property already
+        }
+        return e;
+    }
+}

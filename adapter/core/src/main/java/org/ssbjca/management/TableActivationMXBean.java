@@ -1,0 +1,56 @@
+package org.ssbjca.management;
+
+/**
+ * A table activation (a message-driven bean fed from an application's table), as JMX shows it:
+ * {@code org.ssbjca:type=TableActivation,name=Bean@table}. The row counts are read from the table at each call (one
+ * statement, without locking).
+ */
+public interface TableActivationMXBean {
+
+    /** @return the table, as the activation names it */
+    String getTable();
+
+    /** @return transactional or leased */
+    String getMode();
+
+    /** @return readers running */
+    int getReaderCount();
+
+    /** @return rows a reader would take now */
+    long getAvailableRows();
+
+    /** @return rows whose availability time lies ahead */
+    long getWaitingRows();
+
+    /** @return rows a reader holds a lease on (leased mode) */
+    long getLeasedRows();
+
+    /** @return rows taken {@code maxAttempts} times, no longer taken */
+    long getSetAsideRows();
+
+    /** @return seconds since the oldest available row became available (-1 with none, or no availability column) */
+    long getOldestAvailableAgeSeconds();
+
+    /** @return rows delivered in committed transactions since the activation started */
+    long getDeliveredRows();
+
+    /** @return deliveries that failed since the activation started */
+    long getFailedDeliveries();
+
+    /** @return leased rows whose lease ended before their delivery committed */
+    long getLeasesLost();
+
+    /**
+     * Gives the rows set aside another round of attempts (attempts back to 0, no lease).
+     *
+     * @return rows given back
+     */
+    int redeliverSetAside();
+
+    /**
+     * Deletes the rows set aside.
+     *
+     * @return rows deleted
+     */
+    int purgeSetAside();
+}

@@ -1,0 +1,100 @@
+package org.ssbjca.management;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import org.ssbjca.backend.TableCounts;
+import org.ssbjca.inbound.TableActivation;
+
+/** The MBean of one table activation ({@link TableActivationMXBean}). */
+final class TableActivationManagement implements TableActivationMXBean {
+
+    private final TableActivation activation;
+
+    TableActivationManagement(TableActivation activation) {
+        this.activation = activation;
+    }
+
+    private TableCounts counts() {
+        try {
+            return activation.counts();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the table of " + activation.name() + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public String getTable() {
+        return activation.table();
+    }
+
+    @Override
+    public String getMode() {
+        return activation.mode();
+    }
+
+    @Override
+    public int getReaderCount() {
+        return activation.readerCount();
+    }
+
+    @Override
+    public long getAvailableRows() {
+        return counts().available();
+    }
+
+    @Override
+    public long getWaitingRows() {
+        return counts().waiting();
+    }
+
+    @Override
+    public long getLeasedRows() {
+        return counts().leased();
+    }
+
+    @Override
+    public long getSetAsideRows() {
+        return counts().setAside();
+    }
+
+    @Override
+    public long getOldestAvailableAgeSeconds() {
+        Duration age = counts().oldestAge();
+        return age == null ? -1 : Math.max(0, age.getSeconds());
+    }
+
+    @Override
+    public long getDeliveredRows() {
+        return activation.deliveredRows();
+    }
+
+    @Override
+    public long getFailedDeliveries() {
+        return activation.failedDeliveries();
+    }
+
+    @Override
+    public long getLeasesLost() {
+        return activation.leasesLost();
+    }
+
+    @Override
+    public int redeliverSetAside() {
+        try {
+            return activation.redeliverSetAside();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot redeliver the set-aside rows of " + activation.name() + ": "
+                    + e.getMessage());
+        }
+    }
+
+    @Override
+    public int purgeSetAside() {
+        try {
+            return activation.purgeSetAside();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot purge the set-aside rows of " + activation.name() + ": "
+                    + e.getMessage());
+        }
+    }
+}

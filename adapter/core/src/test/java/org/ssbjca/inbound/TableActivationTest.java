@@ -1,0 +1,266 @@
+package org.ssbjca.inbound;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.resource.ResourceException;
+import jakarta.resource.spi.InvalidPropertyException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.ssbjca.api.TableRow;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.TableCounts;
+import org.ssbjca.conformance.PostgresServer;
+import org.ssbjca.fakes.FakeEndpointFactory;
+
+/**
+ * Table activations end to end without a container: the adapter's readers feed a {@link TableRowListener} from a
+ * table (the seeds' tables) on H2 and PostgreSQL, in both modes, with the attempt limit, the counts an operator reads
+ * and the errors that fail a deployment.
+ */
+class TableActivationTest {
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+
+    static Stream<String> databases() {
+        return Stream.of("H2", "PostgreSQL");
+    }
+
+    private static DatabaseConfig database(String kind) {
+        int n = DATABASES.incrementAndGet();
+        return "H2".equals(kind) ? new DatabaseConfig("jdbc:h2:mem:tables-" + n + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000",
+                null, null) : PostgresServer.get().newDatabase("tables_" + n);
+    }
+
+    /** Seed 004, transactional: 4 readers deliver 400 messages, each once, each kept with its dequeue time. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void fourReadersDeliverEveryMessageOnceAndKeepItWithItsDequeueTime(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createMessages(h, 400);
+            Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+            TableRowListener bean = row -> seen.computeIfAbsent(row.payloadText(), k -> new AtomicInteger())
+                    .incrementAndGet();
+            TableActivationSpec spec = messageSpec(h);
+            spec.setMaxReaders("4");
+            spec.setBatchSize("3");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> seen.size() == 400);
+                TableActivation activation = activation(h, factory);
+                await().atMost(Duration.ofSeconds(10)).until(() -> activation.deliveredRows() == 400);
+                assertTrue(seen.values().stream().allMatch(n -> n.get() == 1), "each message delivered once");
+                assertEquals(400, count(h, "SELECT COUNT(*) FROM Messaging.Message WHERE DequeueTime IS NOT NULL"));
+                TableCounts counts = activation.counts();
+                assertEquals(0, counts.available());
+                assertEquals(0, factory.pairingErrors.get(), "beforeDelivery and afterDelivery paired");
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /**
+     * Seed 003, leased: the bean fails on the poison job each time; it is taken again after the retry delay, its
+     * attempt counted, and set aside after maxAttempts; redelivered, it comes back as attempt 1. The other jobs flow.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aJobThatKeepsFailingIsSetAsideAndAnOperatorCanRedeliverIt(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createJobQueue(h);
+            execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'poison'), (2, 'fine 1'), (3, 'fine 2')");
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            List<Integer> poisonAttempts = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> {
+                if ("poison".equals(row.payloadText())) {
+                    poisonAttempts.add(row.attempt());
+                    throw new IllegalStateException("cannot handle " + row);
+                }
+                delivered.add(row.payloadText());
+            };
+            TableActivationSpec spec = jobSpec(h);
+            spec.setMode("leased");
+            spec.setMaxAttempts("3");
+            spec.setRetryDelaySeconds("0");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = activation(h, factory);
+                await().atMost(Duration.ofSeconds(30)).until(() -> activation.counts().setAside() == 1
+                        && delivered.size() == 2);
+                assertEquals(List.of(1, 2, 3), poisonAttempts, "each taking counted, then set aside");
+                assertEquals(List.of("fine 1", "fine 2"), delivered);
+                assertEquals(3, activation.failedDeliveries());
+                assertEquals(2, count(h, "SELECT COUNT(*) FROM Job_Queue WHERE Last_Attempt_End_Date IS NOT NULL"));
+
+                assertEquals(1, activation.redeliverSetAside());
+                await().atMost(Duration.ofSeconds(30)).until(() -> poisonAttempts.size() >= 4);
+                assertEquals(1, poisonAttempts.get(3), "a new round of attempts");
+                await().atMost(Duration.ofSeconds(30)).until(() -> activation.counts().setAside() == 1);
+                assertEquals(1, activation.purgeSetAside());
+                assertEquals(2, count(h, "SELECT COUNT(*) FROM Job_Queue"));
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /** A bean without a container transaction: the reader's local transaction takes the rows and commits. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aBeanWithoutATransactionGetsTheRowsInTheReadersLocalTransaction(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createMessages(h, 20);
+            List<String> seen = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> seen.add(row.payloadText());
+            TableActivationSpec spec = messageSpec(h);
+            spec.setDoneColumn("");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, false,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> seen.size() == 20);
+                await().atMost(Duration.ofSeconds(10)).until(() -> count(h, "SELECT COUNT(*) FROM Messaging.Message")
+                        == 0);
+                assertEquals(20, seen.stream().distinct().count());
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void badPropertiesFailTheDeploymentNamingTheProperty(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createJobQueue(h);
+            TableActivationSpec noKey = jobSpec(h);
+            noKey.setKeyColumn("");
+            assertMessage("'keyColumn'", assertThrows(InvalidPropertyException.class, noKey::validate));
+            TableActivationSpec badMode = jobSpec(h);
+            badMode.setMode("sometimes");
+            assertMessage("'mode': must be transactional or leased", assertThrows(InvalidPropertyException.class,
+                    badMode::validate));
+            TableActivationSpec leasedWithoutLease = jobSpec(h);
+            leasedWithoutLease.setMode("leased");
+            leasedWithoutLease.setLeaseColumn("");
+            assertMessage("'leaseColumn'", assertThrows(InvalidPropertyException.class,
+                    leasedWithoutLease::validate));
+            TableActivationSpec readers = jobSpec(h);
+            readers.setMaxReaders("0");
+            assertMessage("'maxReaders': must be between 1 and 256", assertThrows(InvalidPropertyException.class,
+                    readers::validate));
+
+            TableActivationSpec noColumn = jobSpec(h);
+            noColumn.setPayloadColumn("Body");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class,
+                    (TableRowListener) row -> { }, true, h.context.transactions());
+            ResourceException e = assertThrows(ResourceException.class,
+                    () -> h.ra.endpointActivation(factory, noColumn));
+            assertMessage("'payloadColumn': the table", e);
+        }
+    }
+
+    private static void assertMessage(String expected, Exception e) {
+        assertTrue(e.getMessage().contains(expected), "'" + expected + "' in: " + e.getMessage());
+    }
+
+    private static TableActivation activation(InboundHarness h, FakeEndpointFactory factory) throws Exception {
+        java.lang.reflect.Field f = h.ra.getClass().getDeclaredField("tableActivations");
+        f.setAccessible(true);
+        return ((Map<?, TableActivation>) f.get(h.ra)).get(factory);
+    }
+
+    private static TableActivationSpec messageSpec(InboundHarness h) throws Exception {
+        TableActivationSpec spec = new TableActivationSpec();
+        spec.setResourceAdapter(h.ra);
+        spec.setTable("Messaging.Message");
+        spec.setKeyColumn("MessageId");
+        spec.setPayloadColumn("MessageBody");
+        spec.setOrderColumn("EnqueueTime");
+        spec.setDoneColumn("DequeueTime");
+        spec.setPollMillis("50");
+        return spec;
+    }
+
+    private static TableActivationSpec jobSpec(InboundHarness h) throws Exception {
+        TableActivationSpec spec = new TableActivationSpec();
+        spec.setResourceAdapter(h.ra);
+        spec.setTable("Job_Queue");
+        spec.setKeyColumn("ID");
+        spec.setPayloadColumn("Payload");
+        spec.setPriorityColumn("Priority");
+        spec.setAvailableColumn("Available_Date");
+        spec.setLeaseColumn("Timeout_Date");
+        spec.setMarkColumn("Processing_Mark");
+        spec.setAttemptsColumn("Attempts");
+        spec.setDoneColumn("Last_Attempt_End_Date");
+        spec.setMode("leased");
+        return spec;
+    }
+
+    private static void createMessages(InboundHarness h, int n) throws Exception {
+        boolean pg = h.db.source().config().url().startsWith("jdbc:postgresql:");
+        execute(h, "CREATE SCHEMA IF NOT EXISTS Messaging", "CREATE TABLE Messaging.Message (MessageId UUID NOT NULL"
+                + " PRIMARY KEY, MessageBody " + (pg ? "BYTEA" : "VARBINARY(1000)") + " NOT NULL, EnqueueTime"
+                + " TIMESTAMP NOT NULL, DequeueTime TIMESTAMP NULL)");
+        try (Connection c = h.db.source().open(); PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO Messaging.Message (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)")) {
+            long start = System.currentTimeMillis() - 60_000;
+            for (int i = 0; i < n; i++) {
+                ps.setObject(1, java.util.UUID.randomUUID());
+                ps.setBytes(2, ("m" + i).getBytes(StandardCharsets.UTF_8));
+                ps.setTimestamp(3, new java.sql.Timestamp(start + i));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+            c.commit();
+        }
+    }
+
+    private static void createJobQueue(InboundHarness h) throws Exception {
+        execute(h, "CREATE TABLE Job_Queue (ID BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, Priority SMALLINT"
+                + " DEFAULT 255 NOT NULL, Available_Date TIMESTAMP DEFAULT LOCALTIMESTAMP NOT NULL, Timeout_Date"
+                + " TIMESTAMP, Attempts INT DEFAULT 0 NOT NULL, Processing_Mark UUID, Processing_Server VARCHAR(50),"
+                + " Last_Attempt_Start_Date TIMESTAMP, Last_Attempt_End_Date TIMESTAMP, Payload VARCHAR(100) DEFAULT"
+                + " 'a piece of work in the queue' NOT NULL)");
+    }
+
+    private static void execute(InboundHarness h, String... statements) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+            c.commit();
+        }
+    }
+
+    private static long count(InboundHarness h, String query) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            long n = rs.getLong(1);
+            c.rollback();
+            return n;
+        }
+    }
+}
