@@ -24,8 +24,9 @@ import org.ssbjca.support.AdapterLog;
 /**
  * One message-driven bean fed from an application's own table ({@link TableRowListener}): its readers, each a
  * long-running container work with its own connection ({@link TableReader}). The table and its columns are resolved
- * against the database's catalog when it starts: a name the database does not have fails the activation, naming its
- * property. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
+ * against the database's catalog when it starts: a column the table does not have fails the activation, naming its
+ * property; a table not there yet (created by a migration after the bean deploys) or a database that does not answer
+ * is logged, and the readers look again as they retry. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
  */
 public final class TableActivation {
 
@@ -45,7 +46,7 @@ public final class TableActivation {
     final LongAdder leasesLost = new LongAdder();
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
-    private TableQueue queue;
+    private volatile TableQueue queue;
     private Method method;
     private boolean transacted;
     private int nextReaderId;
@@ -72,16 +73,18 @@ public final class TableActivation {
      */
     public void start() throws ResourceException {
         database = ra.registry().get(settings.database);
-        try (Connection c = database.source().open()) {
-            TableDefinition.Resolved resolved = settings.definition.resolve(c);
-            c.rollback();
-            queue = database.broker().tableQueue(resolved);
+        try {
+            queue();
         } catch (IllegalArgumentException e) {
-            throw new ResourceException("ssb-jca table activation property '" + e.getMessage().replaceFirst(":", "':"),
-                    e);
+            if (!e.getMessage().startsWith("table:")) {
+                throw new ResourceException("ssb-jca table activation property '"
+                        + e.getMessage().replaceFirst(":", "':"), e);
+            }
+            // the table may be created after the bean deploys (a migration at start-up): readers look again
+            LOG.tableNotFoundYet(name(), e.getMessage());
         } catch (SQLException e) {
-            throw new ResourceException("cannot read the catalog of " + database.source().config() + " for "
-                    + settings.definition + ": " + e.getMessage(), e);
+            // the database is down: readers look again, with backoff, as they reconnect
+            LOG.tableNotFoundYet(name(), e.getMessage());
         }
         try {
             method = TableRowListener.class.getMethod("onRow", TableRow.class);
@@ -167,8 +170,9 @@ public final class TableActivation {
      * @throws SQLException on a database error
      */
     public TableCounts counts() throws SQLException {
+        TableQueue q = queue();
         try (Connection c = database.source().open()) {
-            TableCounts counts = queue.counts(c);
+            TableCounts counts = q.counts(c);
             c.rollback();
             return counts;
         }
@@ -181,8 +185,9 @@ public final class TableActivation {
      * @throws SQLException on a database error
      */
     public int redeliverSetAside() throws SQLException {
+        TableQueue q = queue();
         try (Connection c = database.source().open()) {
-            int n = queue.redeliverSetAside(c);
+            int n = q.redeliverSetAside(c);
             c.commit();
             LOG.setAsideRows(name(), n, "redelivered");
             return n;
@@ -196,8 +201,9 @@ public final class TableActivation {
      * @throws SQLException on a database error
      */
     public int purgeSetAside() throws SQLException {
+        TableQueue q = queue();
         try (Connection c = database.source().open()) {
-            int n = queue.purgeSetAside(c);
+            int n = q.purgeSetAside(c);
             c.commit();
             LOG.setAsideRows(name(), n, "purged");
             return n;
@@ -208,7 +214,19 @@ public final class TableActivation {
         return database;
     }
 
-    TableQueue queue() {
+    /**
+     * @return the queue, its table resolved against the catalog on first use
+     * @throws IllegalArgumentException naming the property whose table or column the database does not have
+     * @throws SQLException if the catalog cannot be read
+     */
+    synchronized TableQueue queue() throws SQLException {
+        if (queue == null) {
+            try (Connection c = database.source().open()) {
+                TableDefinition.Resolved resolved = settings.definition.resolve(c);
+                c.rollback();
+                queue = database.broker().tableQueue(resolved);
+            }
+        }
         return queue;
     }
 

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
+import org.ssbjca.backend.TableQueue;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
 
@@ -76,11 +77,12 @@ final class TableReader implements Runnable {
 
     /** @return whether rows were taken */
     private boolean deliverOnce() throws Exception {
+        TableQueue queue = activation.queue(); // resolved outside any delivery: a missing table is a reader failure
         if (activation.leased()) {
             List<TableRow> rows;
             Connection bookkeeping = connection.bookkeeping();
             try {
-                rows = activation.queue().lease(bookkeeping, settings.batchSize);
+                rows = queue.lease(bookkeeping, settings.batchSize);
                 bookkeeping.commit();
             } catch (Exception e) {
                 bookkeeping.rollback();
@@ -89,10 +91,10 @@ final class TableReader implements Runnable {
             if (rows.isEmpty()) {
                 return false;
             }
-            deliver(rows);
+            deliver(queue, rows);
             return true;
         }
-        return deliver(null);
+        return deliver(queue, null);
     }
 
     /**
@@ -102,7 +104,7 @@ final class TableReader implements Runnable {
      * @param leased the rows leased for this delivery, or null to take them in it
      * @return whether it had rows
      */
-    private boolean deliver(List<TableRow> leased) throws Exception {
+    private boolean deliver(TableQueue queue, List<TableRow> leased) throws Exception {
         boolean local = !activation.transacted();
         List<TableRow> rows = leased;
         boolean ok = true;
@@ -114,12 +116,12 @@ final class TableReader implements Runnable {
         endpoint.beforeDelivery(activation.method());
         try {
             if (rows == null) {
-                rows = activation.queue().take(connection.connection(), settings.batchSize);
+                rows = queue.take(connection.connection(), settings.batchSize);
             }
             for (TableRow row : rows) {
                 failedOn = row;
                 ((TableRowListener) endpoint).onRow(row);
-                if (leased != null && !activation.queue().complete(connection.connection(), row)) {
+                if (leased != null && !queue.complete(connection.connection(), row)) {
                     activation.leasesLost.increment();
                     LOG.leaseLost(name, row);
                     ok = false;
@@ -159,20 +161,20 @@ final class TableReader implements Runnable {
         if (failure != null) {
             LOG.rowDeliveryFailed(failure, name, failedOn, failure.toString(), settings.retryDelaySeconds);
         }
-        afterFailure(rows, leased != null);
+        afterFailure(queue, rows, leased != null);
         return true;
     }
 
     /** Leased: the rows' leases end after the retry delay. Transactional: one more attempt for each, then a pause. */
-    private void afterFailure(List<TableRow> rows, boolean leased) throws Exception {
+    private void afterFailure(TableQueue queue, List<TableRow> rows, boolean leased) throws Exception {
         Connection bookkeeping = connection.bookkeeping();
         try {
             if (leased) {
                 for (TableRow row : rows) {
-                    activation.queue().release(bookkeeping, row, settings.retryDelaySeconds);
+                    queue.release(bookkeeping, row, settings.retryDelaySeconds);
                 }
             } else {
-                activation.queue().countFailures(bookkeeping, rows);
+                queue.countFailures(bookkeeping, rows);
             }
             bookkeeping.commit();
         } catch (Exception e) {

@@ -258,4 +258,8 @@ public interface AdapterLog extends BasicLogger {
     @LogMessage(level = INFO)
     @Message(id = 115, value = "%s: %d set-aside row(s) %s at an operator's request")
     void setAsideRows(String activation, int rows, String what);
+
+    @LogMessage(level = WARN)
+    @Message(id = 116, value = "%s: cannot resolve its table yet (%s); its readers look again as they retry")
+    void tableNotFoundYet(String activation, String what);
 }

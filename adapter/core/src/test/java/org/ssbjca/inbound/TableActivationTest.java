@@ -181,6 +181,25 @@ class TableActivationTest {
         }
     }
 
+    /** A bean deployed before its table: the readers look again and deliver once the table is there. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aTableCreatedAfterTheBeanDeploysIsFoundByTheReaders(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            TableActivationSpec spec = messageSpec(h);
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class,
+                    (TableRowListener) row -> seen.add(row.payloadText()), true, h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                createMessages(h, 5);
+                await().atMost(Duration.ofSeconds(30)).until(() -> seen.size() == 5);
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     private static void assertMessage(String expected, Exception e) {
         assertTrue(e.getMessage().contains(expected), "'" + expected + "' in: " + e.getMessage());
     }
