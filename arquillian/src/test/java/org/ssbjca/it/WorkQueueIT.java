@@ -9,12 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.stream.Collectors;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -59,7 +53,7 @@ class WorkQueueIT {
 
     @Deployment(name = "ejb", order = 2)
     static JavaArchive ejb() {
-        return Deployments.ejbSample(WorkQueueIT.class);
+        return Deployments.ejbSample(WorkQueueIT.class, org.ssbjca.it.support.Warnings.class);
     }
 
     @EJB
@@ -75,7 +69,7 @@ class WorkQueueIT {
     @OperateOnDeployment("ejb")
     void eightReadersDrainTenThousandItemsEachExactlyOnceWithoutWaitingForEachOther() throws Exception {
         assertEquals("1", scalar("SELECT LOCK_TIMEOUT()"), "the adapter's sessions give up on any lock wait over 1 ms");
-        try (Warnings warnings = Warnings.of("org.ssbjca")) {
+        try (org.ssbjca.it.support.Warnings warnings = org.ssbjca.it.support.Warnings.of("org.ssbjca")) {
             WorkRun run = producer.open(CHANNELS);
             long start = System.nanoTime();
             producer.enqueueAll(run, ITEMS, 1000);
@@ -112,45 +106,6 @@ class WorkQueueIT {
              ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getString(1);
-        }
-    }
-
-    /** Collects the warnings (and worse) logged under a logger name while it is open; checks that it sees them. */
-    static final class Warnings extends Handler implements AutoCloseable {
-        private final Logger logger;
-        private final List<String> seen = new CopyOnWriteArrayList<>();
-
-        private Warnings(Logger logger) {
-            this.logger = logger;
-        }
-
-        static Warnings of(String name) {
-            Warnings w = new Warnings(Logger.getLogger(name));
-            w.logger.addHandler(w);
-            Logger.getLogger(name + ".it.probe").warning("probe");
-            assertEquals(List.of("probe"), w.seen, "warnings under " + name + " are collected");
-            w.seen.clear();
-            return w;
-        }
-
-        List<String> seen() {
-            return seen.stream().collect(Collectors.toList());
-        }
-
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                seen.add(r.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-            logger.removeHandler(this);
         }
     }
 }

@@ -12,6 +12,12 @@
  * {@link org.ssbjca.api.ConversationGroupListener} (all messages one RECEIVE returned for one conversation group)
  * and names its queue with {@code @ActivationConfigProperty(propertyName = "queue", propertyValue = "...")}.
  *
+ * <h2>Table queues</h2>
+ * A message-driven bean implements {@link org.ssbjca.api.TableRowListener} and names a table of the application's and
+ * its columns ({@code table}, {@code keyColumn}, {@code payloadColumn}, ...): each row is delivered as a
+ * {@link org.ssbjca.api.TableRow}, exactly once in the {@code transactional} mode, at least once in the {@code leased}
+ * mode.
+ *
  * <p>This package depends on nothing but the JDK (java.*, javax.xml, org.w3c.dom), so applications need only this jar at
  * compile time, with {@code provided} scope.
  */

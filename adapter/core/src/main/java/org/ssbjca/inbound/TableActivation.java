@@ -210,6 +210,11 @@ public final class TableActivation {
         }
     }
 
+    /** @return the JTA transaction on this thread, or null */
+    Object transactionKey() {
+        return ra.transactionKey();
+    }
+
     BrokerRegistry.Entry database() {
         return database;
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.backend.TableQueue;
+import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
 
@@ -63,7 +64,9 @@ final class TableReader implements Runnable {
                     }
                     long delay = backoff.nextDelayMillis();
                     if (!(e instanceof UnavailableException)) {
-                        LOG.tableReaderFailed(e, name, e.getMessage(), backoff.failures(), delay);
+                        // the stack trace once per run of failures; the retries say what and when
+                        LOG.tableReaderFailed(backoff.failures() == 1 ? e : null, name, e.getMessage(),
+                                backoff.failures(), delay);
                     }
                     discard();
                     pause(delay);
@@ -118,15 +121,24 @@ final class TableReader implements Runnable {
             if (rows == null) {
                 rows = queue.take(connection.connection(), settings.batchSize);
             }
-            for (TableRow row : rows) {
-                failedOn = row;
-                ((TableRowListener) endpoint).onRow(row);
-                if (leased != null && !queue.complete(connection.connection(), row)) {
-                    activation.leasesLost.increment();
-                    LOG.leaseLost(name, row);
-                    ok = false;
-                    break;
+            // the bean's verbs and JDBC work through the connection factory run on this reader's connection, in
+            // the delivery's transaction: one branch, committed in one phase
+            Object transaction = activation.transactionKey();
+            DeliveryContext.enter(activation.database().source().config(), connection.session(),
+                    transaction == null && local ? DeliveryContext.NO_TRANSACTION : transaction);
+            try {
+                for (TableRow row : rows) {
+                    failedOn = row;
+                    ((TableRowListener) endpoint).onRow(row);
+                    if (leased != null && !queue.complete(connection.connection(), row)) {
+                        activation.leasesLost.increment();
+                        LOG.leaseLost(name, row);
+                        ok = false;
+                        break;
+                    }
                 }
+            } finally {
+                DeliveryContext.leave();
             }
         } catch (RuntimeException | Error e) {
             ok = false;

@@ -1,0 +1,65 @@
+package org.ssbjca.it.tables;
+
+import jakarta.annotation.Resource;
+import jakarta.ejb.Stateless;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.util.UUID;
+import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.api.ServiceBrokerConnectionFactory;
+
+/**
+ * The README's "Table queues" recipe: work enqueued as rows of seed 004's table, inserted through the connection
+ * factory's JDBC connection in the caller's transaction (a rollback enqueues nothing).
+ */
+@Stateless
+public class WorkItems {
+
+    @Resource(lookup = "java:/ssb/ConnectionFactory")
+    private ServiceBrokerConnectionFactory factory;
+
+    /** Seed 004's table (and a log of what the listener handled), as a migration would create them. */
+    public void createTables() throws SQLException {
+        try (ServiceBrokerConnection broker = factory.getConnection();
+                Statement s = broker.jdbcConnection().createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS Messaging");
+            s.execute("CREATE TABLE Messaging.Message (MessageId UUID NOT NULL PRIMARY KEY,"
+                    + " MessageBody VARBINARY(1000) NOT NULL, EnqueueTime TIMESTAMP NOT NULL, DequeueTime TIMESTAMP)");
+            s.execute("CREATE INDEX Message_Enqueued ON Messaging.Message (EnqueueTime)");
+            s.execute("CREATE TABLE Messaging.Handled (MessageBody VARBINARY(1000) NOT NULL)");
+        }
+    }
+
+    /** Enqueues {@code count} work items in the caller's transaction. */
+    public void enqueue(String prefix, int count) throws SQLException {
+        try (ServiceBrokerConnection broker = factory.getConnection();
+                PreparedStatement insert = broker.jdbcConnection().prepareStatement(
+                        "INSERT INTO Messaging.Message (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)")) {
+            for (int i = 0; i < count; i++) {
+                insert.setObject(1, UUID.randomUUID());
+                insert.setBytes(2, (prefix + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                insert.setTimestamp(3, new Timestamp(System.currentTimeMillis()));
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    /** Enqueues one item, then fails: the container rolls the insert back. */
+    public void enqueueThenFail(String payload) throws SQLException {
+        enqueue(payload, 1);
+        throw new IllegalStateException("the caller failed after enqueuing " + payload);
+    }
+
+    /** @return the first column of the first row of {@code query} */
+    public long count(String query) throws SQLException {
+        try (ServiceBrokerConnection broker = factory.getConnection();
+                Statement s = broker.jdbcConnection().createStatement(); ResultSet rs = s.executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
