@@ -16,6 +16,7 @@ import org.ssbjca.bench.server.Recorder;
 import org.ssbjca.bench.server.SsbBatchMdb;
 import org.ssbjca.bench.server.SsbBenchMdb;
 import org.ssbjca.bench.server.SsbReplyMdb;
+import org.ssbjca.bench.server.SsbTableMdb;
 import org.ssbjca.bench.server.ArtemisReplyMdb;
 import org.ssbjca.bench.server.SsbSender;
 
@@ -67,6 +68,11 @@ final class BenchDeployments {
     /** Artemis, one message per transaction answered in it through java:/JmsXA, maxSession 4. */
     static JavaArchive artemisReplyConsumer() {
         return consumer("bench-artemis-reply.jar", ArtemisReplyMdb.class, "ArtemisReplyMdb", "maxSession", 4);
+    }
+
+    /** ssb-jca's table queue (the work table, transactional mode), one row per transaction, 4 readers. */
+    static JavaArchive ssbTableConsumer() {
+        return consumer("bench-table-4.jar", SsbTableMdb.class, "SsbTableMdb", "maxReaders", 4);
     }
 
     /** Artemis with {@code sessions} sessions. */

@@ -119,6 +119,9 @@ class BenchmarkIT {
             if (phases.contains("reply")) {
                 reply();
             }
+            if (phases.contains("table")) {
+                tableQueue();
+            }
             report.notes.add(String.format(Locale.ROOT, "Every per-message run of ssb-jca and Artemis in this"
                     + " benchmark was checked to commit one message per transaction (the recorder counts"
                     + " transactions): %,d transactions, none with more than one message.", perMessageTransactions));
@@ -132,7 +135,7 @@ class BenchmarkIT {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
             return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth", "idle", "outbound",
-                    "reply");
+                    "reply", "table");
         }
         return Set.of(p.split(","));
     }
@@ -374,6 +377,40 @@ class BenchmarkIT {
                         artemisCpu));
         report.target("reply from inside an MDB's delivery ≥ 1.0× Artemis (4 readers)", "≥ 1.00×",
                 Report.ratio(ssb / artemis), ssb >= artemis);
+    }
+
+    /**
+     * Issue 16: the same drain (4 readers, one per transaction) from a work table of the application's (a table
+     * activation, transactional mode: each row deleted with its delivery) and from a broker queue.
+     */
+    private void tableQueue() throws Exception {
+        int n = SCALING;
+        double broker = drainSsb(BenchDeployments.ssbConsumer(4), n, n);
+        String brokerCpu = lastCpu;
+        loader.declareWorkTable();
+        loader.loadWorkTable(n, BODY);
+        JavaArchive consumer = BenchDeployments.ssbTableConsumer();
+        control.arm(n);
+        server.deploy(consumer);
+        long[] r;
+        String tableCpu;
+        try {
+            CpuWindow w = cpuWindow(n);
+            r = control.await(RUN_TIMEOUT);
+            tableCpu = cpuSince(w.before, n - w.committed, false);
+        } finally {
+            server.undeploy(consumer);
+        }
+        assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
+        assertEquals(0, loader.workTableDepth(), "the work table is empty after the run");
+        requireOneMessagePerTransaction(consumer, r);
+        double table = n * 1e9 / (r[1] - r[0]);
+        log("%s: %,d rows in %.2f s = %s", consumer.getName(), n, (r[1] - r[0]) / 1e9, Report.rate(table));
+        report.row("table", "ssb-jca table queue (TableRowListener, transactional, rows deleted), 4 readers",
+                Report.rate(table), String.format(Locale.ROOT, "%,d rows, one per transaction; %s", n, tableCpu));
+        report.row("table", "ssb-jca broker queue (BrokerMessageListener), 4 readers", Report.rate(broker),
+                String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n, brokerCpu));
+        report.row("table", "table queue / broker queue", Report.ratio(table / broker), "");
     }
 
     /**

@@ -96,6 +96,36 @@ final class SsbLoader {
     }
 
     /** Removes every conversation and message (between phases, with no consumer deployed). */
+    /** The table queue phase's work table (seed 004's shape: a key, a body, rows deleted when taken). */
+    static final String WORK_TABLE = "bench_work";
+
+    /** Creates the work table of the table queue phase (empty). */
+    void declareWorkTable() throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS " + WORK_TABLE + " (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+                    + " body BYTEA NOT NULL)");
+            s.execute("TRUNCATE " + WORK_TABLE);
+            s.execute("VACUUM ANALYZE " + WORK_TABLE);
+        }
+    }
+
+    /** Inserts {@code rows} rows of {@code size}-byte bodies ("<number>;xxx...") into the work table, one statement. */
+    void loadWorkTable(int rows, int size) throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO " + WORK_TABLE + " (body) SELECT convert_to(rpad(i || ';', " + size + ", 'x'),"
+                    + " 'UTF8') FROM generate_series(0, " + (rows - 1) + ") i");
+        }
+    }
+
+    /** @return rows left in the work table */
+    long workTableDepth() throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + WORK_TABLE)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     void clear() throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             s.execute("TRUNCATE ssb.message, ssb.conversation_endpoint, ssb.conversation_group,"
