@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SubsystemRecordingService;
+import org.ssbjca.it.beans.TableWorkService;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.LogStore;
@@ -62,7 +63,8 @@ class MonitoringIT {
     @Deployment(name = "monitoring-beans", managed = false, testable = false)
     @TargetsContainer(ManualServer.QUALIFIER)
     static WebArchive beans() {
-        return Deployments.testWar("monitoring-it.war", SubsystemRecordingService.class, Recorder.class);
+        return Deployments.testWar("monitoring-it.war", SubsystemRecordingService.class, Recorder.class,
+                TableWorkService.class);
     }
 
     @Test
@@ -97,6 +99,7 @@ class MonitoringIT {
             assertEquals(0, again.exit(), "the monitoring script runs again: " + again.output());
             await("running after the script's reload").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> Scrape.get("/health/ready").statusCode() == 200);
+            db.execute("CREATE TABLE " + TableWorkService.TABLE + " (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)");
             deployer.deploy("monitoring-beans");
             beansDeployed = true;
 
@@ -106,6 +109,7 @@ class MonitoringIT {
                         .until(() -> server.queryNames(new ObjectName("org.ssbjca:type=Activation,*"), null)
                                 .stream().findFirst().orElse(null), n -> n != null);
                 metricsMoveAndMatchJmx(db, server, activation);
+                tableMetricsMatchJmx(db, server);
                 readinessFollowsTheDatabase(pg);
                 readinessIsDownAtOnceWhileTheQueueIsDisabled(db);
                 leftConversationsAreMeasuredListedAndEnded(db, server, activation);
@@ -170,6 +174,28 @@ class MonitoringIT {
                 + " three agree on 500; a scrape of /prometheus took %d ms, of /metrics %d ms; the bean's meters:%n%s%n"
                 + "the resource adapter's statistics:%n%s", first, later, prometheusMillis, metricsMillis,
                 Scrape.lines(prometheus.body(), "ssb_"), Scrape.lines(metrics, "wildfly_resource_adapters_extended")));
+    }
+
+    /** Issue 16: a table activation's meters, beside the queue's, agree with its MBean once its rows are done. */
+    private void tableMetricsMatchJmx(BrokerDb db, MBeanServerConnection server) throws Exception {
+        ObjectName table = new ObjectName("org.ssbjca:type=TableActivation,name=TableWorkService@"
+                + TableWorkService.TABLE);
+        String labels = "activation=\"TableWorkService@" + TableWorkService.TABLE + "\"";
+        db.execute("INSERT INTO " + TableWorkService.TABLE + " (body) SELECT 'work ' || i FROM generate_series(1, 300) i");
+        await("the table's rows delivered and counted").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1)).until(() -> {
+                    String prometheus = Scrape.get("/prometheus").body();
+                    return (Long) server.getAttribute(table, "DeliveredRows") == 300
+                            && Scrape.value(prometheus, "ssb_table_rows_delivered_total", labels) == 300
+                            && Scrape.value(prometheus, "ssb_table_rows_available", labels) == 0
+                            && Scrape.value(prometheus, "ssb_table_readers", labels) == 2;
+                });
+        String prometheus = Scrape.get("/prometheus").body();
+        assertEquals(0, Scrape.value(prometheus, "ssb_table_deliveries_failed_total", labels));
+        assertEquals(0, Scrape.value(prometheus, "ssb_table_rows_set_aside", labels));
+        assertEquals(0, db.count("SELECT COUNT(*) FROM " + TableWorkService.TABLE));
+        FIGURES.info(String.format("the table activation's meters after 300 rows:%n%s",
+                Scrape.lines(prometheus, "ssb_table_")));
     }
 
     private void readinessFollowsTheDatabase(RestartablePostgres pg) {

@@ -669,7 +669,11 @@ class BenchmarkIT {
     }
 
     private static String method() throws IOException {
-        try (InputStream in = BenchmarkIT.class.getResourceAsStream("/method.md")) {
+        return resource("/method.md") + resource("/analysis.md");
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = BenchmarkIT.class.getResourceAsStream(name)) {
             return in == null ? "" : "\n" + new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }

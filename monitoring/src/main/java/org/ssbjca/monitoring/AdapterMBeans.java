@@ -19,6 +19,9 @@ final class AdapterMBeans {
     /** Every activation's MBean. */
     static final ObjectName ACTIVATIONS = name("org.ssbjca:type=Activation,*");
 
+    /** Every table activation's MBean. */
+    static final ObjectName TABLE_ACTIVATIONS = name("org.ssbjca:type=TableActivation,*");
+
     private final MBeanServer server;
 
     AdapterMBeans() {
@@ -41,6 +44,11 @@ final class AdapterMBeans {
     /** @return the activations' MBean names now */
     Set<ObjectName> activations() {
         return server.queryNames(ACTIVATIONS, null);
+    }
+
+    /** @return the table activations' MBean names now */
+    Set<ObjectName> tableActivations() {
+        return server.queryNames(TABLE_ACTIVATIONS, null);
     }
 
     /**

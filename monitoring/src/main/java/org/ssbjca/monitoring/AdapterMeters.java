@@ -66,6 +66,7 @@ public class AdapterMeters implements NotificationListener {
     void start(@Observes @Initialized(ApplicationScoped.class) Object application) throws InstanceNotFoundException {
         mbeans.server().addNotificationListener(MBeanServerDelegate.DELEGATE_NAME, this, null, null);
         mbeans.activations().forEach(this::add);
+        mbeans.tableActivations().forEach(this::addTable);
         tables = scheduler.scheduleWithFixedDelay(this::readTablesSafely, 0, TABLES_SECONDS, TimeUnit.SECONDS);
     }
 
@@ -86,10 +87,16 @@ public class AdapterMeters implements NotificationListener {
 
     @Override
     public void handleNotification(Notification notification, Object handback) {
-        if (notification instanceof MBeanServerNotification n && AdapterMBeans.ACTIVATIONS.apply(n.getMBeanName())) {
-            if (MBeanServerNotification.REGISTRATION_NOTIFICATION.equals(n.getType())) {
-                add(n.getMBeanName());
-            } else if (MBeanServerNotification.UNREGISTRATION_NOTIFICATION.equals(n.getType())) {
+        if (notification instanceof MBeanServerNotification n) {
+            boolean queue = AdapterMBeans.ACTIVATIONS.apply(n.getMBeanName());
+            boolean table = AdapterMBeans.TABLE_ACTIVATIONS.apply(n.getMBeanName());
+            if (MBeanServerNotification.REGISTRATION_NOTIFICATION.equals(n.getType()) && (queue || table)) {
+                if (queue) {
+                    add(n.getMBeanName());
+                } else {
+                    addTable(n.getMBeanName());
+                }
+            } else if (MBeanServerNotification.UNREGISTRATION_NOTIFICATION.equals(n.getType()) && (queue || table)) {
                 remove(n.getMBeanName());
             }
         }
@@ -143,6 +150,46 @@ public class AdapterMeters implements NotificationListener {
         registry.more().timer("ssb.delivery", tags, activation, a -> (long) mbeans.number(a, "TimedDeliveries"),
                 a -> mbeans.number(a, "TotalDeliveryMillis"), TimeUnit.MILLISECONDS);
         keys.add(new Key("ssb.delivery", tags));
+        List<Key> previous = meters.put(activation, keys);
+        if (previous != null) {
+            previous.stream().filter(k -> !keys.contains(k)).forEach(this::removeMeter);
+        }
+    }
+
+    /** The counters of a table activation: meter name, MBean attribute. */
+    private static final String[][] TABLE_COUNTERS = {
+        {"ssb.table.rows.delivered", "DeliveredRows"},
+        {"ssb.table.deliveries.failed", "FailedDeliveries"},
+        {"ssb.table.leases.lost", "LeasesLost"},
+    };
+
+    /**
+     * The gauges of a table activation: meter name, MBean attribute. Each row count is one statement on the table per
+     * scrape (the MBean reads it at each call).
+     */
+    private static final String[][] TABLE_GAUGES = {
+        {"ssb.table.readers", "ReaderCount"},
+        {"ssb.table.rows.available", "AvailableRows"},
+        {"ssb.table.rows.waiting", "WaitingRows"},
+        {"ssb.table.rows.leased", "LeasedRows"},
+        {"ssb.table.rows.set.aside", "SetAsideRows"},
+        {"ssb.table.oldest.row.age.seconds", "OldestAvailableAgeSeconds"},
+    };
+
+    /** Registers one table activation's meters (tags: activation, table). */
+    void addTable(ObjectName activation) {
+        String name = activation.getKeyProperty("name");
+        String bean = name == null ? "" : name.startsWith("\"") ? ObjectName.unquote(name) : name;
+        Tags tags = Tags.of("activation", bean, "table", String.valueOf(mbeans.text(activation, "Table")));
+        List<Key> keys = new ArrayList<>();
+        for (String[] c : TABLE_COUNTERS) {
+            registry.more().counter(c[0], tags, activation, a -> mbeans.number(a, c[1]));
+            keys.add(new Key(c[0], tags));
+        }
+        for (String[] g : TABLE_GAUGES) {
+            registry.gauge(g[0], tags, activation, a -> mbeans.number(a, g[1]));
+            keys.add(new Key(g[0], tags));
+        }
         List<Key> previous = meters.put(activation, keys);
         if (previous != null) {
             previous.stream().filter(k -> !keys.contains(k)).forEach(this::removeMeter);
