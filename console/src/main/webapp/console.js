@@ -72,6 +72,28 @@ async function refreshActivations() {
   if (selected && !activations.some(a => name(a) === selected)) selected = null;
 }
 
+// The table activations: their counts and, for an operator, the set-aside rows' redelivery and purge.
+async function refreshTables() {
+  const tables = await call('GET', 'tables');
+  document.getElementById('tables-section').hidden = tables.length === 0;
+  const body = document.querySelector('#tables tbody');
+  body.replaceChildren();
+  for (const t of tables) {
+    const tr = el('tr');
+    const at = rest => 'tables/' + encodeURIComponent(t.name) + '/' + rest;
+    tr.append(el('td', t.name), el('td', t.mode), el('td', t.readerCount), el('td', t.availableRows),
+      el('td', t.waitingRows), el('td', t.leasedRows), el('td', t.setAsideRows),
+      el('td', t.oldestAvailableAgeSeconds < 0 ? '' : t.oldestAvailableAgeSeconds), el('td', t.deliveredRows),
+      el('td', t.failedDeliveries), el('td', t.leasesLost));
+    const actions = el('td');
+    actions.append(button('Redeliver set-aside', () => call('POST', at('set-aside/redeliver'))),
+      button('Purge set-aside', () => confirm('Delete the set-aside rows of ' + t.name + '?')
+        ? call('DELETE', at('set-aside')) : Promise.resolve()));
+    tr.append(actions);
+    body.append(tr);
+  }
+}
+
 function path(a, rest) { return 'activations/' + encodeURIComponent(typeof a === 'string' ? a : name(a)) + '/' + rest; }
 
 async function refreshDetail() {
@@ -170,6 +192,7 @@ async function listConversations() {
 async function refresh() {
   try {
     await refreshActivations();
+    await refreshTables();
     await refreshDetail();
     status('');
   } catch (e) {

@@ -48,6 +48,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.it.beans.ConsoleRecordingService;
+import org.ssbjca.it.beans.ConsoleTableService;
 import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
@@ -102,7 +103,8 @@ class ConsoleIT {
     @Deployment(name = "console-beans", order = 2, managed = false, testable = false)
     @TargetsContainer(ManualServer.QUALIFIER)
     static WebArchive beans() {
-        return Deployments.testWar("console-it.war", ConsoleRecordingService.class, Recorder.class);
+        return Deployments.testWar("console-it.war", ConsoleRecordingService.class, Recorder.class,
+                ConsoleTableService.class);
     }
 
     @Deployment(name = "console", order = 3, managed = false, testable = false)
@@ -219,6 +221,21 @@ class ConsoleIT {
             assertEquals("{\"ended\":2}", call("POST", OPERATOR, activation + "/conversations/end", end, true).body());
             assertFalse(call("GET", VIEWER, activation + "/conversations", null, false).body()
                     .contains(leak + "Service\",\"state\":\"DI\""), "ended");
+            // issue 16: a table activation's rows set aside, redelivered and purged
+            db.execute("INSERT INTO " + ConsoleTableService.TABLE + " (body) VALUES ('bad 1'), ('bad 2')");
+            String tables = await("two rows set aside").atMost(Duration.ofSeconds(60)).until(
+                    () -> call("GET", VIEWER, "api/tables", null, false).body(), b -> b.contains("\"setAsideRows\":2"));
+            assertTrue(tables.contains("\"name\":\"ConsoleTableService@" + ConsoleTableService.TABLE + "\""), tables);
+            String table = "api/tables/ConsoleTableService%40" + ConsoleTableService.TABLE;
+            assertEquals(403, call("POST", VIEWER, table + "/set-aside/redeliver", null, true).statusCode());
+            assertEquals("{\"redelivered\":2}", call("POST", OPERATOR, table + "/set-aside/redeliver", null, true)
+                    .body());
+            await("set aside again after their next failure").atMost(Duration.ofSeconds(60)).until(
+                    () -> call("GET", VIEWER, "api/tables", null, false).body().contains("\"setAsideRows\":2"));
+            assertEquals(403, call("DELETE", VIEWER, table + "/set-aside", null, true).statusCode());
+            assertEquals("{\"purged\":2}", call("DELETE", OPERATOR, table + "/set-aside", null, true).body());
+            assertEquals(0, db.count("SELECT COUNT(*) FROM " + ConsoleTableService.TABLE));
+
             subscribed.cancel(true);
             FIGURES.info("console API: 401 without login, 403 for a viewer's and for a header-less change, 400 for"
                     + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken);
@@ -367,6 +384,9 @@ class ConsoleIT {
     private BrokerDb start() throws IOException, InterruptedException {
         pg = Postgres.get();
         BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
+        db.execute("CREATE TABLE IF NOT EXISTS " + ConsoleTableService.TABLE + " (id BIGSERIAL PRIMARY KEY,"
+                + " body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0)");
+        db.execute("DELETE FROM " + ConsoleTableService.TABLE);
         ManualServer.resetBaseDir();
         addUser(VIEWER, "ssb-viewer");
         addUser(OPERATOR, "ssb-operator");

@@ -33,13 +33,30 @@ final class AdapterBeans {
         "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
         "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime"};
 
+    /** The attributes of a table activation the console shows, in this order. */
+    static final String[] TABLE_ATTRIBUTES = {"Table", "Mode", "ReaderCount", "AvailableRows", "WaitingRows",
+        "LeasedRows", "SetAsideRows", "OldestAvailableAgeSeconds", "DeliveredRows", "FailedDeliveries", "LeasesLost"};
+
+    /** The MBean type of queue activations. */
+    static final String ACTIVATION = "Activation";
+    /** The MBean type of table activations. */
+    static final String TABLE_ACTIVATION = "TableActivation";
+
     private static final String DOMAIN = "org.ssbjca";
 
     private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
 
     /** @return the activations' names, sorted */
     List<String> activationNames() {
-        Collection<ObjectName> names = server.queryNames(pattern(DOMAIN + ":type=Activation,*"), null);
+        return names(ACTIVATION);
+    }
+
+    /**
+     * @param type {@value #ACTIVATION} or {@value #TABLE_ACTIVATION}
+     * @return the names of that type's MBeans, sorted
+     */
+    List<String> names(String type) {
+        Collection<ObjectName> names = server.queryNames(pattern(DOMAIN + ":type=" + type + ",*"), null);
         TreeSet<String> sorted = new TreeSet<>();
         for (ObjectName n : names) {
             if (n.getKeyProperty("instance") == null) {
@@ -54,9 +71,22 @@ final class AdapterBeans {
      * @return its attributes as JSON
      */
     JsonObjectBuilder activation(String activation) {
+        return read(ACTIVATION, activation, ACTIVATION_ATTRIBUTES);
+    }
+
+    /**
+     * @param type the MBean type
+     * @param activation the activation's name
+     * @param attributes the attributes to read
+     * @return its name and those attributes as JSON
+     */
+    JsonObjectBuilder read(String type, String activation, String[] attributes) {
         JsonObjectBuilder json = Json.createObjectBuilder();
-        onActivation(activation, name -> {
-            for (Attribute a : server.getAttributes(name, ACTIVATION_ATTRIBUTES).asList()) {
+        if (TABLE_ACTIVATION.equals(type)) {
+            json.add("name", activation);
+        }
+        onBean(type, activation, name -> {
+            for (Attribute a : server.getAttributes(name, attributes).asList()) {
                 json.add(lowerFirst(a.getName()), toJson(a.getValue()));
             }
             return JsonValue.NULL;
@@ -70,12 +100,12 @@ final class AdapterBeans {
      * @return its value as JSON
      */
     JsonValue attribute(String activation, String attribute) {
-        return onActivation(activation, name -> toJson(server.getAttribute(name, attribute)));
+        return onBean(ACTIVATION, activation, name -> toJson(server.getAttribute(name, attribute)));
     }
 
     /** Sets a writable attribute. */
     void set(String activation, String attribute, Object value) {
-        onActivation(activation, name -> {
+        onBean(ACTIVATION, activation, name -> {
             server.setAttribute(name, new Attribute(attribute, value));
             return JsonValue.NULL;
         });
@@ -91,7 +121,12 @@ final class AdapterBeans {
      * @return its result as JSON
      */
     JsonValue invoke(String activation, String operation, String[] signature, Object... arguments) {
-        return onActivation(activation, name -> toJson(server.invoke(name, operation, arguments, signature)));
+        return invoke(ACTIVATION, activation, operation, signature, arguments);
+    }
+
+    /** Calls an operation of an MBean of a type. */
+    JsonValue invoke(String type, String activation, String operation, String[] signature, Object... arguments) {
+        return onBean(type, activation, name -> toJson(server.invoke(name, operation, arguments, signature)));
     }
 
     /** One call on an activation's MBean. */
@@ -104,9 +139,9 @@ final class AdapterBeans {
      * Runs a call on an activation's MBean: an unknown activation is 404, a value the MBean refused 400 with its
      * message.
      */
-    private JsonValue onActivation(String activation, BeanCall call) {
+    private JsonValue onBean(String type, String activation, BeanCall call) {
         try {
-            return call.on(activationName(activation));
+            return call.on(beanName(type, activation));
         } catch (InstanceNotFoundException e) {
             throw new NotFoundException("no activation " + activation);
         } catch (RuntimeMBeanException e) {
@@ -116,14 +151,14 @@ final class AdapterBeans {
         }
     }
 
-    private ObjectName activationName(String activation) {
-        ObjectName name = pattern(DOMAIN + ":type=Activation,name=" + ObjectName.quote(activation));
+    private ObjectName beanName(String type, String activation) {
+        ObjectName name = pattern(DOMAIN + ":type=" + type + ",name=" + ObjectName.quote(activation));
         if (server.isRegistered(name)) {
             return name;
         }
         ObjectName plain;
         try {
-            plain = new ObjectName(DOMAIN + ":type=Activation,name=" + activation);
+            plain = new ObjectName(DOMAIN + ":type=" + type + ",name=" + activation);
         } catch (MalformedObjectNameException e) {
             throw new NotFoundException("no activation " + activation);
         }

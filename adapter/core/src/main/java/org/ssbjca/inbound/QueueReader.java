@@ -203,30 +203,13 @@ final class QueueReader implements Runnable {
     }
 
     private void discard() {
-        if (endpoint != null) {
-            try {
-                endpoint.release();
-            } catch (RuntimeException e) {
-                LOG.endpointReleaseFailed(e, name);
-            }
-            endpoint = null;
-        }
         ReaderConnection c = connection;
         connection = null;
-        if (c != null) {
-            c.close();
-        }
+        ReaderResources.discard(endpoint, c, name);
+        endpoint = null;
     }
 
     private void pause(long millis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (!stopped && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(Math.min(100, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        ReaderResources.pause(this::isStopped, millis);
     }
 }

@@ -207,6 +207,10 @@ final class TableReader implements Runnable {
         }
     }
 
+    boolean isStopped() {
+        return stopped;
+    }
+
     void stop() {
         stopped = true;
         ReaderConnection c = connection;
@@ -225,30 +229,13 @@ final class TableReader implements Runnable {
     }
 
     private void discard() {
-        if (endpoint != null) {
-            try {
-                endpoint.release();
-            } catch (RuntimeException e) {
-                LOG.endpointReleaseFailed(e, name);
-            }
-            endpoint = null;
-        }
         ReaderConnection c = connection;
         connection = null;
-        if (c != null) {
-            c.close();
-        }
+        ReaderResources.discard(endpoint, c, name);
+        endpoint = null;
     }
 
     private void pause(long millis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (!stopped && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(Math.min(100, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        ReaderResources.pause(this::isStopped, millis);
     }
 }

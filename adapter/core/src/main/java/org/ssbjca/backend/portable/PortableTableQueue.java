@@ -4,20 +4,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.ssbjca.api.TableRow;
-import org.ssbjca.backend.TableCounts;
 import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.TableQueue;
+import org.ssbjca.backend.JdbcTableQueue;
 import org.ssbjca.backend.TableRows;
 
 /** A work queue on an application's table, on PostgreSQL or H2 (the SQL: {@link PortableTableSql}). */
-final class PortableTableQueue implements TableQueue {
+final class PortableTableQueue extends JdbcTableQueue {
 
     /** H2: candidates read per look, beyond the rows wanted (rows other readers hold are skipped). */
     private static final int H2_EXTRA_CANDIDATES = 32;
@@ -25,20 +23,14 @@ final class PortableTableQueue implements TableQueue {
     private static final int H2_PAGES = 16;
 
     private final boolean postgresql;
-    private final TableDefinition.Resolved table;
     private final PortableTableSql sql;
     private final ConcurrentMap<Integer, String> takeByTop = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, String> leaseByTop = new ConcurrentHashMap<>();
 
     PortableTableQueue(boolean postgresql, TableDefinition.Resolved table) {
+        super(table);
         this.postgresql = postgresql;
-        this.table = table;
         this.sql = new PortableTableSql(postgresql, table);
-    }
-
-    @Override
-    public TableDefinition.Resolved table() {
-        return table;
     }
 
     @Override
@@ -95,22 +87,6 @@ final class PortableTableQueue implements TableQueue {
         return 3;
     }
 
-    private void bindMark(PreparedStatement ps, int index, Object mark) throws SQLException {
-        if (table.isText("markColumn")) {
-            ps.setString(index, mark.toString());
-        } else {
-            ps.setObject(index, mark);
-        }
-    }
-
-    private void bindToken(PreparedStatement ps, int index, TableRow row) throws SQLException {
-        if (table.column("markColumn") != null) {
-            bindMark(ps, index, row.leaseToken());
-        } else {
-            ps.setTimestamp(index, (Timestamp) row.leaseToken());
-        }
-    }
-
     /**
      * H2: reads candidates in taking order without locking and locks them one by one by key ({@code FOR UPDATE SKIP
      * LOCKED} on one row), the conditions checked again under the lock, until {@code max} are locked.
@@ -149,66 +125,32 @@ final class PortableTableQueue implements TableQueue {
     }
 
     @Override
-    public boolean complete(Connection c, TableRow row) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.complete())) {
-            ps.setObject(1, row.key());
-            bindToken(ps, 2, row);
-            return ps.executeUpdate() == 1;
-        }
+    protected String completeSql() {
+        return sql.complete();
     }
 
     @Override
-    public void release(Connection c, TableRow row, int retryAfterSeconds) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.release())) {
-            ps.setInt(1, retryAfterSeconds);
-            ps.setObject(2, row.key());
-            bindToken(ps, 3, row);
-            ps.executeUpdate();
-        }
+    protected String releaseSql() {
+        return sql.release();
     }
 
     @Override
-    public void countFailures(Connection c, List<TableRow> rows) throws SQLException {
-        if (table.column("attemptsColumn") == null || rows.isEmpty()) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement(sql.countFailure())) {
-            for (TableRow r : rows) {
-                ps.setObject(1, r.key());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+    protected String countFailureSql() {
+        return sql.countFailure();
     }
 
     @Override
-    public TableCounts counts(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.counts()); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            Timestamp oldest = rs.getTimestamp(5);
-            Timestamp now = rs.getTimestamp(6);
-            return new TableCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                    oldest == null ? null : oldest.toLocalDateTime(), now == null ? null : now.toLocalDateTime());
-        }
+    protected String countsSql() {
+        return sql.counts();
     }
 
     @Override
-    public int redeliverSetAside(Connection c) throws SQLException {
-        if (!sql.hasLimit()) {
-            return 0;
-        }
-        try (PreparedStatement ps = c.prepareStatement(sql.redeliverSetAside())) {
-            return ps.executeUpdate();
-        }
+    protected String redeliverSetAsideSql() {
+        return sql.hasLimit() ? sql.redeliverSetAside() : null;
     }
 
     @Override
-    public int purgeSetAside(Connection c) throws SQLException {
-        if (!sql.hasLimit()) {
-            return 0;
-        }
-        try (PreparedStatement ps = c.prepareStatement(sql.purgeSetAside())) {
-            return ps.executeUpdate();
-        }
+    protected String purgeSetAsideSql() {
+        return sql.hasLimit() ? sql.purgeSetAside() : null;
     }
 }
