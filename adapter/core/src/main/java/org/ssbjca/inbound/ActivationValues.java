@@ -131,14 +131,28 @@ final class ActivationValues {
     }
 
     private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {
+        return whole(ServiceBrokerActivationSpec.class, name, text, min, max);
+    }
+
+    /**
+     * @param spec the activation spec class the property belongs to
+     * @param name the property
+     * @param text the text given
+     * @param min the smallest value accepted
+     * @param max the largest value accepted
+     * @return the value
+     * @throws InvalidPropertyException naming the property, the range and the text given
+     */
+    static long whole(Class<?> spec, String name, String text, long min, long max) throws InvalidPropertyException {
         long value;
         try {
             value = Long.parseLong(text == null ? "" : text.trim());
         } catch (NumberFormatException e) {
-            throw invalid(name, "must be a whole number between " + min + " and " + max + ", was '" + text + "'");
+            throw invalid(spec, name, "must be a whole number between " + min + " and " + max + ", was '" + text
+                    + "'");
         }
         if (value < min || value > max) {
-            throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
+            throw invalid(spec, name, "must be between " + min + " and " + max + ", was " + value);
         }
         return value;
     }
@@ -168,11 +182,21 @@ final class ActivationValues {
     }
 
     private static InvalidPropertyException invalid(String property, String why) {
+        return invalid(ServiceBrokerActivationSpec.class, property, why);
+    }
+
+    /**
+     * @param spec the activation spec class the property belongs to
+     * @param property the property
+     * @param why what it accepts and what was given
+     * @return the exception, its message naming the property
+     */
+    static InvalidPropertyException invalid(Class<?> spec, String property, String why) {
         InvalidPropertyException e = new InvalidPropertyException("ssb-jca activation property '" + property + "' "
                 + why);
         try {
             e.setInvalidPropertyDescriptors(new java.beans.PropertyDescriptor[] {
-                new java.beans.PropertyDescriptor(property, ServiceBrokerActivationSpec.class)
+                new java.beans.PropertyDescriptor(property, spec)
             });
         } catch (java.beans.IntrospectionException ignored) {
             // the message names the property already

@@ -55,16 +55,7 @@ final class TableSettings {
     }
 
     private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {
-        long value;
-        try {
-            value = Long.parseLong(text == null ? "" : text.trim());
-        } catch (NumberFormatException e) {
-            throw invalid(name, "must be a whole number between " + min + " and " + max + ", was '" + text + "'");
-        }
-        if (value < min || value > max) {
-            throw invalid(name, "must be between " + min + " and " + max + ", was " + value);
-        }
-        return value;
+        return ActivationValues.whole(TableActivationSpec.class, name, text, min, max);
     }
 
     /** @param message "property: why", as {@link TableDefinition} words it */
@@ -74,15 +65,6 @@ final class TableSettings {
     }
 
     private static InvalidPropertyException invalid(String property, String why) {
-        InvalidPropertyException e = new InvalidPropertyException("ssb-jca table activation property '" + property
-                + "': " + why);
-        try {
-            e.setInvalidPropertyDescriptors(new java.beans.PropertyDescriptor[] {
-                new java.beans.PropertyDescriptor(property, TableActivationSpec.class)
-            });
-        } catch (java.beans.IntrospectionException ignored) {
-            // the message names the property already
-        }
-        return e;
+        return ActivationValues.invalid(TableActivationSpec.class, property, why);
     }
 }

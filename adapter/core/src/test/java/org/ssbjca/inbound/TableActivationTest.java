@@ -159,7 +159,7 @@ class TableActivationTest {
             assertMessage("'keyColumn'", assertThrows(InvalidPropertyException.class, noKey::validate));
             TableActivationSpec badMode = jobSpec(h);
             badMode.setMode("sometimes");
-            assertMessage("'mode': must be transactional or leased", assertThrows(InvalidPropertyException.class,
+            assertMessage("'mode' must be transactional or leased", assertThrows(InvalidPropertyException.class,
                     badMode::validate));
             TableActivationSpec leasedWithoutLease = jobSpec(h);
             leasedWithoutLease.setMode("leased");
@@ -168,7 +168,7 @@ class TableActivationTest {
                     leasedWithoutLease::validate));
             TableActivationSpec readers = jobSpec(h);
             readers.setMaxReaders("0");
-            assertMessage("'maxReaders': must be between 1 and 256", assertThrows(InvalidPropertyException.class,
+            assertMessage("'maxReaders' must be between 1 and 256", assertThrows(InvalidPropertyException.class,
                     readers::validate));
 
             TableActivationSpec noColumn = jobSpec(h);
