@@ -45,14 +45,17 @@ final class DialogVerbs {
 
     Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
         try {
-            String fromQueue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), fromService);
+            Checks checks = Jdbc.first(c, sql.dialogChecks,
+                    rs -> new Checks(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3)), fromService, toService,
+                    contract);
+            String fromQueue = checks.fromQueue();
             if (fromQueue == null) {
                 throw new BrokerException("BEGIN DIALOG: service '" + fromService + "' does not exist");
             }
-            if (Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), toService) == null) {
+            if (!checks.targetExists()) {
                 throw new BrokerException("BEGIN DIALOG: target service '" + toService + "' does not exist");
             }
-            if (!Jdbc.exists(c, sql.contractExists, contract)) {
+            if (!checks.contractExists()) {
                 throw new BrokerException("BEGIN DIALOG: contract '" + contract + "' does not exist");
             }
             UUID group = initiatorGroup(fromQueue, options);
@@ -137,11 +140,13 @@ final class DialogVerbs {
             throw new ConversationEndedException("SEND: the other side of conversation " + me.handle
                     + " no longer exists (it was ended WITH CLEANUP)");
         }
-        String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), me.farService);
-        if (queue == null) {
+        Target target = Jdbc.first(c, sql.targetService, rs -> new Target(rs.getString(1), rs.getBoolean(2)),
+                me.contract, me.farService);
+        if (target == null) {
             throw new BrokerException("SEND: target service '" + me.farService + "' does not exist");
         }
-        if (!Jdbc.exists(c, sql.serviceHasContract, me.farService, me.contract)) {
+        String queue = target.queue();
+        if (!target.acceptsContract()) {
             throw new BrokerException("SEND: target service '" + me.farService + "' does not accept contract '"
                     + me.contract + "'");
         }
@@ -313,6 +318,14 @@ final class DialogVerbs {
     }
 
     /** What a contract says of one message type. */
+    /** BEGIN DIALOG's checks: the initiator service's queue (null: none), the target service, the contract. */
+    private record Checks(String fromQueue, boolean targetExists, boolean contractExists) {
+    }
+
+    /** A target service's queue and whether it accepts the conversation's contract. */
+    private record Target(String queue, boolean acceptsContract) {
+    }
+
     private record Rule(SentBy sentBy, Validation validation) {
     }
 }

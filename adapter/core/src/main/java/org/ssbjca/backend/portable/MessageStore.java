@@ -43,13 +43,13 @@ final class MessageStore {
 
     /** Sends one message from one side to the other, with the sender's next sequence number. */
     void send(Endpoint from, Endpoint to, String messageType, byte[] body) throws SQLException {
-        String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), to.service);
-        if (queue == null) {
+        QueueState target = queueOf(to.service);
+        if (target == null) {
             throw new BrokerException("service '" + to.service + "' of conversation " + to.handle
                     + " no longer exists");
         }
-        Boolean enabled = Jdbc.first(c, sql.queueEnabled, rs -> rs.getBoolean(1), queue);
-        if (Boolean.TRUE.equals(enabled)) {
+        String queue = target.queue();
+        if (target.receives()) {
             enqueue(queue, to.groupId, to.handle, from.sendSequence, messageType, body);
         } else {
             Jdbc.update(c, sql.insertTransmission, from.handle, to.handle, queue, from.sendSequence, messageType, body,
@@ -72,16 +72,27 @@ final class MessageStore {
 
     /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */
     void enqueueToSelf(Endpoint e, String messageType, byte[] body) throws SQLException {
-        String queue = Jdbc.first(c, sql.serviceQueue, rs -> rs.getString(1), e.service);
-        if (queue == null) {
+        QueueState own = queueOf(e.service);
+        if (own == null) {
             return;
         }
-        if (Boolean.TRUE.equals(Jdbc.first(c, sql.queueEnabled, rs -> rs.getBoolean(1), queue))) {
+        String queue = own.queue();
+        if (own.receives()) {
             enqueue(queue, e.groupId, e.handle, BROKER_SEQUENCE, messageType, body);
         } else {
             Jdbc.update(c, sql.insertTransmission, e.handle, e.handle, queue, BROKER_SEQUENCE, messageType, body,
                     broker.now(), "The queue '" + queue + "' is disabled.");
         }
+    }
+
+    /** A service's queue and whether it receives (false when the queue row is gone too). */
+    private record QueueState(String queue, boolean receives) {
+    }
+
+    /** @return the service's queue and its state in one round trip, or null when there is no such service */
+    private QueueState queueOf(String service) throws SQLException {
+        return Jdbc.first(c, sql.serviceQueueState, rs -> new QueueState(rs.getString(1),
+                Boolean.TRUE.equals(rs.getObject(2, Boolean.class))), service);
     }
 
     void requireEnabled(String queue) {

@@ -14,15 +14,33 @@ final class PortableSql {
             + " service_name, far_service, service_contract_name, state, send_sequence, lifetime_expires_at";
 
     // ---- declared objects
-    final String serviceQueue = "SELECT queue_name FROM ssb.service WHERE service_name = ?";
-    final String serviceHasContract =
-            "SELECT 1 FROM ssb.service_contract WHERE service_name = ? AND contract_name = ?";
     final String contractExists = "SELECT 1 FROM ssb.contract WHERE contract_name = ?";
     final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";
     final String messageTypeRule = "SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm"
             + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
             + " WHERE cm.contract_name = ? AND cm.message_type_name = ?";
     final String queueEnabled = "SELECT is_receive_enabled FROM ssb.service_queue WHERE queue_name = ?";
+    /**
+     * BEGIN DIALOG's checks in one round trip. Parameters: initiator service, target service, contract. Columns: the
+     * initiator service's queue (null when there is no such service), whether the target service exists, whether the
+     * contract exists.
+     */
+    final String dialogChecks = "SELECT (SELECT queue_name FROM ssb.service WHERE service_name = ?),"
+            + " EXISTS (SELECT 1 FROM ssb.service WHERE service_name = ?),"
+            + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?)";
+    /**
+     * A target service's queue and whether it accepts a contract, in one round trip (no row: no such service).
+     * Parameters: contract, service.
+     */
+    final String targetService = "SELECT s.queue_name, EXISTS (SELECT 1 FROM ssb.service_contract sc"
+            + " WHERE sc.service_name = s.service_name AND sc.contract_name = ?) FROM ssb.service s"
+            + " WHERE s.service_name = ?";
+    /**
+     * A service's queue and whether that queue receives, in one round trip (no row: no such service; a null state:
+     * no such queue). Parameter: service.
+     */
+    final String serviceQueueState = "SELECT s.queue_name, q.is_receive_enabled FROM ssb.service s"
+            + " LEFT JOIN ssb.service_queue q ON q.queue_name = s.queue_name WHERE s.service_name = ?";
     final String queueNames = "SELECT queue_name FROM ssb.service_queue ORDER BY queue_name";
 
     // ---- conversation groups
