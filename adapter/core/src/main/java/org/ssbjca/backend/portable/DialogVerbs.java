@@ -58,13 +58,21 @@ final class DialogVerbs {
             if (!checks.contractExists()) {
                 throw new BrokerException("BEGIN DIALOG: contract '" + contract + "' does not exist");
             }
-            UUID group = initiatorGroup(fromQueue, options);
+            // a new group on PostgreSQL is inserted with the endpoint, in one statement
+            boolean together = options.relatedConversation() == null && options.relatedConversationGroup() == null
+                    && sql.insertGroupAndEndpoint != null;
+            UUID group = together ? UUID.randomUUID() : initiatorGroup(fromQueue, options);
             UUID handle = UUID.randomUUID();
             UUID conversationId = UUID.randomUUID();
             Instant now = broker.now();
             Instant expires = options.lifetime() == null ? null : now.plus(options.lifetime());
-            Jdbc.update(c, sql.insertEndpoint, handle, conversationId, true, group, fromService, toService, contract,
-                    Endpoint.STARTED_OUTBOUND, expires, now);
+            if (together) {
+                Jdbc.update(c, sql.insertGroupAndEndpoint, group, fromQueue, handle, conversationId, true, group,
+                        fromService, toService, contract, Endpoint.STARTED_OUTBOUND, expires, now);
+            } else {
+                Jdbc.update(c, sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
+                        contract, Endpoint.STARTED_OUTBOUND, expires, now);
+            }
             return new Conversation(handle, conversationId, group);
         } catch (SQLException e) {
             throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "'", e);
@@ -151,9 +159,16 @@ final class DialogVerbs {
                     + me.contract + "'");
         }
         UUID handle = UUID.randomUUID();
-        UUID group = newGroup(queue);
-        Jdbc.update(c, sql.insertEndpoint, handle, me.conversationId, false, group, me.farService, me.service,
-                me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
+        UUID group;
+        if (sql.insertGroupAndEndpoint != null) { // PostgreSQL: the group and the endpoint in one statement
+            group = UUID.randomUUID();
+            Jdbc.update(c, sql.insertGroupAndEndpoint, group, queue, handle, me.conversationId, false, group,
+                    me.farService, me.service, me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
+        } else {
+            group = newGroup(queue);
+            Jdbc.update(c, sql.insertEndpoint, handle, me.conversationId, false, group, me.farService, me.service,
+                    me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
+        }
         return new Endpoint(handle, me.conversationId, false, group, me.farService, me.service, me.contract,
                 Endpoint.CONVERSING, 0, me.lifetimeExpiresAt);
     }

@@ -101,6 +101,11 @@ final class PortableSql {
     // ---- endpoints
     final String insertEndpoint = "INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS
             + ", created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)";
+    /**
+     * PostgreSQL only (null on H2, which has no data-modifying CTE): a new conversation group and an endpoint in it,
+     * in one statement. Parameters: the group and its queue, then {@link #insertEndpoint}'s.
+     */
+    final String insertGroupAndEndpoint;
     /** Both sides of the conversation a handle belongs to, locked, in one statement (always the same order). */
     final String lockConversation = "SELECT " + ENDPOINT_COLUMNS + " FROM ssb.conversation_endpoint"
             + " WHERE conversation_id = (SELECT conversation_id FROM ssb.conversation_endpoint"
@@ -306,6 +311,8 @@ final class PortableSql {
         // a new group has no message yet: parked on PostgreSQL (the SEND that puts one there gives it its turn)
         insertGroup = "INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn) VALUES (?, ?, "
                 + dialect.nextTurn + (dialect.receivesInOneStatement ? " + " + PARKED : "") + ")";
+        insertGroupAndEndpoint = dialect.receivesInOneStatement ? "WITH g AS (" + insertGroup + ") " + insertEndpoint
+                : null;
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
         String hasMessages = "EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)";
         // One primary-key probe per group (a LATERAL subquery with a LIMIT is never flattened into a join), and the
