@@ -329,13 +329,17 @@ class TableQueueConformanceTest {
                 .build();
     }
 
+    /** A job available {@code availableInSeconds} from now by the database's clock (the one the queue compares with). */
     private static void insertJob(Connection c, String table, int priority, int availableInSeconds, String payload)
             throws SQLException {
+        String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+        String available = product.contains("microsoft") ? "DATEADD(SECOND, ?, SYSDATETIME())"
+                : product.contains("postgres") ? "LOCALTIMESTAMP + make_interval(secs => ?)"
+                : "DATEADD(SECOND, ?, LOCALTIMESTAMP)";
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
-                + " (Priority, Available_Date, Payload) VALUES (?, ?, ?)")) {
+                + " (Priority, Available_Date, Payload) VALUES (?, " + available + ", ?)")) {
             ps.setInt(1, priority);
-            ps.setTimestamp(2, java.sql.Timestamp.valueOf(java.time.LocalDateTime.now()
-                    .plusSeconds(availableInSeconds)));
+            ps.setInt(2, availableInSeconds);
             ps.setString(3, payload);
             ps.executeUpdate();
         }
