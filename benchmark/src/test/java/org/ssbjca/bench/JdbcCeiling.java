@@ -36,7 +36,93 @@ final class JdbcCeiling {
             + " e.service_contract_name FROM d LEFT JOIN ssb.conversation_endpoint e"
             + " ON e.conversation_handle = d.conversation_handle";
 
+    /**
+     * The outbound ceiling's one statement: the rows BEGIN DIALOG and its first SEND make (the initiator's group,
+     * parked as BEGIN DIALOG leaves it, and the target's; both endpoints, conversing; the message), in one round trip.
+     * Parameters: initiator group, target group, initiator handle, conversation id, initiator group, target handle,
+     * conversation id, target group, target group, target handle, body.
+     */
+    static final String SEND = "WITH ig AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+            + " VALUES (?, '" + SsbLoader.CLIENT_QUEUE + "', nextval('ssb.turn_seq') + " + (1L << 62) + ")),"
+            + " tg AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+            + " VALUES (?, '" + SsbLoader.QUEUE + "', nextval('ssb.turn_seq'))),"
+            + " e AS (INSERT INTO ssb.conversation_endpoint (conversation_handle, conversation_id, is_initiator,"
+            + " conversation_group_id, service_name, far_service, service_contract_name, state, send_sequence,"
+            + " lifetime_expires_at, created_at) VALUES (?, ?, TRUE, ?, 'BenchClient', 'BenchService', 'BenchContract',"
+            + " 'CO', 1, NULL, now()), (?, ?, FALSE, ?, 'BenchService', 'BenchClient', 'BenchContract', 'CO', 0, NULL,"
+            + " now()))"
+            + " INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle, message_sequence_number,"
+            + " message_type_name, message_body, enqueued_at) VALUES ('" + SsbLoader.QUEUE + "', ?, ?, 0,"
+            + " 'BenchRequest', ?, now())";
+
     private JdbcCeiling() {
+    }
+
+    /**
+     * The sending side's ceiling: {@code calls} times the rows of a BEGIN DIALOG and its first SEND, in one statement
+     * and one XA transaction committed in one phase each, by {@code threads} threads.
+     *
+     * @param atEnd runs once every thread has finished, before they close their connections
+     * @return {elapsed nanoseconds, calls committed}
+     */
+    static long[] send(BenchPostgres pg, int threads, int calls, int size, Runnable atEnd) throws Exception {
+        java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
+        PGXADataSource ds = new PGXADataSource();
+        ds.setUrl(pg.url());
+        ds.setUser(BenchPostgres.USER);
+        ds.setPassword(BenchPostgres.PASSWORD);
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong first = new AtomicLong();
+        AtomicLong last = new AtomicLong();
+        List<Thread> workers = new ArrayList<>();
+        List<Exception> failures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int worker = t;
+            Thread thread = new Thread(() -> {
+                try {
+                    XAConnection xa = ds.getXAConnection();
+                    try (Connection c = xa.getConnection(); PreparedStatement send = c.prepareStatement(SEND)) {
+                        XAResource resource = xa.getXAResource();
+                        for (int n = next.getAndIncrement(); n < calls; n = next.getAndIncrement()) {
+                            Xid xid = new BenchXid(100 + worker, n);
+                            first.compareAndSet(0, System.nanoTime());
+                            resource.start(xid, XAResource.TMNOFLAGS);
+                            java.util.UUID initiatorGroup = java.util.UUID.randomUUID();
+                            java.util.UUID targetGroup = java.util.UUID.randomUUID();
+                            java.util.UUID initiator = java.util.UUID.randomUUID();
+                            java.util.UUID target = java.util.UUID.randomUUID();
+                            java.util.UUID conversation = java.util.UUID.randomUUID();
+                            Object[] values = {initiatorGroup, targetGroup, initiator, conversation, initiatorGroup,
+                                target, conversation, targetGroup, targetGroup, target,
+                                org.ssbjca.bench.server.Bodies.of(n, size)};
+                            for (int i = 0; i < values.length; i++) {
+                                send.setObject(i + 1, values[i]);
+                            }
+                            send.executeUpdate();
+                            resource.end(xid, XAResource.TMSUCCESS);
+                            resource.commit(xid, true);
+                            last.accumulateAndGet(System.nanoTime(), Math::max);
+                        }
+                        done.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } finally {
+                        xa.close();
+                    }
+                } catch (Exception e) {
+                    synchronized (failures) {
+                        failures.add(e);
+                    }
+                }
+            }, "outbound-ceiling-" + t);
+            workers.add(thread);
+        }
+        workers.forEach(Thread::start);
+        for (Thread t : workers) {
+            t.join();
+        }
+        if (!failures.isEmpty()) {
+            throw failures.get(0);
+        }
+        return new long[] {last.get() - first.get(), Math.min(next.get(), calls)};
     }
 
     /**
