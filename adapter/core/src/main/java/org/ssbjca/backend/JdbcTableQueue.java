@@ -10,8 +10,8 @@ import org.ssbjca.api.TableRow;
 
 /**
  * What the backends' table queues share: the statements that take no rows (complete, release, count, redeliver,
- * purge) run the same way on every backend, each backend giving its text; taking and leasing rows are the backend's
- * own.
+ * purge) run the same way on every backend, their text from {@link TableSql} in the backend's spelling; taking and
+ * leasing rows are the backend's own.
  */
 public abstract class JdbcTableQueue implements TableQueue {
 
@@ -28,23 +28,8 @@ public abstract class JdbcTableQueue implements TableQueue {
         return table;
     }
 
-    /** @return removes (or marks done) a leased row if its token matches; parameters key, token */
-    protected abstract String completeSql();
-
-    /** @return ends a row's lease sooner if its token matches; parameters seconds, key, token */
-    protected abstract String releaseSql();
-
-    /** @return one more attempt for a row; parameter key */
-    protected abstract String countFailureSql();
-
-    /** @return available, waiting, leased, set aside, oldest available, now */
-    protected abstract String countsSql();
-
-    /** @return gives set-aside rows another round, or null when nothing can be set aside */
-    protected abstract String redeliverSetAsideSql();
-
-    /** @return deletes set-aside rows, or null when nothing can be set aside */
-    protected abstract String purgeSetAsideSql();
+    /** @return the statements every backend shares, in this backend's spelling */
+    protected abstract TableSql shared();
 
     /**
      * Binds a taking's mark as the mark column holds it.
@@ -73,7 +58,7 @@ public abstract class JdbcTableQueue implements TableQueue {
 
     @Override
     public boolean complete(Connection c, TableRow row) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(completeSql())) {
+        try (PreparedStatement ps = c.prepareStatement(shared().complete())) {
             ps.setObject(1, row.key());
             bindToken(ps, 2, row);
             return ps.executeUpdate() == 1;
@@ -82,7 +67,7 @@ public abstract class JdbcTableQueue implements TableQueue {
 
     @Override
     public void release(Connection c, TableRow row, int retryAfterSeconds) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(releaseSql())) {
+        try (PreparedStatement ps = c.prepareStatement(shared().release())) {
             ps.setInt(1, retryAfterSeconds);
             ps.setObject(2, row.key());
             bindToken(ps, 3, row);
@@ -95,7 +80,7 @@ public abstract class JdbcTableQueue implements TableQueue {
         if (table.column("attemptsColumn") == null || rows.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement(countFailureSql())) {
+        try (PreparedStatement ps = c.prepareStatement(shared().countFailure())) {
             for (TableRow r : rows) {
                 ps.setObject(1, r.key());
                 ps.addBatch();
@@ -106,7 +91,7 @@ public abstract class JdbcTableQueue implements TableQueue {
 
     @Override
     public TableCounts counts(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(countsSql()); ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(shared().counts()); ResultSet rs = ps.executeQuery()) {
             rs.next();
             Timestamp oldest = rs.getTimestamp(5);
             Timestamp now = rs.getTimestamp(6);
@@ -117,12 +102,12 @@ public abstract class JdbcTableQueue implements TableQueue {
 
     @Override
     public int redeliverSetAside(Connection c) throws SQLException {
-        return update(c, redeliverSetAsideSql());
+        return update(c, shared().redeliverSetAside());
     }
 
     @Override
     public int purgeSetAside(Connection c) throws SQLException {
-        return update(c, purgeSetAsideSql());
+        return update(c, shared().purgeSetAside());
     }
 
     private static int update(Connection c, String text) throws SQLException {

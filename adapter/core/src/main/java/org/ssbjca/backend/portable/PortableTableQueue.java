@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentMap;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.JdbcTableQueue;
+import org.ssbjca.backend.TableSql;
 import org.ssbjca.backend.TableRows;
 
 /** A work queue on an application's table, on PostgreSQL or H2 (the SQL: {@link PortableTableSql}). */
@@ -125,32 +126,7 @@ final class PortableTableQueue extends JdbcTableQueue {
     }
 
     @Override
-    protected String completeSql() {
-        return sql.complete();
-    }
-
-    @Override
-    protected String releaseSql() {
-        return sql.release();
-    }
-
-    @Override
-    protected String countFailureSql() {
-        return sql.countFailure();
-    }
-
-    @Override
-    protected String countsSql() {
-        return sql.counts();
-    }
-
-    @Override
-    protected String redeliverSetAsideSql() {
-        return sql.hasLimit() ? sql.redeliverSetAside() : null;
-    }
-
-    @Override
-    protected String purgeSetAsideSql() {
-        return sql.hasLimit() ? sql.purgeSetAside() : null;
+    protected TableSql shared() {
+        return sql.shared();
     }
 }

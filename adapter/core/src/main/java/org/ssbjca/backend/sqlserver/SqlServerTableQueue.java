@@ -9,6 +9,7 @@ import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.JdbcTableQueue;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableRows;
+import org.ssbjca.backend.TableSql;
 
 /** A work queue on an application's table, on SQL Server (the T-SQL: {@link TSqlTable}). */
 final class SqlServerTableQueue extends JdbcTableQueue {
@@ -45,32 +46,7 @@ final class SqlServerTableQueue extends JdbcTableQueue {
     }
 
     @Override
-    protected String completeSql() {
-        return sql.complete();
-    }
-
-    @Override
-    protected String releaseSql() {
-        return sql.release();
-    }
-
-    @Override
-    protected String countFailureSql() {
-        return sql.countFailure();
-    }
-
-    @Override
-    protected String countsSql() {
-        return sql.counts();
-    }
-
-    @Override
-    protected String redeliverSetAsideSql() {
-        return sql.redeliverSetAside();
-    }
-
-    @Override
-    protected String purgeSetAsideSql() {
-        return sql.purgeSetAside();
+    protected TableSql shared() {
+        return sql.shared();
     }
 }

@@ -52,7 +52,7 @@ class TSqlTableTest {
                 + "UPDATE picked SET [DequeueTime] = SYSDATETIME()\n"
                 + "OUTPUT inserted.[MessageId], inserted.[MessageBody], NULL, NULL, NULL, NULL, NULL,"
                 + " inserted.[EnqueueTime];", sql.take(10));
-        assertEquals(null, sql.purgeSetAside(), "no attempts column: nothing is ever set aside");
+        assertEquals(null, sql.shared().purgeSetAside(), "no attempts column: nothing is ever set aside");
     }
 
     /** The same table without a done column: the rows are deleted through the CTE. */
@@ -91,12 +91,12 @@ class TSqlTableTest {
                 + " inserted.[Attempts], inserted.[Timeout_Date], inserted.[Processing_Mark], inserted.[ID];",
                 sql.lease(5));
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Last_Attempt_End_Date] = SYSDATETIME(),"
-                + " [Timeout_Date] = NULL WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.complete());
+                + " [Timeout_Date] = NULL WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.shared().complete());
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Timeout_Date] = DATEADD(SECOND, ?,"
-                + " SYSDATETIME()) WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.release());
+                + " SYSDATETIME()) WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.shared().release());
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Attempts] = 0, [Timeout_Date] = NULL WHERE"
                 + " [Last_Attempt_End_Date] IS NULL AND [Attempts] >= 3 AND ([Timeout_Date] IS NULL OR [Timeout_Date]"
-                + " <= SYSDATETIME());", sql.redeliverSetAside());
+                + " <= SYSDATETIME());", sql.shared().redeliverSetAside());
     }
 
     /** A name with a closing bracket is quoted as QUOTENAME does. */

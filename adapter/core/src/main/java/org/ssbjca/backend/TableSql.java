@@ -1,0 +1,208 @@
+package org.ssbjca.backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * The parts of a table queue's SQL that every backend writes alike, spelled in a backend's dialect: which rows are
+ * available, set aside, in which order, and the statements that take no rows (complete, release, count, redeliver,
+ * purge). Each backend's own class ({@code PortableTableSql}, {@code TSqlTable}) adds how rows are taken (PostgreSQL's
+ * CTE with SKIP LOCKED, H2's lock per row, SQL Server's table hints and OUTPUT) and keeps the texts in its one place.
+ */
+public final class TableSql {
+
+    /**
+     * How a backend spells names, the time, a lease's end, the constant conditions, a whole statement (SQL Server's
+     * prologue and terminator) and a read that must not wait for locks.
+     *
+     * @param quote quotes a name as the catalog spells it
+     * @param now the database's local clock
+     * @param leaseEnd now plus one parameter of seconds
+     * @param yes a condition always true
+     * @param no a condition always false
+     * @param statement makes a whole statement of a text
+     * @param readHint written after the table a count reads (empty for none)
+     */
+    public record Spelling(UnaryOperator<String> quote, String now, String leaseEnd, String yes, String no,
+            UnaryOperator<String> statement, String readHint) {
+    }
+
+    private final TableDefinition.Resolved t;
+    private final Spelling s;
+    private final String table;
+    private final String key;
+    private final String orderBy;
+    private final String available;
+    private final String setAside;
+
+    /**
+     * @param t the resolved table
+     * @param s the backend's spelling: {@code leaseEnd} is the expression of now plus one parameter of seconds
+     */
+    public TableSql(TableDefinition.Resolved t, Spelling s) {
+        this.t = t;
+        this.s = s;
+        this.table = (t.schema() == null ? "" : s.quote().apply(t.schema()) + ".") + s.quote().apply(t.table());
+        this.key = q("keyColumn");
+        List<String> order = new ArrayList<>();
+        if (has("priorityColumn")) {
+            order.add(q("priorityColumn"));
+        }
+        if (has("availableColumn")) {
+            order.add(q("availableColumn"));
+        }
+        order.add(has("orderColumn") ? q("orderColumn") : key);
+        if (has("orderColumn") && !t.column("orderColumn").equals(t.column("keyColumn"))) {
+            order.add(key);
+        }
+        this.orderBy = String.join(", ", order);
+        List<String> cond = new ArrayList<>();
+        if (has("doneColumn")) {
+            cond.add(q("doneColumn") + " IS NULL");
+        }
+        if (has("availableColumn")) {
+            cond.add(q("availableColumn") + " <= " + s.now());
+        }
+        boolean limited = has("attemptsColumn") && t.definition().maxAttempts() > 0;
+        if (limited) {
+            cond.add(q("attemptsColumn") + " < " + t.definition().maxAttempts());
+        }
+        String notLeased = !has("leaseColumn") ? s.yes()
+                : "(" + q("leaseColumn") + " IS NULL OR " + q("leaseColumn") + " <= " + s.now() + ")";
+        if (t.definition().mode() == TableDefinition.Mode.LEASED) {
+            cond.add(notLeased);
+        }
+        this.available = cond.isEmpty() ? s.yes() : String.join(" AND ", cond);
+        this.setAside = !limited ? null
+                : (has("doneColumn") ? q("doneColumn") + " IS NULL AND " : "") + q("attemptsColumn") + " >= "
+                        + t.definition().maxAttempts() + " AND " + notLeased;
+    }
+
+    private boolean has(String property) {
+        return t.column(property) != null;
+    }
+
+    /**
+     * @param property an activation property naming a column
+     * @return whether the activation names that column
+     */
+    public boolean hasColumn(String property) {
+        return has(property);
+    }
+
+    /** @return the column an activation property names, quoted */
+    public String q(String property) {
+        return s.quote().apply(t.column(property));
+    }
+
+    /** @return the table, quoted (with its schema) */
+    public String table() {
+        return table;
+    }
+
+    /** @return the key column, quoted */
+    public String key() {
+        return key;
+    }
+
+    /** @return the taking order: priority, availability, the order column (the key by default), the key */
+    public String orderBy() {
+        return orderBy;
+    }
+
+    /** @return the condition of a row a reader may take now */
+    public String available() {
+        return available;
+    }
+
+    /** @return whether rows can be set aside (an attempts column and a limit) */
+    public boolean hasLimit() {
+        return setAside != null;
+    }
+
+    /**
+     * @param from {@code ""}, or a table alias with its dot ({@code "deleted."})
+     * @return {@link TableRows#COLUMNS}, NULL where the activation names none, the order column the key by default
+     */
+    public String columns(String from) {
+        List<String> cols = new ArrayList<>();
+        for (String property : TableRows.COLUMNS) {
+            String column = "orderColumn".equals(property) && !has(property) ? t.column("keyColumn")
+                    : t.column(property);
+            cols.add(column == null ? "NULL" : from + s.quote().apply(column));
+        }
+        return String.join(", ", cols);
+    }
+
+    /** @return what a taken row becomes where {@code where} holds: deleted, or marked done (its lease cleared) */
+    public String dispose(String where) {
+        if (!has("doneColumn")) {
+            return "DELETE FROM " + table + " WHERE " + where;
+        }
+        return "UPDATE " + table + " SET " + q("doneColumn") + " = " + s.now()
+                + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : "") + " WHERE " + where;
+    }
+
+    /** @return lease end, attempts + 1, the taking's mark (parameters: seconds, then the mark with a mark column) */
+    public String leaseSet() {
+        String set = q("leaseColumn") + " = " + s.leaseEnd();
+        if (has("attemptsColumn")) {
+            set += ", " + q("attemptsColumn") + " = " + q("attemptsColumn") + " + 1";
+        }
+        if (has("markColumn")) {
+            set += ", " + q("markColumn") + " = ?";
+        }
+        return set;
+    }
+
+    /** What marks a taking: the mark column, else the lease's end. */
+    private String token() {
+        return q(has("markColumn") ? "markColumn" : "leaseColumn");
+    }
+
+    /** @return removes (or marks done) a leased row if the lease is still this taking's; parameters key, token */
+    public String complete() {
+        return s.statement().apply(dispose(key + " = ? AND " + token() + " = ?"));
+    }
+
+    /** @return ends a failed row's lease sooner; parameters seconds, key, token */
+    public String release() {
+        return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + " WHERE "
+                + key + " = ? AND " + token() + " = ?");
+    }
+
+    /** @return one more attempt for a row; parameter the key */
+    public String countFailure() {
+        return s.statement().apply("UPDATE " + table + " SET " + q("attemptsColumn") + " = " + q("attemptsColumn")
+                + " + 1 WHERE " + key + " = ?");
+    }
+
+    /** @return available, waiting, leased, set aside, oldest available, now; read with the spelling's read hint */
+    public String counts() {
+        String done = has("doneColumn") ? q("doneColumn") + " IS NULL" : s.yes();
+        String waiting = !has("availableColumn") ? s.no()
+                : done + " AND " + q("availableColumn") + " > " + s.now();
+        String leased = !has("leaseColumn") ? s.no() : done + " AND " + q("leaseColumn") + " > " + s.now();
+        String oldest = !has("availableColumn") ? "NULL"
+                : "MIN(CASE WHEN " + available + " THEN " + q("availableColumn") + " END)";
+        return s.statement().apply("SELECT " + count(available) + ", " + count(waiting) + ", " + count(leased) + ", "
+                + count(setAside == null ? s.no() : setAside) + ", " + oldest + ", " + s.now() + " FROM " + table
+                + s.readHint());
+    }
+
+    private static String count(String condition) {
+        return "COALESCE(SUM(CASE WHEN " + condition + " THEN 1 ELSE 0 END), 0)";
+    }
+
+    /** @return gives set-aside rows another round, or null when nothing can be set aside */
+    public String redeliverSetAside() {
+        return setAside == null ? null : s.statement().apply("UPDATE " + table + " SET " + q("attemptsColumn")
+                + " = 0" + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : "") + " WHERE " + setAside);
+    }
+
+    /** @return deletes set-aside rows, or null when nothing can be set aside */
+    public String purgeSetAside() {
+        return setAside == null ? null : s.statement().apply("DELETE FROM " + table + " WHERE " + setAside);
+    }
+}
