@@ -67,61 +67,39 @@ final class JdbcCeiling {
      */
     static long[] send(BenchPostgres pg, int threads, int calls, int size, Runnable atEnd) throws Exception {
         java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
-        PGXADataSource ds = new PGXADataSource();
-        ds.setUrl(pg.url());
-        ds.setUser(BenchPostgres.USER);
-        ds.setPassword(BenchPostgres.PASSWORD);
+        PGXADataSource ds = dataSource(pg);
         AtomicInteger next = new AtomicInteger();
         AtomicLong first = new AtomicLong();
         AtomicLong last = new AtomicLong();
-        List<Thread> workers = new ArrayList<>();
-        List<Exception> failures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int worker = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    XAConnection xa = ds.getXAConnection();
-                    try (Connection c = xa.getConnection(); PreparedStatement send = c.prepareStatement(SEND)) {
-                        XAResource resource = xa.getXAResource();
-                        for (int n = next.getAndIncrement(); n < calls; n = next.getAndIncrement()) {
-                            Xid xid = new BenchXid(100 + worker, n);
-                            first.compareAndSet(0, System.nanoTime());
-                            resource.start(xid, XAResource.TMNOFLAGS);
-                            java.util.UUID initiatorGroup = java.util.UUID.randomUUID();
-                            java.util.UUID targetGroup = java.util.UUID.randomUUID();
-                            java.util.UUID initiator = java.util.UUID.randomUUID();
-                            java.util.UUID target = java.util.UUID.randomUUID();
-                            java.util.UUID conversation = java.util.UUID.randomUUID();
-                            Object[] values = {initiatorGroup, targetGroup, initiator, conversation, initiatorGroup,
-                                target, conversation, targetGroup, targetGroup, target,
-                                org.ssbjca.bench.server.Bodies.of(n, size)};
-                            for (int i = 0; i < values.length; i++) {
-                                send.setObject(i + 1, values[i]);
-                            }
-                            send.executeUpdate();
-                            resource.end(xid, XAResource.TMSUCCESS);
-                            resource.commit(xid, true);
-                            last.accumulateAndGet(System.nanoTime(), Math::max);
-                        }
-                        done.await(60, java.util.concurrent.TimeUnit.SECONDS);
-                    } finally {
-                        xa.close();
+        inThreads(threads, "outbound-ceiling-", worker -> {
+            XAConnection xa = ds.getXAConnection();
+            try (Connection c = xa.getConnection(); PreparedStatement send = c.prepareStatement(SEND)) {
+                XAResource resource = xa.getXAResource();
+                for (int n = next.getAndIncrement(); n < calls; n = next.getAndIncrement()) {
+                    Xid xid = new BenchXid(100 + worker, n);
+                    first.compareAndSet(0, System.nanoTime());
+                    resource.start(xid, XAResource.TMNOFLAGS);
+                    java.util.UUID initiatorGroup = java.util.UUID.randomUUID();
+                    java.util.UUID targetGroup = java.util.UUID.randomUUID();
+                    java.util.UUID initiator = java.util.UUID.randomUUID();
+                    java.util.UUID target = java.util.UUID.randomUUID();
+                    java.util.UUID conversation = java.util.UUID.randomUUID();
+                    Object[] values = {initiatorGroup, targetGroup, initiator, conversation, initiatorGroup,
+                        target, conversation, targetGroup, targetGroup, target,
+                        org.ssbjca.bench.server.Bodies.of(n, size)};
+                    for (int i = 0; i < values.length; i++) {
+                        send.setObject(i + 1, values[i]);
                     }
-                } catch (Exception e) {
-                    synchronized (failures) {
-                        failures.add(e);
-                    }
+                    send.executeUpdate();
+                    resource.end(xid, XAResource.TMSUCCESS);
+                    resource.commit(xid, true);
+                    last.accumulateAndGet(System.nanoTime(), Math::max);
                 }
-            }, "outbound-ceiling-" + t);
-            workers.add(thread);
-        }
-        workers.forEach(Thread::start);
-        for (Thread t : workers) {
-            t.join();
-        }
-        if (!failures.isEmpty()) {
-            throw failures.get(0);
-        }
+                done.await(60, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                xa.close();
+            }
+        });
         return new long[] {last.get() - first.get(), Math.min(next.get(), calls)};
     }
 
@@ -141,27 +119,43 @@ final class JdbcCeiling {
     static long[] drain(BenchPostgres pg, String queue, int threads, int expected, Runnable atEnd)
             throws Exception {
         java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
+        PGXADataSource ds = dataSource(pg);
+        AtomicInteger taken = new AtomicInteger();
+        AtomicLong firstTake = new AtomicLong();
+        AtomicLong lastCommit = new AtomicLong();
+        inThreads(threads, "ceiling-", worker -> loop(ds, queue, worker, expected, taken, firstTake, lastCommit, done));
+        return new long[] {lastCommit.get() - firstTake.get(), taken.get()};
+    }
+
+    private static PGXADataSource dataSource(BenchPostgres pg) {
         PGXADataSource ds = new PGXADataSource();
         ds.setUrl(pg.url());
         ds.setUser(BenchPostgres.USER);
         ds.setPassword(BenchPostgres.PASSWORD);
-        AtomicInteger taken = new AtomicInteger();
-        AtomicLong firstTake = new AtomicLong();
-        AtomicLong lastCommit = new AtomicLong();
+        return ds;
+    }
+
+    /** One thread's work. */
+    @FunctionalInterface
+    private interface Work {
+        void run(int worker) throws Exception;
+    }
+
+    /** Runs {@code work} on {@code threads} threads and waits for them; the first failure is thrown. */
+    private static void inThreads(int threads, String name, Work work) throws Exception {
         List<Thread> workers = new ArrayList<>();
         List<Exception> failures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int worker = t;
-            Thread thread = new Thread(() -> {
+            workers.add(new Thread(() -> {
                 try {
-                    loop(ds, queue, worker, expected, taken, firstTake, lastCommit, done);
+                    work.run(worker);
                 } catch (Exception e) {
                     synchronized (failures) {
                         failures.add(e);
                     }
                 }
-            }, "ceiling-" + t);
-            workers.add(thread);
+            }, name + t));
         }
         workers.forEach(Thread::start);
         for (Thread t : workers) {
@@ -170,7 +164,6 @@ final class JdbcCeiling {
         if (!failures.isEmpty()) {
             throw failures.get(0);
         }
-        return new long[] {lastCommit.get() - firstTake.get(), taken.get()};
     }
 
     private static void loop(PGXADataSource ds, String queue, int worker, int expected, AtomicInteger taken,
