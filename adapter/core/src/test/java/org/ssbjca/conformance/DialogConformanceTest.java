@@ -228,6 +228,103 @@ class DialogConformanceTest {
                 o.targetService, o.contract, DialogOptions.defaults())));
     }
 
+    /**
+     * The first SEND in the transaction that began the dialog (the adapter's shortest path: it knows the endpoint it
+     * has just inserted and reads nothing back) makes what a SEND in a later transaction makes: both endpoints
+     * conversing, the target's own group that a RECEIVE finds, sequence numbers going on from 0.
+     */
+    @BackendTest
+    void theFirstSendInTheTransactionThatBeganTheDialogMakesWhatALaterOneMakes(Db db) {
+        Db.Objects o = db.objects();
+        Conversation later = begin(db, o);
+        db.run(s -> s.send(later.handle(), o.request, bytes("later 0")));
+        Conversation same = db.tx(s -> {
+            Conversation c = s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults());
+            s.send(c.handle(), o.request, bytes("same 0"));
+            return c;
+        });
+        db.run(s -> s.send(same.handle(), o.request, bytes("same 1")));
+
+        for (Conversation c : List.of(later, same)) {
+            assertEquals("CO", db.state(c.handle()));
+            UUID target = db.admin(a -> a.peerHandle(c.handle()));
+            assertNotNull(target, "the first SEND created the target endpoint");
+            assertEquals("CO", db.state(target));
+        }
+        List<BrokerMessage> got = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            got.addAll(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                    .timeout(Duration.ofSeconds(5)))));
+        }
+        assertEquals(3, got.size(), "each conversation's group is found by a RECEIVE: " + got);
+        List<BrokerMessage> ofSame = got.stream().filter(m -> m.conversationId().equals(same.conversationId()))
+                .toList();
+        assertEquals(List.of("same 0", "same 1"), ofSame.stream().map(BrokerMessage::bodyAsText).toList());
+        assertEquals(List.of(0L, 1L), ofSame.stream().map(BrokerMessage::messageSequenceNumber).toList());
+        assertEquals(db.admin(a -> a.peerHandle(same.handle())), ofSame.get(0).conversationHandle());
+        assertNotEquals(same.conversationGroupId(), ofSame.get(0).conversationGroupId());
+        assertEquals(o.targetService, ofSame.get(0).serviceName());
+        assertEquals(o.contract, ofSame.get(0).serviceContractName());
+
+        db.run(s -> s.send(ofSame.get(0).conversationHandle(), o.reply, bytes("back")));
+        BrokerMessage reply = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
+                .timeout(Duration.ofSeconds(5)))).get(0);
+        assertEquals(same.handle(), reply.conversationHandle());
+        assertEquals("back", reply.bodyAsText());
+    }
+
+    /** Every rule of a SEND holds for the first SEND in the transaction that began the dialog. */
+    @BackendTest
+    void theFirstSendInTheTransactionThatBeganTheDialogKeepsEveryRule(Db db) {
+        Db.Objects o = db.objects();
+        long endpoints = db.endpoints();
+        String missing = "test/no-such-type-" + UUID.randomUUID();
+        assertThrows(BrokerException.class, () -> beginAndSend(db, o, "DEFAULT", bytes("x")), "not in the contract");
+        BrokerException e = assertThrows(BrokerException.class, () -> beginAndSend(db, o, missing, bytes("x")));
+        assertTrue(e.getMessage().contains(missing), e.getMessage());
+        assertThrows(BrokerException.class, () -> beginAndSend(db, o, o.reply, bytes("x")), "SENT BY TARGET");
+        assertThrows(BrokerException.class, () -> db.run(s -> {
+            Conversation c = s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults());
+            s.endConversationWithCleanup(c.handle());
+            s.send(c.handle(), o.request, bytes("x"));
+        }), "a dialog ended WITH CLEANUP in the same transaction cannot send");
+        assertEquals(endpoints, db.endpoints(), "the refused SENDs' transactions left no endpoint");
+        assertEquals(0, db.depth(o.targetQueue));
+        Conversation empty = beginAndSend(db, o, o.empty, null);
+        assertEquals(1, db.depth(o.targetQueue), "an EMPTY message type with no body is sent");
+        assertEquals("CO", db.state(empty.handle()));
+    }
+
+    /** The first SEND in the transaction that began the dialog, while the target queue is disabled, waits for it. */
+    @BackendTest
+    void theFirstSendInTheTransactionThatBeganTheDialogWaitsForADisabledQueue(Db db) {
+        Db.Objects o = db.objects();
+        db.admin(a -> {
+            a.setQueueEnabled(o.targetQueue, false);
+            return null;
+        });
+        Conversation c = beginAndSend(db, o, o.request, bytes("waited"));
+        assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
+        db.admin(a -> {
+            a.setQueueEnabled(o.targetQueue, true);
+            return null;
+        });
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                .timeout(Duration.ofSeconds(5))));
+        assertEquals(1, got.size(), got.toString());
+        assertEquals("waited", got.get(0).bodyAsText());
+        assertEquals(0, got.get(0).messageSequenceNumber());
+        assertEquals(c.conversationId(), got.get(0).conversationId());
+    }
+
+    private static Conversation beginAndSend(Db db, Db.Objects o, String type, byte[] body) {
+        return db.tx(s -> {
+            Conversation c = s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults());
+            s.send(c.handle(), type, body);
+            return c;
+        });
+    }
+
     static Conversation begin(Db db, Db.Objects o) {
         return db.tx(s -> s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults()));
     }

@@ -28,6 +28,12 @@ final class DialogVerbs {
     private final Connection c;
     private final MessageStore messages;
     private final Queue<UUID> removedEndpoints;
+    /**
+     * The endpoint the last BEGIN DIALOG of this transaction inserted, as inserted, until the next verb or JDBC use:
+     * the SEND that follows need not read and lock it again (the row is this transaction's own, uncommitted: no other
+     * transaction sees it). Null outside a transaction (autocommit), where another could change the row in between.
+     */
+    private Endpoint begun;
 
     DialogVerbs(PortableBroker broker, Connection connection, MessageStore messages, Queue<UUID> removedEndpoints) {
         this.broker = broker;
@@ -43,7 +49,13 @@ final class DialogVerbs {
                 + " FROM ssb.conversation_endpoint WHERE conversation_handle = ?", Endpoint::read, handle);
     }
 
+    /** Forgets the endpoint the last BEGIN DIALOG inserted: another verb, or the JDBC connection, may change it. */
+    void forgetBegun() {
+        begun = null;
+    }
+
     Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
+        begun = null;
         try {
             Checks checks = Jdbc.first(c, sql.dialogChecks,
                     rs -> new Checks(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3)), fromService, toService,
@@ -72,6 +84,10 @@ final class DialogVerbs {
             } else {
                 Jdbc.update(c, sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
                         contract, Endpoint.STARTED_OUTBOUND, expires, now);
+            }
+            if (!c.getAutoCommit()) {
+                begun = new Endpoint(handle, conversationId, true, group, fromService, toService, contract,
+                        Endpoint.STARTED_OUTBOUND, 0, expires);
             }
             return new Conversation(handle, conversationId, group);
         } catch (SQLException e) {
@@ -112,52 +128,79 @@ final class DialogVerbs {
     }
 
     void send(UUID handle, String messageType, byte[] body) {
+        Endpoint fresh = begun != null && begun.handle.equals(handle) ? begun : null;
+        begun = null;
         try {
             if (MessageTypes.isSystem(messageType)) {
                 throw new BrokerException("SEND: message type '" + messageType
                         + "' is a system message type, sent by the broker only");
             }
-            Pair pair = lockConversation(handle, "SEND");
+            Pair pair = fresh != null ? new Pair(fresh, null) : lockConversation(handle, "SEND");
             Endpoint me = pair.me();
             requireOpen(me, "SEND");
-            Rule rule = Jdbc.first(c, sql.messageTypeRule,
-                    rs -> new Rule(SentBy.valueOf(rs.getString(1)), Validation.valueOf(rs.getString(2))),
-                    me.contract, messageType);
-            if (rule == null && !Jdbc.exists(c, sql.messageTypeExists, messageType)) {
+            SendChecks checks = Jdbc.first(c, sql.sendChecks, SendChecks::read, messageType, me.contract,
+                    me.contract, messageType, me.farService);
+            if (checks.sentBy() == null && !checks.typeExists()) {
                 throw new BrokerException("SEND: message type '" + messageType + "' does not exist");
             }
-            if (rule == null) {
+            if (checks.sentBy() == null) {
                 throw new BrokerException("SEND: message type '" + messageType + "' is not part of contract '"
                         + me.contract + "'");
             }
-            if (!rule.sentBy().allows(me.initiator)) {
+            if (!checks.sentBy().allows(me.initiator)) {
                 throw new BrokerException("SEND: contract '" + me.contract + "' does not let the " + me.side()
-                        + " send message type '" + messageType + "' (SENT BY " + rule.sentBy() + ")");
+                        + " send message type '" + messageType + "' (SENT BY " + checks.sentBy() + ")");
             }
-            BodyValidator.check(messageType, rule.validation(), body);
-            Endpoint peer = pair.peer() != null ? pair.peer() : createTarget(me);
-            messages.send(me, peer, messageType, body);
-            Jdbc.update(c, sql.updateSendSequence, me.sendSequence + 1, Endpoint.CONVERSING, me.handle);
+            BodyValidator.check(messageType, checks.validation(), body);
+            Endpoint peer = pair.peer();
+            if (peer == null) {
+                requireTarget(me, checks);
+                if (checks.receives() && sql.sendFirstMessage != null) {
+                    sendFirst(me, checks.queue(), messageType, body);
+                    return;
+                }
+                peer = createTarget(me, checks.queue());
+            } else if (checks.queue() == null) {
+                throw new BrokerException("service '" + peer.service + "' of conversation " + peer.handle
+                        + " no longer exists");
+            }
+            messages.send(me, peer, messageType, body, checks.queue(), checks.receives());
         } catch (SQLException e) {
             throw PortableSession.failure("SEND on conversation " + handle, e);
         }
     }
 
-    private Endpoint createTarget(Endpoint me) throws SQLException {
+    /** The first SEND on a dialog, to an enabled queue, in one statement (PostgreSQL). */
+    private void sendFirst(Endpoint me, String queue, String messageType, byte[] body) throws SQLException {
+        UUID group = UUID.randomUUID();
+        UUID target = UUID.randomUUID();
+        Instant now = broker.now();
+        int updated = Jdbc.update(c, sql.sendFirstMessage, group, queue, target, me.conversationId, false, group,
+                me.farService, me.service, me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, now, queue,
+                group, target, me.sendSequence, messageType, body, now, me.sendSequence + 1, Endpoint.CONVERSING,
+                me.handle);
+        if (updated != 1) {
+            throw new ConversationEndedException("SEND: conversation handle " + me.handle + " does not exist");
+        }
+        messages.enqueuedInNewGroup(queue, messageType);
+    }
+
+    /** Before the first SEND creates the target endpoint: the dialog may, and its target service accepts it. */
+    private static void requireTarget(Endpoint me, SendChecks checks) {
         if (!me.initiator || !Endpoint.STARTED_OUTBOUND.equals(me.state)) {
             throw new ConversationEndedException("SEND: the other side of conversation " + me.handle
                     + " no longer exists (it was ended WITH CLEANUP)");
         }
-        Target target = Jdbc.first(c, sql.targetService, rs -> new Target(rs.getString(1), rs.getBoolean(2)),
-                me.contract, me.farService);
-        if (target == null) {
+        if (checks.queue() == null) {
             throw new BrokerException("SEND: target service '" + me.farService + "' does not exist");
         }
-        String queue = target.queue();
-        if (!target.acceptsContract()) {
+        if (!checks.acceptsContract()) {
             throw new BrokerException("SEND: target service '" + me.farService + "' does not accept contract '"
                     + me.contract + "'");
         }
+    }
+
+    private Endpoint createTarget(Endpoint me, String queue) throws SQLException {
         UUID handle = UUID.randomUUID();
         UUID group;
         if (sql.insertGroupAndEndpoint != null) { // PostgreSQL: the group and the endpoint in one statement
@@ -174,6 +217,7 @@ final class DialogVerbs {
     }
 
     void endConversation(UUID handle, Integer errorCode, String errorDescription) {
+        begun = null;
         String verb = errorCode == null ? "END CONVERSATION" : "END CONVERSATION WITH ERROR";
         if (errorCode != null) {
             if (errorCode <= 0) {
@@ -220,6 +264,7 @@ final class DialogVerbs {
     }
 
     void endConversationWithCleanup(UUID handle) {
+        begun = null;
         try {
             Pair pair = lockConversation(handle, "END CONVERSATION WITH CLEANUP");
             remove(pair.me());
@@ -246,6 +291,7 @@ final class DialogVerbs {
     }
 
     void beginConversationTimer(UUID handle, Duration timeout) {
+        begun = null;
         if (timeout == null || timeout.getSeconds() < 1) {
             throw new IllegalArgumentException("a conversation timer needs at least one second: " + timeout);
         }
@@ -262,6 +308,7 @@ final class DialogVerbs {
     }
 
     void moveConversation(UUID handle, UUID group) {
+        begun = null;
         try {
             Endpoint me = lockConversation(handle, "MOVE CONVERSATION").me();
             String fromQueue = Jdbc.first(c, sql.lockGroup, rs -> rs.getString(1), me.groupId);
@@ -332,15 +379,24 @@ final class DialogVerbs {
     private record Pair(Endpoint me, Endpoint peer) {
     }
 
-    /** What a contract says of one message type. */
     /** BEGIN DIALOG's checks: the initiator service's queue (null: none), the target service, the contract. */
     private record Checks(String fromQueue, boolean targetExists, boolean contractExists) {
     }
 
-    /** A target service's queue and whether it accepts the conversation's contract. */
-    private record Target(String queue, boolean acceptsContract) {
-    }
+    /**
+     * What a SEND reads of the declared objects ({@link PortableSql#sendChecks}): the contract's rule for the
+     * message type (null when it has none), whether the type exists, the target service's queue (null: no such
+     * service), whether it accepts the contract, whether its queue receives.
+     */
+    private record SendChecks(SentBy sentBy, Validation validation, boolean typeExists, String queue,
+            boolean acceptsContract, boolean receives) {
 
-    private record Rule(SentBy sentBy, Validation validation) {
+        static SendChecks read(java.sql.ResultSet rs) throws SQLException {
+            String sentBy = rs.getString(1);
+            String validation = rs.getString(2);
+            return new SendChecks(sentBy == null ? null : SentBy.valueOf(sentBy),
+                    validation == null ? null : Validation.valueOf(validation), rs.getBoolean(3), rs.getString(4),
+                    rs.getBoolean(5), Boolean.TRUE.equals(rs.getObject(6, Boolean.class)));
+        }
     }
 }

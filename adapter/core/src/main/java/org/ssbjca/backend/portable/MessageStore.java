@@ -48,8 +48,31 @@ final class MessageStore {
             throw new BrokerException("service '" + to.service + "' of conversation " + to.handle
                     + " no longer exists");
         }
-        String queue = target.queue();
-        if (target.receives()) {
+        deliver(from, to, messageType, body, target.queue(), target.receives());
+    }
+
+    /**
+     * A SEND: puts the message on the target's queue (in the transmission queue while that queue does not receive)
+     * and gives the sender its next sequence number, state CONVERSING; on PostgreSQL in one statement.
+     *
+     * @param queue the target service's queue
+     * @param receives whether that queue receives
+     */
+    void send(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
+            throws SQLException {
+        if (receives && sql.sendMessage != null) {
+            int unparked = Jdbc.update(c, sql.sendMessage, queue, to.groupId, to.handle, from.sendSequence,
+                    messageType, body, broker.now(), from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
+            enqueued(queue, to.groupId, messageType, unparked);
+            return;
+        }
+        deliver(from, to, messageType, body, queue, receives);
+        Jdbc.update(c, sql.updateSendSequence, from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
+    }
+
+    private void deliver(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
+            throws SQLException {
+        if (receives) {
             enqueue(queue, to.groupId, to.handle, from.sendSequence, messageType, body);
         } else {
             Jdbc.update(c, sql.insertTransmission, from.handle, to.handle, queue, from.sendSequence, messageType, body,
@@ -62,12 +85,21 @@ final class MessageStore {
             throws SQLException {
         int unparked = Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body,
                 broker.now());
+        enqueued(queue, group, messageType, unparked);
+    }
+
+    private void enqueued(String queue, UUID group, String messageType, int unparked) {
         touchedQueues.add(queue, messageType);
         if (sql.receivesInOneStatement() && unparked == 0) {
             // not parked as this statement saw it; a RECEIVE holding the group may park it before seeing this
             // message: checked again after the commit
             groupsToCheck.add(group);
         }
+    }
+
+    /** A message was put on a queue in a group the same statement created, with its turn. */
+    void enqueuedInNewGroup(String queue, String messageType) {
+        touchedQueues.add(queue, messageType);
     }
 
     /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */

@@ -48,6 +48,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public Connection connection() {
+        dialogs.forgetBegun();
         return c;
     }
 
@@ -83,6 +84,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
+        dialogs.forgetBegun();
         waitingOn.add(queue);
         return Optional.ofNullable(broker.waiting().await(queue, timeout, this::waitEnds, () -> {
             messages.requireEnabled(queue);
@@ -98,6 +100,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
+        dialogs.forgetBegun();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
         List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), this::waitEnds, () -> {
@@ -116,6 +119,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void setPriority(UUID group, int priority) {
+        dialogs.forgetBegun();
         if (priority < 0 || priority > 255) {
             throw new IllegalArgumentException("priority must be between 0 and 255: " + priority);
         }
@@ -133,6 +137,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void clearPriority(UUID group) {
+        dialogs.forgetBegun();
         try {
             Jdbc.update(c, sql.deletePriority, group);
         } catch (SQLException e) {
@@ -159,6 +164,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
+        dialogs.forgetBegun();
         Map<String, Set<String>> touched = touchedQueues.drain();
         List<UUID> removed = new ArrayList<>();
         for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {

@@ -16,9 +16,6 @@ final class PortableSql {
     // ---- declared objects
     final String contractExists = "SELECT 1 FROM ssb.contract WHERE contract_name = ?";
     final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";
-    final String messageTypeRule = "SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm"
-            + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
-            + " WHERE cm.contract_name = ? AND cm.message_type_name = ?";
     final String queueEnabled = "SELECT is_receive_enabled FROM ssb.service_queue WHERE queue_name = ?";
     /**
      * BEGIN DIALOG's checks in one round trip. Parameters: initiator service, target service, contract. Columns: the
@@ -29,19 +26,28 @@ final class PortableSql {
             + " EXISTS (SELECT 1 FROM ssb.service WHERE service_name = ?),"
             + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?)";
     /**
-     * A target service's queue and whether it accepts a contract, in one round trip (no row: no such service).
-     * Parameters: contract, service.
-     */
-    final String targetService = "SELECT s.queue_name, EXISTS (SELECT 1 FROM ssb.service_contract sc"
-            + " WHERE sc.service_name = s.service_name AND sc.contract_name = ?) FROM ssb.service s"
-            + " WHERE s.service_name = ?";
-    /**
      * A service's queue and whether that queue receives, in one round trip (no row: no such service; a null state:
      * no such queue). Parameter: service.
      */
     final String serviceQueueState = "SELECT s.queue_name, q.is_receive_enabled FROM ssb.service s"
             + " LEFT JOIN ssb.service_queue q ON q.queue_name = s.queue_name WHERE s.service_name = ?";
     final String queueNames = "SELECT queue_name FROM ssb.service_queue ORDER BY queue_name";
+    /**
+     * What a SEND reads of the declared objects, in one round trip: the contract's rule for the message type, whether
+     * the type exists, and the target service's queue, whether that service accepts the contract and whether its
+     * queue receives. Parameters: message type, contract, contract, message type, target service. Columns: sent_by
+     * and validation (null: the contract has no such type), the type exists, the target's queue (null: no such
+     * service), it accepts the contract, the queue receives (null: no such queue).
+     */
+    final String sendChecks = "SELECT r.sent_by, r.validation,"
+            + " EXISTS (SELECT 1 FROM ssb.message_type WHERE message_type_name = ?), s.queue_name,"
+            + " EXISTS (SELECT 1 FROM ssb.service_contract sc WHERE sc.service_name = s.service_name"
+            + " AND sc.contract_name = ?), q.is_receive_enabled FROM (SELECT 1 AS one) x"
+            + " LEFT JOIN (SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm"
+            + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
+            + " WHERE cm.contract_name = ? AND cm.message_type_name = ?) r ON 1 = 1"
+            + " LEFT JOIN ssb.service s ON s.service_name = ?"
+            + " LEFT JOIN ssb.service_queue q ON q.queue_name = s.queue_name";
 
     // ---- conversation groups
     final String insertGroup;
@@ -114,6 +120,21 @@ final class PortableSql {
             + " WHERE conversation_handle = ?";
     final String updateSendSequence =
             "UPDATE ssb.conversation_endpoint SET send_sequence = ?, state = ? WHERE conversation_handle = ?";
+    /**
+     * PostgreSQL only (null on H2): a SEND on a conversation whose target is on an enabled queue, in one statement:
+     * {@link #insertMessage} with the sender's {@link #updateSendSequence}. Parameters: {@link #insertMessage}'s,
+     * then {@link #updateSendSequence}'s. The update count says whether the group was parked, as
+     * {@link #insertMessage}'s does.
+     */
+    final String sendMessage;
+    /**
+     * PostgreSQL only (null on H2): the first SEND of a dialog this transaction began, to an enabled queue, in one
+     * statement: the target's new group (given its turn, the message being in it), the target endpoint, the message
+     * and the initiator's {@link #updateSendSequence}, which is the statement's update count (1). Parameters: the
+     * group and its queue, {@link #insertEndpoint}'s, the message's (as {@link #insertMessage}), then
+     * {@link #updateSendSequence}'s.
+     */
+    final String sendFirstMessage;
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
     final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     final String setTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = ? WHERE conversation_handle = ?";
@@ -338,13 +359,17 @@ final class PortableSql {
                 + " WHERE g.conversation_group_id = ? AND g.turn >= " + PARKED + " AND " + hasMessages;
         // SKIP LOCKED: a SEND never waits, also not for a transaction that holds the group in a RECEIVE of one
         // conversation (a client awaiting its reply); that holder's check after its commit gives the turn.
-        insertMessage = dialect.receivesInOneStatement
-                ? "WITH m AS (" + INSERT_MESSAGE + " RETURNING conversation_group_id)"
-                + " UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
+        String unparkInserted = " UPDATE ssb.conversation_group u SET turn = " + dialect.nextTurn
                 + " WHERE u.ctid = (SELECT g.ctid FROM ssb.conversation_group g"
                 + " WHERE g.conversation_group_id = (SELECT conversation_group_id FROM m) AND g.turn >= " + PARKED
-                + " FOR UPDATE SKIP LOCKED)"
-                : INSERT_MESSAGE;
+                + " FOR UPDATE SKIP LOCKED)";
+        String insertReturningGroup = "WITH m AS (" + INSERT_MESSAGE + " RETURNING conversation_group_id)";
+        insertMessage = dialect.receivesInOneStatement ? insertReturningGroup + unparkInserted : INSERT_MESSAGE;
+        sendMessage = dialect.receivesInOneStatement
+                ? insertReturningGroup + ", s AS (" + updateSendSequence + ")" + unparkInserted : null;
+        sendFirstMessage = dialect.receivesInOneStatement ? "WITH g AS (INSERT INTO ssb.conversation_group"
+                + " (conversation_group_id, queue_name, turn) VALUES (?, ?, " + dialect.nextTurn + ")),"
+                + " e AS (" + insertEndpoint + "), m AS (" + INSERT_MESSAGE + ") " + updateSendSequence : null;
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
         receiveNext = dialect.receivesInOneStatement ? "WITH grp AS MATERIALIZED (SELECT COALESCE("
