@@ -59,6 +59,9 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
     private volatile boolean localTransaction;
     private volatile boolean destroyed;
     private volatile boolean broken;
+    /** When a transaction last committed on this connection ({@link System#nanoTime}); valid once committed. */
+    private volatile long committedAt;
+    private volatile boolean committed;
     private PrintWriter logWriter;
 
     ServiceBrokerManagedConnection(ServiceBrokerManagedConnectionFactory mcf, BrokerRegistry.Entry entry)
@@ -69,7 +72,13 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
         try {
             this.connection = xa.getConnection();
             this.session = entry.broker().session(connection);
-            this.completion = new CompletionAwareXAResource(xa.getXAResource(), session::afterCompletion);
+            this.completion = new CompletionAwareXAResource(xa.getXAResource(), done -> {
+                if (done) {
+                    committedAt = System.nanoTime();
+                    committed = true;
+                }
+                session.afterCompletion(done);
+            });
             this.enlisted = new RecoveringXAResource(entry.broker().xaResource(completion), entry::recoveryResource,
                     this::isUsable);
         } catch (SQLException | RuntimeException e) {
@@ -91,11 +100,17 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
      * connection that outlived a database restart is found broken here, before it is handed out, instead of
      * failing the application's next call.
      *
+     * A connection that committed less than the factory's {@code validationIntervalMillis} ago is not asked: the
+     * database has just answered on it.
+     *
      * @return whether the connection is usable and the database answers on it
      */
     boolean isValid() {
         if (!isUsable()) {
             return false;
+        }
+        if (committed && System.nanoTime() - committedAt < mcf.validationIntervalNanos()) {
+            return true;
         }
         try {
             return connection.isValid(VALIDATION_TIMEOUT_SECONDS);

@@ -46,6 +46,15 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     @ConfigProperty(description = "Database password; default: the resource adapter's password", confidential = true)
     private String password;
 
+    /** {@link #setValidationIntervalMillis}'s default, as HikariCP's alive-bypass window. */
+    static final int DEFAULT_VALIDATION_INTERVAL_MILLIS = 500;
+    private static final int MAX_VALIDATION_INTERVAL_MILLIS = 60_000;
+
+    @ConfigProperty(description = "The pool's validation asks the database whether a connection still works before "
+            + "handing it out, except for a connection that committed less than this many ms ago; 0: every time "
+            + "(0 to 60000)", defaultValue = "500")
+    private Integer validationIntervalMillis = DEFAULT_VALIDATION_INTERVAL_MILLIS;
+
     private transient ResourceAdapter ra;
     private transient PrintWriter logWriter;
 
@@ -141,6 +150,11 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
         }
         this.ra = ra;
         database();
+        if (validationIntervalMillis == null || validationIntervalMillis < 0
+                || validationIntervalMillis > MAX_VALIDATION_INTERVAL_MILLIS) {
+            throw new InvalidPropertyException("ssb-jca connection factory property 'validationIntervalMillis' must be "
+                    + "0 to " + MAX_VALIDATION_INTERVAL_MILLIS + " (ms): " + validationIntervalMillis);
+        }
     }
 
     @Override
@@ -181,6 +195,29 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     /** @param password the password */
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    /** @return ms after a commit during which the pool's validation skips its round trip */
+    public Integer getValidationIntervalMillis() {
+        return validationIntervalMillis;
+    }
+
+    /**
+     * The pool's validation ({@code validate-on-match}) costs a round trip each time a connection is handed out. A
+     * connection that committed a transaction less than this many ms ago is handed out without it: the database
+     * answered on it just now. A database restart within that time is then found by the next call, which fails and
+     * discards the connection. 0: checked every time.
+     *
+     * @param validationIntervalMillis 0 to 60000; default 500
+     */
+    public void setValidationIntervalMillis(Integer validationIntervalMillis) {
+        this.validationIntervalMillis = validationIntervalMillis;
+    }
+
+    /** @return {@link #getValidationIntervalMillis} in ns */
+    long validationIntervalNanos() {
+        Integer millis = validationIntervalMillis;
+        return millis == null ? 0 : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     @Override

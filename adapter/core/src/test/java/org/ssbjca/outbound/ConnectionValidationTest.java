@@ -9,9 +9,12 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.Set;
 import java.util.UUID;
+import javax.transaction.xa.XAResource;
+import javax.transaction.xa.Xid;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.fakes.FakeBootstrapContext;
+import org.ssbjca.fakes.TestXid;
 
 /** The pool's validation finds the connections a database restart left broken. */
 class ConnectionValidationTest {
@@ -38,6 +41,65 @@ class ConnectionValidationTest {
             assertTrue(mcf.matchManagedConnections(Set.of(), null, null) == null);
             a.destroy();
             b.destroy();
+        } finally {
+            ra.stop();
+        }
+    }
+
+    /**
+     * The round trip is skipped for a connection that committed within {@code validationIntervalMillis} (the database
+     * has just answered on it), never for one that did not, and never with 0. The database goes away right after the
+     * commit, so whether the check ran shows in the result.
+     */
+    @Test
+    void aConnectionThatCommittedWithinTheIntervalIsNotAskedAgain() throws Exception {
+        String url = "jdbc:h2:mem:validation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+        ra.setConnectionUrl(url);
+        ra.start(new FakeBootstrapContext());
+        try {
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            assertEquals(ServiceBrokerManagedConnectionFactory.DEFAULT_VALIDATION_INTERVAL_MILLIS,
+                    mcf.getValidationIntervalMillis());
+            mcf.setValidationIntervalMillis(60_000);
+            mcf.setResourceAdapter(ra);
+            ManagedConnection used = mcf.createManagedConnection(null, null);
+            ManagedConnection idle = mcf.createManagedConnection(null, null);
+            XAResource xa = used.getXAResource();
+            Xid xid = TestXid.next("validation");
+            xa.start(xid, XAResource.TMNOFLAGS);
+            xa.end(xid, XAResource.TMSUCCESS);
+            xa.commit(xid, true);
+
+            try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                s.execute("SHUTDOWN");
+            }
+
+            assertEquals(Set.of(idle), mcf.getInvalidConnections(Set.of(used, idle)),
+                    "the connection that just committed is handed out unasked; the other is asked and found broken");
+            mcf.setValidationIntervalMillis(0);
+            assertEquals(Set.of(used, idle), mcf.getInvalidConnections(Set.of(used, idle)), "0: always asked");
+            used.destroy();
+            idle.destroy();
+        } finally {
+            ra.stop();
+        }
+    }
+
+    @Test
+    void aValidationIntervalOutOfRangeFailsNamingTheProperty() throws Exception {
+        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+        ra.setConnectionUrl("jdbc:h2:mem:validation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        ra.start(new FakeBootstrapContext());
+        try {
+            for (int bad : new int[] {-1, 60_001}) {
+                ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+                mcf.setValidationIntervalMillis(bad);
+                jakarta.resource.spi.InvalidPropertyException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        jakarta.resource.spi.InvalidPropertyException.class, () -> mcf.setResourceAdapter(ra));
+                assertTrue(e.getMessage().contains("'validationIntervalMillis'")
+                        && e.getMessage().contains("0 to 60000"), e.getMessage());
+            }
         } finally {
             ra.stop();
         }
