@@ -325,6 +325,35 @@ class DialogConformanceTest {
         });
     }
 
+    /**
+     * A BEGIN DIALOG that fails a check makes nothing, and the transaction goes on (the portable schema checks the
+     * target service and the contract at BEGIN DIALOG; SQL Server checks the contract, and the target service only
+     * when a message reaches it).
+     */
+    @BackendTest
+    void aRefusedBeginDialogMakesNothingAndTheTransactionGoesOn(Db db) {
+        Db.Objects o = db.objects();
+        long endpoints = db.endpoints();
+        String unknown = "no such " + UUID.randomUUID();
+        Conversation c = db.tx(s -> {
+            assertThrows(BrokerException.class,
+                    () -> s.beginDialog(unknown, o.targetService, o.contract, DialogOptions.defaults()));
+            assertThrows(BrokerException.class,
+                    () -> s.beginDialog(o.initiatorService, o.targetService, unknown, DialogOptions.defaults()));
+            if (db.broker().kind() != org.ssbjca.backend.BackendKind.SQLSERVER) {
+                assertThrows(BrokerException.class,
+                        () -> s.beginDialog(o.initiatorService, unknown, o.contract, DialogOptions.defaults()));
+            }
+            Conversation ok = s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults());
+            s.send(ok.handle(), o.request, bytes("after the refusals"));
+            return ok;
+        });
+        assertEquals(endpoints + 2, db.endpoints(), "only the dialog that was begun and sent on");
+        assertEquals("CO", db.state(c.handle()));
+        assertEquals(List.of("after the refusals"), db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)))
+                .stream().map(BrokerMessage::bodyAsText).toList());
+    }
+
     static Conversation begin(Db db, Db.Objects o) {
         return db.tx(s -> s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults()));
     }

@@ -57,9 +57,19 @@ final class DialogVerbs {
     Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
         begun = null;
         try {
-            Checks checks = Jdbc.first(c, sql.dialogChecks,
-                    rs -> new Checks(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3)), fromService, toService,
-                    contract);
+            UUID handle = UUID.randomUUID();
+            UUID conversationId = UUID.randomUUID();
+            Instant now = broker.now();
+            Instant expires = options.lifetime() == null ? null : now.plus(options.lifetime());
+            // in a new group on PostgreSQL: the checks, the group and the endpoint in one statement
+            boolean together = options.relatedConversation() == null && options.relatedConversationGroup() == null
+                    && sql.beginDialog != null;
+            UUID group = together ? UUID.randomUUID() : null;
+            Checks checks = together
+                    ? Jdbc.first(c, sql.beginDialog, Checks::read, fromService, toService, contract, group, handle,
+                            conversationId, true, group, fromService, toService, contract, Endpoint.STARTED_OUTBOUND,
+                            Jdbc.orNull(expires, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now)
+                    : Jdbc.first(c, sql.dialogChecks, Checks::read, fromService, toService, contract);
             String fromQueue = checks.fromQueue();
             if (fromQueue == null) {
                 throw new BrokerException("BEGIN DIALOG: service '" + fromService + "' does not exist");
@@ -70,18 +80,8 @@ final class DialogVerbs {
             if (!checks.contractExists()) {
                 throw new BrokerException("BEGIN DIALOG: contract '" + contract + "' does not exist");
             }
-            // a new group on PostgreSQL is inserted with the endpoint, in one statement
-            boolean together = options.relatedConversation() == null && options.relatedConversationGroup() == null
-                    && sql.insertGroupAndEndpoint != null;
-            UUID group = together ? UUID.randomUUID() : initiatorGroup(fromQueue, options);
-            UUID handle = UUID.randomUUID();
-            UUID conversationId = UUID.randomUUID();
-            Instant now = broker.now();
-            Instant expires = options.lifetime() == null ? null : now.plus(options.lifetime());
-            if (together) {
-                Jdbc.update(c, sql.insertGroupAndEndpoint, group, fromQueue, handle, conversationId, true, group,
-                        fromService, toService, contract, Endpoint.STARTED_OUTBOUND, expires, now);
-            } else {
+            if (!together) {
+                group = initiatorGroup(fromQueue, options);
                 Jdbc.update(c, sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
                         contract, Endpoint.STARTED_OUTBOUND, expires, now);
             }
@@ -381,6 +381,10 @@ final class DialogVerbs {
 
     /** BEGIN DIALOG's checks: the initiator service's queue (null: none), the target service, the contract. */
     private record Checks(String fromQueue, boolean targetExists, boolean contractExists) {
+
+        static Checks read(java.sql.ResultSet rs) throws SQLException {
+            return new Checks(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3));
+        }
     }
 
     /**

@@ -22,9 +22,15 @@ final class PortableSql {
      * initiator service's queue (null when there is no such service), whether the target service exists, whether the
      * contract exists.
      */
-    final String dialogChecks = "SELECT (SELECT queue_name FROM ssb.service WHERE service_name = ?),"
-            + " EXISTS (SELECT 1 FROM ssb.service WHERE service_name = ?),"
-            + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?)";
+    final String dialogChecks = "SELECT (SELECT queue_name FROM ssb.service WHERE service_name = ?) AS from_queue,"
+            + " EXISTS (SELECT 1 FROM ssb.service WHERE service_name = ?) AS target_exists,"
+            + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?) AS contract_exists";
+    /**
+     * PostgreSQL only (null on H2): BEGIN DIALOG in a new group in one statement: {@link #dialogChecks}, and only when
+     * they pass, the group (parked: no message yet) and the initiator endpoint. Parameters: {@link #dialogChecks}'s,
+     * the group, then {@link #insertEndpoint}'s. Columns: {@link #dialogChecks}'s.
+     */
+    final String beginDialog;
     /**
      * A service's queue and whether that queue receives, in one round trip (no row: no such service; a null state:
      * no such queue). Parameter: service.
@@ -367,6 +373,15 @@ final class PortableSql {
         insertMessage = dialect.receivesInOneStatement ? insertReturningGroup + unparkInserted : INSERT_MESSAGE;
         sendMessage = dialect.receivesInOneStatement
                 ? insertReturningGroup + ", s AS (" + updateSendSequence + ")" + unparkInserted : null;
+        String checked = " FROM k WHERE k.from_queue IS NOT NULL AND k.target_exists AND k.contract_exists";
+        beginDialog = dialect.receivesInOneStatement ? "WITH k AS (" + dialogChecks + "),"
+                + " g AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+                + " SELECT CAST(? AS UUID), k.from_queue, " + dialect.nextTurn + " + " + PARKED + checked + "),"
+                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at)"
+                + " SELECT CAST(? AS UUID), CAST(? AS UUID), CAST(? AS BOOLEAN), CAST(? AS UUID),"
+                + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), CAST(? AS CHAR(2)), 0,"
+                + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE)" + checked + ")"
+                + " SELECT k.from_queue, k.target_exists, k.contract_exists FROM k" : null;
         sendFirstMessage = dialect.receivesInOneStatement ? "WITH g AS (INSERT INTO ssb.conversation_group"
                 + " (conversation_group_id, queue_name, turn) VALUES (?, ?, " + dialect.nextTurn + ")),"
                 + " e AS (" + insertEndpoint + "), m AS (" + INSERT_MESSAGE + ") " + updateSendSequence : null;
