@@ -3,6 +3,7 @@ package org.ssbjca.backend.portable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.IntSupplier;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.ssbjca.backend.ConnectionSource;
@@ -13,7 +14,8 @@ import org.ssbjca.support.Backoff;
 /**
  * Holds one PostgreSQL connection that LISTENs on the broker's channel and turns each notification (the queue name)
  * into an in-process signal. Reconnects with backoff when the connection breaks, and then wakes every reader, since
- * notifications sent while it was away are lost.
+ * notifications sent while it was away are lost. Notifications this JVM's own {@link PgNotifier} sent are skipped: its
+ * readers were signalled at the commit.
  */
 final class PgListener implements Runnable {
 
@@ -25,9 +27,15 @@ final class PgListener implements Runnable {
     private volatile boolean stopped;
     private volatile Thread thread;
 
-    PgListener(ConnectionSource source, QueueSignals signals) {
+    private final IntSupplier ownNotifier;
+
+    /**
+     * @param ownNotifier the backend process of this JVM's notifier (0: none), whose notifications are skipped
+     */
+    PgListener(ConnectionSource source, QueueSignals signals, IntSupplier ownNotifier) {
         this.source = source;
         this.signals = signals;
+        this.ownNotifier = ownNotifier;
     }
 
     @Override
@@ -48,8 +56,11 @@ final class PgListener implements Runnable {
                 while (!stopped) {
                     PGNotification[] batch = pg.getNotifications(500);
                     if (batch != null) {
+                        int own = ownNotifier.getAsInt();
                         for (PGNotification n : batch) {
-                            signals.signal(n.getParameter());
+                            if (n.getPID() != own) {
+                                signals.signal(n.getParameter());
+                            }
                         }
                     }
                 }

@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.postgresql.PGConnection;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
@@ -20,6 +22,12 @@ import org.ssbjca.support.Backoff;
  * connection of its own. NOTIFY cannot be part of the sending transaction: PostgreSQL refuses to PREPARE a
  * transaction that executed NOTIFY, and a SEND in a two-phase XA transaction must be preparable. A notification lost
  * while the connection is down only delays the readers of another JVM until their fallback poll.
+ * <p>
+ * Rounds of notifications are at least {@link #INTERVAL_NANOS} apart: the commits of the meantime are announced
+ * together, one NOTIFY per queue. Each NOTIFY is a transaction of its own and wakes every listening session; one per
+ * commit cost about 100 µs of PostgreSQL's CPU and as much of WildFly's per call in the benchmark's outbound phase. Readers of this JVM do
+ * not wait for it (they are signalled at the commit), and readers of another JVM that are busy do not wait at all: the
+ * interval delays only an idle remote reader, by at most that long.
  */
 final class PgNotifier implements Runnable {
 
@@ -31,9 +39,15 @@ final class PgNotifier implements Runnable {
     private final org.ssbjca.backend.QueueSignals signals;
     /** Queues to notify (String) and groups to give a turn again if parked with messages (UUID), in commit order. */
     private final BlockingQueue<Object> pending = new LinkedBlockingQueue<>();
+    /** The shortest time from one round of notifications to the next. */
+    static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private final Backoff backoff = new Backoff(200, 10_000, 0.5);
     private volatile boolean stopped;
     private Connection connection;
+    /** The backend process of {@link #connection}, whose notifications the listener of this JVM ignores; 0: none. */
+    private volatile int backendPid;
+    /** When the last round ended ({@link System#nanoTime}). */
+    private long lastRound;
 
     PgNotifier(ConnectionSource source, PortableSql sql, org.ssbjca.backend.QueueSignals signals) {
         this.source = source;
@@ -63,6 +77,7 @@ final class PgNotifier implements Runnable {
                 if (first == null) {
                     continue;
                 }
+                pauseUntil(lastRound + INTERVAL_NANOS);
                 List<Object> batch = new ArrayList<>();
                 batch.add(first);
                 pending.drainTo(batch);
@@ -76,6 +91,7 @@ final class PgNotifier implements Runnable {
                     }
                 }
                 send(queues, groups);
+                lastRound = System.nanoTime();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -84,11 +100,26 @@ final class PgNotifier implements Runnable {
         }
     }
 
+    private static void pauseUntil(long deadline) throws InterruptedException {
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** @return the backend process that sends this JVM's notifications, 0 while it has no connection */
+    int backendPid() {
+        return backendPid;
+    }
+
     private void send(Set<String> queues, Set<java.util.UUID> groups) throws InterruptedException {
         try {
             if (connection == null) {
                 connection = source.open();
                 connection.setAutoCommit(true);
+                backendPid = connection.unwrap(PGConnection.class).getBackendPID();
             }
             if (!groups.isEmpty()) {
                 // before the notifications, so that the readers they wake see the groups' turns
@@ -127,6 +158,7 @@ final class PgNotifier implements Runnable {
     }
 
     private void close() {
+        backendPid = 0;
         if (connection != null) {
             try {
                 connection.close();

@@ -52,8 +52,8 @@ public final class PortableBroker implements Broker {
         this.waiting = new Waiting(signals, options.fallbackPollMillis());
         this.housekeeping = new Housekeeping(this, options.housekeepingMillis());
         if (dialect == Dialect.POSTGRESQL) {
-            this.listener = new PgListener(source, signals);
             this.notifier = new PgNotifier(source, sql, signals);
+            this.listener = new PgListener(source, signals, notifier::backendPid);
             runner.run("ssb-jca PostgreSQL LISTEN " + config, listener);
             runner.run("ssb-jca PostgreSQL NOTIFY " + config, notifier);
         } else {

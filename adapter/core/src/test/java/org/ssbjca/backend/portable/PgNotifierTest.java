@@ -1,0 +1,131 @@
+package org.ssbjca.backend.portable;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.conformance.PostgresServer;
+
+/** How commits are announced to other JVMs on PostgreSQL, and how this JVM's listener treats its own announcements. */
+class PgNotifierTest {
+
+    private static final String QUEUE = "NotifiedQueue";
+
+    /**
+     * Commits that follow each other closely are announced together: rounds of NOTIFY are at least
+     * {@link PgNotifier#INTERVAL_NANOS} apart, and the last commit is still announced after it was made.
+     */
+    @Test
+    void closeCommitsAreAnnouncedTogetherAndTheLastIsAnnounced() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_interval"));
+        PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+        Thread thread = new Thread(notifier, "notifier");
+        try (Connection listening = source.open()) {
+            listening.setAutoCommit(true);
+            try (Statement s = listening.createStatement()) {
+                s.execute("LISTEN " + PortableBroker.CHANNEL);
+            }
+            thread.start();
+            int commits = 200;
+            long start = System.nanoTime();
+            for (int i = 0; i < commits; i++) {
+                notifier.committed(List.of(QUEUE));
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200)); // a commit every 0.2 ms or more
+            }
+            long lastCommit = System.nanoTime();
+            List<Long> arrivals = new ArrayList<>();
+            PGConnection pg = listening.unwrap(PGConnection.class);
+            await("the announcement of the last commit").atMost(Duration.ofSeconds(10))
+                    .until(() -> receive(pg, arrivals) && arrivals.get(arrivals.size() - 1) > lastCommit);
+            receive(pg, arrivals);
+            long rounds = (arrivals.get(arrivals.size() - 1) - start) / PgNotifier.INTERVAL_NANOS + 1;
+            assertTrue(arrivals.size() <= rounds && arrivals.size() < commits, arrivals.size()
+                    + " notifications for " + commits + " commits in " + TimeUnit.NANOSECONDS.toMillis(
+                            arrivals.get(arrivals.size() - 1) - start) + " ms: at most " + rounds + " rounds");
+        } finally {
+            notifier.stop();
+            thread.interrupt();
+            thread.join(10_000);
+        }
+    }
+
+    /** The listener skips what this JVM's notifier announced (its readers were signalled at the commit), not others. */
+    @Test
+    void theListenerSkipsItsOwnNotifiersAnnouncements() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("listener_own"));
+        QueueSignals signals = new QueueSignals();
+        PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+        PgListener listener = new PgListener(source, signals, notifier::backendPid);
+        Thread notifying = new Thread(notifier, "notifier");
+        Thread listening = new Thread(listener, "listener");
+        try (Connection watching = source.open(); Connection other = source.open()) {
+            watching.setAutoCommit(true);
+            other.setAutoCommit(true);
+            try (Statement s = watching.createStatement()) {
+                s.execute("LISTEN " + PortableBroker.CHANNEL);
+            }
+            listening.start();
+            notifying.start();
+            await("the listener listens").atMost(Duration.ofSeconds(10)).until(() -> {
+                notify(other, "probe");
+                return signals.generation("probe") > 0;
+            });
+            long before = signals.generation(QUEUE);
+            notifier.committed(List.of(QUEUE));
+            PGConnection pg = watching.unwrap(PGConnection.class);
+            List<PGNotification> seen = new ArrayList<>();
+            await("the own announcement is sent").atMost(Duration.ofSeconds(10)).until(() -> {
+                PGNotification[] got = pg.getNotifications(100);
+                if (got != null) {
+                    seen.addAll(List.of(got));
+                }
+                return seen.stream().anyMatch(n -> QUEUE.equals(n.getParameter())
+                        && n.getPID() == notifier.backendPid());
+            });
+            notify(other, QUEUE); // after the own one: the listener receives them in this order
+
+            await("the other session's announcement is signalled").atMost(Duration.ofSeconds(10))
+                    .until(() -> signals.generation(QUEUE) > before);
+            assertEquals(before + 1, signals.generation(QUEUE), "only the other session's NOTIFY was signalled");
+        } finally {
+            notifier.stop();
+            listener.stop();
+            notifying.interrupt();
+            notifying.join(10_000);
+            listening.join(10_000);
+        }
+    }
+
+    private static void notify(Connection c, String queue) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify('" + PortableBroker.CHANNEL + "', ?)")) {
+            ps.setString(1, queue);
+            ps.execute();
+        }
+    }
+
+    /** Adds the arrival times of the notifications waiting now; @return whether any arrived so far */
+    private static boolean receive(PGConnection pg, List<Long> arrivals) throws Exception {
+        PGNotification[] got = pg.getNotifications(50);
+        if (got != null) {
+            for (PGNotification n : got) {
+                if (QUEUE.equals(n.getParameter())) {
+                    arrivals.add(System.nanoTime());
+                }
+            }
+        }
+        return !arrivals.isEmpty();
+    }
+}
