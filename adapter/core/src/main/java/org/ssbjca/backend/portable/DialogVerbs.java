@@ -14,6 +14,7 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.MessageTypes;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SentBy;
+import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.Validation;
 
 /**
@@ -26,6 +27,7 @@ final class DialogVerbs {
     private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
+    private final Statements st;
     private final MessageStore messages;
     private final Queue<UUID> removedEndpoints;
     /**
@@ -35,17 +37,18 @@ final class DialogVerbs {
      */
     private Endpoint begun;
 
-    DialogVerbs(PortableBroker broker, Connection connection, MessageStore messages, Queue<UUID> removedEndpoints) {
+    DialogVerbs(PortableBroker broker, Statements statements, MessageStore messages, Queue<UUID> removedEndpoints) {
         this.broker = broker;
         this.sql = broker.sql();
-        this.c = connection;
+        this.st = statements;
+        this.c = statements.connection();
         this.messages = messages;
         this.removedEndpoints = removedEndpoints;
     }
 
     /** @return the endpoint of a conversation handle, or null */
     Endpoint endpoint(UUID handle) throws SQLException {
-        return Jdbc.first(c, "SELECT " + PortableSql.ENDPOINT_COLUMNS
+        return st.first("SELECT " + PortableSql.ENDPOINT_COLUMNS
                 + " FROM ssb.conversation_endpoint WHERE conversation_handle = ?", Endpoint::read, handle);
     }
 
@@ -66,10 +69,10 @@ final class DialogVerbs {
                     && sql.beginDialog != null;
             UUID group = together ? UUID.randomUUID() : null;
             Checks checks = together
-                    ? Jdbc.first(c, sql.beginDialog, Checks::read, fromService, toService, contract, group, handle,
+                    ? st.first(sql.beginDialog, Checks::read, fromService, toService, contract, group, handle,
                             conversationId, true, group, fromService, toService, contract, Endpoint.STARTED_OUTBOUND,
                             Jdbc.orNull(expires, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now)
-                    : Jdbc.first(c, sql.dialogChecks, Checks::read, fromService, toService, contract);
+                    : st.first(sql.dialogChecks, Checks::read, fromService, toService, contract);
             String fromQueue = checks.fromQueue();
             if (fromQueue == null) {
                 throw new BrokerException("BEGIN DIALOG: service '" + fromService + "' does not exist");
@@ -82,7 +85,7 @@ final class DialogVerbs {
             }
             if (!together) {
                 group = initiatorGroup(fromQueue, options);
-                Jdbc.update(c, sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
+                st.update(sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
                         contract, Endpoint.STARTED_OUTBOUND, expires, now);
             }
             if (!c.getAutoCommit()) {
@@ -111,9 +114,9 @@ final class DialogVerbs {
     }
 
     private UUID ensureGroup(UUID group, String queue) throws SQLException {
-        String existing = Jdbc.first(c, sql.groupQueue, rs -> rs.getString(1), group);
+        String existing = st.first(sql.groupQueue, rs -> rs.getString(1), group);
         if (existing == null) {
-            Jdbc.update(c, sql.insertGroup, group, queue);
+            st.update(sql.insertGroup, group, queue);
         } else if (!existing.equals(queue)) {
             throw new BrokerException("conversation group " + group + " belongs to queue '" + existing
                     + "', not to queue '" + queue + "'");
@@ -123,7 +126,7 @@ final class DialogVerbs {
 
     UUID newGroup(String queue) throws SQLException {
         UUID group = UUID.randomUUID();
-        Jdbc.update(c, sql.insertGroup, group, queue);
+        st.update(sql.insertGroup, group, queue);
         return group;
     }
 
@@ -138,7 +141,7 @@ final class DialogVerbs {
             Pair pair = fresh != null ? new Pair(fresh, null) : lockConversation(handle, "SEND");
             Endpoint me = pair.me();
             requireOpen(me, "SEND");
-            SendChecks checks = Jdbc.first(c, sql.sendChecks, SendChecks::read, messageType, me.contract,
+            SendChecks checks = st.first(sql.sendChecks, SendChecks::read, messageType, me.contract,
                     me.contract, messageType, me.farService);
             if (checks.sentBy() == null && !checks.typeExists()) {
                 throw new BrokerException("SEND: message type '" + messageType + "' does not exist");
@@ -175,7 +178,7 @@ final class DialogVerbs {
         UUID group = UUID.randomUUID();
         UUID target = UUID.randomUUID();
         Instant now = broker.now();
-        int updated = Jdbc.update(c, sql.sendFirstMessage, group, queue, target, me.conversationId, false, group,
+        int updated = st.update(sql.sendFirstMessage, group, queue, target, me.conversationId, false, group,
                 me.farService, me.service, me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, now, queue,
                 group, target, me.sendSequence, messageType, body, now, me.sendSequence + 1, Endpoint.CONVERSING,
                 me.handle);
@@ -205,11 +208,11 @@ final class DialogVerbs {
         UUID group;
         if (sql.insertGroupAndEndpoint != null) { // PostgreSQL: the group and the endpoint in one statement
             group = UUID.randomUUID();
-            Jdbc.update(c, sql.insertGroupAndEndpoint, group, queue, handle, me.conversationId, false, group,
+            st.update(sql.insertGroupAndEndpoint, group, queue, handle, me.conversationId, false, group,
                     me.farService, me.service, me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
         } else {
             group = newGroup(queue);
-            Jdbc.update(c, sql.insertEndpoint, handle, me.conversationId, false, group, me.farService, me.service,
+            st.update(sql.insertEndpoint, handle, me.conversationId, false, group, me.farService, me.service,
                     me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
         }
         return new Endpoint(handle, me.conversationId, false, group, me.farService, me.service, me.contract,
@@ -234,10 +237,10 @@ final class DialogVerbs {
                 throw new ConversationEndedException(verb + ": this side of conversation " + handle
                         + " has already ended");
             }
-            Jdbc.update(c, sql.deleteMessagesOfConversation, me.handle);
-            Jdbc.update(c, sql.deleteAttemptsOfConversation, me.handle);
+            st.update(sql.deleteMessagesOfConversation, me.handle);
+            st.update(sql.deleteAttemptsOfConversation, me.handle);
             if (errorCode != null) {
-                Jdbc.update(c, sql.deleteTransmissionsFrom, me.handle);
+                st.update(sql.deleteTransmissionsFrom, me.handle);
             }
             Endpoint peer = pair.peer();
             if (peer != null && peer.isOpen()) {
@@ -246,7 +249,7 @@ final class DialogVerbs {
                 } else {
                     messages.send(me, peer, MessageTypes.ERROR, ErrorBody.of(errorCode, errorDescription));
                 }
-                Jdbc.update(c, sql.updateState,
+                st.update(sql.updateState,
                         errorCode == null ? Endpoint.DISCONNECTED_INBOUND : Endpoint.ERROR, peer.handle);
             }
             if (peer == null || peer.hasEnded()) {
@@ -255,7 +258,7 @@ final class DialogVerbs {
                     remove(peer);
                 }
             } else {
-                Jdbc.update(c, sql.updateSendSequence, me.sendSequence + 1, Endpoint.DISCONNECTED_OUTBOUND,
+                st.update(sql.updateSendSequence, me.sendSequence + 1, Endpoint.DISCONNECTED_OUTBOUND,
                         me.handle);
             }
         } catch (SQLException e) {
@@ -278,15 +281,15 @@ final class DialogVerbs {
      * other endpoint uses it.
      */
     private void remove(Endpoint e) throws SQLException {
-        Jdbc.update(c, sql.deleteMessagesOfConversation, e.handle);
-        Jdbc.update(c, sql.deleteAttemptsOfConversation, e.handle);
-        Jdbc.update(c, sql.deleteTransmissionsFrom, e.handle);
-        Jdbc.update(c, sql.deleteTransmissionsTo, e.handle);
-        Jdbc.update(c, sql.deleteEndpoint, e.handle);
+        st.update(sql.deleteMessagesOfConversation, e.handle);
+        st.update(sql.deleteAttemptsOfConversation, e.handle);
+        st.update(sql.deleteTransmissionsFrom, e.handle);
+        st.update(sql.deleteTransmissionsTo, e.handle);
+        st.update(sql.deleteEndpoint, e.handle);
         removedEndpoints.add(e.handle);
-        if (Jdbc.exists(c, sql.tryLockGroup, e.groupId)
-                && Jdbc.update(c, sql.deleteUnusedGroup, e.groupId, e.groupId) > 0) {
-            Jdbc.update(c, sql.deletePriority, e.groupId);
+        if (st.exists(sql.tryLockGroup, e.groupId)
+                && st.update(sql.deleteUnusedGroup, e.groupId, e.groupId) > 0) {
+            st.update(sql.deletePriority, e.groupId);
         }
     }
 
@@ -301,7 +304,7 @@ final class DialogVerbs {
                 throw new ConversationEndedException("BEGIN CONVERSATION TIMER: this side of conversation " + handle
                         + " has ended");
             }
-            Jdbc.update(c, sql.setTimer, broker.now().plus(timeout), handle);
+            st.update(sql.setTimer, broker.now().plus(timeout), handle);
         } catch (SQLException e) {
             throw PortableSession.failure("BEGIN CONVERSATION TIMER on conversation " + handle, e);
         }
@@ -311,8 +314,8 @@ final class DialogVerbs {
         begun = null;
         try {
             Endpoint me = lockConversation(handle, "MOVE CONVERSATION").me();
-            String fromQueue = Jdbc.first(c, sql.lockGroup, rs -> rs.getString(1), me.groupId);
-            String toQueue = Jdbc.first(c, sql.lockGroup, rs -> rs.getString(1), group);
+            String fromQueue = st.first(sql.lockGroup, rs -> rs.getString(1), me.groupId);
+            String toQueue = st.first(sql.lockGroup, rs -> rs.getString(1), group);
             if (toQueue == null) {
                 throw new BrokerException("MOVE CONVERSATION: conversation group " + group + " does not exist");
             }
@@ -320,12 +323,12 @@ final class DialogVerbs {
                 throw new BrokerException("MOVE CONVERSATION: conversation group " + group + " belongs to queue '"
                         + toQueue + "', conversation " + handle + " to queue '" + fromQueue + "'");
             }
-            Jdbc.update(c, sql.moveEndpoint, group, handle);
-            Jdbc.update(c, sql.moveMessages, group, handle);
-            Jdbc.update(c, sql.unparkHeld, group); // this transaction holds the group: a turn if it has messages now
+            st.update(sql.moveEndpoint, group, handle);
+            st.update(sql.moveMessages, group, handle);
+            st.update(sql.unparkHeld, group); // this transaction holds the group: a turn if it has messages now
             messages.heldUntilCommit(group);
-            if (Jdbc.update(c, sql.deleteUnusedGroup, me.groupId, me.groupId) > 0) {
-                Jdbc.update(c, sql.deletePriority, me.groupId);
+            if (st.update(sql.deleteUnusedGroup, me.groupId, me.groupId) > 0) {
+                st.update(sql.deletePriority, me.groupId);
             }
         } catch (SQLException e) {
             throw PortableSession.failure("MOVE CONVERSATION " + handle + " to group " + group, e);
@@ -336,7 +339,7 @@ final class DialogVerbs {
         if (handle == null) {
             throw new IllegalArgumentException(verb + ": the conversation handle is null");
         }
-        List<Endpoint> sides = Jdbc.list(c, sql.lockConversation, Endpoint::read, handle);
+        List<Endpoint> sides = st.list(sql.lockConversation, Endpoint::read, handle);
         Endpoint me = null;
         Endpoint peer = null;
         for (Endpoint e : sides) {

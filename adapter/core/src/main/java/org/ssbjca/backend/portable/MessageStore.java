@@ -1,8 +1,6 @@
 package org.ssbjca.backend.portable;
 
-import java.sql.Array;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,6 +15,7 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
 
 /** Puts messages on queues and takes them off, one conversation group at a time. */
@@ -30,14 +29,16 @@ final class MessageStore {
     private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
+    private final Statements st;
     private final TouchedQueues touchedQueues;
     /** Groups whose turn is checked once this transaction committed ({@link PortableSql#unparkGroups}). */
     private final java.util.Set<UUID> groupsToCheck = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    MessageStore(PortableBroker broker, Connection c, TouchedQueues touchedQueues) {
+    MessageStore(PortableBroker broker, Statements statements, TouchedQueues touchedQueues) {
         this.broker = broker;
         this.sql = broker.sql();
-        this.c = c;
+        this.st = statements;
+        this.c = statements.connection();
         this.touchedQueues = touchedQueues;
     }
 
@@ -61,13 +62,13 @@ final class MessageStore {
     void send(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
             throws SQLException {
         if (receives && sql.sendMessage != null) {
-            int unparked = Jdbc.update(c, sql.sendMessage, queue, to.groupId, to.handle, from.sendSequence,
+            int unparked = st.update(sql.sendMessage, queue, to.groupId, to.handle, from.sendSequence,
                     messageType, body, broker.now(), from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
             enqueued(queue, to.groupId, messageType, unparked);
             return;
         }
         deliver(from, to, messageType, body, queue, receives);
-        Jdbc.update(c, sql.updateSendSequence, from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
+        st.update(sql.updateSendSequence, from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
     }
 
     private void deliver(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
@@ -75,7 +76,7 @@ final class MessageStore {
         if (receives) {
             enqueue(queue, to.groupId, to.handle, from.sendSequence, messageType, body);
         } else {
-            Jdbc.update(c, sql.insertTransmission, from.handle, to.handle, queue, from.sendSequence, messageType, body,
+            st.update(sql.insertTransmission, from.handle, to.handle, queue, from.sendSequence, messageType, body,
                     broker.now(), "The queue '" + queue + "' is disabled.");
         }
     }
@@ -83,7 +84,7 @@ final class MessageStore {
     /** Puts a message on a queue now (the caller checked that the queue is enabled). */
     void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body)
             throws SQLException {
-        int unparked = Jdbc.update(c, sql.insertMessage, queue, group, handle, sequence, messageType, body,
+        int unparked = st.update(sql.insertMessage, queue, group, handle, sequence, messageType, body,
                 broker.now());
         enqueued(queue, group, messageType, unparked);
     }
@@ -112,7 +113,7 @@ final class MessageStore {
         if (own.receives()) {
             enqueue(queue, e.groupId, e.handle, BROKER_SEQUENCE, messageType, body);
         } else {
-            Jdbc.update(c, sql.insertTransmission, e.handle, e.handle, queue, BROKER_SEQUENCE, messageType, body,
+            st.update(sql.insertTransmission, e.handle, e.handle, queue, BROKER_SEQUENCE, messageType, body,
                     broker.now(), "The queue '" + queue + "' is disabled.");
         }
     }
@@ -123,13 +124,13 @@ final class MessageStore {
 
     /** @return the service's queue and its state in one round trip, or null when there is no such service */
     private QueueState queueOf(String service) throws SQLException {
-        return Jdbc.first(c, sql.serviceQueueState, rs -> new QueueState(rs.getString(1),
+        return st.first(sql.serviceQueueState, rs -> new QueueState(rs.getString(1),
                 Boolean.TRUE.equals(rs.getObject(2, Boolean.class))), service);
     }
 
     void requireEnabled(String queue) {
         try {
-            Boolean enabled = Jdbc.first(c, sql.queueEnabled, rs -> rs.getBoolean(1), queue);
+            Boolean enabled = st.first(sql.queueEnabled, rs -> rs.getBoolean(1), queue);
             if (enabled == null) {
                 throw new BrokerException("queue '" + queue + "' does not exist");
             }
@@ -157,16 +158,16 @@ final class MessageStore {
     List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean skipHeld) {
         try {
             if (r.conversationHandle() != null) {
-                UUID group = Jdbc.first(c, sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
+                UUID group = st.first(sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
                         r.conversationHandle());
-                if (group == null || !Jdbc.exists(c, sql.tryLockGroup, group)) {
+                if (group == null || !st.exists(sql.tryLockGroup, group)) {
                     return List.of();
                 }
                 heldUntilCommit(group);
                 return take(group, sql.messagesOfConversation, r.conversationHandle(), r.top());
             }
             if (r.conversationGroupId() != null) {
-                if (!Jdbc.exists(c, sql.tryLockGroup, r.conversationGroupId())) {
+                if (!st.exists(sql.tryLockGroup, r.conversationGroupId())) {
                     return List.of();
                 }
                 heldUntilCommit(r.conversationGroupId());
@@ -177,7 +178,7 @@ final class MessageStore {
                 return takeNext(r.queue(), r.top(), heldAt);
             }
             for (UUID group : candidates(r.queue(), heldAt)) {
-                if (Jdbc.exists(c, sql.tryLockGroup, group)) {
+                if (st.exists(sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
                     if (!batch.isEmpty()) {
                         return batch;
@@ -202,7 +203,7 @@ final class MessageStore {
     /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
     private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt) throws SQLException {
         boolean[] parked = {false};
-        List<BrokerMessage> batch = Jdbc.list(c, sql.receiveNext(top), rs -> {
+        List<BrokerMessage> batch = st.list(sql.receiveNext(top), rs -> {
             parked[0] |= rs.getBoolean("parked");
             return readMessage(rs);
         }, queue, heldAt, queue, heldAt, queue);
@@ -217,8 +218,8 @@ final class MessageStore {
     UUID lockNextGroup(String queue) {
         try {
             for (UUID group : candidates(queue, NO_HOLDS)) {
-                if (Jdbc.exists(c, sql.tryLockGroup, group)) {
-                    Jdbc.update(c, sql.nextTurn, group);
+                if (st.exists(sql.tryLockGroup, group)) {
+                    st.update(sql.nextTurn, group);
                     return group;
                 }
             }
@@ -234,13 +235,13 @@ final class MessageStore {
      * readers do not hide the free ones behind them. Groups held at {@code heldAt} are left out.
      */
     private Iterable<UUID> candidates(String queue, Instant heldAt) throws SQLException {
-        List<UUID> prioritised = Jdbc.list(c, sql.priorityCandidates, rs -> Jdbc.uuid(rs, "conversation_group_id"),
+        List<UUID> prioritised = st.list(sql.priorityCandidates, rs -> Jdbc.uuid(rs, "conversation_group_id"),
                 queue, heldAt, CANDIDATE_PAGE);
         return () -> new GroupCursor(prioritised, queue, heldAt);
     }
 
     private List<BrokerMessage> take(UUID group, String query, UUID key, int top) throws SQLException {
-        List<BrokerMessage> batch = Jdbc.list(c, query, MessageStore::readMessage, key, top);
+        List<BrokerMessage> batch = st.list(query, MessageStore::readMessage, key, top);
         if (batch.isEmpty()) {
             return batch;
         }
@@ -248,21 +249,17 @@ final class MessageStore {
         for (int i = 0; i < orders.length; i++) {
             orders[i] = batch.get(i).queuingOrder();
         }
-        try (PreparedStatement ps = c.prepareStatement(sql.deleteMessages)) {
-            Array array = c.createArrayOf("BIGINT", orders);
-            ps.setArray(1, array);
-            int deleted = ps.executeUpdate();
-            if (deleted != orders.length) {
-                throw new SQLException("RECEIVE removed " + deleted + " of " + orders.length + " messages of group "
-                        + group + ": another transaction changed them");
-            }
+        int deleted = st.update(sql.deleteMessages, c.createArrayOf("BIGINT", orders));
+        if (deleted != orders.length) {
+            throw new SQLException("RECEIVE removed " + deleted + " of " + orders.length + " messages of group "
+                    + group + ": another transaction changed them");
         }
         if (sql.receivesInOneStatement()) {
-            if (Boolean.TRUE.equals(Jdbc.first(c, sql.turnOrPark, rs -> rs.getBoolean("parked"), group))) {
+            if (Boolean.TRUE.equals(st.first(sql.turnOrPark, rs -> rs.getBoolean("parked"), group))) {
                 groupsToCheck.add(group);
             }
         } else {
-            Jdbc.update(c, sql.nextTurn, group);
+            st.update(sql.nextTurn, group);
         }
         return Collections.unmodifiableList(batch);
     }
@@ -322,7 +319,7 @@ final class MessageStore {
             page.clear();
             index = 0;
             try {
-                List<Object[]> rows = Jdbc.list(c, sql.candidateGroups,
+                List<Object[]> rows = st.list(sql.candidateGroups,
                         rs -> new Object[] {Jdbc.uuid(rs, "conversation_group_id"), rs.getLong("turn")}, queue,
                         lastTurn, heldAt, CANDIDATE_PAGE);
                 for (Object[] row : rows) {

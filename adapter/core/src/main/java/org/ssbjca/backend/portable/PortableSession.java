@@ -17,7 +17,7 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
-import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
 
 /**
@@ -31,8 +31,8 @@ final class PortableSession implements BrokerSession {
     private final PortableSql sql;
     /** The connection handed out by {@link #connection()}: the pool's handle, which guards the transaction. */
     private final Connection handle;
-    /** The connection the verbs' statements run on ({@link #statementsOn}). */
-    private final Connection c;
+    /** The verbs' statements, on the connection under the handle ({@link #statementsOn}). */
+    private final Statements st;
     private final TouchedQueues touchedQueues = new TouchedQueues();
     private final java.util.Queue<UUID> removedEndpoints = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final MessageStore messages;
@@ -45,9 +45,9 @@ final class PortableSession implements BrokerSession {
         this.broker = broker;
         this.sql = broker.sql();
         this.handle = connection;
-        this.c = statementsOn(connection);
-        this.messages = new MessageStore(broker, c, touchedQueues);
-        this.dialogs = new DialogVerbs(broker, c, messages, removedEndpoints);
+        this.st = new Statements(statementsOn(connection));
+        this.messages = new MessageStore(broker, st, touchedQueues);
+        this.dialogs = new DialogVerbs(broker, st, messages, removedEndpoints);
     }
 
     /**
@@ -147,12 +147,12 @@ final class PortableSession implements BrokerSession {
             throw new IllegalArgumentException("priority must be between 0 and 255: " + priority);
         }
         try {
-            String queue = Jdbc.first(c, sql.groupQueue, rs -> rs.getString(1), group);
+            String queue = st.first(sql.groupQueue, rs -> rs.getString(1), group);
             if (queue == null) {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
-            Jdbc.update(c, sql.deletePriority, group);
-            Jdbc.update(c, sql.insertPriority, group, queue, priority, broker.now());
+            st.update(sql.deletePriority, group);
+            st.update(sql.insertPriority, group, queue, priority, broker.now());
         } catch (SQLException e) {
             throw failure("set priority of conversation group " + group, e);
         }
@@ -162,7 +162,7 @@ final class PortableSession implements BrokerSession {
     public void clearPriority(UUID group) {
         dialogs.forgetBegun();
         try {
-            Jdbc.update(c, sql.deletePriority, group);
+            st.update(sql.deletePriority, group);
         } catch (SQLException e) {
             throw failure("clear priority of conversation group " + group, e);
         }
