@@ -317,6 +317,40 @@ class DialogConformanceTest {
         assertEquals(c.conversationId(), got.get(0).conversationId());
     }
 
+    /**
+     * A SEND on a conversation whose two sides exist (the adapter's one-statement SEND on PostgreSQL, which sends only
+     * when every check passes) keeps every rule: bodies that need parsing, a disabled queue, the sending side, the
+     * contract, the validation.
+     */
+    @BackendTest
+    void aSendOnAConversationWithBothSidesKeepsEveryRule(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("first")));
+        db.run(s -> s.send(c.handle(), o.xml, bytes("<ok/>")));
+        db.admin(a -> {
+            a.setQueueEnabled(o.targetQueue, false);
+            return null;
+        });
+        db.run(s -> s.send(c.handle(), o.request, bytes("waited")));
+        assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
+        db.admin(a -> {
+            a.setQueueEnabled(o.targetQueue, true);
+            return null;
+        });
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                .timeout(Duration.ofSeconds(5))));
+        assertEquals(List.of("first", "<ok/>", "waited"), got.stream().map(BrokerMessage::bodyAsText).toList());
+        assertEquals(List.of(0L, 1L, 2L), got.stream().map(BrokerMessage::messageSequenceNumber).toList());
+
+        assertThrows(BrokerException.class, () -> db.run(s -> s.send(c.handle(), o.reply, bytes("x"))),
+                "Reply is SENT BY TARGET");
+        assertThrows(BrokerException.class, () -> db.run(s -> s.send(c.handle(), "DEFAULT", bytes("x"))));
+        assertEquals(0, db.depth(o.targetQueue), "the refused SENDs put nothing on the queue");
+        assertBodyNeverArrives(db, o, c, o.xml, bytes("<open>"));
+        assertBodyNeverArrives(db, o, c, o.empty, bytes("not empty"));
+    }
+
     private static Conversation beginAndSend(Db db, Db.Objects o, String type, byte[] body) {
         return db.tx(s -> {
             Conversation c = s.beginDialog(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults());

@@ -11,6 +11,18 @@ final class BodyValidator {
     private BodyValidator() {
     }
 
+    /**
+     * @param body a message body
+     * @return the validations the body passes without being parsed: every one when it is empty, else NONE
+     */
+    static String[] passedUnparsed(byte[] body) {
+        return body == null || body.length == 0 ? ALL : NONE_ONLY;
+    }
+
+    private static final String[] ALL = java.util.Arrays.stream(Validation.values()).map(Enum::name)
+            .toArray(String[]::new);
+    private static final String[] NONE_ONLY = {Validation.NONE.name()};
+
     static void check(String messageType, Validation validation, byte[] body) {
         boolean empty = body == null || body.length == 0;
         if (validation == Validation.EMPTY && !empty) {

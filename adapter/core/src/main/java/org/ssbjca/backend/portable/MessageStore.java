@@ -98,6 +98,15 @@ final class MessageStore {
         }
     }
 
+    /**
+     * A SEND put a message on a queue and advanced the sender in one statement ({@link PortableSql#sendChecked}).
+     *
+     * @param unparked whether it gave the group its turn
+     */
+    void sentInOne(String queue, UUID group, String messageType, boolean unparked) {
+        enqueued(queue, group, messageType, unparked ? 1 : 0);
+    }
+
     /** A message was put on a queue in a group the same statement created, with its turn. */
     void enqueuedInNewGroup(String queue, String messageType) {
         touchedQueues.add(queue, messageType);

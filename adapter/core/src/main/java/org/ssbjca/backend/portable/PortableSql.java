@@ -46,9 +46,9 @@ final class PortableSql {
      * service), it accepts the contract, the queue receives (null: no such queue).
      */
     final String sendChecks = "SELECT r.sent_by, r.validation,"
-            + " EXISTS (SELECT 1 FROM ssb.message_type WHERE message_type_name = ?), s.queue_name,"
+            + " EXISTS (SELECT 1 FROM ssb.message_type WHERE message_type_name = ?) AS type_exists, s.queue_name,"
             + " EXISTS (SELECT 1 FROM ssb.service_contract sc WHERE sc.service_name = s.service_name"
-            + " AND sc.contract_name = ?), q.is_receive_enabled FROM (SELECT 1 AS one) x"
+            + " AND sc.contract_name = ?) AS accepts, q.is_receive_enabled AS receives FROM (SELECT 1 AS one) x"
             + " LEFT JOIN (SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm"
             + " JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name"
             + " WHERE cm.contract_name = ? AND cm.message_type_name = ?) r ON 1 = 1"
@@ -141,6 +141,25 @@ final class PortableSql {
      * {@link #updateSendSequence}'s.
      */
     final String sendFirstMessage;
+    /**
+     * PostgreSQL only (null on H2): a dialog's first SEND with its checks, in one statement: {@link #sendChecks}, and
+     * only when they pass (the sender's side may send the type, its body passes the type's validation, the target
+     * service accepts the contract, its queue receives) what {@link #sendFirstMessage} makes. Parameters:
+     * {@link #sendChecks}'s; the sides that may send and the validations the body passes (VARCHAR[] each, decided by
+     * the caller); the group; the target endpoint's handle, conversation, service, far service, contract, lifetime,
+     * creation time; the message's group, handle, sequence, type, body, time; the sender's next sequence and handle.
+     * Columns: {@link #sendChecks}'s, then whether it sent, and the sender rows it updated.
+     */
+    final String sendFirstChecked;
+    /**
+     * PostgreSQL only (null on H2): a SEND on a conversation whose target exists, with its checks, in one statement:
+     * {@link #sendChecks}, and only when they pass (the sender's side may send the type, its body passes the type's
+     * validation, the target's queue receives) what {@link #sendMessage} does. Parameters: {@link #sendChecks}'s; the
+     * sides that may send and the validations the body passes (VARCHAR[] each); the message's group, handle, sequence,
+     * type, body, time; the sender's next sequence and handle. Columns: {@link #sendChecks}'s, then whether it sent,
+     * and whether it gave a parked group its turn.
+     */
+    final String sendChecked;
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
     final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     final String setTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = ? WHERE conversation_handle = ?";
@@ -385,6 +404,30 @@ final class PortableSql {
         sendFirstMessage = dialect.receivesInOneStatement ? "WITH g AS (INSERT INTO ssb.conversation_group"
                 + " (conversation_group_id, queue_name, turn) VALUES (?, ?, " + dialect.nextTurn + ")),"
                 + " e AS (" + insertEndpoint + "), m AS (" + INSERT_MESSAGE + ") " + updateSendSequence : null;
+        String passed = " FROM k WHERE k.sent_by = ANY (CAST(? AS VARCHAR[]))"
+                + " AND k.validation = ANY (CAST(? AS VARCHAR[])) AND k.receives";
+        String message = "INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
+                + " message_sequence_number, message_type_name, message_body, enqueued_at) SELECT ok.queue_name,"
+                + " CAST(? AS UUID), CAST(? AS UUID), CAST(? AS BIGINT), CAST(? AS VARCHAR(256)), CAST(? AS BYTEA),"
+                + " CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok";
+        String senderUpdate = "UPDATE ssb.conversation_endpoint SET send_sequence = CAST(? AS BIGINT), state = '"
+                + Endpoint.CONVERSING + "' WHERE conversation_handle = CAST(? AS UUID) AND EXISTS (SELECT 1 FROM ok)"
+                + " RETURNING 1";
+        sendFirstChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
+                + " ok AS (SELECT k.queue_name" + passed + " AND k.accepts),"
+                + " g AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+                + " SELECT CAST(? AS UUID), ok.queue_name, " + dialect.nextTurn + " FROM ok),"
+                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at)"
+                + " SELECT CAST(? AS UUID), CAST(? AS UUID), FALSE, CAST(? AS UUID), CAST(? AS VARCHAR(256)),"
+                + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), '" + Endpoint.CONVERSING + "', 0,"
+                + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok),"
+                + " m AS (" + message + "), s AS (" + senderUpdate + ")"
+                + " SELECT k.*, EXISTS (SELECT 1 FROM ok), (SELECT count(*) FROM s) FROM k" : null;
+        sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
+                + " ok AS (SELECT k.queue_name" + passed + "),"
+                + " m AS (" + message + " RETURNING conversation_group_id), s AS (" + senderUpdate + "),"
+                + " t AS (" + unparkInserted.trim() + " RETURNING 1)"
+                + " SELECT k.*, EXISTS (SELECT 1 FROM ok), EXISTS (SELECT 1 FROM t) FROM k" : null;
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
         receiveNext = dialect.receivesInOneStatement ? "WITH grp AS MATERIALIZED (SELECT COALESCE("
