@@ -129,6 +129,9 @@ class SubsystemConfigurationIT {
                     + ":add(value=" + role + ")").exit());
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties="
                     + "password:add(value=\"" + expression + "\")").exit());
+            // the README's recipe for the pool's validation interval (0: every connection checked when handed out)
+            assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/connection-definitions="
+                    + "ssb-ConnectionFactory/config-properties=validationIntervalMillis:add(value=0)").exit());
             assertEquals(0, command("reload").exit());
             await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> "running".equals(serverState()));

@@ -299,16 +299,10 @@ class DialogConformanceTest {
     @BackendTest
     void theFirstSendInTheTransactionThatBeganTheDialogWaitsForADisabledQueue(Db db) {
         Db.Objects o = db.objects();
-        db.admin(a -> {
-            a.setQueueEnabled(o.targetQueue, false);
-            return null;
-        });
+        enable(db, o.targetQueue, false);
         Conversation c = beginAndSend(db, o, o.request, bytes("waited"));
         assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
-        db.admin(a -> {
-            a.setQueueEnabled(o.targetQueue, true);
-            return null;
-        });
+        enable(db, o.targetQueue, true);
         List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
                 .timeout(Duration.ofSeconds(5))));
         assertEquals(1, got.size(), got.toString());
@@ -328,16 +322,10 @@ class DialogConformanceTest {
         Conversation c = begin(db, o);
         db.run(s -> s.send(c.handle(), o.request, bytes("first")));
         db.run(s -> s.send(c.handle(), o.xml, bytes("<ok/>")));
-        db.admin(a -> {
-            a.setQueueEnabled(o.targetQueue, false);
-            return null;
-        });
+        enable(db, o.targetQueue, false);
         db.run(s -> s.send(c.handle(), o.request, bytes("waited")));
         assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
-        db.admin(a -> {
-            a.setQueueEnabled(o.targetQueue, true);
-            return null;
-        });
+        enable(db, o.targetQueue, true);
         List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
                 .timeout(Duration.ofSeconds(5))));
         assertEquals(List.of("first", "<ok/>", "waited"), got.stream().map(BrokerMessage::bodyAsText).toList());
@@ -349,6 +337,13 @@ class DialogConformanceTest {
         assertEquals(0, db.depth(o.targetQueue), "the refused SENDs put nothing on the queue");
         assertBodyNeverArrives(db, o, c, o.xml, bytes("<open>"));
         assertBodyNeverArrives(db, o, c, o.empty, bytes("not empty"));
+    }
+
+    private static void enable(Db db, String queue, boolean enabled) {
+        db.admin(a -> {
+            a.setQueueEnabled(queue, enabled);
+            return null;
+        });
     }
 
     private static Conversation beginAndSend(Db db, Db.Objects o, String type, byte[] body) {

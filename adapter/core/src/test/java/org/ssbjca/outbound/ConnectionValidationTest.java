@@ -22,9 +22,7 @@ class ConnectionValidationTest {
     @Test
     void aConnectionIsValidUntilItsDatabaseGoesAway() throws Exception {
         String url = "jdbc:h2:mem:validation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
-        ra.setConnectionUrl(url);
-        ra.start(new FakeBootstrapContext());
+        ServiceBrokerResourceAdapter ra = started(url);
         try {
             ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
             mcf.setResourceAdapter(ra);
@@ -54,9 +52,7 @@ class ConnectionValidationTest {
     @Test
     void aConnectionThatCommittedWithinTheIntervalIsNotAskedAgain() throws Exception {
         String url = "jdbc:h2:mem:validation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
-        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
-        ra.setConnectionUrl(url);
-        ra.start(new FakeBootstrapContext());
+        ServiceBrokerResourceAdapter ra = started(url);
         try {
             ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
             assertEquals(ServiceBrokerManagedConnectionFactory.DEFAULT_VALIDATION_INTERVAL_MILLIS,
@@ -88,9 +84,7 @@ class ConnectionValidationTest {
 
     @Test
     void aValidationIntervalOutOfRangeFailsNamingTheProperty() throws Exception {
-        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
-        ra.setConnectionUrl("jdbc:h2:mem:validation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        ra.start(new FakeBootstrapContext());
+        ServiceBrokerResourceAdapter ra = started("jdbc:h2:mem:validation-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
         try {
             for (int bad : new int[] {-1, 60_001}) {
                 ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
@@ -103,5 +97,12 @@ class ConnectionValidationTest {
         } finally {
             ra.stop();
         }
+    }
+
+    private static ServiceBrokerResourceAdapter started(String url) throws Exception {
+        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+        ra.setConnectionUrl(url);
+        ra.start(new FakeBootstrapContext());
+        return ra;
     }
 }
