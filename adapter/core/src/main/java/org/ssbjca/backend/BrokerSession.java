@@ -18,7 +18,13 @@ import org.ssbjca.api.ReceiveRequest;
  */
 public interface BrokerSession {
 
-    /** @return the connection the verbs run on */
+    /**
+     * The connection the verbs' transaction is on, for work of the caller's own in it. A session may remember rows its
+     * verbs wrote in the transaction (the dialog BEGIN DIALOG just inserted); it forgets them here, since the caller
+     * may change them with SQL.
+     *
+     * @return the connection the verbs run on
+     */
     Connection connection();
 
     /**

@@ -101,7 +101,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
      * failing the application's next call.
      *
      * A connection that committed less than the factory's {@code validationIntervalMillis} ago is not asked: the
-     * database has just answered on it.
+     * database has just answered on it (unless a connection of the factory found it gone since).
      *
      * @return whether the connection is usable and the database answers on it
      */
@@ -109,14 +109,18 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
         if (!isUsable()) {
             return false;
         }
-        if (committed && System.nanoTime() - committedAt < mcf.validationIntervalNanos()) {
+        if (committed && mcf.skipsValidation(committedAt)) {
             return true;
         }
         try {
-            return connection.isValid(VALIDATION_TIMEOUT_SECONDS);
+            if (connection.isValid(VALIDATION_TIMEOUT_SECONDS)) {
+                return true;
+            }
         } catch (SQLException e) {
-            return false;
+            // not valid
         }
+        mcf.databaseLost();
+        return false;
     }
 
     @Override
@@ -198,7 +202,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
             return shared.connection();
         }
         enlistIfLazy(enlister);
-        return connection;
+        return session.connection(); // this connection; the session then forgets what its verbs know of the rows
     }
 
     /**
@@ -237,6 +241,9 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
             valid = connection.isValid(2);
         } catch (SQLException ignored) {
             valid = false;
+        }
+        if (!valid) {
+            mcf.databaseLost();
         }
         if (!valid && !broken) {
             broken = true;

@@ -55,6 +55,10 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
             + "(0 to 60000)", defaultValue = "500")
     private Integer validationIntervalMillis = DEFAULT_VALIDATION_INTERVAL_MILLIS;
 
+    /** When a connection of this factory last found the database gone ({@link System#nanoTime}), if ever. */
+    private transient volatile long databaseLostAt;
+    private transient volatile boolean databaseLost;
+
     private transient ResourceAdapter ra;
     private transient PrintWriter logWriter;
 
@@ -77,6 +81,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
             entry.prepareSchema();
             return new ServiceBrokerManagedConnection(this, entry);
         } catch (SQLException e) {
+            databaseLost();
             throw new ResourceException("cannot connect to " + entry.source().config() + ": " + e.getMessage(), e);
         }
     }
@@ -206,7 +211,8 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
      * The pool's validation ({@code validate-on-match}) costs a round trip each time a connection is handed out. A
      * connection that committed a transaction less than this many ms ago is handed out without it: the database
      * answered on it just now. A database restart within that time is then found by the next call, which fails and
-     * discards the connection. 0: checked every time.
+     * discards the connection, unless a connection of this factory met the outage before (a failed call, check or
+     * connect): then every connection is checked again. 0: checked every time.
      *
      * @param validationIntervalMillis 0 to 60000; default 500
      */
@@ -214,10 +220,21 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
         this.validationIntervalMillis = validationIntervalMillis;
     }
 
-    /** @return {@link #getValidationIntervalMillis} in ns */
-    long validationIntervalNanos() {
+    /** A connection of this factory found the database gone: every connection is checked again before its next use. */
+    void databaseLost() {
+        databaseLostAt = System.nanoTime();
+        databaseLost = true;
+    }
+
+    /**
+     * @param committedAt when a connection last committed ({@link System#nanoTime})
+     * @return whether the pool may hand it out without asking the database: it committed less than
+     *         {@link #getValidationIntervalMillis} ago, and no connection of this factory found the database gone since
+     */
+    boolean skipsValidation(long committedAt) {
         Integer millis = validationIntervalMillis;
-        return millis == null ? 0 : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+        long interval = millis == null ? 0 : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+        return System.nanoTime() - committedAt < interval && !(databaseLost && committedAt - databaseLostAt <= 0);
     }
 
     @Override

@@ -191,39 +191,41 @@ final class DialogVerbs {
         java.sql.Array sides = c.createArrayOf("varchar", SIDES.get(me.initiator));
         java.sql.Array validations = c.createArrayOf("varchar", BodyValidator.passedUnparsed(body));
         Instant now = broker.now();
-        SendChecks[] checks = {null};
-        boolean[] done = {false, false};
-        Jdbc.RowMapper<Void> read = rs -> {
-            checks[0] = SendChecks.read(rs);
-            done[0] = rs.getBoolean(7);
-            done[1] = first ? rs.getLong(8) == 1 : rs.getBoolean(8);
-            return null;
-        };
+        Outcome outcome;
         if (first) {
             UUID group = UUID.randomUUID();
             UUID target = UUID.randomUUID();
-            st.first(statement, read, messageType, me.contract, me.contract, messageType, me.farService, sides,
+            outcome = st.first(statement, rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7),
+                    rs.getLong(8) == 1, false), messageType, me.contract, me.contract, messageType, me.farService, sides,
                     validations, group, target, me.conversationId, group, me.farService, me.service, me.contract,
                     Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now, group, target,
                     me.sendSequence, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now,
                     me.sendSequence + 1, me.handle);
-            if (done[0] && !done[1]) {
+            if (outcome.sent() && !outcome.senderUpdated()) {
                 throw new ConversationEndedException("SEND: conversation handle " + me.handle + " does not exist");
             }
         } else {
-            st.first(statement, read, messageType, me.contract, me.contract, messageType, me.farService, sides,
+            outcome = st.first(statement, rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), true,
+                    rs.getBoolean(8)), messageType, me.contract, me.contract, messageType, me.farService, sides,
                     validations, peer.groupId, peer.handle, me.sendSequence, messageType,
                     Jdbc.orNull(body, java.sql.Types.BINARY), now, me.sendSequence + 1, me.handle);
         }
-        if (!done[0]) {
-            return checks[0];
+        if (!outcome.sent()) {
+            return outcome.checks();
         }
         if (first) {
-            messages.enqueuedInNewGroup(checks[0].queue(), messageType);
+            messages.enqueuedInNewGroup(outcome.checks().queue(), messageType);
         } else {
-            messages.sentInOne(checks[0].queue(), peer.groupId, messageType, done[1]);
+            messages.sentInOne(outcome.checks().queue(), peer.groupId, messageType, outcome.unparked());
         }
         return null;
+    }
+
+    /**
+     * What a SEND in one statement did: its checks, whether it sent, whether it updated the sender's endpoint (a first
+     * SEND says; a later one locked it first) and whether it gave a parked group its turn (a later SEND says).
+     */
+    private record Outcome(SendChecks checks, boolean sent, boolean senderUpdated, boolean unparked) {
     }
 
     /** The rules ({@code sent_by}) that let each side send: by whether it is the initiator. */
