@@ -19,6 +19,11 @@ final class BodyValidator {
         return body == null || body.length == 0 ? ALL : NONE_ONLY;
     }
 
+    /** @return every validation: those a body passes once {@link #check} accepted it for its type's */
+    static String[] every() {
+        return ALL;
+    }
+
     private static final String[] ALL = java.util.Arrays.stream(Validation.values()).map(Enum::name)
             .toArray(String[]::new);
     private static final String[] NONE_ONLY = {Validation.NONE.name()};

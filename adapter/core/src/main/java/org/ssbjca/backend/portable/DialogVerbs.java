@@ -141,33 +141,23 @@ final class DialogVerbs {
             Pair pair = fresh != null ? new Pair(fresh, null) : lockConversation(handle, "SEND");
             Endpoint me = pair.me();
             requireOpen(me, "SEND");
-            SendChecks checks = sendInOne(me, pair.peer(), messageType, body);
+            Endpoint peer = pair.peer();
+            SendChecks checks = sendInOne(me, peer, messageType, body, BodyValidator.passedUnparsed(body));
             if (checks == null) {
                 return;
             }
-            if (checks.sentBy() == null && !checks.typeExists()) {
-                throw new BrokerException("SEND: message type '" + messageType + "' does not exist");
-            }
-            if (checks.sentBy() == null) {
-                throw new BrokerException("SEND: message type '" + messageType + "' is not part of contract '"
-                        + me.contract + "'");
-            }
-            if (!checks.sentBy().allows(me.initiator)) {
-                throw new BrokerException("SEND: contract '" + me.contract + "' does not let the " + me.side()
-                        + " send message type '" + messageType + "' (SENT BY " + checks.sentBy() + ")");
-            }
-            BodyValidator.check(messageType, checks.validation(), body);
-            Endpoint peer = pair.peer();
-            if (peer == null) {
-                requireTarget(me, checks);
-                if (checks.receives() && sql.sendFirstMessage != null) {
-                    sendFirst(me, checks.queue(), messageType, body);
+            refuseUnlessAllowed(me, peer, checks, messageType, body, null);
+            if (checks.receives() && sql.sendChecked != null) {
+                // PostgreSQL: the body passed its type's validation by parsing; the statement again, accepting it
+                Validation parsed = checks.validation();
+                checks = sendInOne(me, peer, messageType, body, BodyValidator.every());
+                if (checks == null) {
                     return;
                 }
+                refuseUnlessAllowed(me, peer, checks, messageType, body, parsed);
+            }
+            if (peer == null) {
                 peer = createTarget(me, checks.queue());
-            } else if (checks.queue() == null) {
-                throw new BrokerException("service '" + peer.service + "' of conversation " + peer.handle
-                        + " no longer exists");
             }
             messages.send(me, peer, messageType, body, checks.queue(), checks.receives());
         } catch (SQLException e) {
@@ -176,12 +166,44 @@ final class DialogVerbs {
     }
 
     /**
-     * A SEND whose checks pass, in one statement with them (PostgreSQL; a body that needs parsing for its validation
-     * and a queue that does not receive take the longer way).
+     * Throws what a SEND with these checks breaks, in SEND's order: type, contract, side, body, target.
      *
-     * @return null when it sent, else the checks, for the caller to say why not or to take the longer way
+     * @param passed a validation the body was already found to pass, or null
      */
-    private SendChecks sendInOne(Endpoint me, Endpoint peer, String messageType, byte[] body) throws SQLException {
+    private static void refuseUnlessAllowed(Endpoint me, Endpoint peer, SendChecks checks, String messageType,
+            byte[] body, Validation passed) {
+        if (checks.sentBy() == null && !checks.typeExists()) {
+            throw new BrokerException("SEND: message type '" + messageType + "' does not exist");
+        }
+        if (checks.sentBy() == null) {
+            throw new BrokerException("SEND: message type '" + messageType + "' is not part of contract '"
+                    + me.contract + "'");
+        }
+        if (!checks.sentBy().allows(me.initiator)) {
+            throw new BrokerException("SEND: contract '" + me.contract + "' does not let the " + me.side()
+                    + " send message type '" + messageType + "' (SENT BY " + checks.sentBy() + ")");
+        }
+        if (checks.validation() != passed) {
+            BodyValidator.check(messageType, checks.validation(), body);
+        }
+        if (peer == null) {
+            requireTarget(me, checks);
+        } else if (checks.queue() == null) {
+            throw new BrokerException("service '" + peer.service + "' of conversation " + peer.handle
+                    + " no longer exists");
+        }
+    }
+
+    /**
+     * A SEND whose checks pass, in one statement with them (PostgreSQL; elsewhere, and for a dialog whose target
+     * endpoint was removed, only the checks).
+     *
+     * @param passed the validations the body passes ({@link BodyValidator})
+     * @return null when it sent, else the checks, for the caller to say why not or to take the longer way (a body to
+     *         parse, a queue that does not receive)
+     */
+    private SendChecks sendInOne(Endpoint me, Endpoint peer, String messageType, byte[] body, String[] passed)
+            throws SQLException {
         boolean first = peer == null && me.initiator && Endpoint.STARTED_OUTBOUND.equals(me.state);
         String statement = first ? sql.sendFirstChecked : peer != null ? sql.sendChecked : null;
         if (statement == null) {
@@ -189,15 +211,15 @@ final class DialogVerbs {
                     me.farService);
         }
         java.sql.Array sides = c.createArrayOf("varchar", SIDES.get(me.initiator));
-        java.sql.Array validations = c.createArrayOf("varchar", BodyValidator.passedUnparsed(body));
+        java.sql.Array validations = c.createArrayOf("varchar", passed);
         Instant now = broker.now();
         Outcome outcome;
         if (first) {
             UUID group = UUID.randomUUID();
             UUID target = UUID.randomUUID();
             outcome = st.first(statement, rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7),
-                    rs.getLong(8) == 1, false), messageType, me.contract, me.contract, messageType, me.farService, sides,
-                    validations, group, target, me.conversationId, group, me.farService, me.service, me.contract,
+                    rs.getLong(8) == 1, false), messageType, me.contract, me.contract, messageType, me.farService,
+                    sides, validations, group, target, me.conversationId, group, me.farService, me.service, me.contract,
                     Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now, group, target,
                     me.sendSequence, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now,
                     me.sendSequence + 1, me.handle);
@@ -235,21 +257,6 @@ final class DialogVerbs {
     private static String[] sides(boolean initiator) {
         return java.util.Arrays.stream(SentBy.values()).filter(s -> s.allows(initiator)).map(Enum::name)
                 .toArray(String[]::new);
-    }
-
-    /** The first SEND on a dialog, to an enabled queue, in one statement (PostgreSQL). */
-    private void sendFirst(Endpoint me, String queue, String messageType, byte[] body) throws SQLException {
-        UUID group = UUID.randomUUID();
-        UUID target = UUID.randomUUID();
-        Instant now = broker.now();
-        int updated = st.update(sql.sendFirstMessage, group, queue, target, me.conversationId, false, group,
-                me.farService, me.service, me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, now, queue,
-                group, target, me.sendSequence, messageType, body, now, me.sendSequence + 1, Endpoint.CONVERSING,
-                me.handle);
-        if (updated != 1) {
-            throw new ConversationEndedException("SEND: conversation handle " + me.handle + " does not exist");
-        }
-        messages.enqueuedInNewGroup(queue, messageType);
     }
 
     /** Before the first SEND creates the target endpoint: the dialog may, and its target service accepts it. */

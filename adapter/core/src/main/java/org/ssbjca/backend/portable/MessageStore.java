@@ -49,35 +49,30 @@ final class MessageStore {
             throw new BrokerException("service '" + to.service + "' of conversation " + to.handle
                     + " no longer exists");
         }
-        deliver(from, to, messageType, body, target.queue(), target.receives());
+        deliver(from.handle, to, from.sendSequence, messageType, body, target.queue(), target.receives());
     }
 
     /**
      * A SEND: puts the message on the target's queue (in the transmission queue while that queue does not receive)
-     * and gives the sender its next sequence number, state CONVERSING; on PostgreSQL in one statement.
+     * and gives the sender its next sequence number, state CONVERSING.
      *
      * @param queue the target service's queue
      * @param receives whether that queue receives
      */
     void send(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
             throws SQLException {
-        if (receives && sql.sendMessage != null) {
-            int unparked = st.update(sql.sendMessage, queue, to.groupId, to.handle, from.sendSequence,
-                    messageType, body, broker.now(), from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
-            enqueued(queue, to.groupId, messageType, unparked);
-            return;
-        }
-        deliver(from, to, messageType, body, queue, receives);
+        deliver(from.handle, to, from.sendSequence, messageType, body, queue, receives);
         st.update(sql.updateSendSequence, from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
     }
 
-    private void deliver(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
-            throws SQLException {
+    /** Puts a message on the queue when it receives, else in the transmission queue. */
+    private void deliver(UUID from, Endpoint to, long sequence, String messageType, byte[] body, String queue,
+            boolean receives) throws SQLException {
         if (receives) {
-            enqueue(queue, to.groupId, to.handle, from.sendSequence, messageType, body);
+            enqueue(queue, to.groupId, to.handle, sequence, messageType, body);
         } else {
-            st.update(sql.insertTransmission, from.handle, to.handle, queue, from.sendSequence, messageType, body,
-                    broker.now(), "The queue '" + queue + "' is disabled.");
+            st.update(sql.insertTransmission, from, to.handle, queue, sequence, messageType, body, broker.now(),
+                    "The queue '" + queue + "' is disabled.");
         }
     }
 
@@ -118,13 +113,7 @@ final class MessageStore {
         if (own == null) {
             return;
         }
-        String queue = own.queue();
-        if (own.receives()) {
-            enqueue(queue, e.groupId, e.handle, BROKER_SEQUENCE, messageType, body);
-        } else {
-            st.update(sql.insertTransmission, e.handle, e.handle, queue, BROKER_SEQUENCE, messageType, body,
-                    broker.now(), "The queue '" + queue + "' is disabled.");
-        }
+        deliver(e.handle, e, BROKER_SEQUENCE, messageType, body, own.queue(), own.receives());
     }
 
     /** A service's queue and whether it receives (false when the queue row is gone too). */

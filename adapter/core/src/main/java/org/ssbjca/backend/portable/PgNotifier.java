@@ -25,9 +25,9 @@ import org.ssbjca.support.Backoff;
  * <p>
  * Rounds of notifications are at least {@link #INTERVAL_NANOS} apart: the commits of the meantime are announced
  * together, one NOTIFY per queue. Each NOTIFY is a transaction of its own and wakes every listening session; one per
- * commit cost about 100 µs of PostgreSQL's CPU and as much of WildFly's per call in the benchmark's outbound phase. Readers of this JVM do
- * not wait for it (they are signalled at the commit), and readers of another JVM that are busy do not wait at all: the
- * interval delays only an idle remote reader, by at most that long.
+ * commit cost about 100 µs of PostgreSQL's CPU and as much of WildFly's per call in the benchmark's outbound phase.
+ * Readers of this JVM do not wait for it (they are signalled at the commit), and readers of another JVM that are busy
+ * do not wait at all: the interval delays only an idle remote reader, by at most that long.
  */
 final class PgNotifier implements Runnable {
 

@@ -127,24 +127,10 @@ final class PortableSql {
     final String updateSendSequence =
             "UPDATE ssb.conversation_endpoint SET send_sequence = ?, state = ? WHERE conversation_handle = ?";
     /**
-     * PostgreSQL only (null on H2): a SEND on a conversation whose target is on an enabled queue, in one statement:
-     * {@link #insertMessage} with the sender's {@link #updateSendSequence}. Parameters: {@link #insertMessage}'s,
-     * then {@link #updateSendSequence}'s. The update count says whether the group was parked, as
-     * {@link #insertMessage}'s does.
-     */
-    final String sendMessage;
-    /**
-     * PostgreSQL only (null on H2): the first SEND of a dialog this transaction began, to an enabled queue, in one
-     * statement: the target's new group (given its turn, the message being in it), the target endpoint, the message
-     * and the initiator's {@link #updateSendSequence}, which is the statement's update count (1). Parameters: the
-     * group and its queue, {@link #insertEndpoint}'s, the message's (as {@link #insertMessage}), then
-     * {@link #updateSendSequence}'s.
-     */
-    final String sendFirstMessage;
-    /**
      * PostgreSQL only (null on H2): a dialog's first SEND with its checks, in one statement: {@link #sendChecks}, and
      * only when they pass (the sender's side may send the type, its body passes the type's validation, the target
-     * service accepts the contract, its queue receives) what {@link #sendFirstMessage} makes. Parameters:
+     * service accepts the contract, its queue receives) the target's new group (given its turn, the message being in
+     * it), the target endpoint, the message and the sender's {@link #updateSendSequence}. Parameters:
      * {@link #sendChecks}'s; the sides that may send and the validations the body passes (VARCHAR[] each, decided by
      * the caller); the group; the target endpoint's handle, conversation, service, far service, contract, lifetime,
      * creation time; the message's group, handle, sequence, type, body, time; the sender's next sequence and handle.
@@ -154,10 +140,10 @@ final class PortableSql {
     /**
      * PostgreSQL only (null on H2): a SEND on a conversation whose target exists, with its checks, in one statement:
      * {@link #sendChecks}, and only when they pass (the sender's side may send the type, its body passes the type's
-     * validation, the target's queue receives) what {@link #sendMessage} does. Parameters: {@link #sendChecks}'s; the
-     * sides that may send and the validations the body passes (VARCHAR[] each); the message's group, handle, sequence,
-     * type, body, time; the sender's next sequence and handle. Columns: {@link #sendChecks}'s, then whether it sent,
-     * and whether it gave a parked group its turn.
+     * validation, the target's queue receives) {@link #insertMessage} with the sender's {@link #updateSendSequence}.
+     * Parameters: {@link #sendChecks}'s; the sides that may send and the validations the body passes (VARCHAR[]
+     * each); the message's group, handle, sequence, type, body, time; the sender's next sequence and handle. Columns:
+     * {@link #sendChecks}'s, then whether it sent, and whether it gave a parked group its turn.
      */
     final String sendChecked;
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
@@ -388,10 +374,9 @@ final class PortableSql {
                 + " WHERE u.ctid = (SELECT g.ctid FROM ssb.conversation_group g"
                 + " WHERE g.conversation_group_id = (SELECT conversation_group_id FROM m) AND g.turn >= " + PARKED
                 + " FOR UPDATE SKIP LOCKED)";
-        String insertReturningGroup = "WITH m AS (" + INSERT_MESSAGE + " RETURNING conversation_group_id)";
-        insertMessage = dialect.receivesInOneStatement ? insertReturningGroup + unparkInserted : INSERT_MESSAGE;
-        sendMessage = dialect.receivesInOneStatement
-                ? insertReturningGroup + ", s AS (" + updateSendSequence + ")" + unparkInserted : null;
+        insertMessage = dialect.receivesInOneStatement
+                ? "WITH m AS (" + INSERT_MESSAGE + " RETURNING conversation_group_id)" + unparkInserted
+                : INSERT_MESSAGE;
         String checked = " FROM k WHERE k.from_queue IS NOT NULL AND k.target_exists AND k.contract_exists";
         beginDialog = dialect.receivesInOneStatement ? "WITH k AS (" + dialogChecks + "),"
                 + " g AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
@@ -401,9 +386,6 @@ final class PortableSql {
                 + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), CAST(? AS CHAR(2)), 0,"
                 + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE)" + checked + ")"
                 + " SELECT k.from_queue, k.target_exists, k.contract_exists FROM k" : null;
-        sendFirstMessage = dialect.receivesInOneStatement ? "WITH g AS (INSERT INTO ssb.conversation_group"
-                + " (conversation_group_id, queue_name, turn) VALUES (?, ?, " + dialect.nextTurn + ")),"
-                + " e AS (" + insertEndpoint + "), m AS (" + INSERT_MESSAGE + ") " + updateSendSequence : null;
         String passed = " FROM k WHERE k.sent_by = ANY (CAST(? AS VARCHAR[]))"
                 + " AND k.validation = ANY (CAST(? AS VARCHAR[])) AND k.receives";
         String message = "INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
