@@ -84,7 +84,7 @@ public final class Jdbc {
             if (p == null) {
                 ps.setNull(i + 1, Types.NULL);
             } else if (p instanceof Null) {
-                ps.setNull(i + 1, ((Null) p).sqlType);
+                bindNull(ps, i + 1, ((Null) p).sqlType);
             } else if (p instanceof Instant) {
                 ps.setObject(i + 1, OffsetDateTime.ofInstant((Instant) p, ZoneOffset.UTC));
             } else if (p instanceof byte[]) {
@@ -92,6 +92,24 @@ public final class Jdbc {
             } else {
                 ps.setObject(i + 1, p);
             }
+        }
+    }
+
+    /**
+     * A NULL of a type. pgjdbc's {@code setNull} sends a NULL timestamp with no type (it leaves timestamps to the
+     * server), so the server describes such a statement once it is prepared; from then on pgjdbc precedes each of its
+     * executions whose result has a column of variable length with a round trip of its own (the {@code BEGIN} alone,
+     * or an empty {@code Sync}: its guard against full buffers). On pgjdbc's own statements (those the portable verbs
+     * run, {@code PortableSession.statementsOn}) a NULL timestamp is sent typed instead: one round trip per statement
+     * ({@code RoundTripsTest}).
+     */
+    private static void bindNull(PreparedStatement ps, int index, int sqlType) throws SQLException {
+        if (sqlType == Types.TIMESTAMP_WITH_TIMEZONE && ps instanceof org.postgresql.PGStatement) {
+            org.postgresql.util.PGobject typed = new org.postgresql.util.PGobject();
+            typed.setType("timestamptz");
+            ps.setObject(index, typed);
+        } else {
+            ps.setNull(index, sqlType);
         }
     }
 

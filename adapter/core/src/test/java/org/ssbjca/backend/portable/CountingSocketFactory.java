@@ -1,0 +1,103 @@
+package org.ssbjca.backend.portable;
+
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import javax.net.SocketFactory;
+
+/**
+ * pgjdbc's {@code socketFactory}: sockets that count, per thread, the round trips made on them: each first read after
+ * a write (the driver waiting for the server's answer to what it sent).
+ */
+public final class CountingSocketFactory extends SocketFactory {
+
+    private static final ThreadLocal<long[]> ROUND_TRIPS = ThreadLocal.withInitial(() -> new long[1]);
+
+    /** @return the round trips this thread made on sockets of this factory so far */
+    static long roundTrips() {
+        return ROUND_TRIPS.get()[0];
+    }
+
+    @Override
+    public Socket createSocket() {
+        return new CountingSocket();
+    }
+
+    /** A socket whose streams note whether the last thing done was a write. */
+    private static final class CountingSocket extends Socket {
+        private volatile boolean wrote;
+        private InputStream in;
+        private OutputStream out;
+
+        @Override
+        public synchronized InputStream getInputStream() throws IOException {
+            if (in == null) {
+                in = new FilterInputStream(super.getInputStream()) {
+                    @Override
+                    public int read() throws IOException {
+                        waiting();
+                        return super.read();
+                    }
+
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        waiting();
+                        return super.read(b, off, len);
+                    }
+                };
+            }
+            return in;
+        }
+
+        @Override
+        public synchronized OutputStream getOutputStream() throws IOException {
+            if (out == null) {
+                out = new FilterOutputStream(super.getOutputStream()) {
+                    @Override
+                    public void write(int b) throws IOException {
+                        wrote = true;
+                        super.out.write(b);
+                    }
+
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        wrote = true;
+                        super.out.write(b, off, len);
+                    }
+                };
+            }
+            return out;
+        }
+
+        private void waiting() {
+            if (wrote) {
+                wrote = false;
+                ROUND_TRIPS.get()[0]++;
+            }
+        }
+    }
+
+    @Override
+    public Socket createSocket(String host, int port) {
+        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
+    }
+
+    @Override
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
+        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
+    }
+
+    @Override
+    public Socket createSocket(InetAddress host, int port) {
+        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
+    }
+
+    @Override
+    public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
+        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
+    }
+}

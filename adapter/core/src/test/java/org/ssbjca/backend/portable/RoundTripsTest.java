@@ -1,0 +1,127 @@
+package org.ssbjca.backend.portable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.conformance.PostgresServer;
+
+/**
+ * The round trips of the hot paths on PostgreSQL, counted on the wire ({@link CountingSocketFactory}), once pgjdbc
+ * has prepared the statements on the server (from their fifth execution).
+ * <p>
+ * pgjdbc sends a statement in the same round trip as the {@code BEGIN} of its transaction, unless the server had to
+ * describe the statement (a parameter sent with no type, such as pgjdbc's NULL timestamp) and its result has a
+ * column of variable length: then every execution first sends what is queued with a {@code Sync} and waits (the
+ * {@code BEGIN} alone, or an empty {@code Sync}), a round trip more. Seen before {@link org.ssbjca.backend.Jdbc} typed
+ * its NULL timestamps: BEGIN DIALOG with its first SEND and the commit took 5 round trips instead of 3.
+ */
+class RoundTripsTest {
+
+    /** More executions than pgjdbc's prepare threshold (5), so that the statements are prepared on the server. */
+    private static final int WARM_UP = 6;
+    private static final byte[] BODY = "work".getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    void beginDialogWithItsFirstSendAndTheCommitAreThreeRoundTrips() throws Exception {
+        try (Fixture f = new Fixture("round_trips_first")) {
+            for (DialogOptions options : List.of(DialogOptions.defaults(),
+                    DialogOptions.defaults().withLifetime(Duration.ofHours(1)))) {
+                for (int i = 0; i < WARM_UP; i++) {
+                    f.dialog(options);
+                }
+                long before = CountingSocketFactory.roundTrips();
+                f.dialog(options);
+                assertEquals(3, CountingSocketFactory.roundTrips() - before,
+                        "BEGIN DIALOG (with the transaction's BEGIN), its first SEND, the COMMIT; " + options);
+            }
+        }
+    }
+
+    @Test
+    void aLaterSendAndTheCommitAreThreeRoundTrips() throws Exception {
+        try (Fixture f = new Fixture("round_trips_later")) {
+            Conversation d = f.dialog(DialogOptions.defaults());
+            for (int i = 0; i < WARM_UP; i++) {
+                f.s.send(d.handle(), "M", BODY);
+                f.commit();
+            }
+            long before = CountingSocketFactory.roundTrips();
+            f.s.send(d.handle(), "M", BODY);
+            f.commit();
+            assertEquals(3, CountingSocketFactory.roundTrips() - before,
+                    "the lock of both endpoints (with the BEGIN), the SEND with its checks, the COMMIT");
+        }
+    }
+
+    @Test
+    void aReceiveWithAReplyAndTheCommitAreFourRoundTrips() throws Exception {
+        try (Fixture f = new Fixture("round_trips_reply")) {
+            for (int i = 0; i < WARM_UP + 1; i++) {
+                f.dialog(DialogOptions.defaults());
+            }
+            for (int i = 0; i <= WARM_UP; i++) {
+                long before = CountingSocketFactory.roundTrips();
+                List<BrokerMessage> got = f.s.receive(ReceiveRequest.from("QT").top(1));
+                assertEquals(1, got.size());
+                f.s.send(got.get(0).conversationHandle(), "M", BODY);
+                f.commit();
+                if (i == WARM_UP) {
+                    assertEquals(4, CountingSocketFactory.roundTrips() - before,
+                            "the RECEIVE (with the BEGIN), the lock, the SEND with its checks, the COMMIT");
+                }
+            }
+        }
+    }
+
+    /** A PostgreSQL database with the declarations, and a session on a connection whose round trips are counted. */
+    private static final class Fixture implements AutoCloseable {
+
+        private final PortableBroker broker;
+        private final Connection c;
+        final BrokerSession s;
+
+        Fixture(String database) throws Exception {
+            DatabaseConfig created = PostgresServer.get().newDatabase(database);
+            String url = created.url() + (created.url().contains("?") ? "&" : "?") + "socketFactory="
+                    + CountingSocketFactory.class.getName();
+            ConnectionSource source = new ConnectionSource(new DatabaseConfig(url, created.user(), created.password()));
+            broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults());
+            c = source.open();
+            IdleGroupsReceiveTest.declare(broker, c);
+            s = broker.session(c);
+        }
+
+        Conversation dialog(DialogOptions options) throws Exception {
+            Conversation d = s.beginDialog("I", "T", "C", options);
+            s.send(d.handle(), "M", BODY);
+            commit();
+            return d;
+        }
+
+        void commit() throws Exception {
+            c.commit();
+            s.afterCompletion(true);
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                c.close();
+            } finally {
+                broker.close();
+            }
+        }
+    }
+}
