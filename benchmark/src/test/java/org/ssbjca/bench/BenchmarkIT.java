@@ -316,17 +316,24 @@ class BenchmarkIT {
 
     /**
      * The sending side, 4 callers, one container transaction per call, nothing consuming: ssb-jca's BEGIN DIALOG +
-     * SEND through the connection factory against one persistent send through Artemis's {@code java:/JmsXA}.
+     * SEND through the connection factory (in one call, the target's figure, and as two calls) against one persistent
+     * send through Artemis's {@code java:/JmsXA}.
      */
     private void outbound() throws Exception {
         int n = SCALING;
         loader.clear();
         resetStatements();
         CpuMeter.Reading before = cpuNow();
-        long[] ssb = control.outbound("ssb", 4, n, BODY);
+        long[] ssb = control.outbound("ssb-one-call", 4, n, BODY);
         String ssbCpu = cpuSince(before, n, false);
         profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
         assertEquals(0, ssb[1], "no ssb-jca send failed");
+        assertEquals(n, loader.depth(), "every ssb-jca send committed its message");
+        loader.clear();
+        before = cpuNow();
+        long[] twoCalls = control.outbound("ssb", 4, n, BODY);
+        String twoCallsCpu = cpuSince(before, n, false);
+        assertEquals(0, twoCalls[1], "no ssb-jca send failed");
         assertEquals(n, loader.depth(), "every ssb-jca send committed its message");
         loader.clear();
         before = cpuNow();
@@ -351,17 +358,22 @@ class BenchmarkIT {
         assertEquals(n, loader.depth(), "every ceiling call committed its message");
         loader.clear();
         double ssbRate = n * 1e9 / ssb[0];
+        double twoCallsRate = n * 1e9 / twoCalls[0];
         double artemisRate = n * 1e9 / artemis[0];
         double ceilingRate = jdbc[1] * 1e9 / jdbc[0];
-        report.row("outbound", "ssb-jca: BEGIN DIALOG + SEND per call, 4 callers", Report.rate(ssbRate),
+        report.row("outbound", "ssb-jca: BEGIN DIALOG and SEND in one call (beginDialogAndSend), 4 callers",
+                Report.rate(ssbRate),
                 String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, ssbCpu));
+        report.row("outbound", "ssb-jca: BEGIN DIALOG, then SEND (two calls), 4 callers", Report.rate(twoCallsRate),
+                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, twoCallsCpu));
         report.row("outbound", "Artemis: java:/JmsXA persistent send per call, 4 callers", Report.rate(artemisRate),
                 String.format(Locale.ROOT, "%,d calls; %s", n, artemisCpu));
         report.row("outbound", "plain JDBC loop: the same rows in one statement, XA one-phase, 4 threads",
                 Report.rate(ceilingRate), String.format(Locale.ROOT, "%,d calls, no container; %s", n, ceilingCpu[0]));
         report.row("outbound", "ssb-jca / outbound JDBC ceiling; Artemis / outbound JDBC ceiling",
                 Report.ratio(ssbRate / ceilingRate) + "; " + Report.ratio(artemisRate / ceilingRate), "");
-        report.target("outbound ≥ 1.0× Artemis (4 callers)", "≥ 1.00×", Report.ratio(ssbRate / artemisRate),
+        report.target("outbound ≥ 1.0× Artemis (4 callers; beginDialogAndSend, two calls in brackets)", "≥ 1.00×",
+                Report.ratio(ssbRate / artemisRate) + " (" + Report.ratio(twoCallsRate / artemisRate) + ")",
                 ssbRate >= artemisRate);
     }
 

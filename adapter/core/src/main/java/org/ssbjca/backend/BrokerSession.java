@@ -39,6 +39,25 @@ public interface BrokerSession {
     Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options);
 
     /**
+     * BEGIN DIALOG and SEND its first message: what {@link #beginDialog} followed by {@link #send} do, which is how
+     * a backend without a shorter way does it.
+     *
+     * @param fromService initiating service
+     * @param toService target service
+     * @param contract contract
+     * @param options related group or conversation, lifetime, encryption
+     * @param messageType the message type
+     * @param body the body, or null for none
+     * @return the initiator's side
+     */
+    default Conversation beginDialogAndSend(String fromService, String toService, String contract,
+            DialogOptions options, String messageType, byte[] body) {
+        Conversation conversation = beginDialog(fromService, toService, contract, options);
+        send(conversation.handle(), messageType, body);
+        return conversation;
+    }
+
+    /**
      * SEND ON CONVERSATION handle MESSAGE TYPE type (body).
      *
      * @param handle this side's conversation handle

@@ -83,6 +83,18 @@ public class ConnectionHandle implements ServiceBrokerConnection {
     }
 
     @Override
+    public Conversation beginDialogAndSend(String fromService, String toService, String contract,
+            DialogOptions options, String messageType, byte[] body) {
+        Objects.requireNonNull(fromService, "fromService");
+        Objects.requireNonNull(toService, "toService");
+        Objects.requireNonNull(contract, "contract");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(messageType, "messageType");
+        return run("BEGIN DIALOG and SEND",
+                s -> s.beginDialogAndSend(fromService, toService, contract, options, messageType, body));
+    }
+
+    @Override
     public void send(Conversation conversation, String messageType, byte[] body) {
         Objects.requireNonNull(conversation, "conversation");
         Objects.requireNonNull(messageType, "messageType");

@@ -339,6 +339,110 @@ class DialogConformanceTest {
         assertBodyNeverArrives(db, o, c, o.empty, bytes("not empty"));
     }
 
+    /**
+     * BEGIN DIALOG and SEND in one call (on PostgreSQL one statement) makes what the two calls make: both endpoints
+     * conversing, the initiator's group, the target's own group that a RECEIVE finds, sequence numbers going on from 0.
+     */
+    @BackendTest
+    void beginDialogAndSendMakesWhatBeginDialogThenSendMake(Db db) {
+        Db.Objects o = db.objects();
+        Conversation two = beginAndSend(db, o, o.request, bytes("two 0"));
+        Conversation one = db.tx(s -> s.beginDialogAndSend(o.initiatorService, o.targetService, o.contract,
+                DialogOptions.defaults().withLifetime(Duration.ofHours(1)), o.request, bytes("one 0")));
+        db.run(s -> s.send(one.handle(), o.request, bytes("one 1")));
+
+        for (Conversation c : List.of(two, one)) {
+            assertEquals("CO", db.state(c.handle()));
+            UUID target = db.admin(a -> a.peerHandle(c.handle()));
+            assertNotNull(target, "the first SEND created the target endpoint");
+            assertEquals("CO", db.state(target));
+        }
+        List<BrokerMessage> got = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            got.addAll(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                    .timeout(Duration.ofSeconds(5)))));
+        }
+        assertEquals(3, got.size(), "each conversation's group is found by a RECEIVE: " + got);
+        List<BrokerMessage> ofOne = got.stream().filter(m -> m.conversationId().equals(one.conversationId()))
+                .toList();
+        assertEquals(List.of("one 0", "one 1"), ofOne.stream().map(BrokerMessage::bodyAsText).toList());
+        assertEquals(List.of(0L, 1L), ofOne.stream().map(BrokerMessage::messageSequenceNumber).toList());
+        assertEquals(db.admin(a -> a.peerHandle(one.handle())), ofOne.get(0).conversationHandle());
+        assertNotEquals(one.conversationGroupId(), ofOne.get(0).conversationGroupId());
+        assertEquals(o.targetService, ofOne.get(0).serviceName());
+        assertEquals(o.contract, ofOne.get(0).serviceContractName());
+        assertEquals(o.request, ofOne.get(0).messageTypeName());
+
+        db.run(s -> s.send(ofOne.get(0).conversationHandle(), o.reply, bytes("back")));
+        BrokerMessage reply = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
+                .timeout(Duration.ofSeconds(5)))).get(0);
+        assertEquals(one.handle(), reply.conversationHandle());
+        assertEquals(one.conversationGroupId(), reply.conversationGroupId(), "the initiator's group");
+        assertEquals("back", reply.bodyAsText());
+    }
+
+    /**
+     * BEGIN DIALOG and SEND in one call refuses what the two calls refuse, with the same words, and takes the same
+     * longer ways (a body to parse, an EMPTY type).
+     */
+    @BackendTest
+    void beginDialogAndSendKeepsEveryRuleOfBoth(Db db) {
+        Db.Objects o = db.objects();
+        String unknown = "no such " + UUID.randomUUID();
+        List<String[]> refused = new java.util.ArrayList<>(List.of(
+                new String[] {unknown, o.targetService, o.contract, o.request, "x"},
+                new String[] {o.initiatorService, o.targetService, unknown, o.request, "x"},
+                new String[] {o.initiatorService, o.targetService, o.contract, "DEFAULT", "x"},
+                new String[] {o.initiatorService, o.targetService, o.contract, unknown, "x"},
+                new String[] {o.initiatorService, o.targetService, o.contract, o.reply, "x"},
+                new String[] {o.initiatorService, o.targetService, o.contract, o.xml, "<open>"},
+                new String[] {o.initiatorService, o.targetService, o.contract, o.empty, "not empty"}));
+        if (db.broker().kind() != org.ssbjca.backend.BackendKind.SQLSERVER) {
+            refused.add(new String[] {o.initiatorService, unknown, o.contract, o.request, "x"});
+        }
+        long endpoints = db.endpoints();
+        for (String[] r : refused) {
+            BrokerException twoCalls = assertThrows(BrokerException.class, () -> db.run(s -> {
+                Conversation c = s.beginDialog(r[0], r[1], r[2], DialogOptions.defaults());
+                s.send(c.handle(), r[3], bytes(r[4]));
+            }));
+            BrokerException oneCall = assertThrows(BrokerException.class, () -> db.run(s -> s.beginDialogAndSend(
+                    r[0], r[1], r[2], DialogOptions.defaults(), r[3], bytes(r[4]))), java.util.Arrays.toString(r));
+            assertEquals(twoCalls.getClass(), oneCall.getClass(), java.util.Arrays.toString(r));
+            assertEquals(twoCalls.getMessage(), oneCall.getMessage(), java.util.Arrays.toString(r));
+        }
+        assertEquals(endpoints, db.endpoints(), "the refused calls' transactions left no endpoint");
+        assertEquals(0, db.depth(o.targetQueue));
+
+        db.run(s -> s.beginDialogAndSend(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults(),
+                o.xml, bytes("<ok/>")));
+        db.run(s -> s.beginDialogAndSend(o.initiatorService, o.targetService, o.contract, DialogOptions.defaults(),
+                o.empty, null));
+        List<BrokerMessage> got = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            got.addAll(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                    .timeout(Duration.ofSeconds(5)))));
+        }
+        assertEquals(java.util.Set.of(o.xml, o.empty),
+                got.stream().map(BrokerMessage::messageTypeName).collect(java.util.stream.Collectors.toSet()));
+    }
+
+    /** BEGIN DIALOG and SEND in one call, while the target queue is disabled: the message waits for it. */
+    @BackendTest
+    void beginDialogAndSendWaitsForADisabledQueue(Db db) {
+        Db.Objects o = db.objects();
+        enable(db, o.targetQueue, false);
+        Conversation c = db.tx(s -> s.beginDialogAndSend(o.initiatorService, o.targetService, o.contract,
+                DialogOptions.defaults(), o.request, bytes("waited")));
+        assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
+        enable(db, o.targetQueue, true);
+        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
+                .timeout(Duration.ofSeconds(5))));
+        assertEquals(1, got.size(), got.toString());
+        assertEquals("waited", got.get(0).bodyAsText());
+        assertEquals(c.conversationId(), got.get(0).conversationId());
+    }
+
     private static void enable(Db db, String queue, boolean enabled) {
         db.admin(a -> {
             a.setQueueEnabled(queue, enabled);

@@ -84,7 +84,8 @@ public final class BenchControl implements BenchControlMXBean {
 
     @Override
     public long[] outbound(String system, int callers, int total, int size) throws InterruptedException {
-        boolean toSsb = "ssb".equals(system);
+        boolean toSsb = system.startsWith("ssb");
+        boolean oneCall = "ssb-one-call".equals(system);
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicLong failed = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
@@ -98,7 +99,9 @@ public final class BenchControl implements BenchControlMXBean {
                 }
                 for (int id = next.getAndIncrement(); id < total; id = next.getAndIncrement()) {
                     try {
-                        if (toSsb) {
+                        if (oneCall) {
+                            ssb.beginAndSendInOneCall(id, size);
+                        } else if (toSsb) {
                             ssb.beginAndSend(id, size);
                         } else {
                             artemis.send(id, 1, size);

@@ -62,8 +62,8 @@ public interface BenchControlMXBean {
      * The sending side: {@code callers} threads each calling the sender EJB, one container transaction per call,
      * until {@code total} calls are done; nothing consumes meanwhile.
      *
-     * @param system "ssb" (BEGIN DIALOG + SEND through the connection factory) or "artemis" (one persistent send
-     *     through java:/JmsXA)
+     * @param system "ssb" (BEGIN DIALOG, then SEND, through the connection factory), "ssb-one-call" (the same in one
+     *     call, {@code beginDialogAndSend}) or "artemis" (one persistent send through java:/JmsXA)
      * @return {elapsed nanos, failed calls}
      */
     long[] outbound(String system, int callers, int total, int size) throws InterruptedException;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.ServiceBrokerConnectionFactory;
 
@@ -69,6 +70,18 @@ public class SsbSender {
     public void beginAndSend(int id, int size) {
         try (ServiceBrokerConnection broker = factory.getConnection()) {
             broker.send(broker.beginDialog(FROM, TO, CONTRACT), TYPE, Bodies.of(id, size));
+        }
+    }
+
+    /**
+     * The same in one call ({@code beginDialogAndSend}).
+     *
+     * @param id the message's number
+     * @param size its body's size
+     */
+    public void beginAndSendInOneCall(int id, int size) {
+        try (ServiceBrokerConnection broker = factory.getConnection()) {
+            broker.beginDialogAndSend(FROM, TO, CONTRACT, DialogOptions.defaults(), TYPE, Bodies.of(id, size));
         }
     }
 }

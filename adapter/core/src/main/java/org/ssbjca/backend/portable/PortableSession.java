@@ -81,6 +81,12 @@ final class PortableSession implements BrokerSession {
     }
 
     @Override
+    public Conversation beginDialogAndSend(String fromService, String toService, String contract,
+            DialogOptions options, String messageType, byte[] body) {
+        return dialogs.beginDialogAndSend(fromService, toService, contract, options, messageType, body);
+    }
+
+    @Override
     public void send(UUID handle, String messageType, byte[] body) {
         dialogs.send(handle, messageType, body);
     }

@@ -146,6 +146,18 @@ final class PortableSql {
      * {@link #sendChecks}'s, then whether it sent, and whether it gave a parked group its turn.
      */
     final String sendChecked;
+    /**
+     * PostgreSQL only (null on H2): BEGIN DIALOG in a new group and its first SEND, in one statement, only when every
+     * check of both passes ({@link #dialogChecks}'s: the initiator service, the contract; {@link #sendChecks}'s: the
+     * initiator may send the type, its body passes the type's validation, the target service exists and accepts the
+     * contract, its queue receives): the initiator's group (parked) and endpoint (conversing, sequence 1), the
+     * target's group (with its turn) and endpoint, the message (sequence 0): the rows BEGIN DIALOG and its first SEND
+     * leave. Parameters: the initiator service, the contract; {@link #sendChecks}'s; the sides that may send and the
+     * validations the body passes (VARCHAR[] each); the initiator's group, the target's group; the initiator's handle,
+     * conversation, group, service, far service, contract, lifetime, creation time; the target's the same; the
+     * message's group, handle, type, body, time. Columns: the target's queue, null when it did not send.
+     */
+    final String beginDialogAndSend;
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
     final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     final String setTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = ? WHERE conversation_handle = ?";
@@ -405,6 +417,27 @@ final class PortableSql {
                 + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok),"
                 + " m AS (" + message + "), s AS (" + senderUpdate + ")"
                 + " SELECT k.*, EXISTS (SELECT 1 FROM ok), (SELECT count(*) FROM s) FROM k" : null;
+        String endpointFromOk = "CAST(? AS UUID), CAST(? AS UUID), %s, CAST(? AS UUID), CAST(? AS VARCHAR(256)),"
+                + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), '" + Endpoint.CONVERSING + "', %d,"
+                + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok";
+        beginDialogAndSend = dialect.receivesInOneStatement ? "WITH k AS (SELECT"
+                + " (SELECT queue_name FROM ssb.service WHERE service_name = ?) AS from_queue,"
+                + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?) AS contract_exists, c.*"
+                + " FROM (" + sendChecks + ") c),"
+                + " ok AS (SELECT k.queue_name, k.from_queue" + passed
+                + " AND k.accepts AND k.from_queue IS NOT NULL AND k.contract_exists),"
+                + " ig AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+                + " SELECT CAST(? AS UUID), ok.from_queue, " + dialect.nextTurn + " + " + PARKED + " FROM ok),"
+                + " tg AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+                + " SELECT CAST(? AS UUID), ok.queue_name, " + dialect.nextTurn + " FROM ok),"
+                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at)"
+                + " SELECT " + String.format(java.util.Locale.ROOT, endpointFromOk, "TRUE", 1)
+                + " UNION ALL SELECT " + String.format(java.util.Locale.ROOT, endpointFromOk, "FALSE", 0) + "),"
+                + " m AS (INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
+                + " message_sequence_number, message_type_name, message_body, enqueued_at) SELECT ok.queue_name,"
+                + " CAST(? AS UUID), CAST(? AS UUID), 0, CAST(? AS VARCHAR(256)), CAST(? AS BYTEA),"
+                + " CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok)"
+                + " SELECT (SELECT queue_name FROM ok)" : null;
         sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
                 + " ok AS (SELECT k.queue_name" + passed + "),"
                 + " m AS (" + message + " RETURNING conversation_group_id), s AS (" + senderUpdate + "),"

@@ -50,6 +50,24 @@ class RoundTripsTest {
     }
 
     @Test
+    void beginDialogAndSendInOneCallAndTheCommitAreTwoRoundTrips() throws Exception {
+        try (Fixture f = new Fixture("round_trips_one_call")) {
+            for (DialogOptions options : List.of(DialogOptions.defaults(),
+                    DialogOptions.defaults().withLifetime(Duration.ofHours(1)))) {
+                for (int i = 0; i <= WARM_UP; i++) {
+                    long before = CountingSocketFactory.roundTrips();
+                    f.s.beginDialogAndSend("I", "T", "C", options, "M", BODY);
+                    f.commit();
+                    if (i == WARM_UP) {
+                        assertEquals(2, CountingSocketFactory.roundTrips() - before,
+                                "BEGIN DIALOG and SEND in one statement (with the BEGIN), the COMMIT; " + options);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aLaterSendAndTheCommitAreThreeRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_later")) {
             Conversation d = f.dialog(DialogOptions.defaults());
