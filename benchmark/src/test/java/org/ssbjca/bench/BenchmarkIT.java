@@ -147,8 +147,13 @@ class BenchmarkIT {
         drainSsb(BenchDeployments.ssbConsumer(4), n, n);
         drainArtemis(BenchDeployments.artemisConsumer(4), n);
         JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, loadSsb(n));
+        // ssb-jca's sending paths (the loader writes the queue with SQL; Artemis's are warmed by its sends above)
+        for (String sending : List.of("ssb-one-call", "ssb")) {
+            assertEquals(0, control.outbound(sending, 4, n / 4, BODY)[1], "no ssb-jca send failed in the warm-up");
+        }
         loader.clear();
-        log("warm-up done: %,d messages through each system and the JDBC loop", n);
+        log("warm-up done: %,d messages through each system and the JDBC loop, %,d ssb-jca calls of each"
+                + " sending way", n, n / 4);
     }
 
     /** The loader's rows are compared with those BEGIN DIALOG and SEND make, on one 3-message conversation. */
