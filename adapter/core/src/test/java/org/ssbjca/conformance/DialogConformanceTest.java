@@ -244,33 +244,7 @@ class DialogConformanceTest {
             return c;
         });
         db.run(s -> s.send(same.handle(), o.request, bytes("same 1")));
-
-        for (Conversation c : List.of(later, same)) {
-            assertEquals("CO", db.state(c.handle()));
-            UUID target = db.admin(a -> a.peerHandle(c.handle()));
-            assertNotNull(target, "the first SEND created the target endpoint");
-            assertEquals("CO", db.state(target));
-        }
-        List<BrokerMessage> got = new java.util.ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            got.addAll(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
-                    .timeout(Duration.ofSeconds(5)))));
-        }
-        assertEquals(3, got.size(), "each conversation's group is found by a RECEIVE: " + got);
-        List<BrokerMessage> ofSame = got.stream().filter(m -> m.conversationId().equals(same.conversationId()))
-                .toList();
-        assertEquals(List.of("same 0", "same 1"), ofSame.stream().map(BrokerMessage::bodyAsText).toList());
-        assertEquals(List.of(0L, 1L), ofSame.stream().map(BrokerMessage::messageSequenceNumber).toList());
-        assertEquals(db.admin(a -> a.peerHandle(same.handle())), ofSame.get(0).conversationHandle());
-        assertNotEquals(same.conversationGroupId(), ofSame.get(0).conversationGroupId());
-        assertEquals(o.targetService, ofSame.get(0).serviceName());
-        assertEquals(o.contract, ofSame.get(0).serviceContractName());
-
-        db.run(s -> s.send(ofSame.get(0).conversationHandle(), o.reply, bytes("back")));
-        BrokerMessage reply = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
-                .timeout(Duration.ofSeconds(5)))).get(0);
-        assertEquals(same.handle(), reply.conversationHandle());
-        assertEquals("back", reply.bodyAsText());
+        assertConversing(db, o, later, same, "same");
     }
 
     /** Every rule of a SEND holds for the first SEND in the transaction that began the dialog. */
@@ -350,8 +324,16 @@ class DialogConformanceTest {
         Conversation one = db.tx(s -> s.beginDialogAndSend(o.initiatorService, o.targetService, o.contract,
                 DialogOptions.defaults().withLifetime(Duration.ofHours(1)), o.request, bytes("one 0")));
         db.run(s -> s.send(one.handle(), o.request, bytes("one 1")));
+        assertConversing(db, o, two, one, "one");
+    }
 
-        for (Conversation c : List.of(two, one)) {
+    /**
+     * Both dialogs conversing, with a target endpoint each; their three messages found by RECEIVEs; {@code checked}'s
+     * two ({@code name} 0 and 1) in its target's own group with sequence numbers 0 and 1 and the target's columns; a
+     * reply from the target reaching the initiator's handle and group.
+     */
+    private static void assertConversing(Db db, Db.Objects o, Conversation other, Conversation checked, String name) {
+        for (Conversation c : List.of(other, checked)) {
             assertEquals("CO", db.state(c.handle()));
             UUID target = db.admin(a -> a.peerHandle(c.handle()));
             assertNotNull(target, "the first SEND created the target endpoint");
@@ -363,21 +345,21 @@ class DialogConformanceTest {
                     .timeout(Duration.ofSeconds(5)))));
         }
         assertEquals(3, got.size(), "each conversation's group is found by a RECEIVE: " + got);
-        List<BrokerMessage> ofOne = got.stream().filter(m -> m.conversationId().equals(one.conversationId()))
+        List<BrokerMessage> mine = got.stream().filter(m -> m.conversationId().equals(checked.conversationId()))
                 .toList();
-        assertEquals(List.of("one 0", "one 1"), ofOne.stream().map(BrokerMessage::bodyAsText).toList());
-        assertEquals(List.of(0L, 1L), ofOne.stream().map(BrokerMessage::messageSequenceNumber).toList());
-        assertEquals(db.admin(a -> a.peerHandle(one.handle())), ofOne.get(0).conversationHandle());
-        assertNotEquals(one.conversationGroupId(), ofOne.get(0).conversationGroupId());
-        assertEquals(o.targetService, ofOne.get(0).serviceName());
-        assertEquals(o.contract, ofOne.get(0).serviceContractName());
-        assertEquals(o.request, ofOne.get(0).messageTypeName());
+        assertEquals(List.of(name + " 0", name + " 1"), mine.stream().map(BrokerMessage::bodyAsText).toList());
+        assertEquals(List.of(0L, 1L), mine.stream().map(BrokerMessage::messageSequenceNumber).toList());
+        assertEquals(db.admin(a -> a.peerHandle(checked.handle())), mine.get(0).conversationHandle());
+        assertNotEquals(checked.conversationGroupId(), mine.get(0).conversationGroupId());
+        assertEquals(o.targetService, mine.get(0).serviceName());
+        assertEquals(o.contract, mine.get(0).serviceContractName());
+        assertEquals(o.request, mine.get(0).messageTypeName());
 
-        db.run(s -> s.send(ofOne.get(0).conversationHandle(), o.reply, bytes("back")));
+        db.run(s -> s.send(mine.get(0).conversationHandle(), o.reply, bytes("back")));
         BrokerMessage reply = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
                 .timeout(Duration.ofSeconds(5)))).get(0);
-        assertEquals(one.handle(), reply.conversationHandle());
-        assertEquals(one.conversationGroupId(), reply.conversationGroupId(), "the initiator's group");
+        assertEquals(checked.handle(), reply.conversationHandle());
+        assertEquals(checked.conversationGroupId(), reply.conversationGroupId(), "the initiator's group");
         assertEquals("back", reply.bodyAsText());
     }
 
