@@ -273,16 +273,7 @@ class DialogConformanceTest {
     @BackendTest
     void theFirstSendInTheTransactionThatBeganTheDialogWaitsForADisabledQueue(Db db) {
         Db.Objects o = db.objects();
-        enable(db, o.targetQueue, false);
-        Conversation c = beginAndSend(db, o, o.request, bytes("waited"));
-        assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
-        enable(db, o.targetQueue, true);
-        List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
-                .timeout(Duration.ofSeconds(5))));
-        assertEquals(1, got.size(), got.toString());
-        assertEquals("waited", got.get(0).bodyAsText());
-        assertEquals(0, got.get(0).messageSequenceNumber());
-        assertEquals(c.conversationId(), got.get(0).conversationId());
+        assertWaitsForADisabledQueue(db, o, () -> beginAndSend(db, o, o.request, bytes("waited")));
     }
 
     /**
@@ -413,15 +404,25 @@ class DialogConformanceTest {
     @BackendTest
     void beginDialogAndSendWaitsForADisabledQueue(Db db) {
         Db.Objects o = db.objects();
+        assertWaitsForADisabledQueue(db, o, () -> db.tx(s -> s.beginDialogAndSend(o.initiatorService,
+                o.targetService, o.contract, DialogOptions.defaults(), o.request, bytes("waited"))));
+    }
+
+    /**
+     * With the target queue disabled, {@code beginAndSend} (a dialog's BEGIN and first SEND of "waited") puts the
+     * message on the transmission queue; once enabled, it arrives with sequence number 0.
+     */
+    private static void assertWaitsForADisabledQueue(Db db, Db.Objects o,
+            java.util.function.Supplier<Conversation> beginAndSend) {
         enable(db, o.targetQueue, false);
-        Conversation c = db.tx(s -> s.beginDialogAndSend(o.initiatorService, o.targetService, o.contract,
-                DialogOptions.defaults(), o.request, bytes("waited")));
+        Conversation c = beginAndSend.get();
         assertTrue(db.admin(a -> a.transmissionQueueDepth()) >= 1, "the message waits for the disabled queue");
         enable(db, o.targetQueue, true);
         List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)
                 .timeout(Duration.ofSeconds(5))));
         assertEquals(1, got.size(), got.toString());
         assertEquals("waited", got.get(0).bodyAsText());
+        assertEquals(0, got.get(0).messageSequenceNumber());
         assertEquals(c.conversationId(), got.get(0).conversationId());
     }
 
