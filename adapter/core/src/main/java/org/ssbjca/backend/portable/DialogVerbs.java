@@ -99,44 +99,49 @@ final class DialogVerbs {
     }
 
     /**
-     * BEGIN DIALOG in a new group and its first SEND: on PostgreSQL one statement, which makes the rows only when
-     * every check of both passes; otherwise (a check failed, the body needs parsing, the target queue does not
-     * receive, a related conversation or group, H2) {@link #beginDialog} and {@link #send}, which say why or take the
-     * longer way, as two calls would.
+     * BEGIN DIALOG in a new group and its first SEND in one statement (PostgreSQL), which makes the rows only when
+     * every check of both passes.
+     *
+     * @return the new dialog, or null when it made nothing (a check failed, the body needs parsing, the target queue
+     *         does not receive, a related conversation or group, H2): {@link #beginDialog} and {@link #send} then say
+     *         why or take the longer way, as two calls would
      */
-    Conversation beginDialogAndSend(String fromService, String toService, String contract, DialogOptions options,
-            String messageType, byte[] body) {
+    Conversation beginDialogAndSendInOne(String fromService, String toService, String contract,
+            DialogOptions options, String messageType, byte[] body) {
         begun = null;
-        if (sql.beginDialogAndSend != null && options.relatedConversation() == null
-                && options.relatedConversationGroup() == null && !MessageTypes.isSystem(messageType)) {
-            try {
-                UUID handle = UUID.randomUUID();
-                UUID target = UUID.randomUUID();
-                UUID conversationId = UUID.randomUUID();
-                UUID group = UUID.randomUUID();
-                UUID targetGroup = UUID.randomUUID();
-                Instant now = broker.now();
-                Object expires = Jdbc.orNull(options.lifetime() == null ? null : now.plus(options.lifetime()),
-                        java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
-                String queue = st.first(sql.beginDialogAndSend, rs -> rs.getString(1), fromService, contract,
-                        messageType, contract, contract, messageType, toService,
-                        c.createArrayOf("varchar", SIDES.get(true)),
-                        c.createArrayOf("varchar", BodyValidator.passedUnparsed(body)), group, targetGroup,
-                        handle, conversationId, group, fromService, toService, contract, expires, now,
-                        target, conversationId, targetGroup, toService, fromService, contract, expires, now,
-                        targetGroup, target, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now);
-                if (queue != null) {
-                    messages.enqueuedInNewGroup(queue, messageType);
-                    return new Conversation(handle, conversationId, group);
-                }
-            } catch (SQLException e) {
-                throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService
-                        + "' and SEND", e);
-            }
+        if (sql.beginDialogAndSend == null || options.relatedConversation() != null
+                || options.relatedConversationGroup() != null || MessageTypes.isSystem(messageType)) {
+            return null;
         }
-        Conversation conversation = beginDialog(fromService, toService, contract, options);
-        send(conversation.handle(), messageType, body);
-        return conversation;
+        try {
+            UUID handle = UUID.randomUUID();
+            UUID target = UUID.randomUUID();
+            UUID conversationId = UUID.randomUUID();
+            UUID group = UUID.randomUUID();
+            UUID targetGroup = UUID.randomUUID();
+            Instant now = broker.now();
+            Object expires = Jdbc.orNull(options.lifetime() == null ? null : now.plus(options.lifetime()),
+                    java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+            String queue = st.first(sql.beginDialogAndSend, rs -> rs.getString(1), fromService, contract,
+                    messageType, contract, contract, messageType, toService, varchars(SIDES.get(true)),
+                    varchars(BodyValidator.passedUnparsed(body)), group, targetGroup,
+                    handle, conversationId, group, fromService, toService, contract, expires, now,
+                    target, conversationId, targetGroup, toService, fromService, contract, expires, now,
+                    targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now);
+            if (queue == null) {
+                return null;
+            }
+            messages.enqueuedInNewGroup(queue, messageType);
+            return new Conversation(handle, conversationId, group);
+        } catch (SQLException e) {
+            throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "' and SEND",
+                    e);
+        }
+    }
+
+    /** @return the values as a VARCHAR[] parameter */
+    private java.sql.Array varchars(String[] values) throws SQLException {
+        return c.createArrayOf("varchar", values);
     }
 
     private UUID initiatorGroup(String queue, DialogOptions options) throws SQLException {
@@ -251,8 +256,8 @@ final class DialogVerbs {
             return st.first(sql.sendChecks, SendChecks::read, messageType, me.contract, me.contract, messageType,
                     me.farService);
         }
-        java.sql.Array sides = c.createArrayOf("varchar", SIDES.get(me.initiator));
-        java.sql.Array validations = c.createArrayOf("varchar", passed);
+        java.sql.Array sides = varchars(SIDES.get(me.initiator));
+        java.sql.Array validations = varchars(passed);
         Instant now = broker.now();
         Outcome outcome;
         if (first) {

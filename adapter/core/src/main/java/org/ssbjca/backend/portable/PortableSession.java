@@ -83,7 +83,10 @@ final class PortableSession implements BrokerSession {
     @Override
     public Conversation beginDialogAndSend(String fromService, String toService, String contract,
             DialogOptions options, String messageType, byte[] body) {
-        return dialogs.beginDialogAndSend(fromService, toService, contract, options, messageType, body);
+        Conversation sent = dialogs.beginDialogAndSendInOne(fromService, toService, contract, options, messageType,
+                body);
+        return sent != null ? sent
+                : BrokerSession.super.beginDialogAndSend(fromService, toService, contract, options, messageType, body);
     }
 
     @Override

@@ -155,7 +155,8 @@ final class PortableSql {
      * leave. Parameters: the initiator service, the contract; {@link #sendChecks}'s; the sides that may send and the
      * validations the body passes (VARCHAR[] each); the initiator's group, the target's group; the initiator's handle,
      * conversation, group, service, far service, contract, lifetime, creation time; the target's the same; the
-     * message's group, handle, type, body, time. Columns: the target's queue, null when it did not send.
+     * message's group, handle, sequence (0), type, body, time. Columns: the target's queue, null when it did not
+     * send.
      */
     final String beginDialogAndSend;
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
@@ -407,19 +408,20 @@ final class PortableSql {
         String senderUpdate = "UPDATE ssb.conversation_endpoint SET send_sequence = CAST(? AS BIGINT), state = '"
                 + Endpoint.CONVERSING + "' WHERE conversation_handle = CAST(? AS UUID) AND EXISTS (SELECT 1 FROM ok)"
                 + " RETURNING 1";
+        String targetGroup = "INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+                + " SELECT CAST(? AS UUID), ok.queue_name, " + dialect.nextTurn + " FROM ok";
+        // an endpoint's values from the checks' row: handle, conversation, (initiator), group, service, far service,
+        // contract, (state CONVERSING, sequence), lifetime, creation time
+        String endpointFromOk = "SELECT CAST(? AS UUID), CAST(? AS UUID), %s, CAST(? AS UUID),"
+                + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), '" + Endpoint.CONVERSING
+                + "', %d, CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok";
+        String target = String.format(java.util.Locale.ROOT, endpointFromOk, "FALSE", 0);
         sendFirstChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
                 + " ok AS (SELECT k.queue_name" + passed + " AND k.accepts),"
-                + " g AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
-                + " SELECT CAST(? AS UUID), ok.queue_name, " + dialect.nextTurn + " FROM ok),"
-                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at)"
-                + " SELECT CAST(? AS UUID), CAST(? AS UUID), FALSE, CAST(? AS UUID), CAST(? AS VARCHAR(256)),"
-                + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), '" + Endpoint.CONVERSING + "', 0,"
-                + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok),"
+                + " g AS (" + targetGroup + "),"
+                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at) " + target + "),"
                 + " m AS (" + message + "), s AS (" + senderUpdate + ")"
                 + " SELECT k.*, EXISTS (SELECT 1 FROM ok), (SELECT count(*) FROM s) FROM k" : null;
-        String endpointFromOk = "CAST(? AS UUID), CAST(? AS UUID), %s, CAST(? AS UUID), CAST(? AS VARCHAR(256)),"
-                + " CAST(? AS VARCHAR(256)), CAST(? AS VARCHAR(256)), '" + Endpoint.CONVERSING + "', %d,"
-                + " CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok";
         beginDialogAndSend = dialect.receivesInOneStatement ? "WITH k AS (SELECT"
                 + " (SELECT queue_name FROM ssb.service WHERE service_name = ?) AS from_queue,"
                 + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?) AS contract_exists, c.*"
@@ -428,15 +430,10 @@ final class PortableSql {
                 + " AND k.accepts AND k.from_queue IS NOT NULL AND k.contract_exists),"
                 + " ig AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
                 + " SELECT CAST(? AS UUID), ok.from_queue, " + dialect.nextTurn + " + " + PARKED + " FROM ok),"
-                + " tg AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
-                + " SELECT CAST(? AS UUID), ok.queue_name, " + dialect.nextTurn + " FROM ok),"
-                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at)"
-                + " SELECT " + String.format(java.util.Locale.ROOT, endpointFromOk, "TRUE", 1)
-                + " UNION ALL SELECT " + String.format(java.util.Locale.ROOT, endpointFromOk, "FALSE", 0) + "),"
-                + " m AS (INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
-                + " message_sequence_number, message_type_name, message_body, enqueued_at) SELECT ok.queue_name,"
-                + " CAST(? AS UUID), CAST(? AS UUID), 0, CAST(? AS VARCHAR(256)), CAST(? AS BYTEA),"
-                + " CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok)"
+                + " tg AS (" + targetGroup + "),"
+                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at) "
+                + String.format(java.util.Locale.ROOT, endpointFromOk, "TRUE", 1) + " UNION ALL " + target + "),"
+                + " m AS (" + message + ")"
                 + " SELECT (SELECT queue_name FROM ok)" : null;
         sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
                 + " ok AS (SELECT k.queue_name" + passed + "),"
