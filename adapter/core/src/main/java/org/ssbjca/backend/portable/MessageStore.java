@@ -198,13 +198,32 @@ final class MessageStore {
         return sql.receivesInOneStatement() && r.conversationHandle() == null && r.conversationGroupId() == null;
     }
 
+    /**
+     * How many times a RECEIVE from a whole queue runs its statement again when the messages it picked had all been
+     * taken by transactions that committed after its snapshot ({@link PortableSql#receiveNext(int)}): each time takes
+     * another commit in the meantime, so more than a few in a row mean a queue busy enough for the reader's next
+     * look to find work anyway.
+     */
+    private static final int RECEIVE_AGAIN = 5;
+
     /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
     private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt) throws SQLException {
         boolean[] parked = {false};
-        List<BrokerMessage> batch = st.list(sql.receiveNext(top), rs -> {
-            parked[0] |= rs.getBoolean("parked");
-            return readMessage(rs);
-        }, queue, heldAt, queue, heldAt, queue);
+        String statement = sql.receiveNext(top);
+        List<BrokerMessage> batch;
+        int runs = 0;
+        do {
+            batch = st.list(statement, rs -> {
+                if (rs.getObject("queuing_order") == null) {
+                    return null; // picked, but deleted meanwhile: none taken
+                }
+                parked[0] |= rs.getBoolean("parked");
+                return readMessage(rs);
+            }, queue, heldAt, queue, heldAt, queue);
+        } while (batch.size() == 1 && batch.get(0) == null && ++runs < RECEIVE_AGAIN);
+        if (batch.size() == 1 && batch.get(0) == null) {
+            return List.of();
+        }
         if (parked[0]) {
             // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
             groupsToCheck.add(batch.get(0).conversationGroupId());

@@ -199,9 +199,15 @@ final class PortableSql {
      * Parameters: queue, now, queue, now, queue; TOP is
      * written into the text ({@link #receiveNext(int)}): with a parameter there, PostgreSQL plans the statement
      * again at every execution (its generic plan looks too costly), which costs more than running it.
-     * The whole statement sees one snapshot: the group may have been released by a transaction that committed after
-     * it was taken, having RECEIVEd the first messages; locking the messages (FOR UPDATE) skips those rows, already
-     * deleted, and takes the next ones instead of deleting nothing.
+     * The whole statement sees one snapshot, taken before it locks the group: the messages it picks may have been
+     * deleted meanwhile by a transaction that committed (the RECEIVE that held the group, or an END CONVERSATION,
+     * which holds the conversation, not its group). The DELETE skips those rows and takes the others it picked, so a
+     * RECEIVE may return fewer than TOP messages; when it takes none of the messages it picked, the statement returns
+     * one row of NULLs instead (a queuing order of NULL), and the caller runs it again, with a new snapshot.
+     * The messages are not locked before the DELETE: a lock on each row picked (the one more than TOP included), each
+     * row then written again by the DELETE, cost about a third of the statement's CPU ({@code ReceiveRowLocksTest}).
+     * The DELETE also checks the group, so a message another transaction moved to another group meanwhile (MOVE
+     * CONVERSATION) is not taken.
      * <p>
      * The messages to take are chosen once, in a {@code MATERIALIZED} CTE ({@code picked}), and the DELETE takes
      * that result. Written as {@code DELETE ... WHERE queuing_order IN (SELECT ... LIMIT n FOR UPDATE)}, the
@@ -304,9 +310,8 @@ final class PortableSql {
 
     private static final String TOP = "{top}";
     /**
-     * TOP + 1: the messages locked are one more than those taken, so that the statement knows, without another
-     * probe, whether the group keeps messages (a new turn) or is emptied (parked). The group is this statement's, so
-     * locking one more of its messages holds up no one.
+     * TOP + 1: the messages picked are one more than those taken, so that the statement knows, without another
+     * probe, whether the group keeps messages (a new turn) or is emptied (parked).
      */
     private static final String TOP_PLUS_ONE = "{top+1}";
     /**
@@ -457,9 +462,10 @@ final class PortableSql {
                 + " WHERE EXISTS (SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled)),"
                 + " picked AS MATERIALIZED (SELECT m.ctid, m.queuing_order FROM ssb.message m"
                 + " WHERE m.conversation_group_id = (SELECT conversation_group_id FROM grp)"
-                + " ORDER BY m.queuing_order LIMIT " + TOP_PLUS_ONE + " FOR UPDATE),"
+                + " ORDER BY m.queuing_order LIMIT " + TOP_PLUS_ONE + "),"
                 + " taken AS (DELETE FROM ssb.message d WHERE d.ctid = ANY (ARRAY(SELECT p.ctid FROM picked p"
-                + " ORDER BY p.queuing_order LIMIT " + TOP + ")) RETURNING d.*),"
+                + " ORDER BY p.queuing_order LIMIT " + TOP + "))"
+                + " AND d.conversation_group_id = (SELECT conversation_group_id FROM grp) RETURNING d.*),"
                 + " turn AS (UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn
                 + " + CASE WHEN (SELECT count(*) FROM picked) > " + TOP + " THEN 0 ELSE " + PARKED + " END"
                 + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
@@ -469,6 +475,10 @@ final class PortableSql {
                 + " e.service_contract_name, (SELECT t.parked FROM turn t) AS parked FROM taken m"
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
-                + " ON TRUE ORDER BY m.queuing_order" : null;
+                + " ON TRUE"
+                // the marker: picked messages, none of them left to take (see the javadoc)
+                + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+                + " WHERE EXISTS (SELECT 1 FROM picked) AND NOT EXISTS (SELECT 1 FROM taken)"
+                + " ORDER BY queuing_order" : null;
     }
 }
