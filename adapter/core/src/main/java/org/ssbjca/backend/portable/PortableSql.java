@@ -204,8 +204,11 @@ final class PortableSql {
      * which holds the conversation, not its group). The DELETE skips those rows and takes the others it picked, so a
      * RECEIVE may return fewer than TOP messages; when it takes none of the messages it picked, the statement returns
      * one row of NULLs instead (a queuing order of NULL), and the caller runs it again, with a new snapshot.
-     * The messages are not locked before the DELETE: a lock on each row picked (the one more than TOP included), each
-     * row then written again by the DELETE, cost about a third of the statement's CPU ({@code ReceiveRowLocksTest}).
+     * The messages are not locked before the DELETE ({@code ReceiveRowLocksTest}): replayed by pgbench with 4 clients,
+     * the statement that locked them cost 380 to 424 µs of PostgreSQL CPU per message taken, this one 316 to 352
+     * (its runs again included); with one client both cost about 330, so what the locks cost is contention between
+     * readers, not the writes themselves. With several readers about one RECEIVE in six runs again (the group it
+     * locked was released, after its snapshot, by the RECEIVE that had taken its first messages).
      * The DELETE also checks the group, so a message another transaction moved to another group meanwhile (MOVE
      * CONVERSATION) is not taken.
      * <p>

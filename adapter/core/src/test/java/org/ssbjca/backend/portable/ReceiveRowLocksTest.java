@@ -29,9 +29,9 @@ import org.ssbjca.conformance.PostgresServer;
 
 /**
  * PostgreSQL's RECEIVE from a whole queue ({@link PortableSql#receiveNext(int)}) locks the group it takes and deletes
- * the messages it takes; it locks no other message. Locking the messages it picked (the one more than TOP it looks at
- * included) wrote a lock on each row, and each was then written again by the DELETE: in a pgbench replay of the
- * statement (4 clients, fsync on) 366 to 411 µs of PostgreSQL CPU per RECEIVE with the locks, 245 to 250 without.
+ * the messages it takes; it locks no other message. It locked the messages it picked (the one more than TOP it looks
+ * at included) before: replayed by pgbench (4 clients, fsync on), 380 to 424 µs of PostgreSQL CPU per message taken
+ * with the locks, 316 to 352 without.
  * <p>
  * The statement sees one snapshot, taken before it locks the group, so the messages it picks may have been deleted
  * meanwhile by a transaction that committed (an END CONVERSATION, which holds the conversation, not its group; or the
