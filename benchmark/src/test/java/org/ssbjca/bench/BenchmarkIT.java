@@ -336,20 +336,9 @@ class BenchmarkIT {
         int n = SCALING;
         loader.clear();
         resetStatements();
+        SsbSent ssb = ssbOutbound("ssb-one-call", n, true);
+        SsbSent twoCalls = ssbOutbound("ssb", n, false);
         CpuMeter.Reading before = cpuNow();
-        long[] ssb = control.outbound("ssb-one-call", 4, n, BODY);
-        String ssbCpu = cpuSince(before, n, false);
-        profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
-        assertEquals(0, ssb[1], "no ssb-jca send failed");
-        assertEquals(n, loader.depth(), "every ssb-jca send committed its message");
-        loader.clear();
-        before = cpuNow();
-        long[] twoCalls = control.outbound("ssb", 4, n, BODY);
-        String twoCallsCpu = cpuSince(before, n, false);
-        assertEquals(0, twoCalls[1], "no ssb-jca send failed");
-        assertEquals(n, loader.depth(), "every ssb-jca send committed its message");
-        loader.clear();
-        before = cpuNow();
         long[] artemis = control.outbound("artemis", 4, n, BODY);
         String artemisCpu = cpuSince(before, n, false);
         assertEquals(0, artemis[1], "no Artemis send failed");
@@ -362,15 +351,15 @@ class BenchmarkIT {
         long[] jdbc = JdbcCeiling.send(pg, 4, n, BODY, () -> ceilingCpu[0] = cpuSince(ceilingBefore, n, true));
         assertEquals(n, loader.depth(), "every ceiling call committed its message");
         loader.clear();
-        double ssbRate = n * 1e9 / ssb[0];
-        double twoCallsRate = n * 1e9 / twoCalls[0];
+        double ssbRate = n * 1e9 / ssb.nanos();
+        double twoCallsRate = n * 1e9 / twoCalls.nanos();
         double artemisRate = n * 1e9 / artemis[0];
         double ceilingRate = jdbc[1] * 1e9 / jdbc[0];
         report.row("outbound", "ssb-jca: BEGIN DIALOG and SEND in one call (beginDialogAndSend), 4 callers",
                 Report.rate(ssbRate),
-                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, ssbCpu));
+                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, ssb.cpu()));
         report.row("outbound", "ssb-jca: BEGIN DIALOG, then SEND (two calls), 4 callers", Report.rate(twoCallsRate),
-                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, twoCallsCpu));
+                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, twoCalls.cpu()));
         report.row("outbound", "Artemis: java:/JmsXA persistent send per call, 4 callers", Report.rate(artemisRate),
                 String.format(Locale.ROOT, "%,d calls; %s", n, artemisCpu));
         report.row("outbound", "plain JDBC loop: the same rows in one statement, XA one-phase, 4 threads",
@@ -557,6 +546,29 @@ class BenchmarkIT {
         log("%s: %,d in %.2f s = %s (rolled back: %d)", consumer.getName(), messages, (r[1] - r[0]) / 1e9,
                 Report.rate(rate), r[4]);
         return rate;
+    }
+
+    /** One way of ssb-jca's sending side, measured: the time from the first call to the last return, the CPU note. */
+    private record SsbSent(long nanos, String cpu) {
+    }
+
+    /**
+     * {@code n} sending calls of one way ({@code way} as {@code BenchControl} names it), 4 callers, then every message
+     * counted in the queue and the queue emptied.
+     *
+     * @param profile whether the statement profile of the outbound run is read from these calls
+     */
+    private SsbSent ssbOutbound(String way, int n, boolean profile) throws Exception {
+        CpuMeter.Reading before = cpuNow();
+        long[] sent = control.outbound(way, 4, n, BODY);
+        String cpu = cpuSince(before, n, false);
+        if (profile) {
+            profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
+        }
+        assertEquals(0, sent[1], "no ssb-jca send failed (" + way + ")");
+        assertEquals(n, loader.depth(), "every ssb-jca send committed its message (" + way + ")");
+        loader.clear();
+        return new SsbSent(sent[0], cpu);
     }
 
     /** Receives the {@code messages} the Artemis queue holds, with the consumer MDB, until it is empty. */

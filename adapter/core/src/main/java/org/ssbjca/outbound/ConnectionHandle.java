@@ -75,23 +75,25 @@ public class ConnectionHandle implements ServiceBrokerConnection {
 
     @Override
     public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
-        Objects.requireNonNull(fromService, "fromService");
-        Objects.requireNonNull(toService, "toService");
-        Objects.requireNonNull(contract, "contract");
-        Objects.requireNonNull(options, "options");
+        requireDialog(fromService, toService, contract, options);
         return run("BEGIN DIALOG", s -> s.beginDialog(fromService, toService, contract, options));
     }
 
     @Override
     public Conversation beginDialogAndSend(String fromService, String toService, String contract,
             DialogOptions options, String messageType, byte[] body) {
+        requireDialog(fromService, toService, contract, options);
+        Objects.requireNonNull(messageType, "messageType");
+        return run("BEGIN DIALOG and SEND",
+                s -> s.beginDialogAndSend(fromService, toService, contract, options, messageType, body));
+    }
+
+    /** BEGIN DIALOG's arguments, each required. */
+    private static void requireDialog(String fromService, String toService, String contract, DialogOptions options) {
         Objects.requireNonNull(fromService, "fromService");
         Objects.requireNonNull(toService, "toService");
         Objects.requireNonNull(contract, "contract");
         Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(messageType, "messageType");
-        return run("BEGIN DIALOG and SEND",
-                s -> s.beginDialogAndSend(fromService, toService, contract, options, messageType, body));
     }
 
     @Override

@@ -63,10 +63,9 @@ final class DialogVerbs {
             UUID handle = UUID.randomUUID();
             UUID conversationId = UUID.randomUUID();
             Instant now = broker.now();
-            Instant expires = options.lifetime() == null ? null : now.plus(options.lifetime());
+            Instant expires = expiry(options, now);
             // in a new group on PostgreSQL: the checks, the group and the endpoint in one statement
-            boolean together = options.relatedConversation() == null && options.relatedConversationGroup() == null
-                    && sql.beginDialog != null;
+            boolean together = inNewGroup(options) && sql.beginDialog != null;
             UUID group = together ? UUID.randomUUID() : null;
             Checks checks = together
                     ? st.first(sql.beginDialog, Checks::read, fromService, toService, contract, group, handle,
@@ -109,8 +108,7 @@ final class DialogVerbs {
     Conversation beginDialogAndSendInOne(String fromService, String toService, String contract,
             DialogOptions options, String messageType, byte[] body) {
         begun = null;
-        if (sql.beginDialogAndSend == null || options.relatedConversation() != null
-                || options.relatedConversationGroup() != null || MessageTypes.isSystem(messageType)) {
+        if (sql.beginDialogAndSend == null || !inNewGroup(options) || MessageTypes.isSystem(messageType)) {
             return null;
         }
         try {
@@ -120,8 +118,7 @@ final class DialogVerbs {
             UUID group = UUID.randomUUID();
             UUID targetGroup = UUID.randomUUID();
             Instant now = broker.now();
-            Object expires = Jdbc.orNull(options.lifetime() == null ? null : now.plus(options.lifetime()),
-                    java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+            Object expires = Jdbc.orNull(expiry(options, now), java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
             String queue = st.first(sql.beginDialogAndSend, rs -> rs.getString(1), fromService, contract,
                     messageType, contract, contract, messageType, toService, varchars(SIDES.get(true)),
                     varchars(BodyValidator.passedUnparsed(body)), group, targetGroup,
@@ -137,6 +134,16 @@ final class DialogVerbs {
             throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "' and SEND",
                     e);
         }
+    }
+
+    /** @return whether a dialog begun with these options gets a group of its own (no related conversation or group) */
+    private static boolean inNewGroup(DialogOptions options) {
+        return options.relatedConversation() == null && options.relatedConversationGroup() == null;
+    }
+
+    /** @return when a dialog begun now with these options ends by its lifetime, or null for none */
+    private static Instant expiry(DialogOptions options, Instant now) {
+        return options.lifetime() == null ? null : now.plus(options.lifetime());
     }
 
     /** @return the values as a VARCHAR[] parameter */

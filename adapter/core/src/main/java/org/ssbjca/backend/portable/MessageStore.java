@@ -211,8 +211,7 @@ final class MessageStore {
         boolean[] parked = {false};
         String statement = sql.receiveNext(top);
         List<BrokerMessage> batch;
-        int runs = 0;
-        do {
+        for (int run = 1; ; run++) {
             batch = st.list(statement, rs -> {
                 if (rs.getObject("queuing_order") == null) {
                     return null; // picked, but deleted meanwhile: none taken
@@ -220,9 +219,13 @@ final class MessageStore {
                 parked[0] |= rs.getBoolean("parked");
                 return readMessage(rs);
             }, queue, heldAt, queue, heldAt, queue);
-        } while (batch.size() == 1 && batch.get(0) == null && ++runs < RECEIVE_AGAIN);
-        if (batch.size() == 1 && batch.get(0) == null) {
-            return List.of();
+            boolean noneLeft = batch.size() == 1 && batch.get(0) == null;
+            if (!noneLeft) {
+                break;
+            }
+            if (run == RECEIVE_AGAIN) {
+                return List.of();
+            }
         }
         if (parked[0]) {
             // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
