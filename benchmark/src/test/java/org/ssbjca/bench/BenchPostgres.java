@@ -46,6 +46,7 @@ final class BenchPostgres {
                         .setServerConfig("max_wal_size", "4GB")
                         .setServerConfig("shared_preload_libraries", "pg_stat_statements")
                         .setServerConfig("pg_stat_statements.max", "1000")
+                        .setServerConfig("pg_stat_statements.track_planning", "on")
                         .start());
             } catch (IOException e) {
                 throw new UncheckedIOException("embedded PostgreSQL did not start", e);

@@ -210,8 +210,9 @@ class BenchmarkIT {
         assertEquals(0, loader.depth());
         ceiling = r[1] * 1e9 / r[0];
         report.row("ceiling", "plain JDBC loop, XA one-phase, 4 threads, no container", Report.rate(ceiling),
-                String.format(Locale.ROOT, "one statement (%.3f executions per message, mean %.3f ms in PostgreSQL)"
-                        + " + commit per message; %s", statement[0] / n, statement[1], ceilingCpu));
+                String.format(Locale.ROOT, "one statement (%.3f executions per message, mean %.3f ms in PostgreSQL;"
+                        + " planned %.3f times per execution, mean %.3f ms) + commit per message; %s", statement[0] / n,
+                        statement[1], statement[2] / statement[0], statement[3], ceilingCpu));
         if (ssb4 > 0) {
             report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ssb4 / ceiling), "");
             report.target("throughput ≥ 0.9× the JDBC XA ceiling (4 readers)", "≥ 0.90×",
@@ -637,9 +638,10 @@ class BenchmarkIT {
     /** @return the calls and the mean execution time of the most called statement since the last reset */
     private double[] topStatement() throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time FROM pg_stat_statements"
+             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, plans, mean_plan_time FROM pg_stat_statements"
                      + " WHERE query LIKE 'WITH%' ORDER BY calls DESC LIMIT 1")) {
-            return rs.next() ? new double[] {rs.getDouble(1), rs.getDouble(2)} : new double[] {Double.NaN, Double.NaN};
+            return rs.next() ? new double[] {rs.getDouble(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4)}
+                    : new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
         }
     }
 
@@ -651,17 +653,18 @@ class BenchmarkIT {
     /** @param rest more conditions (the loader's statements left out) and the order */
     private void profileStatements(int messages, List<String> into, String rest) throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, query FROM pg_stat_statements"
+             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, plans, mean_plan_time, query FROM pg_stat_statements"
                      + " WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'TRUNCATE%'"
                      + " AND query NOT LIKE 'VACUUM%' AND query NOT LIKE 'ANALYZE%' AND query NOT LIKE 'CREATE%'"
                      + rest)) {
             while (rs.next()) {
-                String q = rs.getString(3).replaceAll("\\s+", " ");
+                String q = rs.getString(5).replaceAll("\\s+", " ");
                 if (q.length() > 160) {
                     q = q.substring(0, 157) + "...";
                 }
-                into.add(String.format(Locale.ROOT, "| %.3f | %.3f | `%s` |", rs.getLong(1) / (double) messages,
-                        rs.getDouble(2), q.replace("|", "\\|")));
+                into.add(String.format(Locale.ROOT, "| %.3f | %.3f | %.3f | %.3f | `%s` |",
+                        rs.getLong(1) / (double) messages, rs.getDouble(2),
+                        rs.getLong(3) / (double) Math.max(1, rs.getLong(1)), rs.getDouble(4), q.replace("|", "\\|")));
             }
         }
     }

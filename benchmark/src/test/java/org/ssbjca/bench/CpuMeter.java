@@ -11,33 +11,46 @@ import java.util.Optional;
 
 /**
  * CPU time used by WildFly's JVM and by PostgreSQL (the postmaster, its live children and those it reaped), from
- * /proc: to tell where a message's cost goes on a machine whose 2 cores both systems share.
+ * /proc: to tell where a message's cost goes on a machine whose 2 cores both systems share. With it, PostgreSQL's
+ * kernel share and its WAL flushes ({@code pg_stat_wal}): a commit per message costs an fdatasync unless several
+ * commits share one (group commit), and that kernel time counts in PostgreSQL's CPU.
  */
 final class CpuMeter {
 
     private static final double NANOS_PER_TICK = 1e9 / 100; // USER_HZ is 100 on Linux
 
+    private final BenchPostgres pg;
     private final long wildfly;
     private final long postmaster;
+    private Connection walConnection;
 
-    /** A reading: CPU nanoseconds so far of each. */
-    record Reading(long wildflyNanos, long postgresNanos, long clientNanos) {
+    /**
+     * A reading: CPU nanoseconds so far of each (PostgreSQL's also in the kernel alone), and PostgreSQL's WAL flushes
+     * and bytes so far (-1 when pg_stat_wal could not be read).
+     */
+    record Reading(long wildflyNanos, long postgresNanos, long clientNanos, long postgresSystemNanos, long walSyncs,
+                   long walBytes) {
         Reading minus(Reading earlier) {
+            boolean wal = walSyncs >= 0 && earlier.walSyncs >= 0;
             return new Reading(wildflyNanos - earlier.wildflyNanos, postgresNanos - earlier.postgresNanos,
-                    clientNanos - earlier.clientNanos);
+                    clientNanos - earlier.clientNanos, postgresSystemNanos - earlier.postgresSystemNanos,
+                    wal ? walSyncs - earlier.walSyncs : -1, wal ? walBytes - earlier.walBytes : -1);
         }
 
         /** @return "CPU per message: ..." for {@code messages} messages */
         String perMessage(long messages, boolean withClient) {
-            return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL",
+            return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL (%.0f%% in the kernel)%s",
                     withClient ? String.format(java.util.Locale.ROOT, "%.0f µs JDBC loop (its JVM), ",
                             clientNanos / 1e3 / messages)
                             : String.format(java.util.Locale.ROOT, "%.0f µs WildFly, ", wildflyNanos / 1e3 / messages),
-                    postgresNanos / 1e3 / messages);
+                    postgresNanos / 1e3 / messages, 100.0 * postgresSystemNanos / Math.max(1, postgresNanos),
+                    walSyncs < 0 ? "" : String.format(java.util.Locale.ROOT, "; WAL flushes per message %.2f, WAL"
+                            + " bytes per message %,.0f", walSyncs / (double) messages, walBytes / (double) messages));
         }
     }
 
-    private CpuMeter(long wildfly, long postmaster) {
+    private CpuMeter(BenchPostgres pg, long wildfly, long postmaster) {
+        this.pg = pg;
         this.wildfly = wildfly;
         this.postmaster = postmaster;
     }
@@ -55,7 +68,7 @@ final class CpuMeter {
                 postmaster = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
             }
             if (wildfly > 0 && postmaster > 0) {
-                return Optional.of(new CpuMeter(wildfly, postmaster));
+                return Optional.of(new CpuMeter(pg, wildfly, postmaster));
             }
             System.out.println("[benchmark] CPU not measured: WildFly pid " + wildfly + ", postmaster pid " + postmaster);
             return Optional.empty();
@@ -92,24 +105,47 @@ final class CpuMeter {
     }
 
     Reading read() {
-        long pgTicks = ticks(postmaster, true);
+        long[] wal = wal();
+        long pgTicks = ticks(postmaster, true, false);
+        long pgSystemTicks = ticks(postmaster, true, true);
         for (ProcessHandle child : ProcessHandle.of(postmaster).map(p -> p.children().toList())
                 .orElse(java.util.List.of())) {
-            pgTicks += ticks(child.pid(), false);
+            pgTicks += ticks(child.pid(), false, false);
+            pgSystemTicks += ticks(child.pid(), false, true);
         }
-        return new Reading((long) (ticks(wildfly, false) * NANOS_PER_TICK), (long) (pgTicks * NANOS_PER_TICK),
-                (long) (ticks(ProcessHandle.current().pid(), false) * NANOS_PER_TICK));
+        return new Reading((long) (ticks(wildfly, false, false) * NANOS_PER_TICK), (long) (pgTicks * NANOS_PER_TICK),
+                (long) (ticks(ProcessHandle.current().pid(), false, false) * NANOS_PER_TICK),
+                (long) (pgSystemTicks * NANOS_PER_TICK), wal[0], wal[1]);
     }
 
-    /** utime + stime (+ cutime + cstime: children already reaped), in clock ticks. */
-    private static long ticks(long pid, boolean withReapedChildren) {
+    /**
+     * @return PostgreSQL's WAL flushes (fsync or fdatasync calls) and WAL bytes so far, or -1s; on one connection kept
+     *     open (a backend started per reading would add its start to the CPU measured)
+     */
+    private long[] wal() {
+        try {
+            if (walConnection == null || walConnection.isClosed()) {
+                walConnection = pg.connect();
+            }
+            try (Statement s = walConnection.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT wal_sync, wal_bytes FROM pg_stat_wal")) {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            }
+        } catch (SQLException e) {
+            return new long[] {-1, -1};
+        }
+    }
+
+    /** utime + stime, or stime alone (+ cutime + cstime: children already reaped), in clock ticks. */
+    private static long ticks(long pid, boolean withReapedChildren, boolean systemOnly) {
         try {
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             // after "pid (comm) ": f[0] = state (field 3); utime = field 14 -> f[11]; stime f[12]; cutime f[13]; cstime f[14]
-            long t = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            long t = (systemOnly ? 0 : Long.parseLong(f[11])) + Long.parseLong(f[12]);
             if (withReapedChildren) {
-                t += Long.parseLong(f[13]) + Long.parseLong(f[14]);
+                t += (systemOnly ? 0 : Long.parseLong(f[13])) + Long.parseLong(f[14]);
             }
             return t;
         } catch (IOException | RuntimeException e) {

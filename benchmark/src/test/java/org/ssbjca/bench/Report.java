@@ -9,6 +9,10 @@ import java.util.Map;
 /** The figures of one run, printed as a table and written as docs/benchmarks.md. */
 final class Report {
 
+    /** The statement profiles' table head (pg_stat_statements with track_planning). */
+    private static final String PROFILE_HEAD = "| calls per message | mean ms | plans per call | mean plan ms | statement |\n"
+            + "|---:|---:|---:|---:|---|\n";
+
     /** One measured figure. */
     record Row(String section, String what, String value, String note) {
     }
@@ -90,17 +94,17 @@ final class Report {
         }
         if (!profile.isEmpty()) {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca throughput run, 4 readers)\n\n");
-            b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
+            b.append(PROFILE_HEAD);
             profile.forEach(p -> b.append(p).append('\n'));
         }
         if (!outboundProfile.isEmpty()) {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca outbound run, 4 callers)\n\n");
-            b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
+            b.append(PROFILE_HEAD);
             outboundProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!replyProfile.isEmpty()) {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca reply run, 4 readers)\n\n");
-            b.append("| calls per message | mean ms | statement |\n|---:|---:|---|\n");
+            b.append(PROFILE_HEAD);
             replyProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!notes.isEmpty()) {
