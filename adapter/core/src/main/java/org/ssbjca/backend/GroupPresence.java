@@ -1,4 +1,4 @@
-package org.ssbjca.backend.sqlserver;
+package org.ssbjca.backend;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -16,11 +16,16 @@ import java.util.function.LongSupplier;
  * priority set by another JVM (another node, a DBA) is seen. A priority set through any session of this JVM
  * forgets every "none" at once, when it is set and again when its transaction commits (a reader that asked in
  * between could not see the uncommitted row).
+ *
+ * <p>Used by both backends: SQL Server skips its priority query, a round trip; PostgreSQL, whose RECEIVE is one
+ * statement, runs it without the prioritised groups' part (a smaller plan, which PostgreSQL sets up at every
+ * execution), and asks whether the queue has any with a probe at most every {@link #RECHECK_NANOS} (a queue found
+ * with some is believed to have some as long, {@link #recentlyFound}).
  */
-final class GroupPresence {
+public final class GroupPresence {
 
     /** How long a queue found without prioritised groups is believed to have none. */
-    static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    public static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     /** Priorities set through this JVM, in any broker: a change forgets every "none". */
     private static final AtomicLong SETS = new AtomicLong();
@@ -30,13 +35,16 @@ final class GroupPresence {
     private final LongSupplier clock;
     private final AtomicLong changes;
     private final ConcurrentMap<String, Ask> none = new ConcurrentHashMap<>();
+    /** When each queue was last found with prioritised groups ({@link #found}). */
+    private final ConcurrentMap<String, Long> some = new ConcurrentHashMap<>();
 
-    GroupPresence() {
+    /** An instance for prioritised groups, on the system clock. */
+    public GroupPresence() {
         this(System::nanoTime);
     }
 
     /** @param clock nanoseconds, as {@link System#nanoTime()} */
-    GroupPresence(LongSupplier clock) {
+    public GroupPresence(LongSupplier clock) {
         this(clock, SETS);
     }
 
@@ -46,22 +54,22 @@ final class GroupPresence {
     }
 
     /** @return an instance for groups held by a redelivery delay */
-    static GroupPresence ofHolds() {
+    public static GroupPresence ofHolds() {
         return new GroupPresence(System::nanoTime, HOLDS);
     }
 
     /** A priority was set (or its transaction committed) through this JVM. */
-    static void prioritySet() {
+    public static void prioritySet() {
         SETS.incrementAndGet();
     }
 
     /** A group was held through this JVM. */
-    static void held() {
+    public static void held() {
         HOLDS.incrementAndGet();
     }
 
     /** @return what to pass to {@link #noneFound} after the query: read before it runs */
-    Ask ask() {
+    public Ask ask() {
         return new Ask(clock.getAsLong(), changes.get());
     }
 
@@ -69,7 +77,7 @@ final class GroupPresence {
      * @param queue the quoted queue name
      * @return whether the queue may have a prioritised group with messages, so the priority query must run
      */
-    boolean mayHave(String queue) {
+    public boolean mayHave(String queue) {
         Ask last = none.get(queue);
         return last == null || last.sets() != changes.get() || clock.getAsLong() - last.at() >= RECHECK_NANOS;
     }
@@ -78,16 +86,28 @@ final class GroupPresence {
      * @param queue the quoted queue name
      * @param ask taken before the query that found no prioritised group
      */
-    void noneFound(String queue, Ask ask) {
+    public void noneFound(String queue, Ask ask) {
+        some.remove(queue);
         none.put(queue, ask);
     }
 
     /** @param queue the quoted queue name, where a prioritised group was just found */
-    void found(String queue) {
+    public void found(String queue) {
         none.remove(queue);
+        some.put(queue, clock.getAsLong());
+    }
+
+    /**
+     * @param queue the queue name, as given to {@link #found}
+     * @return whether the queue was found with prioritised groups less than {@link #RECHECK_NANOS} ago: a RECEIVE
+     *     that looks at them first anyway need not ask again
+     */
+    public boolean recentlyFound(String queue) {
+        Long at = some.get(queue);
+        return at != null && clock.getAsLong() - at < RECHECK_NANOS;
     }
 
     /** When a priority query was asked, and the count of sets then. */
-    record Ask(long at, long sets) {
+    public record Ask(long at, long sets) {
     }
 }

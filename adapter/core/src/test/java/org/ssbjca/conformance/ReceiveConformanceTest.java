@@ -245,6 +245,32 @@ class ReceiveConformanceTest {
     @BackendTest
     void prioritisedGroupsComeFirstHighestThenEarliest(Db db) {
         Db.Objects o = db.objects();
+        fiveGroupsThreePrioritised(db, o);
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            order.addAll(texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue)))));
+        }
+        assertEquals(List.of("c1", "c3", "c4", "c0", "c2"), order,
+                "200 first, then the two 50s in request order, then the rest in round-robin order");
+    }
+
+    /** An activation with {@code priorityEnabled=false}: its reader takes the groups in turn, prioritised or not. */
+    @BackendTest
+    void aReaderThatIgnoresPrioritiesTakesTheGroupsInTurn(Db db) {
+        Db.Objects o = db.objects();
+        fiveGroupsThreePrioritised(db, o);
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            order.addAll(texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue), false, false))));
+        }
+        assertEquals(List.of("c0", "c1", "c2", "c3", "c4"), order, "round-robin order, priorities ignored");
+    }
+
+    /**
+     * Five conversations whose target groups have each been served once, in order, then one message each ("c0" to
+     * "c4"); groups 3 and 4 get priority 50, group 1 priority 200.
+     */
+    private static void fiveGroupsThreePrioritised(Db db, Db.Objects o) {
         List<Conversation> dialogs = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Conversation c = begin(db, o);
@@ -271,13 +297,6 @@ class ReceiveConformanceTest {
             s.setPriority(targetGroups.get(1), 200);
             s.setPriority(targetGroups.get(4), 50);
         });
-
-        List<String> order = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            order.addAll(texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue)))));
-        }
-        assertEquals(List.of("c1", "c3", "c4", "c0", "c2"), order,
-                "200 first, then the two 50s in request order, then the rest in round-robin order");
     }
 
     static List<String> texts(List<BrokerMessage> messages) {

@@ -14,6 +14,7 @@ import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
@@ -150,10 +151,12 @@ final class MessageStore {
      * One look at the queue: the messages of one group (locked), or an empty list. Never waits for a lock.
      *
      * @param r the RECEIVE
+     * @param priorities whether an unfiltered RECEIVE tries prioritised groups first (false: a reader told to ignore
+     *     them takes the groups in round-robin order)
      * @param skipHeld whether an unfiltered RECEIVE skips groups held by a redelivery delay
      * @return the messages
      */
-    List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean skipHeld) {
+    List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         try {
             if (r.conversationHandle() != null) {
                 UUID group = st.first(sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
@@ -173,9 +176,9 @@ final class MessageStore {
             }
             Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
             if (checksEnabled(r)) {
-                return takeNext(r.queue(), r.top(), heldAt);
+                return takeNext(r.queue(), r.top(), heldAt, priorities && mayHavePriorities(r.queue()));
             }
-            for (UUID group : candidates(r.queue(), heldAt)) {
+            for (UUID group : candidates(r.queue(), heldAt, priorities)) {
                 if (st.exists(sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
                     if (!batch.isEmpty()) {
@@ -200,16 +203,45 @@ final class MessageStore {
 
     /**
      * How many times a RECEIVE from a whole queue runs its statement again when the messages it picked had all been
-     * taken by transactions that committed after its snapshot ({@link PortableSql#receiveNext(int)}): each time takes
+     * taken by transactions that committed after its snapshot ({@link PortableSql#receiveNext}): each time takes
      * another commit in the meantime, so more than a few in a row mean a queue busy enough for the reader's next
      * look to find work anyway.
      */
     private static final int RECEIVE_AGAIN = 5;
 
-    /** RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext(int)}). */
-    private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt) throws SQLException {
+    /**
+     * Whether the queue may have prioritised groups, so that its RECEIVE must try them first: believed for
+     * {@link GroupPresence#RECHECK_NANOS} after a probe ({@link PortableSql#anyPriority}) found some or none; a priority
+     * set through this JVM ends a "none" at once.
+     */
+    private boolean mayHavePriorities(String queue) throws SQLException {
+        GroupPresence presence = broker.priorities();
+        if (presence.recentlyFound(queue)) {
+            return true;
+        }
+        if (!presence.mayHave(queue)) {
+            return false;
+        }
+        GroupPresence.Ask ask = presence.ask();
+        if (st.exists(sql.anyPriority, queue)) {
+            presence.found(queue);
+            return true;
+        }
+        presence.noneFound(queue, ask);
+        return false;
+    }
+
+    /**
+     * RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext}).
+     *
+     * @param prioritised whether the statement tries prioritised groups first
+     */
+    private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt, boolean prioritised)
+            throws SQLException {
         boolean[] parked = {false};
-        String statement = sql.receiveNext(top);
+        String statement = sql.receiveNext(top, prioritised);
+        Object[] parameters = prioritised ? new Object[] {queue, heldAt, queue, heldAt, queue}
+                : new Object[] {queue, heldAt, queue};
         List<BrokerMessage> batch;
         for (int run = 1; ; run++) {
             batch = st.list(statement, rs -> {
@@ -218,7 +250,7 @@ final class MessageStore {
                 }
                 parked[0] |= rs.getBoolean("parked");
                 return readMessage(rs);
-            }, queue, heldAt, queue, heldAt, queue);
+            }, parameters);
             boolean noneLeft = batch.size() == 1 && batch.get(0) == null;
             if (!noneLeft) {
                 break;
@@ -237,7 +269,7 @@ final class MessageStore {
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */
     UUID lockNextGroup(String queue) {
         try {
-            for (UUID group : candidates(queue, NO_HOLDS)) {
+            for (UUID group : candidates(queue, NO_HOLDS, true)) {
                 if (st.exists(sql.tryLockGroup, group)) {
                     st.update(sql.nextTurn, group);
                     return group;
@@ -253,10 +285,12 @@ final class MessageStore {
      * Groups that have messages, best first: prioritised groups (highest priority, then earliest request), then the
      * others in round-robin order (the group served longest ago first). Paged, so that many groups locked by other
      * readers do not hide the free ones behind them. Groups held at {@code heldAt} are left out.
+     *
+     * @param priorities false: the groups in round-robin order only
      */
-    private Iterable<UUID> candidates(String queue, Instant heldAt) throws SQLException {
-        List<UUID> prioritised = st.list(sql.priorityCandidates, rs -> Jdbc.uuid(rs, "conversation_group_id"),
-                queue, heldAt, CANDIDATE_PAGE);
+    private Iterable<UUID> candidates(String queue, Instant heldAt, boolean priorities) throws SQLException {
+        List<UUID> prioritised = priorities ? st.list(sql.priorityCandidates,
+                rs -> Jdbc.uuid(rs, "conversation_group_id"), queue, heldAt, CANDIDATE_PAGE) : List.of();
         return () -> new GroupCursor(prioritised, queue, heldAt);
     }
 

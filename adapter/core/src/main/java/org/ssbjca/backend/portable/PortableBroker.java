@@ -12,6 +12,7 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
 
@@ -31,6 +32,8 @@ public final class PortableBroker implements Broker {
     private final Dialect dialect;
     private final PortableSql sql;
     private final QueueSignals signals = new QueueSignals();
+    /** Which queues lately had no prioritised group, so that a RECEIVE runs its smaller statement. */
+    private final GroupPresence priorities;
     private final Waiting waiting;
     private final Housekeeping housekeeping;
     private final EndedEndpoints endedEndpoints = new EndedEndpoints();
@@ -44,6 +47,18 @@ public final class PortableBroker implements Broker {
      * @param options timing options
      */
     public PortableBroker(ConnectionSource source, BackgroundRunner runner, PortableOptions options) {
+        this(source, runner, options, System::nanoTime);
+    }
+
+    /**
+     * As {@link #PortableBroker(ConnectionSource, BackgroundRunner, PortableOptions)}, for tests that move the clock
+     * which {@link GroupPresence} reads.
+     *
+     * @param presenceClock nanoseconds, as {@link System#nanoTime()}
+     */
+    PortableBroker(ConnectionSource source, BackgroundRunner runner, PortableOptions options,
+            java.util.function.LongSupplier presenceClock) {
+        this.priorities = new GroupPresence(presenceClock);
         this.config = source.config();
         this.source = source;
         this.dialect = Dialect.of(config.kind());
@@ -95,6 +110,11 @@ public final class PortableBroker implements Broker {
     @Override
     public boolean connectionLost(SQLException e) {
         return Broker.super.connectionLost(e) || dialect.sessionGone(e);
+    }
+
+    /** @return which queues lately had prioritised groups or none, shared by this broker's sessions */
+    GroupPresence priorities() {
+        return priorities;
     }
 
     @Override

@@ -17,6 +17,7 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
 
@@ -34,6 +35,8 @@ final class PortableSession implements BrokerSession {
     /** The verbs' statements, on the connection under the handle ({@link #statementsOn}). */
     private final Statements st;
     private final TouchedQueues touchedQueues = new TouchedQueues();
+    /** Whether this transaction set a priority: readers that looked before its commit are told again after it. */
+    private final java.util.concurrent.atomic.AtomicBoolean prioritySet = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.Queue<UUID> removedEndpoints = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final MessageStore messages;
     private final DialogVerbs dialogs;
@@ -140,7 +143,7 @@ final class PortableSession implements BrokerSession {
                 messages.requireEnabled(request.queue());
             }
             broker.housekeeping().runIfDue(this);
-            List<BrokerMessage> batch = messages.receiveOnce(request, skipHeld);
+            List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
             if (batch.isEmpty() && checkedByReceive) {
                 messages.requireEnabled(request.queue());
             }
@@ -162,6 +165,8 @@ final class PortableSession implements BrokerSession {
             }
             st.update(sql.deletePriority, group);
             st.update(sql.insertPriority, group, queue, priority, broker.now());
+            prioritySet.set(true);
+            GroupPresence.prioritySet();
         } catch (SQLException e) {
             throw failure("set priority of conversation group " + group, e);
         }
@@ -203,7 +208,11 @@ final class PortableSession implements BrokerSession {
             removed.add(handle);
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
+        boolean setPriority = prioritySet.getAndSet(false);
         if (committed) {
+            if (setPriority) {
+                GroupPresence.prioritySet(); // readers that asked before the commit could not see it
+            }
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);
             broker.committed(touched.keySet());

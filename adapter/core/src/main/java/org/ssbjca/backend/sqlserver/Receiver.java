@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 

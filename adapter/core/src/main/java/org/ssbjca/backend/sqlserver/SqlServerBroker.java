@@ -12,6 +12,7 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
 import org.ssbjca.support.ConnectionLossXAResource;

@@ -14,6 +14,7 @@ import java.util.UUID;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.backend.DeadLetter;
 import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.PendingGroup;
 import org.ssbjca.backend.PriorityRequest;

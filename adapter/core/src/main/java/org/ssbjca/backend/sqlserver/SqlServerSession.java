@@ -15,6 +15,7 @@ import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.TouchedQueues;
 

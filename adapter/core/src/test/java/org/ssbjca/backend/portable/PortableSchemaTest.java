@@ -111,7 +111,10 @@ class PortableSchemaTest {
                     out.addAll(Set.of((String[]) value));
                 }
             }
-            out.add(((PortableSql) holder).receiveNext(1) == null ? "" : ((PortableSql) holder).receiveNext(1));
+            for (boolean prioritised : new boolean[] {true, false}) {
+                String receive = ((PortableSql) holder).receiveNext(1, prioritised);
+                out.add(receive == null ? "" : receive);
+            }
         }
         return out;
     }

@@ -28,7 +28,7 @@ import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.conformance.PostgresServer;
 
 /**
- * PostgreSQL's RECEIVE from a whole queue ({@link PortableSql#receiveNext(int)}) locks the group it takes and deletes
+ * PostgreSQL's RECEIVE from a whole queue ({@link PortableSql#receiveNext}) locks the group it takes and deletes
  * the messages it takes; it locks no other message. It locked the messages it picked (the one more than TOP it looks
  * at included) before: replayed by pgbench (4 clients, fsync on), 380 to 424 µs of PostgreSQL CPU per message taken
  * with the locks, 316 to 352 without.

@@ -83,6 +83,33 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * A RECEIVE from a queue without prioritised groups runs the statement without them after a probe (are there
+     * any?), which is believed for {@link org.ssbjca.backend.GroupPresence#RECHECK_NANOS}: one round trip more at
+     * most once in that interval, none in between.
+     */
+    @Test
+    void aReceiveAndTheCommitAreTwoRoundTripsAndTheProbeForPrioritiesComesOncePerInterval() throws Exception {
+        try (Fixture f = new Fixture("round_trips_receive")) {
+            for (int i = 0; i < WARM_UP + 3; i++) {
+                f.dialog(DialogOptions.defaults());
+            }
+            long[] trips = new long[WARM_UP + 3];
+            for (int i = 0; i < trips.length; i++) {
+                if (i == WARM_UP + 1) {
+                    f.nanos.addAndGet(org.ssbjca.backend.GroupPresence.RECHECK_NANOS);
+                }
+                long before = CountingSocketFactory.roundTrips();
+                assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
+                f.commit();
+                trips[i] = CountingSocketFactory.roundTrips() - before;
+            }
+            assertEquals(2, trips[WARM_UP], "the RECEIVE (with the BEGIN) and the COMMIT");
+            assertEquals(3, trips[WARM_UP + 1], "the interval passed: the probe, the RECEIVE, the COMMIT");
+            assertEquals(2, trips[WARM_UP + 2], "the probe's answer believed again");
+        }
+    }
+
     @Test
     void aReceiveWithAReplyAndTheCommitAreFourRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_reply")) {
@@ -109,13 +136,16 @@ class RoundTripsTest {
         private final PortableBroker broker;
         private final Connection c;
         final BrokerSession s;
+        /** The clock of the broker's {@link org.ssbjca.backend.GroupPresence}: it moves only when a test moves it. */
+        final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
 
         Fixture(String database) throws Exception {
             DatabaseConfig created = PostgresServer.get().newDatabase(database);
             String url = created.url() + (created.url().contains("?") ? "&" : "?") + "socketFactory="
                     + CountingSocketFactory.class.getName();
             ConnectionSource source = new ConnectionSource(new DatabaseConfig(url, created.user(), created.password()));
-            broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults());
+            broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults(),
+                    nanos::get);
             c = source.open();
             IdleGroupsReceiveTest.declare(broker, c);
             s = broker.session(c);

@@ -25,6 +25,7 @@ import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
 
 /** The session's binding, flow and error mapping, against a scripted JDBC connection. */
