@@ -67,6 +67,9 @@ class BenchmarkIT {
     private CpuMeter.Reading lastCpuReading;
     /** Messages the last drain's CPU reading covers. */
     private long cpuMessages;
+    /** The last ssb-jca drain's CPU window, {@link System#nanoTime()} at its start and end. */
+    private long lastWindowFrom;
+    private long lastWindowTo;
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive rar() {
@@ -122,6 +125,9 @@ class BenchmarkIT {
             if (phases.contains("table")) {
                 tableQueue();
             }
+            if (phases.contains("profile")) {
+                profile();
+            }
             report.notes.add(String.format(Locale.ROOT, "Every per-message run of ssb-jca and Artemis in this"
                     + " benchmark was checked to commit one message per transaction (the recorder counts"
                     + " transactions): %,d transactions, none with more than one message.", perMessageTransactions));
@@ -135,7 +141,7 @@ class BenchmarkIT {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
             return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth", "idle", "outbound",
-                    "reply", "table");
+                    "reply", "table", "profile");
         }
         return Set.of(p.split(","));
     }
@@ -217,6 +223,67 @@ class BenchmarkIT {
             report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ssb4 / ceiling), "");
             report.target("throughput ≥ 0.9× the JDBC XA ceiling (4 readers)", "≥ 0.90×",
                     Report.ratio(ssb4 / ceiling), ssb4 >= 0.9 * ceiling);
+        }
+    }
+
+    /**
+     * PostgreSQL's CPU by phase of its work ({@link PerfProfile}): the throughput drain of ssb-jca (4 readers) and the
+     * JDBC loop's (4 threads), again, under perf, after every other phase (perf slows what it records).
+     */
+    private void profile() throws Exception {
+        Path data = Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-perf.data");
+        java.util.Optional<PerfProfile> started = PerfProfile.start(data);
+        if (started.isEmpty() || cpu == null) {
+            report.notes.add("The profile phase did not run: perf could not record, or the CPU could not be read"
+                    + " (see the log).");
+            started.ifPresent(p -> {
+                try {
+                    p.close();
+                } catch (IOException e) {
+                    log("perf data not deleted: %s", e);
+                }
+            });
+            return;
+        }
+        try (PerfProfile perf = started.get()) {
+            double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
+            long ssbFrom = lastWindowFrom;
+            long ssbTo = lastWindowTo;
+            long ssbMessages = cpuMessages;
+            CpuMeter.Reading ssbCpu = lastCpuReading;
+            if (ssbCpu == null) {
+                report.notes.add("The profile phase's ssb-jca drain ended before its CPU window began.");
+                return;
+            }
+            int n = loadSsb(THROUGHPUT);
+            CpuMeter.Reading before = cpu.read();
+            long loopFrom = System.nanoTime();
+            long[] loopTo = {0};
+            CpuMeter.Reading[] loopCpu = {null};
+            long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n, () -> {
+                loopTo[0] = System.nanoTime();
+                loopCpu[0] = cpu.read().minus(before);
+            });
+            assertEquals(n, r[1]);
+            perf.stop();
+            Map<String, Double> s = perf.postgresMicros(ssbFrom, ssbTo);
+            Map<String, Double> l = perf.postgresMicros(loopFrom, loopTo[0]);
+            report.perfProfile.add(String.format(Locale.ROOT, "| drain under perf (%,d messages, 4 readers or threads)"
+                    + " | %s | %s |", THROUGHPUT, Report.rate(ssb), Report.rate(r[1] * 1e9 / r[0])));
+            double sumS = 0;
+            double sumL = 0;
+            for (String phase : s.keySet()) {
+                double a = s.get(phase) / ssbMessages;
+                double b = l.get(phase) / n;
+                sumS += a;
+                sumL += b;
+                report.perfProfile.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f |", phase, a, b));
+            }
+            report.perfProfile.add(String.format(Locale.ROOT, "| **all of PostgreSQL's samples** | **%.0f** |"
+                    + " **%.0f** |", sumS, sumL));
+            report.perfProfile.add(String.format(Locale.ROOT, "| PostgreSQL's CPU from /proc, the same windows | %.0f"
+                    + " | %.0f |", ssbCpu.postgresNanos() / 1e3 / ssbMessages, loopCpu[0].postgresNanos() / 1e3 / n));
+            log("profile: %s", report.perfProfile);
         }
     }
 
@@ -488,7 +555,9 @@ class BenchmarkIT {
         long[] r;
         try {
             CpuWindow w = cpuWindow(measured);
+            lastWindowFrom = System.nanoTime();
             r = control.await(RUN_TIMEOUT);
+            lastWindowTo = System.nanoTime();
             lastCpuReading = w.before == null ? null : cpu.read().minus(w.before);
             lastCpu = cpuSince(w.before, measured - w.committed, false);
             cpuMessages = measured - w.committed;

@@ -30,6 +30,8 @@ final class Report {
     final List<String> outboundProfile = new ArrayList<>();
     /** The statement profile of the reply phase (the readers' RECEIVE and the replies' SEND). */
     final List<String> replyProfile = new ArrayList<>();
+    /** PostgreSQL's CPU by phase of its work (the profile phase, {@link PerfProfile}): table rows. */
+    final List<String> perfProfile = new ArrayList<>();
 
     void row(String section, String what, String value, String note) {
         rows.add(new Row(section, what, value, note == null ? "" : note));
@@ -106,6 +108,13 @@ final class Report {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca reply run, 4 readers)\n\n");
             b.append(PROFILE_HEAD);
             replyProfile.forEach(p -> b.append(p).append('\n'));
+        }
+        if (!perfProfile.isEmpty()) {
+            b.append("\n## PostgreSQL's CPU by phase of its work (perf, µs per message)\n\n");
+            b.append("The throughput drain of ssb-jca and the JDBC loop's, run again after the other phases while perf"
+                    + " sampled the machine (999 Hz, call stacks): perf slows both. See [Method](#method).\n\n");
+            b.append("| | ssb-jca, 4 readers | JDBC loop, 4 threads |\n|---|---:|---:|\n");
+            perfProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!notes.isEmpty()) {
             b.append("\n## Notes of this run\n\n");
