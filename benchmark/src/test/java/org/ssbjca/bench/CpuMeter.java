@@ -55,6 +55,11 @@ final class CpuMeter {
         this.postmaster = postmaster;
     }
 
+    /** @return WildFly's JVM */
+    long wildfly() {
+        return wildfly;
+    }
+
     /** @return a meter, or empty when the processes cannot be found (not Linux, other user) */
     static Optional<CpuMeter> find(BenchPostgres pg) {
         try {

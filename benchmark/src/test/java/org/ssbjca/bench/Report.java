@@ -32,6 +32,8 @@ final class Report {
     final List<String> replyProfile = new ArrayList<>();
     /** PostgreSQL's CPU by phase of its work (the profile phase, {@link PerfProfile}): table rows. */
     final List<String> perfProfile = new ArrayList<>();
+    /** WildFly's readers by component and by delivery step (the profile phase, {@link JfrProfile}): table rows. */
+    final List<String> jfrProfile = new ArrayList<>();
 
     void row(String section, String what, String value, String note) {
         rows.add(new Row(section, what, value, note == null ? "" : note));
@@ -115,6 +117,14 @@ final class Report {
                     + " sampled the machine (999 Hz, call stacks): perf slows both. See [Method](#method).\n\n");
             b.append("| | ssb-jca, 4 readers | JDBC loop, 4 threads |\n|---|---:|---:|\n");
             perfProfile.forEach(p -> b.append(p).append('\n'));
+        }
+        if (!jfrProfile.isEmpty()) {
+            b.append("\n## WildFly's readers by component and by step (JFR, the same ssb-jca drain)\n\n");
+            b.append("Shares of the readers' Java execution samples (JFR, a sample every millisecond). Sampling that"
+                    + " often costs WildFly CPU of its own, so compare the shares, not the CPU per message of this"
+                    + " drain with the others. See [Method](#method).\n\n");
+            b.append("| | share |\n|---|---:|\n");
+            jfrProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!notes.isEmpty()) {
             b.append("\n## Notes of this run\n\n");
