@@ -233,13 +233,25 @@ final class DeliverySteps {
 
     /** Counts what a committed batch set aside: dead letters, rejected priority requests, Error messages. */
     void countSetAside(Batch batch) {
-        metrics.deadLettered.add(batch.deadLettered);
-        metrics.priorityRequestsRejected.add(batch.rejectedPriorityRequests);
-        metrics.errorsReceived.add(batch.ends.stream().filter(BrokerMessage::isError).count());
+        // only what there is: an add of 0 still writes the counter every reader shares (3.7% of the readers' Java
+        // samples in a JFR profile of the benchmark's drain, with a stream per delivery)
+        if (batch.deadLettered != 0) {
+            metrics.deadLettered.add(batch.deadLettered);
+        }
+        if (batch.rejectedPriorityRequests != 0) {
+            metrics.priorityRequestsRejected.add(batch.rejectedPriorityRequests);
+        }
+        for (BrokerMessage end : batch.ends) {
+            if (end.isError()) {
+                metrics.errorsReceived.increment();
+            }
+        }
     }
 
     void count(Batch batch, boolean committed, long start) {
-        metrics.redelivered.add(batch.retried.size());
+        if (!batch.retried.isEmpty()) {
+            metrics.redelivered.add(batch.retried.size());
+        }
         if (committed) {
             countSetAside(batch);
             metrics.committed.increment();

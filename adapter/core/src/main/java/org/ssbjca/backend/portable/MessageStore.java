@@ -176,7 +176,8 @@ final class MessageStore {
             }
             Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
             if (checksEnabled(r)) {
-                return takeNext(r.queue(), r.top(), heldAt, priorities && mayHavePriorities(r.queue()));
+                return takeNext(r.queue(), r.top(), skipHeld ? heldAt : null,
+                        priorities && mayHavePriorities(r.queue()));
             }
             for (UUID group : candidates(r.queue(), heldAt, priorities)) {
                 if (st.exists(sql.tryLockGroup, group)) {
@@ -234,14 +235,22 @@ final class MessageStore {
     /**
      * RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext}).
      *
+     * @param heldAt the time holds are compared with, or null: no group is left out as held
      * @param prioritised whether the statement tries prioritised groups first
      */
     private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt, boolean prioritised)
             throws SQLException {
         boolean[] parked = {false};
-        String statement = sql.receiveNext(top, prioritised);
-        Object[] parameters = prioritised ? new Object[] {queue, heldAt, queue, heldAt, queue}
-                : new Object[] {queue, heldAt, queue};
+        boolean holds = heldAt != null;
+        String statement = sql.receiveNext(top, prioritised, holds);
+        List<Object> parameters = new ArrayList<>(5);
+        for (int pick = prioritised ? 2 : 1; pick > 0; pick--) {
+            parameters.add(queue);
+            if (holds) {
+                parameters.add(heldAt);
+            }
+        }
+        parameters.add(queue);
         List<BrokerMessage> batch;
         for (int run = 1; ; run++) {
             batch = st.list(statement, rs -> {
@@ -250,7 +259,7 @@ final class MessageStore {
                 }
                 parked[0] |= rs.getBoolean("parked");
                 return readMessage(rs);
-            }, parameters);
+            }, parameters.toArray());
             boolean noneLeft = batch.size() == 1 && batch.get(0) == null;
             if (!noneLeft) {
                 break;

@@ -196,8 +196,8 @@ final class PortableSql {
      * (prioritised groups first, highest priority then earliest request; then round-robin turn order), locks it
      * (SKIP LOCKED), deletes its first TOP messages returning them with their endpoint's columns, and gives the
      * group a new turn if it took any. Takes nothing from a disabled queue, nor from a held group (redelivery delay).
-     * Parameters: queue, now, queue, now, queue ({@link #receiveNextInTurn}: queue, now, queue); TOP is
-     * written into the text ({@link #receiveNext(int)}): with a parameter there, PostgreSQL plans the statement
+     * Parameters: queue, now, queue, now, queue (its variants, {@link #receiveVariants}: fewer); TOP is
+     * written into the text ({@link #receiveNext(int, boolean, boolean)}): with a parameter there, PostgreSQL plans the statement
      * again at every execution (its generic plan looks too costly), which costs more than running it.
      * The whole statement sees one snapshot, taken before it locks the group: the messages it picks may have been
      * deleted meanwhile by a transaction that committed (the RECEIVE that held the group, or an END CONVERSATION,
@@ -234,14 +234,18 @@ final class PortableSql {
      */
     private final String receiveNext;
     /**
-     * {@link #receiveNext} without the prioritised groups' part: the groups in turn order only, for a queue known to
-     * have no prioritised group ({@link org.ssbjca.backend.GroupPresence}) or a reader told to ignore priorities.
-     * PostgreSQL sets up every part of a plan at each execution, run or not: replayed by pgbench (one client, an
-     * empty queue, ten RECEIVEs per transaction) the statement with that part cost 111 to 124 µs of PostgreSQL CPU
-     * per execution, without it 96 to 100.
+     * {@link #receiveNext} and its smaller variants, by {@link #variant}: without the prioritised groups' part (the
+     * groups in turn order only, for a queue known to have no prioritised group, {@link
+     * org.ssbjca.backend.GroupPresence}, or a reader told to ignore priorities), and without the holds' check (for
+     * a RECEIVE that does not skip held groups: no group counts as held). PostgreSQL sets up every part of a plan at
+     * each execution, run or not: replayed by pgbench (one client, an empty queue, ten RECEIVEs per transaction) the
+     * statement with the prioritised part cost 111 to 124 µs of PostgreSQL CPU per execution, without it 96 to 100.
+     * Without the holds' check there is no time to bind either (pgjdbc formats a timestamp parameter as text).
+     * Parameters: queue, [now,] queue, [now,] queue (prioritised), or queue, [now,] queue; the times only with the
+     * holds' check.
      */
-    private final String receiveNextInTurn;
-    /** The texts by TOP and by whether they try prioritised groups first (key: TOP * 2 + 1 when they do). */
+    private final String[] receiveVariants = new String[4];
+    /** The texts by TOP and variant (key: TOP * 4 + variant). */
     private final java.util.concurrent.ConcurrentMap<Long, String> receiveNextByTop =
             new java.util.concurrent.ConcurrentHashMap<>();
     final String messagesOfGroup = MESSAGE_SELECT + " WHERE m.conversation_group_id = ? ORDER BY m.queuing_order LIMIT ?";
@@ -309,7 +313,7 @@ final class PortableSql {
             + " WHERE queue_name = ? AND message_type_name = ? ORDER BY queuing_order";
     final String priorities = "SELECT conversation_group_id, priority FROM ssb.conversation_priority"
             + " WHERE queue_name = ?";
-    /** Whether a queue has a prioritised group (with messages or not): the probe behind {@link #receiveNextInTurn}. */
+    /** Whether a queue has a prioritised group (with messages or not): the probe behind {@link #receiveVariants}. */
     final String anyPriority = "SELECT 1 FROM ssb.conversation_priority WHERE queue_name = ? FETCH FIRST 1 ROWS ONLY";
     final String clearPriorityIfDrained = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?"
             + " AND NOT EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = ?)";
@@ -344,30 +348,34 @@ final class PortableSql {
     private static final String HAS_MESSAGES = "(SELECT TRUE FROM ssb.message m WHERE m.conversation_group_id = {group}"
             + " LIMIT 1)";
 
-    /** @return whether a RECEIVE from a whole queue is one statement, {@link #receiveNext(int)} (not on H2) */
+    /** @return whether a RECEIVE from a whole queue is one statement, {@link #receiveNext(int, boolean, boolean)} (not on H2) */
     boolean receivesInOneStatement() {
         return receiveNext != null;
     }
 
+    private static int variant(boolean prioritised, boolean holds) {
+        return (prioritised ? 2 : 0) + (holds ? 1 : 0);
+    }
+
     /**
      * @param top messages to take at most, 1 or more
-     * @param prioritised whether prioritised groups are tried first ({@link #receiveNext}), or the groups are taken
-     *     in turn order only ({@link #receiveNextInTurn})
-     * @return the statement for that TOP, or null on H2
+     * @param prioritised whether prioritised groups are tried first, or the groups are taken in turn order only
+     * @param holds whether groups held by a redelivery delay are left out (then the statement takes the time)
+     * @return the statement for that TOP ({@link #receiveVariants}), or null on H2
      */
-    String receiveNext(int top, boolean prioritised) {
+    String receiveNext(int top, boolean prioritised, boolean holds) {
         if (receiveNext == null) {
             return null;
         }
         if (top < 1) {
             throw new IllegalArgumentException("TOP must be 1 or more: " + top);
         }
-        long key = top * 2L + (prioritised ? 1 : 0);
+        long key = top * 4L + variant(prioritised, holds);
         String cached = receiveNextByTop.get(key);
         if (cached != null) {
             return cached;
         }
-        String text = (prioritised ? receiveNext : receiveNextInTurn).replace(TOP_PLUS_ONE, Long.toString(top + 1L))
+        String text = receiveVariants[variant(prioritised, holds)].replace(TOP_PLUS_ONE, Long.toString(top + 1L))
                 .replace(TOP, Integer.toString(top));
         if (receiveNextByTop.size() < 64) {
             receiveNextByTop.putIfAbsent(key, text);
@@ -465,20 +473,25 @@ final class PortableSql {
                 + " SELECT k.*, EXISTS (SELECT 1 FROM ok), EXISTS (SELECT 1 FROM t) FROM k" : null;
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
-        String prioritised = "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
-                + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
-                + " WHERE p.queue_name = ?"
-                + " AND " + HAS_MESSAGES.replace("{group}", "p.conversation_group_id")
-                + " AND " + NOT_HELD.replace("{group}", "p.conversation_group_id")
-                + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED)";
-        String roundRobin = "(SELECT g.conversation_group_id FROM ssb.conversation_group g WHERE g.queue_name = ?"
-                + " AND g.turn < " + PARKED
-                + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id")
-                + " AND " + NOT_HELD.replace("{group}", "g.conversation_group_id")
-                + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)";
-        receiveNext = dialect.receivesInOneStatement
-                ? receiveFrom("COALESCE(" + prioritised + ", " + roundRobin + ")", dialect) : null;
-        receiveNextInTurn = dialect.receivesInOneStatement ? receiveFrom(roundRobin, dialect) : null;
+        for (boolean holds : new boolean[] {false, true}) {
+            String notHeld = holds ? " AND " + NOT_HELD : "";
+            String prioritised = "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
+                    + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
+                    + " WHERE p.queue_name = ?"
+                    + " AND " + HAS_MESSAGES.replace("{group}", "p.conversation_group_id")
+                    + notHeld.replace("{group}", "p.conversation_group_id")
+                    + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED)";
+            String roundRobin = "(SELECT g.conversation_group_id FROM ssb.conversation_group g WHERE g.queue_name = ?"
+                    + " AND g.turn < " + PARKED
+                    + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id")
+                    + notHeld.replace("{group}", "g.conversation_group_id")
+                    + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)";
+            receiveVariants[variant(true, holds)] = dialect.receivesInOneStatement
+                    ? receiveFrom("COALESCE(" + prioritised + ", " + roundRobin + ")", dialect) : null;
+            receiveVariants[variant(false, holds)] = dialect.receivesInOneStatement
+                    ? receiveFrom(roundRobin, dialect) : null;
+        }
+        receiveNext = receiveVariants[variant(true, true)];
     }
 
     /** {@link #receiveNext}'s text, the group chosen by {@code pick}. */
