@@ -387,11 +387,13 @@ class BenchmarkIT {
             double seconds = 0;
             long cpuNanos = 0;
             long cpuCounted = 0;
+            CpuMeter.Reading cpuSum = null;
             for (int r = 0; r < rounds; r++) {
                 seconds += measured / drainSsb(BenchDeployments.ssbConsumer(4), depth, measured);
                 if (lastCpuReading != null) {
                     cpuNanos += lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
                     cpuCounted += cpuMessages;
+                    cpuSum = cpuSum == null ? lastCpuReading : cpuSum.plus(lastCpuReading);
                 }
             }
             long messages = (long) rounds * measured;
@@ -401,8 +403,9 @@ class BenchmarkIT {
             report.row("depth", String.format(Locale.ROOT, "%,d messages queued, 4 readers", depth),
                     String.format(Locale.ROOT, "%,.0f µs/msg", microsPerMessage[i]),
                     String.format(Locale.ROOT, "%s over %,d deliveries%s; CPU per message (WildFly + PostgreSQL)"
-                            + " %,.0f µs", Report.rate(rate), messages, rounds > 1
-                            ? " (queue filled and drained " + rounds + " times)" : ", the first ones", cpuPerMessage[i]));
+                            + " %,.0f µs%s", Report.rate(rate), messages, rounds > 1
+                            ? " (queue filled and drained " + rounds + " times)" : ", the first ones", cpuPerMessage[i],
+                            cpuSum == null ? "" : "; " + cpuSum.perMessage(cpuCounted, false)));
         }
         int last = DEPTHS.length - 1;
         report.row("depth", "largest / smallest depth: elapsed per message", Report.ratio(

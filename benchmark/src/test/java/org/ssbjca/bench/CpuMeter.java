@@ -37,6 +37,14 @@ final class CpuMeter {
                     wal ? walSyncs - earlier.walSyncs : -1, wal ? walBytes - earlier.walBytes : -1);
         }
 
+        /** @return this reading and another, summed (two drains' readings) */
+        Reading plus(Reading other) {
+            boolean wal = walSyncs >= 0 && other.walSyncs >= 0;
+            return new Reading(wildflyNanos + other.wildflyNanos, postgresNanos + other.postgresNanos,
+                    clientNanos + other.clientNanos, postgresSystemNanos + other.postgresSystemNanos,
+                    wal ? walSyncs + other.walSyncs : -1, wal ? walBytes + other.walBytes : -1);
+        }
+
         /** @return "CPU per message: ..." for {@code messages} messages */
         String perMessage(long messages, boolean withClient) {
             return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL (%.0f%% in the kernel)%s",
