@@ -245,14 +245,8 @@ class BenchmarkIT {
             });
             return;
         }
-        // started before the drain is loaded: a recording's start costs WildFly a burst of CPU (the drain measured
-        // while it settled cost 723 µs of WildFly CPU per message instead of about 200)
-        JfrProfile[] jfr = {JfrProfile.start(cpu.wildfly(), data.resolveSibling("bench-profile.jfr")).orElse(null)};
         try (PerfProfile perf = started.get()) {
             double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
-            if (jfr[0] != null) {
-                jfr[0].stop();
-            }
             long ssbFrom = lastWindowFrom;
             long ssbTo = lastWindowTo;
             long ssbMessages = cpuMessages;
@@ -290,8 +284,19 @@ class BenchmarkIT {
             report.perfProfile.add(String.format(Locale.ROOT, "| PostgreSQL's CPU from /proc, the same windows | %.0f"
                     + " | %.0f |", ssbCpu.postgresNanos() / 1e3 / ssbMessages, loopCpu[0].postgresNanos() / 1e3 / n));
             log("profile: %s", report.perfProfile);
-            if (jfr[0] != null) {
-                try (JfrProfile j = jfr[0]) {
+        }
+        // WildFly's side on a drain of its own: JFR's millisecond sampling slows WildFly, which would change what
+        // PostgreSQL does per message (longer transactions, more contention) in the drain perf records. Started
+        // before the drain is loaded: a recording's start costs WildFly a burst of CPU.
+        java.util.Optional<JfrProfile> recording = JfrProfile.start(cpu.wildfly(),
+                data.resolveSibling("bench-profile.jfr"));
+        if (recording.isPresent()) {
+            try (JfrProfile j = recording.get()) {
+                drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
+                j.stop();
+                CpuMeter.Reading ssbCpu = lastCpuReading;
+                long ssbMessages = cpuMessages;
+                if (ssbCpu != null) {
                     List<Map<String, Long>> samples = j.readerSamples();
                     long all = samples.get(0).values().stream().mapToLong(Long::longValue).sum();
                     report.jfrProfile.add(String.format(Locale.ROOT, "| the readers' Java samples | %,d |", all));

@@ -119,7 +119,7 @@ final class Report {
             perfProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!jfrProfile.isEmpty()) {
-            b.append("\n## WildFly's readers by component and by step (JFR, the same ssb-jca drain)\n\n");
+            b.append("\n## WildFly's readers by component and by step (JFR, a drain of their own)\n\n");
             b.append("Shares of the readers' Java execution samples (JFR, a sample every millisecond). Sampling that"
                     + " often costs WildFly CPU of its own, so compare the shares, not the CPU per message of this"
                     + " drain with the others. See [Method](#method).\n\n");
