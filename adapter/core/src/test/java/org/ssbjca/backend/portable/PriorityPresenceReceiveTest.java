@@ -31,19 +31,13 @@ class PriorityPresenceReceiveTest {
     /** A priority set through this JVM is honoured by the next RECEIVE, though the queue had none a moment ago. */
     @Test
     void aPrioritySetThroughThisJvmIsTakenFirstAtOnce() throws Exception {
-        AtomicLong nanos = new AtomicLong();
-        DatabaseConfig db = PostgresServer.get().newDatabase("priority_presence_jvm");
-        ConnectionSource source = new ConnectionSource(db);
-        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
-                PortableOptions.defaults(), nanos::get); Connection reader = source.open();
-             Connection setter = source.open()) {
-            List<UUID> groups = threeGroups(broker, reader);
-            assertEquals(groups.get(0), receiveOne(broker, reader, true), "no priority: A, first in turn");
-            BrokerSession s = broker.session(setter);
-            s.setPriority(groups.get(2), 10);
-            setter.commit();
+        try (Queue q = new Queue("priority_presence_jvm")) {
+            assertEquals(q.groups.get(0), q.receiveOne(true), "no priority: A, first in turn");
+            BrokerSession s = q.broker.session(q.other);
+            s.setPriority(q.groups.get(2), 10);
+            q.other.commit();
             s.afterCompletion(true);
-            assertEquals(groups.get(2), receiveOne(broker, reader, true), "C, prioritised, before B");
+            assertEquals(q.groups.get(2), q.receiveOne(true), "C, prioritised, before B");
         }
     }
 
@@ -53,37 +47,67 @@ class PriorityPresenceReceiveTest {
      */
     @Test
     void aPrioritySetElsewhereIsTakenFirstOnceTheRecheckIntervalHasPassed() throws Exception {
-        AtomicLong nanos = new AtomicLong();
-        DatabaseConfig db = PostgresServer.get().newDatabase("priority_presence_node");
-        ConnectionSource source = new ConnectionSource(db);
-        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
-                PortableOptions.defaults(), nanos::get); Connection reader = source.open();
-             Connection elsewhere = source.open()) {
-            List<UUID> groups = threeGroups(broker, reader);
-            assertEquals(groups.get(0), receiveOne(broker, reader, true), "no priority: A, first in turn");
-            prioritiseWithSql(elsewhere, groups.get(2));
-            nanos.addAndGet(GroupPresence.RECHECK_NANOS - 1);
-            assertEquals(groups.get(1), receiveOne(broker, reader, true),
+        try (Queue q = new Queue("priority_presence_node")) {
+            assertEquals(q.groups.get(0), q.receiveOne(true), "no priority: A, first in turn");
+            prioritiseWithSql(q.other, q.groups.get(2));
+            q.nanos.addAndGet(GroupPresence.RECHECK_NANOS - 1);
+            assertEquals(q.groups.get(1), q.receiveOne(true),
                     "within the interval the queue is believed to have no priority: B, next in turn");
-            nanos.addAndGet(1);
-            assertEquals(groups.get(2), receiveOne(broker, reader, true), "after it: C, prioritised");
+            q.nanos.addAndGet(1);
+            assertEquals(q.groups.get(2), q.receiveOne(true), "after it: C, prioritised");
         }
     }
 
     /** A queue found with prioritised groups keeps them first, and a reader told to ignore them takes turn order. */
     @Test
     void aQueueWithPrioritiesIsServedByPriorityUnlessTheReaderIgnoresThem() throws Exception {
-        AtomicLong nanos = new AtomicLong();
-        DatabaseConfig db = PostgresServer.get().newDatabase("priority_presence_some");
-        ConnectionSource source = new ConnectionSource(db);
-        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
-                PortableOptions.defaults(), nanos::get); Connection reader = source.open();
-             Connection elsewhere = source.open()) {
-            List<UUID> groups = threeGroups(broker, reader);
-            prioritiseWithSql(elsewhere, groups.get(2));
-            assertEquals(groups.get(0), receiveOne(broker, reader, false), "priorities ignored: A, first in turn");
-            assertEquals(groups.get(2), receiveOne(broker, reader, true), "C, prioritised");
-            assertEquals(groups.get(2), receiveOne(broker, reader, true), "C still has messages and its priority");
+        try (Queue q = new Queue("priority_presence_some")) {
+            prioritiseWithSql(q.other, q.groups.get(2));
+            assertEquals(q.groups.get(0), q.receiveOne(false), "priorities ignored: A, first in turn");
+            assertEquals(q.groups.get(2), q.receiveOne(true), "C, prioritised");
+            assertEquals(q.groups.get(2), q.receiveOne(true), "C still has messages and its priority");
+        }
+    }
+
+    /**
+     * A PostgreSQL database with QT's three groups, a broker whose {@link GroupPresence} reads {@link #nanos}, a
+     * reader's connection and another.
+     */
+    private static final class Queue implements AutoCloseable {
+        final AtomicLong nanos = new AtomicLong();
+        final PortableBroker broker;
+        final Connection reader;
+        final Connection other;
+        final List<UUID> groups;
+
+        Queue(String database) throws Exception {
+            DatabaseConfig db = PostgresServer.get().newDatabase(database);
+            ConnectionSource source = new ConnectionSource(db);
+            broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults(),
+                    nanos::get);
+            reader = source.open();
+            other = source.open();
+            groups = threeGroups(broker, reader);
+        }
+
+        /** RECEIVE TOP (1) from QT, committed; @return the group of the message taken */
+        UUID receiveOne(boolean priorities) throws Exception {
+            BrokerSession s = broker.session(reader);
+            List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").top(1), priorities, false);
+            reader.commit();
+            s.afterCompletion(true);
+            assertEquals(1, got.size());
+            return got.get(0).conversationGroupId();
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                reader.close();
+                other.close();
+            } finally {
+                broker.close();
+            }
         }
     }
 
@@ -111,15 +135,5 @@ class PriorityPresenceReceiveTest {
             ps.executeUpdate();
         }
         c.commit();
-    }
-
-    /** RECEIVE TOP (1) from QT, committed; @return the group of the message taken */
-    private static UUID receiveOne(PortableBroker broker, Connection c, boolean priorities) throws Exception {
-        BrokerSession s = broker.session(c);
-        List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").top(1), priorities, false);
-        c.commit();
-        s.afterCompletion(true);
-        assertEquals(1, got.size());
-        return got.get(0).conversationGroupId();
     }
 }
