@@ -63,6 +63,28 @@ public final class GroupPresence {
         SETS.incrementAndGet();
     }
 
+    /**
+     * A session's priorities set in its current transaction: each set forgets every "none" at once, and a commit
+     * forgets them again (readers that asked between the set and the commit could not see the uncommitted row). One
+     * per session; both backends' sessions use it.
+     */
+    public static final class TransactionSets {
+        private final java.util.concurrent.atomic.AtomicBoolean set = new java.util.concurrent.atomic.AtomicBoolean();
+
+        /** A priority was set in the session's transaction. */
+        public void set() {
+            set.set(true);
+            prioritySet();
+        }
+
+        /** @param committed whether the session's transaction committed */
+        public void completed(boolean committed) {
+            if (set.getAndSet(false) && committed) {
+                prioritySet();
+            }
+        }
+    }
+
     /** A group was held through this JVM. */
     public static void held() {
         HOLDS.incrementAndGet();

@@ -174,11 +174,11 @@ final class MessageStore {
                 heldUntilCommit(r.conversationGroupId());
                 return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
             }
-            Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
             if (checksEnabled(r)) {
-                return takeNext(r.queue(), r.top(), skipHeld ? heldAt : null,
+                return takeNext(r.queue(), r.top(), skipHeld ? broker.now() : null,
                         priorities && mayHavePriorities(r.queue()));
             }
+            Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
             for (UUID group : candidates(r.queue(), heldAt, priorities)) {
                 if (st.exists(sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());

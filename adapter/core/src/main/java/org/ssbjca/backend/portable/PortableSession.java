@@ -35,8 +35,7 @@ final class PortableSession implements BrokerSession {
     /** The verbs' statements, on the connection under the handle ({@link #statementsOn}). */
     private final Statements st;
     private final TouchedQueues touchedQueues = new TouchedQueues();
-    /** Whether this transaction set a priority: readers that looked before its commit are told again after it. */
-    private final java.util.concurrent.atomic.AtomicBoolean prioritySet = new java.util.concurrent.atomic.AtomicBoolean();
+    private final GroupPresence.TransactionSets prioritiesSet = new GroupPresence.TransactionSets();
     private final java.util.Queue<UUID> removedEndpoints = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final MessageStore messages;
     private final DialogVerbs dialogs;
@@ -165,8 +164,7 @@ final class PortableSession implements BrokerSession {
             }
             st.update(sql.deletePriority, group);
             st.update(sql.insertPriority, group, queue, priority, broker.now());
-            prioritySet.set(true);
-            GroupPresence.prioritySet();
+            prioritiesSet.set();
         } catch (SQLException e) {
             throw failure("set priority of conversation group " + group, e);
         }
@@ -208,11 +206,8 @@ final class PortableSession implements BrokerSession {
             removed.add(handle);
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
-        boolean setPriority = prioritySet.getAndSet(false);
+        prioritiesSet.completed(committed);
         if (committed) {
-            if (setPriority) {
-                GroupPresence.prioritySet(); // readers that asked before the commit could not see it
-            }
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);
             broker.committed(touched.keySet());

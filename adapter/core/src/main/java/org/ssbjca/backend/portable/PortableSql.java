@@ -473,23 +473,24 @@ final class PortableSql {
                 + " SELECT k.*, EXISTS (SELECT 1 FROM ok), EXISTS (SELECT 1 FROM t) FROM k" : null;
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
-        for (boolean holds : new boolean[] {false, true}) {
-            String notHeld = holds ? " AND " + NOT_HELD : "";
-            String prioritised = "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
-                    + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
-                    + " WHERE p.queue_name = ?"
-                    + " AND " + HAS_MESSAGES.replace("{group}", "p.conversation_group_id")
-                    + notHeld.replace("{group}", "p.conversation_group_id")
-                    + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED)";
-            String roundRobin = "(SELECT g.conversation_group_id FROM ssb.conversation_group g WHERE g.queue_name = ?"
-                    + " AND g.turn < " + PARKED
-                    + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id")
-                    + notHeld.replace("{group}", "g.conversation_group_id")
-                    + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)";
-            receiveVariants[variant(true, holds)] = dialect.receivesInOneStatement
-                    ? receiveFrom("COALESCE(" + prioritised + ", " + roundRobin + ")", dialect) : null;
-            receiveVariants[variant(false, holds)] = dialect.receivesInOneStatement
-                    ? receiveFrom(roundRobin, dialect) : null;
+        if (dialect.receivesInOneStatement) { // PostgreSQL; H2 runs the statements one by one
+            for (boolean holds : new boolean[] {false, true}) {
+                String notHeld = holds ? " AND " + NOT_HELD : "";
+                String prioritised = "(SELECT p.conversation_group_id FROM ssb.conversation_priority p"
+                        + " JOIN ssb.conversation_group g ON g.conversation_group_id = p.conversation_group_id"
+                        + " WHERE p.queue_name = ?"
+                        + " AND " + HAS_MESSAGES.replace("{group}", "p.conversation_group_id")
+                        + notHeld.replace("{group}", "p.conversation_group_id")
+                        + " ORDER BY p.priority DESC, p.request_order LIMIT 1 FOR UPDATE OF g SKIP LOCKED)";
+                String roundRobin = "(SELECT g.conversation_group_id FROM ssb.conversation_group g"
+                        + " WHERE g.queue_name = ? AND g.turn < " + PARKED
+                        + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id")
+                        + notHeld.replace("{group}", "g.conversation_group_id")
+                        + " ORDER BY g.turn LIMIT 1 FOR UPDATE SKIP LOCKED)";
+                receiveVariants[variant(true, holds)] =
+                        receiveFrom("COALESCE(" + prioritised + ", " + roundRobin + ")", dialect);
+                receiveVariants[variant(false, holds)] = receiveFrom(roundRobin, dialect);
+            }
         }
         receiveNext = receiveVariants[variant(true, true)];
     }

@@ -33,7 +33,7 @@ final class SqlServerSession implements BrokerSession {
     private final Connection c;
     private final Receiver receiver;
     private final TouchedQueues touchedQueues = new TouchedQueues();
-    private final java.util.concurrent.atomic.AtomicBoolean prioritySet = new java.util.concurrent.atomic.AtomicBoolean();
+    private final GroupPresence.TransactionSets prioritiesSet = new GroupPresence.TransactionSets();
 
     SqlServerSession(QueueSignals signals, Connection connection) {
         this(signals, new GroupPresence(), connection);
@@ -204,8 +204,7 @@ final class SqlServerSession implements BrokerSession {
             if (queue.isEmpty() || queue.get(0) == null) {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
-            prioritySet.set(true);
-            GroupPresence.prioritySet();
+            prioritiesSet.set();
         } catch (SQLException e) {
             throw SqlServerErrors.translate("set priority of conversation group " + group, null, e);
         }
@@ -224,12 +223,9 @@ final class SqlServerSession implements BrokerSession {
     @Override
     public void afterCompletion(boolean committed) {
         Map<String, Set<String>> touched = touchedQueues.drain();
-        boolean setPriority = prioritySet.getAndSet(false);
+        prioritiesSet.completed(committed);
         if (committed) {
             signals.committed(touched);
-            if (setPriority) {
-                GroupPresence.prioritySet(); // readers that asked before the commit could not see it
-            }
         }
     }
 
