@@ -227,69 +227,80 @@ class BenchmarkIT {
     }
 
     /**
-     * PostgreSQL's CPU by phase of its work ({@link PerfProfile}): the throughput drain of ssb-jca (4 readers) and the
-     * JDBC loop's (4 threads), again, under perf, after every other phase (perf slows what it records).
+     * The profile phase, after every other phase (perf and JFR slow what they record): PostgreSQL's CPU by phase of
+     * its work ({@link #perfProfile}), then WildFly's readers by component and step ({@link #jfrProfile}).
      */
     private void profile() throws Exception {
         Path data = Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-perf.data");
-        java.util.Optional<PerfProfile> started = PerfProfile.start(data);
-        if (started.isEmpty() || cpu == null) {
+        java.util.Optional<PerfProfile> started = cpu == null ? java.util.Optional.empty() : PerfProfile.start(data);
+        if (started.isEmpty()) {
             report.notes.add("The profile phase did not run: perf could not record, or the CPU could not be read"
                     + " (see the log).");
-            started.ifPresent(p -> {
-                try {
-                    p.close();
-                } catch (IOException e) {
-                    log("perf data not deleted: %s", e);
-                }
-            });
             return;
         }
         try (PerfProfile perf = started.get()) {
-            double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
-            long ssbFrom = lastWindowFrom;
-            long ssbTo = lastWindowTo;
-            long ssbMessages = cpuMessages;
-            CpuMeter.Reading ssbCpu = lastCpuReading;
-            if (ssbCpu == null) {
-                report.notes.add("The profile phase's ssb-jca drain ended before its CPU window began.");
+            if (!perfProfile(perf)) {
                 return;
             }
-            int n = loadSsb(THROUGHPUT);
-            CpuMeter.Reading before = cpu.read();
-            long loopFrom = System.nanoTime();
-            long[] loopTo = {0};
-            CpuMeter.Reading[] loopCpu = {null};
-            long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n, () -> {
-                loopTo[0] = System.nanoTime();
-                loopCpu[0] = cpu.read().minus(before);
-            });
-            assertEquals(n, r[1]);
-            perf.stop();
-            Map<String, Double> s = perf.postgresMicros(ssbFrom, ssbTo);
-            Map<String, Double> l = perf.postgresMicros(loopFrom, loopTo[0]);
-            report.perfProfile.add(String.format(Locale.ROOT, "| drain under perf (%,d messages, 4 readers or threads)"
-                    + " | %s | %s |", THROUGHPUT, Report.rate(ssb), Report.rate(r[1] * 1e9 / r[0])));
-            double sumS = 0;
-            double sumL = 0;
-            for (String phase : s.keySet()) {
-                double a = s.get(phase) / ssbMessages;
-                double b = l.get(phase) / n;
-                sumS += a;
-                sumL += b;
-                report.perfProfile.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f |", phase, a, b));
-            }
-            report.perfProfile.add(String.format(Locale.ROOT, "| **all of PostgreSQL's samples** | **%.0f** |"
-                    + " **%.0f** |", sumS, sumL));
-            report.perfProfile.add(String.format(Locale.ROOT, "| PostgreSQL's CPU from /proc, the same windows | %.0f"
-                    + " | %.0f |", ssbCpu.postgresNanos() / 1e3 / ssbMessages, loopCpu[0].postgresNanos() / 1e3 / n));
-            log("profile: %s", report.perfProfile);
         }
-        // WildFly's side on a drain of its own: JFR's millisecond sampling slows WildFly, which would change what
-        // PostgreSQL does per message (longer transactions, more contention) in the drain perf records. Started
-        // before the drain is loaded: a recording's start costs WildFly a burst of CPU.
-        java.util.Optional<JfrProfile> recording = JfrProfile.start(cpu.wildfly(),
-                data.resolveSibling("bench-profile.jfr"));
+        jfrProfile(data.resolveSibling("bench-profile.jfr"));
+    }
+
+    /**
+     * The throughput drain of ssb-jca (4 readers) and the JDBC loop's (4 threads), again, under perf ({@link
+     * PerfProfile}): PostgreSQL's CPU per message by phase of its work, beside what /proc gives.
+     *
+     * @return false when the drain ended before its CPU window began (nothing recorded)
+     */
+    private boolean perfProfile(PerfProfile perf) throws Exception {
+        double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
+        long ssbFrom = lastWindowFrom;
+        long ssbTo = lastWindowTo;
+        long ssbMessages = cpuMessages;
+        CpuMeter.Reading ssbCpu = lastCpuReading;
+        if (ssbCpu == null) {
+            report.notes.add("The profile phase's ssb-jca drain ended before its CPU window began.");
+            return false;
+        }
+        int n = loadSsb(THROUGHPUT);
+        CpuMeter.Reading before = cpu.read();
+        long loopFrom = System.nanoTime();
+        long[] loopTo = {0};
+        CpuMeter.Reading[] loopCpu = {null};
+        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n, () -> {
+            loopTo[0] = System.nanoTime();
+            loopCpu[0] = cpu.read().minus(before);
+        });
+        assertEquals(n, r[1]);
+        perf.stop();
+        Map<String, Double> s = perf.postgresMicros(ssbFrom, ssbTo);
+        Map<String, Double> l = perf.postgresMicros(loopFrom, loopTo[0]);
+        report.perfProfile.add(String.format(Locale.ROOT, "| drain under perf (%,d messages, 4 readers or threads)"
+                + " | %s | %s |", THROUGHPUT, Report.rate(ssb), Report.rate(r[1] * 1e9 / r[0])));
+        double sumS = 0;
+        double sumL = 0;
+        for (String phase : s.keySet()) {
+            double a = s.get(phase) / ssbMessages;
+            double b = l.get(phase) / n;
+            sumS += a;
+            sumL += b;
+            report.perfProfile.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f |", phase, a, b));
+        }
+        report.perfProfile.add(String.format(Locale.ROOT, "| **all of PostgreSQL's samples** | **%.0f** |"
+                + " **%.0f** |", sumS, sumL));
+        report.perfProfile.add(String.format(Locale.ROOT, "| PostgreSQL's CPU from /proc, the same windows | %.0f"
+                + " | %.0f |", ssbCpu.postgresNanos() / 1e3 / ssbMessages, loopCpu[0].postgresNanos() / 1e3 / n));
+        log("profile: %s", report.perfProfile);
+        return true;
+    }
+
+    /**
+     * WildFly's side on a drain of its own ({@link JfrProfile}): JFR's millisecond sampling slows WildFly, which would
+     * change what PostgreSQL does per message (longer transactions, more contention) in the drain perf records.
+     * Started before the drain is loaded: a recording's start costs WildFly a burst of CPU.
+     */
+    private void jfrProfile(Path file) throws Exception {
+        java.util.Optional<JfrProfile> recording = JfrProfile.start(cpu.wildfly(), file);
         if (recording.isPresent()) {
             try (JfrProfile j = recording.get()) {
                 drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
