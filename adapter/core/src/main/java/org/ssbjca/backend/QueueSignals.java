@@ -2,7 +2,6 @@ package org.ssbjca.backend;
 
 import java.util.Collection;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +15,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * the look and the wait is never lost. Signals are raised after a sending transaction commits (in this JVM) or when
  * a database notification arrives (PostgreSQL LISTEN/NOTIFY); readers still look again after a bounded time in case a
  * signal was missed (another JVM on H2, a dropped listener connection).
+ *
+ * <p>Waiters that take whichever conversation group comes next ({@link #await(String, long, long, boolean)} with
+ * {@code anyGroup}) are interchangeable: a commit in this JVM wakes as many of them as it gave conversation groups
+ * messages ({@link #committed}), not all of them, so one message does not send every idle reader to the database
+ * (on two cores the readers that find nothing slow the one that finds it). Every other waiter (a RECEIVE of one
+ * conversation or group) is woken by every signal.
  */
 public final class QueueSignals {
+
+    /** From this many conversation groups on, a commit wakes every waiter. */
+    private static final int MANY_GROUPS = 64;
 
     private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AtomicLong> arrivals = new ConcurrentHashMap<>();
@@ -36,15 +44,57 @@ public final class QueueSignals {
      * @param queue the queue
      * @param seen the generation read before the reader looked at the queue
      * @param timeoutMillis the longest wait
+     * @param anyGroup whether the waiter takes whichever conversation group comes next (one of the interchangeable
+     *        waiters a commit wakes only as many of as it filled groups); false for a waiter for one conversation or
+     *        group, woken by every signal. A waiter of the first kind woken here that then does not look at the
+     *        queue calls {@link #passOn}.
+     * @return whether the generation changed (false: the time ran out)
      * @throws InterruptedException if interrupted
      */
-    public void await(String queue, long seen, long timeoutMillis) throws InterruptedException {
+    public boolean await(String queue, long seen, long timeoutMillis, boolean anyGroup) throws InterruptedException {
         Signal s = of(queue);
+        Condition condition = anyGroup ? s.anyGroup : s.named;
         s.lock.lock();
         try {
             long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             while (s.generation == seen && nanos > 0) {
-                nanos = s.changed.awaitNanos(nanos);
+                nanos = condition.awaitNanos(nanos);
+            }
+            return s.generation != seen;
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
+    /**
+     * Wakes every reader of a queue.
+     *
+     * @param queue the queue
+     */
+    public void signal(String queue) {
+        signal(queue, TouchedQueues.Arrivals.UNKNOWN);
+    }
+
+    /**
+     * Wakes the readers of a queue for work in some conversation groups: every waiter for one conversation or group,
+     * and as many of the waiters that take any group as there are groups.
+     *
+     * @param queue the queue
+     * @param groups how many conversation groups have work; {@link TouchedQueues.Arrivals#UNKNOWN}: wake every
+     *        waiter
+     */
+    public void signal(String queue, int groups) {
+        Signal s = of(queue);
+        s.lock.lock();
+        try {
+            s.generation++;
+            s.named.signalAll();
+            if (groups < 0 || groups >= MANY_GROUPS) {
+                s.anyGroup.signalAll();
+            } else {
+                for (int i = 0; i < groups; i++) {
+                    s.anyGroup.signal();
+                }
             }
         } finally {
             s.lock.unlock();
@@ -52,16 +102,16 @@ public final class QueueSignals {
     }
 
     /**
-     * Wakes the readers of a queue.
+     * Hands a wake-up on to another waiter that takes any group: called by such a waiter that was woken ({@link
+     * #await(String, long, long, boolean)} returned true) and then will not look at the queue (cancelled, failed).
      *
      * @param queue the queue
      */
-    public void signal(String queue) {
+    public void passOn(String queue) {
         Signal s = of(queue);
         s.lock.lock();
         try {
-            s.generation++;
-            s.changed.signalAll();
+            s.anyGroup.signal();
         } finally {
             s.lock.unlock();
         }
@@ -69,14 +119,17 @@ public final class QueueSignals {
 
     /**
      * Counts the messages of each type that a transaction committed in this JVM put on each queue, then wakes the
-     * readers of those queues.
+     * readers of those queues: a reader that takes any group for each group that got messages ({@link
+     * #signal(String, int)}).
      *
-     * @param committed queues with the message types that arrived on them ({@link TouchedQueues#drain()})
+     * @param committed queues with what arrived on them ({@link TouchedQueues#drain()})
      */
-    public void committed(Map<String, Set<String>> committed) {
-        committed.forEach((queue, types) -> types.forEach(
-                type -> arrivals.computeIfAbsent(key(queue, type), k -> new AtomicLong()).incrementAndGet()));
-        signalAll(committed.keySet());
+    public void committed(Map<String, TouchedQueues.Arrivals> committed) {
+        committed.forEach((queue, arrived) -> {
+            arrived.types().forEach(
+                    type -> arrivals.computeIfAbsent(key(queue, type), k -> new AtomicLong()).incrementAndGet());
+            signal(queue, arrived.groups());
+        });
     }
 
     /**
@@ -135,13 +188,31 @@ public final class QueueSignals {
         signals.keySet().forEach(this::signal);
     }
 
+    /**
+     * @param queue a queue
+     * @param anyGroup which kind of waiter
+     * @return how many threads wait on the queue's signal of that kind now (an estimate, for tests and diagnostics)
+     */
+    public int waiters(String queue, boolean anyGroup) {
+        Signal s = of(queue);
+        s.lock.lock();
+        try {
+            return s.lock.getWaitQueueLength(anyGroup ? s.anyGroup : s.named);
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
     private Signal of(String queue) {
         return signals.computeIfAbsent(queue, q -> new Signal());
     }
 
     private static final class Signal {
         final ReentrantLock lock = new ReentrantLock();
-        final Condition changed = lock.newCondition();
+        /** Waiters that take whichever conversation group comes next: interchangeable. */
+        final Condition anyGroup = lock.newCondition();
+        /** Waiters for one conversation or group: woken by every signal. */
+        final Condition named = lock.newCondition();
         volatile long generation;
         /** {@link System#nanoTime()} at which readers look again without a signal; 0 for none. */
         final AtomicLong wakeAt = new AtomicLong();

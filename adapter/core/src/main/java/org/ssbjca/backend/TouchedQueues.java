@@ -1,43 +1,83 @@
 package org.ssbjca.backend;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
- * The queues a session's transaction put messages on, with the types of those messages, whose readers are woken once
- * it commits. Thread safe: the transaction manager may end a branch (a timeout rollback) on its own thread while the
- * session's thread still adds.
+ * The queues a session's transaction put messages on, with the types of those messages and the conversation groups
+ * that got them, whose readers are woken once it commits. Thread safe: the transaction manager may end a branch (a
+ * timeout rollback) on its own thread while the session's thread still adds.
  */
 public final class TouchedQueues {
 
-    private final Map<String, Set<String>> queues = new LinkedHashMap<>();
+    /**
+     * What one transaction put on one queue.
+     *
+     * @param types the message types known to have arrived
+     * @param groups how many conversation groups got messages, each a reader's worth of work; {@link #UNKNOWN} when
+     *        not known
+     */
+    public record Arrivals(Set<String> types, int groups) {
 
-    /** @param queue a queue the transaction put messages on, of types not known here */
-    public synchronized void add(String queue) {
-        queues.computeIfAbsent(queue, q -> new LinkedHashSet<>());
+        /** {@link #groups()} when the groups are not known: every waiting reader is to look. */
+        public static final int UNKNOWN = -1;
+    }
+
+    private final Map<String, Touch> queues = new LinkedHashMap<>();
+
+    /**
+     * @param queue a queue the transaction put messages on, in groups not known here
+     * @param messageType the messages' type; null: not known
+     */
+    public synchronized void add(String queue, String messageType) {
+        Touch t = touch(queue, messageType);
+        t.groupsUnknown = true;
     }
 
     /**
      * @param queue a queue the transaction put a message on
      * @param messageType the message's type; null: not known
+     * @param group the conversation group it went to
      */
-    public synchronized void add(String queue, String messageType) {
-        Set<String> types = queues.computeIfAbsent(queue, q -> new LinkedHashSet<>());
-        if (messageType != null) {
-            types.add(messageType);
-        }
+    public synchronized void add(String queue, String messageType, UUID group) {
+        touch(queue, messageType).groups.add(group);
     }
 
     /**
-     * @return the queues added since the last call, in order, each with the message types known to have arrived on
-     *         it; empty afterwards
+     * @param queue a queue the transaction put a message on, in a conversation group the same statement created
+     * @param messageType the message's type; null: not known
      */
-    public synchronized Map<String, Set<String>> drain() {
-        Map<String, Set<String>> out = new LinkedHashMap<>();
-        queues.forEach((q, types) -> out.put(q, Set.copyOf(types)));
+    public synchronized void addToNewGroup(String queue, String messageType) {
+        touch(queue, messageType).newGroups++;
+    }
+
+    private Touch touch(String queue, String messageType) {
+        Touch t = queues.computeIfAbsent(queue, q -> new Touch());
+        if (messageType != null) {
+            t.types.add(messageType);
+        }
+        return t;
+    }
+
+    /**
+     * @return the queues added since the last call, in order, each with what arrived on it; empty afterwards
+     */
+    public synchronized Map<String, Arrivals> drain() {
+        Map<String, Arrivals> out = new LinkedHashMap<>();
+        queues.forEach((q, t) -> out.put(q, new Arrivals(Set.copyOf(t.types), t.groupsUnknown ? Arrivals.UNKNOWN
+                : t.groups.size() + t.newGroups)));
         queues.clear();
         return out;
+    }
+
+    private static final class Touch {
+        final Set<String> types = new LinkedHashSet<>();
+        final Set<UUID> groups = new HashSet<>();
+        int newGroups;
+        boolean groupsUnknown;
     }
 }

@@ -86,7 +86,7 @@ final class MessageStore {
     }
 
     private void enqueued(String queue, UUID group, String messageType, int unparked) {
-        touchedQueues.add(queue, messageType);
+        touchedQueues.add(queue, messageType, group);
         if (sql.receivesInOneStatement() && unparked == 0) {
             // not parked as this statement saw it; a RECEIVE holding the group may park it before seeing this
             // message: checked again after the commit
@@ -105,7 +105,7 @@ final class MessageStore {
 
     /** A message was put on a queue in a group the same statement created, with its turn. */
     void enqueuedInNewGroup(String queue, String messageType) {
-        touchedQueues.add(queue, messageType);
+        touchedQueues.addToNewGroup(queue, messageType);
     }
 
     /** Puts a message the broker itself raises (DialogTimer, lifetime Error) on an endpoint's own queue. */

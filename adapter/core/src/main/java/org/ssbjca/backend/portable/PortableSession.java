@@ -120,7 +120,7 @@ final class PortableSession implements BrokerSession {
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
         dialogs.forgetBegun();
         waitingOn.add(queue);
-        return Optional.ofNullable(broker.waiting().await(queue, timeout, this::waitEnds, () -> {
+        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, () -> {
             messages.requireEnabled(queue);
             broker.housekeeping().runIfDue(this);
             return messages.lockNextGroup(queue);
@@ -137,18 +137,24 @@ final class PortableSession implements BrokerSession {
         dialogs.forgetBegun();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), this::waitEnds, () -> {
-            if (!checkedByReceive) {
-                messages.requireEnabled(request.queue());
-            }
-            broker.housekeeping().runIfDue(this);
-            List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
-            if (batch.isEmpty() && checkedByReceive) {
-                messages.requireEnabled(request.queue());
-            }
-            return batch.isEmpty() ? null : batch;
-        });
+        boolean anyGroup = request.conversationHandle() == null && request.conversationGroupId() == null;
+        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), anyGroup,
+                this::waitEnds, () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
         return got == null ? List.of() : got;
+    }
+
+    /** One look of a RECEIVE's wait: the batch, or null when there was nothing. */
+    private List<BrokerMessage> lookOnce(ReceiveRequest request, boolean priorities, boolean skipHeld,
+            boolean checkedByReceive) {
+        if (!checkedByReceive) {
+            messages.requireEnabled(request.queue());
+        }
+        broker.housekeeping().runIfDue(this);
+        List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
+        if (batch.isEmpty() && checkedByReceive) {
+            messages.requireEnabled(request.queue());
+        }
+        return batch.isEmpty() ? null : batch;
     }
 
     @Override
@@ -200,7 +206,7 @@ final class PortableSession implements BrokerSession {
     @Override
     public void afterCompletion(boolean committed) {
         dialogs.forgetBegun();
-        Map<String, Set<String>> touched = touchedQueues.drain();
+        Map<String, TouchedQueues.Arrivals> touched = touchedQueues.drain();
         List<UUID> removed = new ArrayList<>();
         for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {
             removed.add(handle);

@@ -23,21 +23,33 @@ final class Waiting {
     /**
      * @param queue the queue whose signal wakes the wait
      * @param timeout zero for one look, {@link ReceiveRequest#FOREVER} for no limit
+     * @param anyGroup whether a look takes whichever conversation group comes next (not one conversation or group):
+     *        such waiters are interchangeable, and a commit wakes only as many of them as it filled groups ({@link
+     *        QueueSignals#await(String, long, long, boolean)})
      * @param cancelled when it turns true the wait ends, empty
      * @param look one look at the queue; null when there was nothing
      * @param <T> what a look finds
      * @return what the first successful look found, or null when the time ran out, the wait was cancelled or the
      *         thread interrupted
      */
-    <T> T await(String queue, Duration timeout, BooleanSupplier cancelled, Supplier<T> look) {
+    <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, Supplier<T> look) {
         boolean forever = ReceiveRequest.FOREVER.equals(timeout);
         long deadline = forever ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        // true while this waiter holds a wake-up meant for one interchangeable waiter: handed on if it will not look
+        boolean woken = false;
         while (true) {
             long generation = signals.generation(queue);
             if (cancelled.getAsBoolean()) {
+                passOnIf(woken && anyGroup, queue);
                 return null;
             }
-            T found = look.get();
+            T found;
+            try {
+                found = look.get();
+            } catch (RuntimeException | Error e) {
+                passOnIf(woken && anyGroup, queue);
+                throw e;
+            }
             if (found != null || timeout.isZero()) {
                 return found;
             }
@@ -46,12 +58,19 @@ final class Waiting {
                 return null;
             }
             try {
-                signals.await(queue, generation,
-                        signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis)));
+                woken = signals.await(queue, generation,
+                        signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis)), anyGroup);
             } catch (InterruptedException e) {
+                passOnIf(anyGroup, queue);
                 Thread.currentThread().interrupt();
                 return null;
             }
+        }
+    }
+
+    private void passOnIf(boolean pass, String queue) {
+        if (pass) {
+            signals.passOn(queue);
         }
     }
 }

@@ -222,7 +222,7 @@ final class SqlServerSession implements BrokerSession {
 
     @Override
     public void afterCompletion(boolean committed) {
-        Map<String, Set<String>> touched = touchedQueues.drain();
+        Map<String, TouchedQueues.Arrivals> touched = touchedQueues.drain();
         prioritiesSet.completed(committed);
         if (committed) {
             signals.committed(touched);

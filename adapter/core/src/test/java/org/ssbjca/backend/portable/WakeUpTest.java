@@ -57,6 +57,85 @@ class WakeUpTest {
         assertTrue(millis < 5000, "found by the 700 ms fallback poll: " + millis + " ms");
     }
 
+    /**
+     * Request and reply: two callers wait on the initiator queue, each for the reply on its own conversation. A reply
+     * to the second wakes it, whichever caller waited first (a caller for one conversation is not one of the
+     * interchangeable readers a commit wakes only one of). The fallback poll is a minute.
+     */
+    @Test
+    void aReplyWakesTheCallerWaitingOnItsConversation() throws Exception {
+        DatabaseConfig db = new DatabaseConfig("jdbc:h2:mem:wakeup-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa",
+                "");
+        ConnectionSource source = new ConnectionSource(db);
+        PortableOptions minute = new PortableOptions(60_000, 1000, Clock.systemUTC());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), minute)) {
+            List<Conversation> dialogs = new java.util.ArrayList<>();
+            List<BrokerMessage> requests;
+            try (Connection c = source.open()) {
+                broker.prepareSchema(c, true);
+                TestAdmin a = TestAdmin.of(broker, c);
+                a.createMessageType("M", Validation.NONE);
+                a.createContract("C", Map.of("M", SentBy.ANY));
+                a.createQueue("QI");
+                a.createQueue("QT");
+                a.createService("I", "QI");
+                a.createService("T", "QT", "C");
+                c.commit();
+                BrokerSession s = broker.session(c);
+                for (int i = 0; i < 2; i++) {
+                    Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+                    s.send(d.handle(), "M", ("request " + i).getBytes(StandardCharsets.UTF_8));
+                    dialogs.add(d);
+                }
+                c.commit();
+                s.afterCompletion(true);
+                requests = new java.util.ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    // one conversation group per RECEIVE: each request in its own
+                    requests.addAll(s.receive(ReceiveRequest.from("QT").top(10)));
+                }
+                c.commit();
+                s.afterCompletion(true);
+            }
+            assertEquals(2, requests.size());
+            List<CompletableFuture<List<BrokerMessage>>> callers = new java.util.ArrayList<>();
+            for (Conversation d : dialogs) {
+                int before = waitersOn(broker, "QI");
+                callers.add(CompletableFuture.supplyAsync(() -> {
+                    try (Connection c = source.open()) {
+                        BrokerSession s = broker.session(c);
+                        List<BrokerMessage> got = s.receive(ReceiveRequest.from("QI").conversation(d)
+                                .timeout(Duration.ofMinutes(2)));
+                        c.commit();
+                        return got;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, pool));
+                await("caller waits").atMost(Duration.ofSeconds(30))
+                        .until(() -> waitersOn(broker, "QI") == before + 1);
+            }
+            BrokerMessage second = requests.stream().filter(m -> new String(m.body(), StandardCharsets.UTF_8)
+                    .equals("request 1")).findFirst().orElseThrow();
+            try (Connection c = source.open()) {
+                BrokerSession s = broker.session(c);
+                s.send(second.conversationHandle(), "M", "reply 1".getBytes(StandardCharsets.UTF_8));
+                c.commit();
+                s.afterCompletion(true);
+            }
+            List<BrokerMessage> reply = callers.get(1).get(30, TimeUnit.SECONDS);
+            assertEquals("reply 1", new String(reply.get(0).body(), StandardCharsets.UTF_8));
+            assertEquals(false, callers.get(0).isDone(), "the first caller has no reply");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static int waitersOn(PortableBroker broker, String queue) {
+        return broker.signals().waiters(queue, false) + broker.signals().waiters(queue, true);
+    }
+
     /** Time from the commit of a SEND on one broker to the return of a RECEIVE waiting on another. */
     private static long wakeUpMillis(DatabaseConfig db, PortableOptions options) throws Exception {
         ConnectionSource source = new ConnectionSource(db);
