@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -148,6 +150,44 @@ final class CpuMeter {
         } catch (SQLException e) {
             return new long[] {-1, -1};
         }
+    }
+
+    /**
+     * @return CPU ticks so far of each of WildFly's JIT compiler threads, by thread id (HotSpot starts and stops them
+     *     as needed, so a thread gone by the next reading is left out of {@link #compilerNanosSince})
+     */
+    Map<Long, Long> compilerTicks() {
+        Map<Long, Long> out = new HashMap<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/" + wildfly + "/task"))) {
+            tasks.forEach(t -> {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        out.put(Long.parseLong(t.getFileName().toString()), Long.parseLong(f[11])
+                                + Long.parseLong(f[12]));
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            });
+        } catch (IOException e) {
+            // no /proc: nothing to tell
+        }
+        return out;
+    }
+
+    /**
+     * @param before {@link #compilerTicks()} at the start of a window
+     * @return CPU nanoseconds WildFly's JIT compiler threads used since (those still running)
+     */
+    long compilerNanosSince(Map<Long, Long> before) {
+        long ticks = 0;
+        for (Map.Entry<Long, Long> e : compilerTicks().entrySet()) {
+            ticks += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+        }
+        return (long) (ticks * NANOS_PER_TICK);
     }
 
     /** utime + stime, or stime alone (+ cutime + cstime: children already reaped), in clock ticks. */

@@ -30,6 +30,8 @@ final class Report {
     final List<String> outboundProfile = new ArrayList<>();
     /** The statement profile of the reply phase (the readers' RECEIVE and the replies' SEND). */
     final List<String> replyProfile = new ArrayList<>();
+    /** The statement profile of ssb-jca's latency run (how many RECEIVEs each message cost at 100 msg/s). */
+    final List<String> latencyProfile = new ArrayList<>();
     /** PostgreSQL's CPU by phase of its work (the profile phase, {@link PerfProfile}): table rows. */
     final List<String> perfProfile = new ArrayList<>();
     /** WildFly's readers by component and by delivery step (the profile phase, {@link JfrProfile}): table rows. */
@@ -110,6 +112,11 @@ final class Report {
             b.append("\n## Statement profile (pg_stat_statements, ssb-jca reply run, 4 readers)\n\n");
             b.append(PROFILE_HEAD);
             replyProfile.forEach(p -> b.append(p).append('\n'));
+        }
+        if (!latencyProfile.isEmpty()) {
+            b.append("\n## Statement profile (pg_stat_statements, ssb-jca latency run, 4 readers)\n\n");
+            b.append(PROFILE_HEAD);
+            latencyProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!perfProfile.isEmpty()) {
             b.append("\n## PostgreSQL's CPU by phase of its work (perf, µs per message)\n\n");
