@@ -10,19 +10,24 @@ import org.ssbjca.api.MessageTypes;
 import org.ssbjca.backend.Jdbc;
 
 /**
- * What SQL Server's broker does in the background, done when a session of this JVM looks at a queue (at most once
- * per interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME expired
- * get an Error message on both sides. A pass runs on a connection of its own and commits at once, so what it sends is
- * visible and wakes its readers at once, not when the transaction of the session that happened to look ends (an idle
- * reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a later pass.
- * The session that looks first asks, on its own connection and without locking, whether anything is due; only then
- * is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus this
- * interval late while any session of the JVM waits on a queue of the database.
+ * What SQL Server's broker does in the background, done when a session of this JVM has looked at a queue (at most
+ * once per interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME
+ * expired get an Error message on both sides. A pass runs on a connection of its own and commits at once, so what it
+ * sends is visible and wakes its readers at once, not when the transaction of the session that happened to look ends
+ * (an idle reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a
+ * later pass. The session that looks first asks, on its own connection and without locking, whether anything is due;
+ * only then is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus
+ * this interval late while any session of the JVM waits on a queue of the database.
+ *
+ * <p>A look that found nothing (its session is about to wait) does what is due; a look that found messages leaves it
+ * to such a look unless a whole interval more has passed (a queue so busy that no look comes back empty), so that a
+ * message found is not held back by the queries and the connection a pass needs.
  */
 final class Housekeeping {
 
     private final PortableBroker broker;
     private final long intervalNanos;
+    private final java.util.function.LongSupplier nanos;
     private final AtomicLong nextRun = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong nextRepair = new AtomicLong(Long.MIN_VALUE);
 
@@ -30,14 +35,26 @@ final class Housekeeping {
     static final long REPAIR_MILLIS = 30_000;
     private static final org.ssbjca.support.AdapterLog LOG = org.ssbjca.support.AdapterLog.of(Housekeeping.class);
 
-    Housekeeping(PortableBroker broker, long intervalMillis) {
+    /**
+     * @param broker the broker
+     * @param intervalMillis how often a pass runs at most
+     * @param nanos the clock that tells when an interval has passed, as {@link System#nanoTime()}
+     */
+    Housekeeping(PortableBroker broker, long intervalMillis, java.util.function.LongSupplier nanos) {
         this.broker = broker;
         this.intervalNanos = intervalMillis * 1_000_000L;
+        this.nanos = nanos;
     }
 
-    void runIfDue(PortableSession looking) {
-        repairIfDue();
-        if (!claimRun(nextRun, intervalNanos)) {
+    /**
+     * Runs what is due, after a session looked at a queue.
+     *
+     * @param looking the session
+     * @param found whether its look found something: then only what is a whole interval overdue runs
+     */
+    void runIfDue(PortableSession looking, boolean found) {
+        repairIfDue(found);
+        if (!claimRun(nextRun, intervalNanos, found)) {
             return;
         }
         try {
@@ -98,11 +115,11 @@ final class Housekeeping {
      * then parks the groups that have a turn and no message (groups of an adapter that did not park yet, or emptied
      * by a MOVE CONVERSATION), checking those again once that commit is done, as a RECEIVE that parks does.
      */
-    private void repairIfDue() {
+    private void repairIfDue(boolean found) {
         if (!broker.sql().receivesInOneStatement()) {
             return;
         }
-        if (!claimRun(nextRepair, REPAIR_MILLIS * 1_000_000L)) {
+        if (!claimRun(nextRepair, REPAIR_MILLIS * 1_000_000L, found)) {
             return;
         }
         PortableSql sql = broker.sql();
@@ -135,9 +152,11 @@ final class Housekeeping {
      * @param intervalNanos the interval between runs
      * @return whether a run is due now and this caller won it (the next is then due an interval later)
      */
-    private static boolean claimRun(AtomicLong next, long intervalNanos) {
-        long now = System.nanoTime();
+    /** @param overdueOnly claim only when a whole interval more than due has passed */
+    private boolean claimRun(AtomicLong next, long intervalNanos, boolean overdueOnly) {
+        long now = nanos.getAsLong();
         long due = next.get();
-        return (due == Long.MIN_VALUE || now - due >= 0) && next.compareAndSet(due, now + intervalNanos);
+        return (due == Long.MIN_VALUE || now - due >= (overdueOnly ? intervalNanos : 0))
+                && next.compareAndSet(due, now + intervalNanos);
     }
 }

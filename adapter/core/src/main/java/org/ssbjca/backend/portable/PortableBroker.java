@@ -52,7 +52,7 @@ public final class PortableBroker implements Broker {
 
     /**
      * As {@link #PortableBroker(ConnectionSource, BackgroundRunner, PortableOptions)}, for tests that move the clock
-     * which {@link GroupPresence} reads.
+     * which {@link GroupPresence} and {@link Housekeeping} read to tell when their intervals have passed.
      *
      * @param presenceClock nanoseconds, as {@link System#nanoTime()}
      */
@@ -65,7 +65,7 @@ public final class PortableBroker implements Broker {
         this.sql = new PortableSql(dialect);
         this.clock = options.clock();
         this.waiting = new Waiting(signals, options.fallbackPollMillis());
-        this.housekeeping = new Housekeeping(this, options.housekeepingMillis());
+        this.housekeeping = new Housekeeping(this, options.housekeepingMillis(), presenceClock);
         if (dialect == Dialect.POSTGRESQL) {
             this.notifier = new PgNotifier(source, sql, signals);
             this.listener = new PgListener(source, signals, notifier::backendPid);

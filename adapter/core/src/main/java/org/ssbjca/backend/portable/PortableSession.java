@@ -122,8 +122,9 @@ final class PortableSession implements BrokerSession {
         waitingOn.add(queue);
         return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, () -> {
             messages.requireEnabled(queue);
-            broker.housekeeping().runIfDue(this);
-            return messages.lockNextGroup(queue);
+            UUID group = messages.lockNextGroup(queue);
+            broker.housekeeping().runIfDue(this, group != null);
+            return group;
         }));
     }
 
@@ -143,14 +144,17 @@ final class PortableSession implements BrokerSession {
         return got == null ? List.of() : got;
     }
 
-    /** One look of a RECEIVE's wait: the batch, or null when there was nothing. */
+    /**
+     * One look of a RECEIVE's wait: the batch, or null when there was nothing. Housekeeping runs after the RECEIVE,
+     * so that a message found is not held back by it ({@link Housekeeping}).
+     */
     private List<BrokerMessage> lookOnce(ReceiveRequest request, boolean priorities, boolean skipHeld,
             boolean checkedByReceive) {
         if (!checkedByReceive) {
             messages.requireEnabled(request.queue());
         }
-        broker.housekeeping().runIfDue(this);
         List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
+        broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {
             messages.requireEnabled(request.queue());
         }

@@ -84,7 +84,7 @@ class IdleGroupsReceiveTest {
         }
         try (PortableBroker started = new PortableBroker(source, BackgroundRunner.daemonThreads(),
                 PortableOptions.defaults()); Connection c = source.open()) {
-            started.housekeeping().runIfDue(new PortableSession(started, c));
+            started.housekeeping().runIfDue(new PortableSession(started, c), false);
             c.commit();
             try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(
                     "SELECT COUNT(*) FILTER (WHERE turn >= " + PortableSql.PARKED + "), COUNT(*) FILTER (WHERE turn >= "

@@ -110,6 +110,46 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * Housekeeping (due timers and lifetimes: two queries when nothing is due) runs after a look that found nothing,
+     * not before a RECEIVE that finds a message: that message is not held back by it, unless a whole interval more
+     * has passed (a queue so busy that no look comes back empty).
+     */
+    @Test
+    void dueHousekeepingWaitsForALookThatFindsNothing() throws Exception {
+        try (Fixture f = new Fixture("round_trips_housekeeping")) {
+            for (int i = 0; i < WARM_UP + 2; i++) {
+                f.dialog(DialogOptions.defaults());
+            }
+            for (int i = 0; i < WARM_UP; i++) {
+                assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
+                f.commit();
+            }
+            long interval = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                    PortableOptions.defaults().housekeepingMillis());
+            // the interval passed (and the priority probe's too: one round trip of its own)
+            f.nanos.addAndGet(interval);
+            long before = CountingSocketFactory.roundTrips();
+            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
+            f.commit();
+            assertEquals(3, CountingSocketFactory.roundTrips() - before,
+                    "the probe, the RECEIVE and the COMMIT: housekeeping is due, but not before a message found");
+            // a whole interval more: a queue that busy does its housekeeping after a look that found a message
+            f.nanos.addAndGet(interval);
+            before = CountingSocketFactory.roundTrips();
+            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
+            f.commit();
+            assertEquals(5, CountingSocketFactory.roundTrips() - before,
+                    "the probe, the RECEIVE, housekeeping's two queries (nothing due) and the COMMIT");
+            f.nanos.addAndGet(interval);
+            before = CountingSocketFactory.roundTrips();
+            assertEquals(0, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
+            f.commit();
+            assertEquals(6, CountingSocketFactory.roundTrips() - before, "the probe, the empty RECEIVE, housekeeping's"
+                    + " two queries, the queue's status (empty or disabled?) and the COMMIT");
+        }
+    }
+
     @Test
     void aReceiveWithAReplyAndTheCommitAreFourRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_reply")) {
