@@ -129,24 +129,15 @@ class RoundTripsTest {
                     PortableOptions.defaults().housekeepingMillis());
             // the interval passed (and the priority probe's too: one round trip of its own)
             f.nanos.addAndGet(interval);
-            long before = CountingSocketFactory.roundTrips();
-            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
-            f.commit();
-            assertEquals(3, CountingSocketFactory.roundTrips() - before,
+            assertEquals(3, f.roundTripsOfAReceive(1),
                     "the probe, the RECEIVE and the COMMIT: housekeeping is due, but not before a message found");
             // a whole interval more: a queue that busy does its housekeeping after a look that found a message
             f.nanos.addAndGet(interval);
-            before = CountingSocketFactory.roundTrips();
-            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
-            f.commit();
-            assertEquals(5, CountingSocketFactory.roundTrips() - before,
+            assertEquals(5, f.roundTripsOfAReceive(1),
                     "the probe, the RECEIVE, housekeeping's two queries (nothing due) and the COMMIT");
             f.nanos.addAndGet(interval);
-            before = CountingSocketFactory.roundTrips();
-            assertEquals(0, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
-            f.commit();
-            assertEquals(6, CountingSocketFactory.roundTrips() - before, "the probe, the empty RECEIVE, housekeeping's"
-                    + " two queries, the queue's status (empty or disabled?) and the COMMIT");
+            assertEquals(6, f.roundTripsOfAReceive(0), "the probe, the empty RECEIVE, housekeeping's two queries, the"
+                    + " queue's status (empty or disabled?) and the COMMIT");
         }
     }
 
@@ -201,6 +192,14 @@ class RoundTripsTest {
         void commit() throws Exception {
             c.commit();
             s.afterCompletion(true);
+        }
+
+        /** @return the round trips of a RECEIVE from QT (that takes {@code expected} messages) and its commit */
+        long roundTripsOfAReceive(int expected) throws Exception {
+            long before = CountingSocketFactory.roundTrips();
+            assertEquals(expected, s.receive(ReceiveRequest.from("QT").top(1)).size());
+            commit();
+            return CountingSocketFactory.roundTrips() - before;
         }
 
         @Override

@@ -10,7 +10,6 @@ import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +22,6 @@ import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.backend.SentBy;
-import org.ssbjca.backend.TestAdmin;
-import org.ssbjca.backend.Validation;
 
 /**
  * How a waiting RECEIVE wakes up without busy-polling. The sender and the receiver use two separate brokers, as two
@@ -73,15 +69,7 @@ class WakeUpTest {
             List<Conversation> dialogs = new java.util.ArrayList<>();
             List<BrokerMessage> requests;
             try (Connection c = source.open()) {
-                broker.prepareSchema(c, true);
-                TestAdmin a = TestAdmin.of(broker, c);
-                a.createMessageType("M", Validation.NONE);
-                a.createContract("C", Map.of("M", SentBy.ANY));
-                a.createQueue("QI");
-                a.createQueue("QT");
-                a.createService("I", "QI");
-                a.createService("T", "QT", "C");
-                c.commit();
+                IdleGroupsReceiveTest.declare(broker, c);
                 BrokerSession s = broker.session(c);
                 for (int i = 0; i < 2; i++) {
                     Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
@@ -142,15 +130,7 @@ class WakeUpTest {
         try (PortableBroker sender = new PortableBroker(source, BackgroundRunner.daemonThreads(), options);
              PortableBroker receiver = new PortableBroker(source, BackgroundRunner.daemonThreads(), options)) {
             try (Connection c = source.open()) {
-                sender.prepareSchema(c, true);
-                TestAdmin a = TestAdmin.of(sender, c);
-                a.createMessageType("M", Validation.NONE);
-                a.createContract("C", Map.of("M", SentBy.ANY));
-                a.createQueue("QI");
-                a.createQueue("QT");
-                a.createService("I", "QI");
-                a.createService("T", "QT", "C");
-                c.commit();
+                IdleGroupsReceiveTest.declare(sender, c);
             }
             Thread.sleep(1000);
             CompletableFuture<List<BrokerMessage>> waiting = CompletableFuture.supplyAsync(() -> {
