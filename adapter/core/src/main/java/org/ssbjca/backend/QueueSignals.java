@@ -24,9 +24,6 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class QueueSignals {
 
-    /** From this many conversation groups on, a commit wakes every waiter. */
-    private static final int MANY_GROUPS = 64;
-
     private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, AtomicLong> arrivals = new ConcurrentHashMap<>();
 
@@ -80,8 +77,8 @@ public final class QueueSignals {
      * and as many of the waiters that take any group as there are groups.
      *
      * @param queue the queue
-     * @param groups how many conversation groups have work; {@link TouchedQueues.Arrivals#UNKNOWN}: wake every
-     *        waiter
+     * @param groups how many conversation groups have work; {@link TouchedQueues.Arrivals#UNKNOWN} or {@link
+     *        TouchedQueues.Arrivals#MANY} and more: wake every waiter
      */
     public void signal(String queue, int groups) {
         Signal s = of(queue);
@@ -89,7 +86,7 @@ public final class QueueSignals {
         try {
             s.generation++;
             s.named.signalAll();
-            if (groups < 0 || groups >= MANY_GROUPS) {
+            if (groups < 0 || groups >= TouchedQueues.Arrivals.MANY) {
                 s.anyGroup.signalAll();
             } else {
                 for (int i = 0; i < groups; i++) {

@@ -25,6 +25,12 @@ public final class TouchedQueues {
 
         /** {@link #groups()} when the groups are not known: every waiting reader is to look. */
         public static final int UNKNOWN = -1;
+
+        /**
+         * The most groups counted: a transaction that filled this many or more reports this many, and every waiting
+         * reader is to look (a bulk SEND to a million groups keeps 64 group ids, not a million).
+         */
+        public static final int MANY = 64;
     }
 
     private final Map<String, Touch> queues = new LinkedHashMap<>();
@@ -44,7 +50,10 @@ public final class TouchedQueues {
      * @param group the conversation group it went to
      */
     public synchronized void add(String queue, String messageType, UUID group) {
-        touch(queue, messageType).groups.add(group);
+        Touch t = touch(queue, messageType);
+        if (t.count() < Arrivals.MANY) {
+            t.groups.add(group);
+        }
     }
 
     /**
@@ -52,7 +61,10 @@ public final class TouchedQueues {
      * @param messageType the message's type; null: not known
      */
     public synchronized void addToNewGroup(String queue, String messageType) {
-        touch(queue, messageType).newGroups++;
+        Touch t = touch(queue, messageType);
+        if (t.count() < Arrivals.MANY) {
+            t.newGroups++;
+        }
     }
 
     private Touch touch(String queue, String messageType) {
@@ -69,7 +81,7 @@ public final class TouchedQueues {
     public synchronized Map<String, Arrivals> drain() {
         Map<String, Arrivals> out = new LinkedHashMap<>();
         queues.forEach((q, t) -> out.put(q, new Arrivals(Set.copyOf(t.types), t.groupsUnknown ? Arrivals.UNKNOWN
-                : t.groups.size() + t.newGroups)));
+                : t.count())));
         queues.clear();
         return out;
     }
@@ -79,5 +91,9 @@ public final class TouchedQueues {
         final Set<UUID> groups = new HashSet<>();
         int newGroups;
         boolean groupsUnknown;
+
+        int count() {
+            return groups.size() + newGroups;
+        }
     }
 }
