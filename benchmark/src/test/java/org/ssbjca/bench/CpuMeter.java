@@ -80,7 +80,7 @@ final class CpuMeter {
                 rs.next();
                 // the backend's parent, read while the backend (this connection) still exists
                 String stat = Files.readString(Path.of("/proc/" + rs.getLong(1) + "/stat"));
-                postmaster = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1]);
+                postmaster = Long.parseLong(fields(stat)[1]);
             }
             if (wildfly > 0 && postmaster > 0) {
                 return Optional.of(new CpuMeter(pg, wildfly, postmaster));
@@ -164,7 +164,7 @@ final class CpuMeter {
                     String stat = Files.readString(t.resolve("stat"));
                     String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        String[] f = fields(stat);
                         out.put(Long.parseLong(t.getFileName().toString()), Long.parseLong(f[11])
                                 + Long.parseLong(f[12]));
                     }
@@ -190,12 +190,19 @@ final class CpuMeter {
         return (long) (ticks * NANOS_PER_TICK);
     }
 
+    /**
+     * @param stat a {@code /proc/PID/stat} or {@code /proc/PID/task/TID/stat} line
+     * @return its fields after "pid (comm) ": [0] = state (field 3); [1] = the parent pid; utime = field 14 -> [11];
+     *     stime [12]; cutime [13]; cstime [14]
+     */
+    private static String[] fields(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    }
+
     /** utime + stime, or stime alone (+ cutime + cstime: children already reaped), in clock ticks. */
     private static long ticks(long pid, boolean withReapedChildren, boolean systemOnly) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // after "pid (comm) ": f[0] = state (field 3); utime = field 14 -> f[11]; stime f[12]; cutime f[13]; cstime f[14]
+            String[] f = fields(Files.readString(Path.of("/proc/" + pid + "/stat")));
             long t = (systemOnly ? 0 : Long.parseLong(f[11])) + Long.parseLong(f[12]);
             if (withReapedChildren) {
                 t += (systemOnly ? 0 : Long.parseLong(f[13])) + Long.parseLong(f[14]);

@@ -98,26 +98,10 @@ final class Report {
             }
             b.append("| ").append(r.what).append(" | ").append(r.value).append(" | ").append(r.note).append(" |\n");
         }
-        if (!profile.isEmpty()) {
-            b.append("\n## Statement profile (pg_stat_statements, ssb-jca throughput run, 4 readers)\n\n");
-            b.append(PROFILE_HEAD);
-            profile.forEach(p -> b.append(p).append('\n'));
-        }
-        if (!outboundProfile.isEmpty()) {
-            b.append("\n## Statement profile (pg_stat_statements, ssb-jca outbound run, 4 callers)\n\n");
-            b.append(PROFILE_HEAD);
-            outboundProfile.forEach(p -> b.append(p).append('\n'));
-        }
-        if (!replyProfile.isEmpty()) {
-            b.append("\n## Statement profile (pg_stat_statements, ssb-jca reply run, 4 readers)\n\n");
-            b.append(PROFILE_HEAD);
-            replyProfile.forEach(p -> b.append(p).append('\n'));
-        }
-        if (!latencyProfile.isEmpty()) {
-            b.append("\n## Statement profile (pg_stat_statements, ssb-jca latency run, 4 readers)\n\n");
-            b.append(PROFILE_HEAD);
-            latencyProfile.forEach(p -> b.append(p).append('\n'));
-        }
+        statementProfile(b, "ssb-jca throughput run, 4 readers", profile);
+        statementProfile(b, "ssb-jca outbound run, 4 callers", outboundProfile);
+        statementProfile(b, "ssb-jca reply run, 4 readers", replyProfile);
+        statementProfile(b, "ssb-jca latency run, 4 readers", latencyProfile);
         if (!perfProfile.isEmpty()) {
             b.append("\n## PostgreSQL's CPU by phase of its work (perf, µs per message)\n\n");
             b.append("The throughput drain of ssb-jca and the JDBC loop's, run again after the other phases while perf"
@@ -138,5 +122,14 @@ final class Report {
             notes.forEach(n -> b.append("- ").append(n).append('\n'));
         }
         return b.toString();
+    }
+
+    /** Appends a statement profile's section (pg_stat_statements over one run), when it has rows. */
+    private static void statementProfile(StringBuilder b, String run, List<String> rows) {
+        if (!rows.isEmpty()) {
+            b.append("\n## Statement profile (pg_stat_statements, ").append(run).append(")\n\n");
+            b.append(PROFILE_HEAD);
+            rows.forEach(p -> b.append(p).append('\n'));
+        }
     }
 }

@@ -150,9 +150,9 @@ final class Housekeeping {
     /**
      * @param next when the next run is due (nanoTime), {@code Long.MIN_VALUE} before the first
      * @param intervalNanos the interval between runs
+     * @param overdueOnly claim only when a whole interval more than due has passed
      * @return whether a run is due now and this caller won it (the next is then due an interval later)
      */
-    /** @param overdueOnly claim only when a whole interval more than due has passed */
     private boolean claimRun(AtomicLong next, long intervalNanos, boolean overdueOnly) {
         long now = nanos.getAsLong();
         long due = next.get();

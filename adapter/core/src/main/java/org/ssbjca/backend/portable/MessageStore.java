@@ -174,11 +174,10 @@ final class MessageStore {
                 heldUntilCommit(r.conversationGroupId());
                 return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
             }
-            if (checksEnabled(r)) {
-                return takeNext(r.queue(), r.top(), skipHeld ? broker.now() : null,
-                        priorities && mayHavePriorities(r.queue()));
-            }
             Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
+            if (checksEnabled(r)) {
+                return takeNext(r.queue(), r.top(), heldAt, priorities && mayHavePriorities(r.queue()));
+            }
             for (UUID group : candidates(r.queue(), heldAt, priorities)) {
                 if (st.exists(sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
@@ -199,7 +198,15 @@ final class MessageStore {
      *         queue (then the caller checks only when nothing was taken, to say why)
      */
     boolean checksEnabled(ReceiveRequest r) {
-        return sql.receivesInOneStatement() && r.conversationHandle() == null && r.conversationGroupId() == null;
+        return sql.receivesInOneStatement() && wholeQueue(r);
+    }
+
+    /**
+     * @param r a RECEIVE
+     * @return whether it takes whichever group of its queue comes next (no conversation or group named)
+     */
+    static boolean wholeQueue(ReceiveRequest r) {
+        return r.conversationHandle() == null && r.conversationGroupId() == null;
     }
 
     /**
@@ -235,13 +242,14 @@ final class MessageStore {
     /**
      * RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext}).
      *
-     * @param heldAt the time holds are compared with, or null: no group is left out as held
+     * @param heldAt the time holds are compared with, or {@link #NO_HOLDS}: no group is left out as held (the
+     *     statement without the holds' check)
      * @param prioritised whether the statement tries prioritised groups first
      */
     private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt, boolean prioritised)
             throws SQLException {
         boolean[] parked = {false};
-        boolean holds = heldAt != null;
+        boolean holds = heldAt != NO_HOLDS;
         String statement = sql.receiveNext(top, prioritised, holds);
         List<Object> parameters = new ArrayList<>(5);
         for (int pick = prioritised ? 2 : 1; pick > 0; pick--) {

@@ -138,9 +138,9 @@ final class PortableSession implements BrokerSession {
         dialogs.forgetBegun();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        boolean anyGroup = request.conversationHandle() == null && request.conversationGroupId() == null;
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), anyGroup,
-                this::waitEnds, () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
+        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(),
+                MessageStore.wholeQueue(request), this::waitEnds,
+                () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
         return got == null ? List.of() : got;
     }
 
