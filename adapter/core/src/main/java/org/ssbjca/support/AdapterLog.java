@@ -69,6 +69,12 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 8, value = "cannot clear the bean introspection cache of thread group %s (%s)")
     void beanCacheNotFlushed(String group, String what);
 
+    @LogMessage(level = INFO)
+    @Message(id = 9, value = "the declared objects' version triggers are missing on %s (the schema is not the"
+            + " adapter's to change there): each BEGIN DIALOG with its first SEND reads the declared objects again; run"
+            + " sql/portable/postgresql-catalog-version.sql to spare it")
+    void catalogVersionMissing(Object database);
+
     // ---- activations and readers
 
     @LogMessage(level = INFO)

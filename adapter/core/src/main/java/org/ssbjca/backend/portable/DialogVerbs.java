@@ -119,14 +119,36 @@ final class DialogVerbs {
             UUID targetGroup = UUID.randomUUID();
             Instant now = broker.now();
             Object expires = Jdbc.orNull(expiry(options, now), java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
-            String queue = st.first(sql.beginDialogAndSend, rs -> rs.getString(1), fromService, contract,
-                    messageType, contract, contract, messageType, toService, varchars(SIDES.get(true)),
-                    varchars(BodyValidator.passedUnparsed(body)), group, targetGroup,
-                    handle, conversationId, group, fromService, toService, contract, expires, now,
-                    target, conversationId, targetGroup, toService, fromService, contract, expires, now,
-                    targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now);
+            Object[] rows = {group, targetGroup,
+                handle, conversationId, group, fromService, toService, contract, expires, now,
+                target, conversationId, targetGroup, toService, fromService, contract, expires, now,
+                targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now};
+            String[] passed = BodyValidator.passedUnparsed(body);
+            CatalogCache catalog = broker.catalogCache();
+            CatalogCache.Key key = catalog == null ? null
+                    : new CatalogCache.Key(fromService, toService, contract, messageType, java.util.List.of(passed));
+            CatalogCache.Entry known = key == null ? null : catalog.get(key);
+            String queue = null;
+            if (known != null) {
+                queue = st.first(sql.beginDialogAndSendKnown, rs -> rs.getString(1),
+                        concat(new Object[] {known.targetQueue(), known.fromQueue(), known.version()}, rows));
+                if (queue == null) {
+                    catalog.remove(key, known); // the declared objects changed since: check them all again
+                }
+            }
             if (queue == null) {
-                return null;
+                // read before the checks: an entry is at most as new as what they saw
+                Long version = key == null ? null : st.first(sql.catalogVersion, rs -> rs.getLong(1));
+                String[] found = st.first(sql.beginDialogAndSend, rs -> new String[] {rs.getString(1),
+                    rs.getString(2)}, concat(new Object[] {fromService, contract, messageType, contract, contract,
+                        messageType, toService, varchars(SIDES.get(true)), varchars(passed)}, rows));
+                if (found == null || found[0] == null) {
+                    return null;
+                }
+                queue = found[0];
+                if (version != null) {
+                    catalog.put(key, new CatalogCache.Entry(version, found[0], found[1]));
+                }
             }
             messages.enqueuedInNewGroup(queue, messageType);
             return new Conversation(handle, conversationId, group);
@@ -134,6 +156,12 @@ final class DialogVerbs {
             throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "' and SEND",
                     e);
         }
+    }
+
+    private static Object[] concat(Object[] first, Object[] then) {
+        Object[] all = java.util.Arrays.copyOf(first, first.length + then.length);
+        System.arraycopy(then, 0, all, first.length, then.length);
+        return all;
     }
 
     /** @return whether a dialog begun with these options gets a group of its own (no related conversation or group) */

@@ -13,8 +13,10 @@ import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
+import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * The portable broker on H2 or PostgreSQL. Readers in this JVM are woken by {@link QueueSignals} after a sending
@@ -23,6 +25,8 @@ import org.ssbjca.backend.SchemaVersion;
  * by another JVM.
  */
 public final class PortableBroker implements Broker {
+
+    private static final AdapterLog LOG = AdapterLog.of(PortableBroker.class);
 
     /** The PostgreSQL notification channel; the payload is the queue name. */
     static final String CHANNEL = "ssb_queue";
@@ -40,6 +44,8 @@ public final class PortableBroker implements Broker {
     private final Clock clock;
     private final PgListener listener;
     private final PgNotifier notifier;
+    /** What BEGIN DIALOG with its first SEND found in the declared objects; null until known to be safe (PostgreSQL). */
+    private volatile CatalogCache catalog;
 
     /**
      * @param source where the database is
@@ -134,6 +140,30 @@ public final class PortableBroker implements Broker {
             version = SchemaVersion.read(connection, PortableSql.SCHEMA_VERSION);
         }
         SchemaVersion.require(version, "sql/portable/install.sql");
+        if (dialect == Dialect.POSTGRESQL && catalog == null) {
+            boolean triggers = Jdbc.count(connection, sql.catalogTriggers) == PortableSql.CATALOG_TABLES;
+            if (!triggers && create) {
+                SchemaScripts.installCatalogVersion(connection);
+                triggers = Jdbc.count(connection, sql.catalogTriggers) == PortableSql.CATALOG_TABLES;
+            }
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+            if (triggers) {
+                catalog = new CatalogCache();
+            } else {
+                LOG.catalogVersionMissing(config);
+            }
+        }
+    }
+
+    /**
+     * @return what BEGIN DIALOG with its first SEND found in the declared objects, or null when it may not be
+     *         remembered (H2; PostgreSQL without the triggers that version the declared objects, or before
+     *         {@link #prepareSchema})
+     */
+    CatalogCache catalogCache() {
+        return catalog;
     }
 
     @Override

@@ -155,10 +155,28 @@ final class PortableSql {
      * leave. Parameters: the initiator service, the contract; {@link #sendChecks}'s; the sides that may send and the
      * validations the body passes (VARCHAR[] each); the initiator's group, the target's group; the initiator's handle,
      * conversation, group, service, far service, contract, lifetime, creation time; the target's the same; the
-     * message's group, handle, sequence (0), type, body, time. Columns: the target's queue, null when it did not
-     * send.
+     * message's group, handle, sequence (0), type, body, time. Columns: the target's queue and the initiator's, null
+     * when it did not send.
      */
     final String beginDialogAndSend;
+    /**
+     * PostgreSQL only (null on H2): {@link #beginDialogAndSend}'s rows, with what its checks found before
+     * ({@link CatalogCache}) instead of the checks, made only while the declared objects are at that version.
+     * Parameters: the target's queue, the initiator's queue, the version; then {@link #beginDialogAndSend}'s from the
+     * initiator's group on. Column: the target's queue, null when it made nothing (the version moved on).
+     */
+    final String beginDialogAndSendKnown;
+    /**
+     * PostgreSQL only (null on H2): the declared objects' version ({@code sql/portable/postgresql-catalog-version.sql}).
+     */
+    final String catalogVersion;
+    /**
+     * PostgreSQL only (null on H2): how many of the declared objects' tables have the enabled trigger that raises
+     * {@link #catalogVersion}: all six, or the adapter does not use {@link CatalogCache}.
+     */
+    final String catalogTriggers;
+    /** How many tables {@link #catalogTriggers} counts when all are there. */
+    static final int CATALOG_TABLES = 6;
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
     final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     final String setTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = ? WHERE conversation_handle = ?";
@@ -453,18 +471,30 @@ final class PortableSql {
                 + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at) " + target + "),"
                 + " m AS (" + message + "), s AS (" + senderUpdate + ")"
                 + " SELECT k.*, EXISTS (SELECT 1 FROM ok), (SELECT count(*) FROM s) FROM k" : null;
+        // the rows of BEGIN DIALOG and its first SEND, from CTE ok (the target's queue and the initiator's)
+        String dialogRows = " ig AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+                + " SELECT CAST(? AS UUID), ok.from_queue, " + dialect.nextTurn + " + " + PARKED + " FROM ok),"
+                + " tg AS (" + targetGroup + "),"
+                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at) "
+                + String.format(java.util.Locale.ROOT, endpointFromOk, "TRUE", 1) + " UNION ALL " + target + "),"
+                + " m AS (" + message + ")";
         beginDialogAndSend = dialect.receivesInOneStatement ? "WITH k AS (SELECT"
                 + " (SELECT queue_name FROM ssb.service WHERE service_name = ?) AS from_queue,"
                 + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?) AS contract_exists, c.*"
                 + " FROM (" + sendChecks + ") c),"
                 + " ok AS (SELECT k.queue_name, k.from_queue" + passed
-                + " AND k.accepts AND k.from_queue IS NOT NULL AND k.contract_exists),"
-                + " ig AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
-                + " SELECT CAST(? AS UUID), ok.from_queue, " + dialect.nextTurn + " + " + PARKED + " FROM ok),"
-                + " tg AS (" + targetGroup + "),"
-                + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at) "
-                + String.format(java.util.Locale.ROOT, endpointFromOk, "TRUE", 1) + " UNION ALL " + target + "),"
-                + " m AS (" + message + ")"
+                + " AND k.accepts AND k.from_queue IS NOT NULL AND k.contract_exists)," + dialogRows
+                + " SELECT (SELECT queue_name FROM ok), (SELECT from_queue FROM ok)" : null;
+        catalogVersion = dialect.receivesInOneStatement ? "SELECT version FROM ssb.catalog_version WHERE id = 1" : null;
+        catalogTriggers = dialect.receivesInOneStatement ? "SELECT count(*) FROM pg_catalog.pg_trigger t"
+                + " JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid"
+                + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                + " WHERE n.nspname = 'ssb' AND t.tgname = 'catalog_changed' AND t.tgenabled <> 'D' AND c.relname IN"
+                + " ('message_type', 'contract', 'contract_message_type', 'service_queue', 'service',"
+                + " 'service_contract') AND to_regclass('ssb.catalog_version') IS NOT NULL" : null;
+        beginDialogAndSendKnown = dialect.receivesInOneStatement ? "WITH ok AS (SELECT"
+                + " CAST(? AS VARCHAR(128)) AS queue_name, CAST(? AS VARCHAR(128)) AS from_queue"
+                + " FROM ssb.catalog_version v WHERE v.id = 1 AND v.version = CAST(? AS BIGINT))," + dialogRows
                 + " SELECT (SELECT queue_name FROM ok)" : null;
         sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
                 + " ok AS (SELECT k.queue_name" + passed + "),"

@@ -9,7 +9,8 @@ import java.sql.Statement;
 
 /**
  * Runs the portable schema's install script, {@code sql/portable/install.sql} (on the class path under
- * {@code org/ssbjca/sql/}): one text that H2 and PostgreSQL both run, in one transaction.
+ * {@code org/ssbjca/sql/}): one text that H2 and PostgreSQL both run, in one transaction; and on PostgreSQL
+ * {@code sql/portable/postgresql-catalog-version.sql} (see {@link CatalogCache}).
  */
 final class SchemaScripts {
 
@@ -25,7 +26,24 @@ final class SchemaScripts {
      * @throws SQLException if a statement fails; the transaction is rolled back
      */
     static void install(Connection c, boolean serialize) throws SQLException {
-        String text = read(INSTALL_SCRIPT);
+        run(c, serialize, INSTALL_SCRIPT);
+    }
+
+    /** PostgreSQL's script of the declared objects' version and the triggers that raise it. */
+    static final String CATALOG_VERSION_SCRIPT = "org/ssbjca/sql/portable/postgresql-catalog-version.sql";
+
+    /**
+     * Runs {@code sql/portable/postgresql-catalog-version.sql}, serialized with the other servers' installs.
+     *
+     * @param c a PostgreSQL connection with DDL rights; committed
+     * @throws SQLException if a statement fails; the transaction is rolled back
+     */
+    static void installCatalogVersion(Connection c) throws SQLException {
+        run(c, true, CATALOG_VERSION_SCRIPT);
+    }
+
+    private static void run(Connection c, boolean serialize, String script) throws SQLException {
+        String text = read(script);
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {

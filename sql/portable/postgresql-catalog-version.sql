@@ -1,0 +1,38 @@
+-- ssb-jca portable broker schema, PostgreSQL only: a version of the declared objects (message types, contracts,
+-- queues, services), raised by triggers in the transaction of every change to them. The adapter remembers what BEGIN
+-- DIALOG with its first SEND found in those tables, and its statement uses that knowledge only while this version is
+-- the one it was read at; any change (also one made by hand) makes it read the tables again. Idempotent: safe to run
+-- again. The adapter runs it after install.sql (unless createSchema is false); a DBA who installs by hand runs it too.
+-- Without it the adapter reads the declared objects in every such statement (the same results, more work).
+
+CREATE TABLE IF NOT EXISTS ssb.catalog_version (
+    id INT NOT NULL PRIMARY KEY CHECK (id = 1),
+    version BIGINT NOT NULL
+);
+INSERT INTO ssb.catalog_version (id, version) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM ssb.catalog_version);
+
+CREATE OR REPLACE FUNCTION ssb.catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE ssb.catalog_version SET version = version + 1 WHERE id = 1;
+    RETURN NULL;
+END
+$$;
+
+DROP TRIGGER IF EXISTS catalog_changed ON ssb.message_type;
+CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.message_type
+    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
+DROP TRIGGER IF EXISTS catalog_changed ON ssb.contract;
+CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.contract
+    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
+DROP TRIGGER IF EXISTS catalog_changed ON ssb.contract_message_type;
+CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.contract_message_type
+    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
+DROP TRIGGER IF EXISTS catalog_changed ON ssb.service_queue;
+CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.service_queue
+    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
+DROP TRIGGER IF EXISTS catalog_changed ON ssb.service;
+CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.service
+    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
+DROP TRIGGER IF EXISTS catalog_changed ON ssb.service_contract;
+CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.service_contract
+    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
