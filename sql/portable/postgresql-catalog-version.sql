@@ -1,10 +1,13 @@
 -- ssb-jca portable broker schema, PostgreSQL only: a version of the declared objects (message types, contracts,
--- queues, services), raised by triggers in the transaction of every change to them. The adapter remembers what BEGIN
--- DIALOG with its first SEND found in those tables, and its statement uses that knowledge only while this version is
--- the one it was read at; any change (also one made by hand) makes it read the tables again. Idempotent: safe to run
--- again. The adapter runs it after install.sql (unless createSchema is false); a DBA who installs by hand runs it too.
--- Without it the adapter reads the declared objects in every such statement (the same results, more work).
+-- queues, services), given a new number by triggers in the transaction of every change to them. The adapter remembers
+-- what the checks of BEGIN DIALOG and SEND found in those tables, and its statements use that only while this version
+-- is the one read before those checks; any change (also one made by hand) makes them check the tables again.
+-- Idempotent: safe to run again. The adapter runs it after install.sql (unless createSchema is false); a DBA who
+-- installs by hand runs it too. Without it the adapter checks the declared objects in every such statement (the same
+-- results, more work).
 
+-- A sequence, not a counter: a number taken by a transaction that rolls back is never the version again.
+CREATE SEQUENCE IF NOT EXISTS ssb.catalog_version_seq;
 CREATE TABLE IF NOT EXISTS ssb.catalog_version (
     id INT NOT NULL PRIMARY KEY CHECK (id = 1),
     version BIGINT NOT NULL
@@ -13,7 +16,7 @@ INSERT INTO ssb.catalog_version (id, version) SELECT 1, 0 WHERE NOT EXISTS (SELE
 
 CREATE OR REPLACE FUNCTION ssb.catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE ssb.catalog_version SET version = version + 1 WHERE id = 1;
+    UPDATE ssb.catalog_version SET version = nextval('ssb.catalog_version_seq') WHERE id = 1;
     RETURN NULL;
 END
 $$;

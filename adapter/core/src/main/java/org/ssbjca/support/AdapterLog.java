@@ -70,9 +70,9 @@ public interface AdapterLog extends BasicLogger {
     void beanCacheNotFlushed(String group, String what);
 
     @LogMessage(level = INFO)
-    @Message(id = 9, value = "the declared objects' version triggers are missing on %s (the schema is not the"
-            + " adapter's to change there): each BEGIN DIALOG with its first SEND reads the declared objects again; run"
-            + " sql/portable/postgresql-catalog-version.sql to spare it")
+    @Message(id = 9, value = "the triggers that version the declared objects are missing on %s (createSchema is"
+            + " false): BEGIN DIALOG and SEND check the declared objects in every statement; run"
+            + " sql/portable/postgresql-catalog-version.sql on the database to spare them that")
     void catalogVersionMissing(Object database);
 
     // ---- activations and readers

@@ -4,37 +4,41 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What BEGIN DIALOG with its first SEND in one call found in the declared objects (PostgreSQL): the two queues, for
- * services, contract, message type and body kind that passed every check, and the version of the declared objects
- * ({@code ssb.catalog_version}) read before those checks. The statement that uses an entry makes its rows only while
- * that version is still the database's, in its own snapshot: a change to any declared object (the triggers of
- * {@code sql/portable/postgresql-catalog-version.sql} raise the version in the changing transaction) makes it make
- * nothing, and the call checks everything again. The version is read before the checks, so an entry is never newer
- * than what it says. Only calls that passed are remembered; a refusal is always explained by the full checks.
+ * What the checks of BEGIN DIALOG and SEND found in the declared objects (PostgreSQL), by the names they were asked
+ * about, with the version of the declared objects ({@code ssb.catalog_version}) read before they ran. A statement
+ * given those findings ({@link PortableSql#knownDialogChecks}, {@link PortableSql#knownSendChecks}) instead of its
+ * checks does its work only while that version is still the database's, in the statement's own snapshot; a change to
+ * any declared object (the triggers of {@code sql/portable/postgresql-catalog-version.sql} give the version a new
+ * number from a sequence in the changing transaction, never one used before, also when that transaction rolls back)
+ * makes it return no row, and the call runs the checks again. The version is read before the checks, so a finding is
+ * never newer than the version it is kept with. Findings are facts, not verdicts: the statement still applies every
+ * rule to them (a refusal is explained as without them).
  * <p>
  * Kept by a {@link PortableBroker} only when those triggers are installed and enabled (checked once, when the schema
- * is prepared). At most {@link #MAX_ENTRIES} entries: past that it starts again empty (an application has few such
- * combinations; the bound is for one that makes names up).
+ * is prepared). At most {@link #MAX_ENTRIES} entries: past that it starts again empty (an application asks about few
+ * names; the bound is for one that makes them up).
  */
 final class CatalogCache {
 
     static final int MAX_ENTRIES = 1_024;
 
-    /** What the checks depend on: the names, and the validations the body passes without parsing. */
-    record Key(String fromService, String toService, String contract, String messageType, List<String> validations) {
+    /** Which checks ran: {@link PortableSql#dialogChecks}, {@link PortableSql#sendChecks}, or both in one statement. */
+    enum Checks { DIALOG, SEND, DIALOG_AND_SEND }
+
+    /** The checks and the names they were asked about, in the order of their parameters. */
+    record Key(Checks checks, List<String> names) {
     }
 
     /**
-     * @param version the declared objects' version read before the checks passed
-     * @param targetQueue the target service's queue
-     * @param fromQueue the initiator service's queue
+     * @param version the declared objects' version read before the checks ran
+     * @param found the checks' columns, typed for binding as the known statement's first parameters
      */
-    record Entry(long version, String targetQueue, String fromQueue) {
+    record Entry(long version, Object[] found) {
     }
 
     private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
 
-    /** @return what passed for this key, or null */
+    /** @return what the checks found for this key, or null */
     Entry get(Key key) {
         return entries.get(key);
     }

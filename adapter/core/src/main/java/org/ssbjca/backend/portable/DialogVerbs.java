@@ -68,9 +68,10 @@ final class DialogVerbs {
             boolean together = inNewGroup(options) && sql.beginDialog != null;
             UUID group = together ? UUID.randomUUID() : null;
             Checks checks = together
-                    ? st.first(sql.beginDialog, Checks::read, fromService, toService, contract, group, handle,
-                            conversationId, true, group, fromService, toService, contract, Endpoint.STARTED_OUTBOUND,
-                            Jdbc.orNull(expires, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now)
+                    ? withChecks(CatalogCache.Checks.DIALOG, sql.beginDialogKnown, sql.beginDialog,
+                            new Object[] {fromService, toService, contract}, Checks::read, 1, DIALOG_FOUND,
+                            group, handle, conversationId, true, group, fromService, toService, contract,
+                            Endpoint.STARTED_OUTBOUND, Jdbc.orNull(expires, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now)
                     : st.first(sql.dialogChecks, Checks::read, fromService, toService, contract);
             String fromQueue = checks.fromQueue();
             if (fromQueue == null) {
@@ -123,32 +124,14 @@ final class DialogVerbs {
                 handle, conversationId, group, fromService, toService, contract, expires, now,
                 target, conversationId, targetGroup, toService, fromService, contract, expires, now,
                 targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now};
-            String[] passed = BodyValidator.passedUnparsed(body);
-            CatalogCache catalog = broker.catalogCache();
-            CatalogCache.Key key = catalog == null ? null
-                    : new CatalogCache.Key(fromService, toService, contract, messageType, java.util.List.of(passed));
-            CatalogCache.Entry known = key == null ? null : catalog.get(key);
-            String queue = null;
-            if (known != null) {
-                queue = st.first(sql.beginDialogAndSendKnown, rs -> rs.getString(1),
-                        concat(new Object[] {known.targetQueue(), known.fromQueue(), known.version()}, rows));
-                if (queue == null) {
-                    catalog.remove(key, known); // the declared objects changed since: check them all again
-                }
-            }
-            if (queue == null) {
-                // read before the checks: an entry is at most as new as what they saw
-                Long version = key == null ? null : st.first(sql.catalogVersion, rs -> rs.getLong(1));
-                String[] found = st.first(sql.beginDialogAndSend, rs -> new String[] {rs.getString(1),
-                    rs.getString(2)}, concat(new Object[] {fromService, contract, messageType, contract, contract,
-                        messageType, toService, varchars(SIDES.get(true)), varchars(passed)}, rows));
-                if (found == null || found[0] == null) {
-                    return null;
-                }
-                queue = found[0];
-                if (version != null) {
-                    catalog.put(key, new CatalogCache.Entry(version, found[0], found[1]));
-                }
+            // the target's queue when it sent (an empty text when it did not: the row itself is what tells)
+            String queue = withChecks(CatalogCache.Checks.DIALOG_AND_SEND, sql.beginDialogAndSendKnown,
+                    sql.beginDialogAndSend, new Object[] {fromService, contract, messageType, contract, contract,
+                        messageType, toService}, rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
+                    DIALOG_AND_SEND_FOUND, concat(new Object[] {varchars(SIDES.get(true)),
+                        varchars(BodyValidator.passedUnparsed(body))}, rows));
+            if (queue == null || queue.isEmpty()) {
+                return null;
             }
             messages.enqueuedInNewGroup(queue, messageType);
             return new Conversation(handle, conversationId, group);
@@ -156,6 +139,59 @@ final class DialogVerbs {
             throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "' and SEND",
                     e);
         }
+    }
+
+    /** The types of {@link PortableSql#dialogChecks}'s columns. */
+    private static final int[] DIALOG_FOUND = {java.sql.Types.VARCHAR, java.sql.Types.BOOLEAN, java.sql.Types.BOOLEAN};
+    /** The types of {@link PortableSql#sendChecks}'s columns. */
+    private static final int[] SEND_FOUND = {java.sql.Types.VARCHAR, java.sql.Types.VARCHAR, java.sql.Types.BOOLEAN,
+        java.sql.Types.VARCHAR, java.sql.Types.BOOLEAN, java.sql.Types.BOOLEAN};
+    /** The types of {@link PortableSql#beginDialogAndSend}'s checks' columns: the initiator's queue, the contract. */
+    private static final int[] DIALOG_AND_SEND_FOUND = java.util.stream.IntStream.concat(
+            java.util.stream.IntStream.of(java.sql.Types.VARCHAR, java.sql.Types.BOOLEAN),
+            java.util.Arrays.stream(SEND_FOUND)).toArray();
+
+    /**
+     * Runs a statement whose first part checks the declared objects ({@code checked}), or, while the broker
+     * remembers what those checks found for the same names at the declared objects' current version
+     * ({@link CatalogCache}), the same statement given those findings ({@code known}). A known statement that returns
+     * no row found the version moved on: the checked one runs, and what its checks found is remembered with the
+     * version read just before it.
+     *
+     * @param names the checks' parameters (the names they are asked about)
+     * @param mapper reads the statement's row
+     * @param foundAt the column of the first of the checks' columns
+     * @param found the types of the checks' columns
+     * @param rest the parameters after the checks' (the known statement's after the findings and the version)
+     * @return the mapped row, or null when {@code checked} returned none
+     */
+    private <T> T withChecks(CatalogCache.Checks which, String known, String checked, Object[] names,
+            Jdbc.RowMapper<T> mapper, int foundAt, int[] found, Object... rest) throws SQLException {
+        CatalogCache catalog = broker.catalogCache();
+        CatalogCache.Key key = catalog == null ? null : new CatalogCache.Key(which, java.util.Arrays.stream(names)
+                .map(String.class::cast).toList());
+        CatalogCache.Entry entry = key == null ? null : catalog.get(key);
+        if (entry != null) {
+            T row = st.first(known, mapper, concat(concat(entry.found(), new Object[] {entry.version()}), rest));
+            if (row != null) {
+                return row;
+            }
+            catalog.remove(key, entry);
+        }
+        Long version = key == null ? null : st.first(sql.catalogVersion, rs -> rs.getLong(1));
+        Object[][] seen = new Object[1][];
+        T row = st.first(checked, rs -> {
+            Object[] values = new Object[found.length];
+            for (int i = 0; i < found.length; i++) {
+                values[i] = Jdbc.orNull(rs.getObject(foundAt + i), found[i]);
+            }
+            seen[0] = values;
+            return mapper.map(rs);
+        }, concat(names, rest));
+        if (version != null && seen[0] != null) {
+            catalog.put(key, new CatalogCache.Entry(version, seen[0]));
+        }
+        return row;
     }
 
     private static Object[] concat(Object[] first, Object[] then) {
@@ -295,22 +331,23 @@ final class DialogVerbs {
         java.sql.Array validations = varchars(passed);
         Instant now = broker.now();
         Outcome outcome;
+        Object[] checks = {messageType, me.contract, me.contract, messageType, me.farService};
         if (first) {
             UUID group = UUID.randomUUID();
             UUID target = UUID.randomUUID();
-            outcome = st.first(statement, rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7),
-                    rs.getLong(8) == 1, false), messageType, me.contract, me.contract, messageType, me.farService,
-                    sides, validations, group, target, me.conversationId, group, me.farService, me.service, me.contract,
-                    Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now, group, target,
-                    me.sendSequence, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now,
+            outcome = withChecks(CatalogCache.Checks.SEND, sql.sendFirstKnown, statement, checks,
+                    rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), rs.getLong(8) == 1, false), 1,
+                    SEND_FOUND, sides, validations, group, target, me.conversationId, group, me.farService,
+                    me.service, me.contract, Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE),
+                    now, group, target, me.sendSequence, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now,
                     me.sendSequence + 1, me.handle);
             if (outcome.sent() && !outcome.senderUpdated()) {
                 throw new ConversationEndedException("SEND: conversation handle " + me.handle + " does not exist");
             }
         } else {
-            outcome = st.first(statement, rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), true,
-                    rs.getBoolean(8)), messageType, me.contract, me.contract, messageType, me.farService, sides,
-                    validations, peer.groupId, peer.handle, me.sendSequence, messageType,
+            outcome = withChecks(CatalogCache.Checks.SEND, sql.sendKnown, statement, checks,
+                    rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), true, rs.getBoolean(8)), 1, SEND_FOUND,
+                    sides, validations, peer.groupId, peer.handle, me.sendSequence, messageType,
                     Jdbc.orNull(body, java.sql.Types.BINARY), now, me.sendSequence + 1, me.handle);
         }
         if (!outcome.sent()) {

@@ -155,15 +155,32 @@ final class PortableSql {
      * leave. Parameters: the initiator service, the contract; {@link #sendChecks}'s; the sides that may send and the
      * validations the body passes (VARCHAR[] each); the initiator's group, the target's group; the initiator's handle,
      * conversation, group, service, far service, contract, lifetime, creation time; the target's the same; the
-     * message's group, handle, sequence (0), type, body, time. Columns: the target's queue and the initiator's, null
-     * when it did not send.
+     * message's group, handle, sequence (0), type, body, time. Columns: the target's queue, null when it did not send;
+     * the initiator's queue; whether the contract exists; {@link #sendChecks}'s.
      */
     final String beginDialogAndSend;
     /**
-     * PostgreSQL only (null on H2): {@link #beginDialogAndSend}'s rows, with what its checks found before
-     * ({@link CatalogCache}) instead of the checks, made only while the declared objects are at that version.
-     * Parameters: the target's queue, the initiator's queue, the version; then {@link #beginDialogAndSend}'s from the
-     * initiator's group on. Column: the target's queue, null when it made nothing (the version moved on).
+     * PostgreSQL only (null on H2): {@link #dialogChecks}'s columns from parameters, as they were at a version of the
+     * declared objects ({@link CatalogCache}), and only while that is still the version: no row once it moved on.
+     * Parameters: the initiator service's queue, whether the target service exists, whether the contract exists, the
+     * version.
+     */
+    final String knownDialogChecks;
+    /**
+     * PostgreSQL only (null on H2): {@link #sendChecks}'s columns from parameters, as {@link #knownDialogChecks}.
+     * Parameters: sent_by, validation, whether the type exists, the target's queue, whether it accepts the contract,
+     * whether its queue receives, the version.
+     */
+    final String knownSendChecks;
+    /** {@link #beginDialog} with {@link #knownDialogChecks} for its checks: no row once the version moved on. */
+    final String beginDialogKnown;
+    /** {@link #sendFirstChecked} with {@link #knownSendChecks} for its checks: no row once the version moved on. */
+    final String sendFirstKnown;
+    /** {@link #sendChecked} with {@link #knownSendChecks} for its checks: no row once the version moved on. */
+    final String sendKnown;
+    /**
+     * {@link #beginDialogAndSend} with the initiator's queue and whether the contract exists (parameters), then
+     * {@link #knownSendChecks}, for its checks: no row once the version moved on.
      */
     final String beginDialogAndSendKnown;
     /**
@@ -478,13 +495,13 @@ final class PortableSql {
                 + " e AS (INSERT INTO ssb.conversation_endpoint (" + ENDPOINT_COLUMNS + ", created_at) "
                 + String.format(java.util.Locale.ROOT, endpointFromOk, "TRUE", 1) + " UNION ALL " + target + "),"
                 + " m AS (" + message + ")";
-        beginDialogAndSend = dialect.receivesInOneStatement ? "WITH k AS (SELECT"
-                + " (SELECT queue_name FROM ssb.service WHERE service_name = ?) AS from_queue,"
+        String dialogAndSendChecks = "SELECT (SELECT queue_name FROM ssb.service WHERE service_name = ?) AS from_queue,"
                 + " EXISTS (SELECT 1 FROM ssb.contract WHERE contract_name = ?) AS contract_exists, c.*"
-                + " FROM (" + sendChecks + ") c),"
+                + " FROM (" + sendChecks + ") c";
+        beginDialogAndSend = dialect.receivesInOneStatement ? "WITH k AS (" + dialogAndSendChecks + "),"
                 + " ok AS (SELECT k.queue_name, k.from_queue" + passed
                 + " AND k.accepts AND k.from_queue IS NOT NULL AND k.contract_exists)," + dialogRows
-                + " SELECT (SELECT queue_name FROM ok), (SELECT from_queue FROM ok)" : null;
+                + " SELECT (SELECT queue_name FROM ok), k.* FROM k" : null;
         catalogVersion = dialect.receivesInOneStatement ? "SELECT version FROM ssb.catalog_version WHERE id = 1" : null;
         catalogTriggers = dialect.receivesInOneStatement ? "SELECT count(*) FROM pg_catalog.pg_trigger t"
                 + " JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid"
@@ -492,15 +509,24 @@ final class PortableSql {
                 + " WHERE n.nspname = 'ssb' AND t.tgname = 'catalog_changed' AND t.tgenabled <> 'D' AND c.relname IN"
                 + " ('message_type', 'contract', 'contract_message_type', 'service_queue', 'service',"
                 + " 'service_contract') AND to_regclass('ssb.catalog_version') IS NOT NULL" : null;
-        beginDialogAndSendKnown = dialect.receivesInOneStatement ? "WITH ok AS (SELECT"
-                + " CAST(? AS VARCHAR(128)) AS queue_name, CAST(? AS VARCHAR(128)) AS from_queue"
-                + " FROM ssb.catalog_version v WHERE v.id = 1 AND v.version = CAST(? AS BIGINT))," + dialogRows
-                + " SELECT (SELECT queue_name FROM ok)" : null;
         sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
                 + " ok AS (SELECT k.queue_name" + passed + "),"
                 + " m AS (" + message + " RETURNING conversation_group_id), s AS (" + senderUpdate + "),"
                 + " t AS (" + unparkInserted.trim() + " RETURNING 1)"
                 + " SELECT k.*, EXISTS (SELECT 1 FROM ok), EXISTS (SELECT 1 FROM t) FROM k" : null;
+        String version = " FROM ssb.catalog_version v WHERE v.id = 1 AND v.version = CAST(? AS BIGINT)";
+        knownDialogChecks = dialect.receivesInOneStatement ? "SELECT CAST(? AS VARCHAR(128)) AS from_queue,"
+                + " CAST(? AS BOOLEAN) AS target_exists, CAST(? AS BOOLEAN) AS contract_exists" + version : null;
+        knownSendChecks = dialect.receivesInOneStatement ? "SELECT CAST(? AS VARCHAR(9)) AS sent_by,"
+                + " CAST(? AS VARCHAR(15)) AS validation, CAST(? AS BOOLEAN) AS type_exists,"
+                + " CAST(? AS VARCHAR(128)) AS queue_name, CAST(? AS BOOLEAN) AS accepts,"
+                + " CAST(? AS BOOLEAN) AS receives" + version : null;
+        beginDialogKnown = withChecks(beginDialog, dialogChecks, knownDialogChecks);
+        sendFirstKnown = withChecks(sendFirstChecked, sendChecks, knownSendChecks);
+        sendKnown = withChecks(sendChecked, sendChecks, knownSendChecks);
+        beginDialogAndSendKnown = withChecks(beginDialogAndSend, dialogAndSendChecks, knownSendChecks == null ? null
+                : "SELECT CAST(? AS VARCHAR(128)) AS from_queue, CAST(? AS BOOLEAN) AS contract_exists, c.*"
+                + " FROM (" + knownSendChecks + ") c");
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
         if (dialect.receivesInOneStatement) { // PostgreSQL; H2 runs the statements one by one
@@ -523,6 +549,21 @@ final class PortableSql {
             }
         }
         receiveNext = receiveVariants[variant(true, true)];
+    }
+
+    /**
+     * @return {@code statement}, whose first common table expression is {@code k AS (checks)}, with {@code known} for
+     *         them; null on H2
+     */
+    private static String withChecks(String statement, String checks, String known) {
+        if (statement == null) {
+            return null;
+        }
+        String k = "WITH k AS (" + checks + "),";
+        if (!statement.startsWith(k)) {
+            throw new IllegalStateException("not a statement with checks: " + statement);
+        }
+        return "WITH k AS (" + known + ")," + statement.substring(k.length());
     }
 
     /** {@link #receiveNext}'s text, the group chosen by {@code pick}. */
