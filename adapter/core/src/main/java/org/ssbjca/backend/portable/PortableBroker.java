@@ -44,7 +44,7 @@ public final class PortableBroker implements Broker {
     private final Clock clock;
     private final PgListener listener;
     private final PgNotifier notifier;
-    /** What BEGIN DIALOG with its first SEND found in the declared objects; null until known to be safe (PostgreSQL). */
+    /** What the checks of BEGIN DIALOG and SEND found; null until known to be safe (PostgreSQL with the triggers). */
     private volatile CatalogCache catalog;
 
     /**
@@ -158,7 +158,7 @@ public final class PortableBroker implements Broker {
     }
 
     /**
-     * @return what BEGIN DIALOG with its first SEND found in the declared objects, or null when it may not be
+     * @return what the checks of BEGIN DIALOG and SEND found in the declared objects, or null when it may not be
      *         remembered (H2; PostgreSQL without the triggers that version the declared objects, or before
      *         {@link #prepareSchema})
      */

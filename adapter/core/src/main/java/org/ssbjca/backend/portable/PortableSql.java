@@ -172,15 +172,17 @@ final class PortableSql {
      * whether its queue receives, the version.
      */
     final String knownSendChecks;
-    /** {@link #beginDialog} with {@link #knownDialogChecks} for its checks: no row once the version moved on. */
+    /**
+     * PostgreSQL only (null on H2): {@link #beginDialog} with {@link #knownDialogChecks} for its checks (their
+     * parameters first), no row once the version moved on. The same for {@link #sendFirstKnown} and
+     * {@link #sendKnown}, with {@link #knownSendChecks}.
+     */
     final String beginDialogKnown;
-    /** {@link #sendFirstChecked} with {@link #knownSendChecks} for its checks: no row once the version moved on. */
     final String sendFirstKnown;
-    /** {@link #sendChecked} with {@link #knownSendChecks} for its checks: no row once the version moved on. */
     final String sendKnown;
     /**
-     * {@link #beginDialogAndSend} with the initiator's queue and whether the contract exists (parameters), then
-     * {@link #knownSendChecks}, for its checks: no row once the version moved on.
+     * PostgreSQL only (null on H2): {@link #beginDialogAndSend} with the initiator's queue and whether the contract
+     * exists (parameters), then {@link #knownSendChecks}, for its checks: no row once the version moved on.
      */
     final String beginDialogAndSendKnown;
     /**
