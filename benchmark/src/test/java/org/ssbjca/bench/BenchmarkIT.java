@@ -373,10 +373,51 @@ class BenchmarkIT {
         String cpuNote = ssbCpu.isEmpty() ? "" : "; sending and receiving, ";
         report.row("latency", "ssb-jca, 4 readers: p50 / p99 / max", triple(s), how + cpuNote + ssbCpu);
         report.row("latency", "Artemis, maxSession 4: p50 / p99 / max", triple(a), how + cpuNote + artemisCpu);
+        double[] idle = idleRoundTrips();
+        report.row("latency", "a round trip to PostgreSQL (`SELECT 1`, from the benchmark's JVM): p50 back to back /"
+                + " after 10 ms idle", String.format(Locale.ROOT, "%.3f / %.3f ms", idle[0], idle[1]),
+                String.format(Locale.ROOT, "%,d each; the gap between messages at %d msg/s is 10 ms: a delivery's"
+                        + " RECEIVE is such a round trip after an idle wait", ROUND_TRIPS, LATENCY_RATE));
         report.target("latency at 100 msg/s: p50 and p99 ≤ Artemis's, max ≤ 2× Artemis's", "≤ 1×, ≤ 1×, ≤ 2×",
                 String.format(Locale.ROOT, "%.2f×, %.2f×, %.2f×", s[0] / a[0], s[1] / a[1], s[2] / a[2]),
                 s[0] <= a[0] && s[1] <= a[1] && s[2] <= 2 * a[2]);
         loader.clear();
+    }
+
+    private static final int ROUND_TRIPS = 1_000;
+
+    /**
+     * What one round trip to PostgreSQL costs on this machine, back to back and after the machine was idle for the
+     * latency phase's gap between messages (an idle CPU takes time to wake up, and each of a round trip's hand-overs,
+     * thread to server process and back, may meet one).
+     *
+     * @return p50 in milliseconds: {back to back, after 10 ms idle}
+     */
+    private double[] idleRoundTrips() throws Exception {
+        double[] p50 = new double[2];
+        try (java.sql.Connection c = pg.connect();
+                java.sql.PreparedStatement ps = c.prepareStatement("SELECT 1")) {
+            c.setAutoCommit(true);
+            for (int idle = 0; idle < 2; idle++) {
+                long[] nanos = new long[ROUND_TRIPS];
+                for (int i = 0; i < nanos.length; i++) {
+                    if (idle == 1) {
+                        long until = System.nanoTime() + 1_000_000_000L / LATENCY_RATE;
+                        for (long left = until - System.nanoTime(); left > 0; left = until - System.nanoTime()) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(left);
+                        }
+                    }
+                    long start = System.nanoTime();
+                    try (java.sql.ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                    }
+                    nanos[i] = System.nanoTime() - start;
+                }
+                Arrays.sort(nanos);
+                p50[idle] = nanos[nanos.length / 2] / 1e6;
+            }
+        }
+        return p50;
     }
 
     private void scaling() throws Exception {
