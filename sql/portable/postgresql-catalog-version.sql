@@ -21,21 +21,16 @@ BEGIN
 END
 $$;
 
-DROP TRIGGER IF EXISTS catalog_changed ON ssb.message_type;
-CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.message_type
-    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
-DROP TRIGGER IF EXISTS catalog_changed ON ssb.contract;
-CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.contract
-    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
-DROP TRIGGER IF EXISTS catalog_changed ON ssb.contract_message_type;
-CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.contract_message_type
-    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
-DROP TRIGGER IF EXISTS catalog_changed ON ssb.service_queue;
-CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.service_queue
-    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
-DROP TRIGGER IF EXISTS catalog_changed ON ssb.service;
-CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.service
-    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
-DROP TRIGGER IF EXISTS catalog_changed ON ssb.service_contract;
-CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.service_contract
-    FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed();
+-- The trigger on each table of declared objects (dropped first: CREATE OR REPLACE TRIGGER needs PostgreSQL 14).
+DO $$
+DECLARE
+    t TEXT;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['message_type', 'contract', 'contract_message_type', 'service_queue', 'service',
+            'service_contract'] LOOP
+        EXECUTE format('DROP TRIGGER IF EXISTS catalog_changed ON ssb.%I', t);
+        EXECUTE format('CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.%I'
+            ' FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed()', t);
+    END LOOP;
+END
+$$;

@@ -14,9 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
-import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
-import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.conformance.PostgresServer;
@@ -179,38 +177,36 @@ class CatalogCacheTest {
         }
     }
 
-    /** A PostgreSQL database with the declarations, and a session on a connection whose round trips are counted. */
+    /** {@link CountedSession} and the ways to send. */
     private static final class Fixture implements AutoCloseable {
 
+        private final CountedSession counted;
         final PortableBroker broker;
         final Connection c;
         final BrokerSession s;
-        private final DatabaseConfig config;
+        /** The conversation later SENDs go on, begun by the first {@link Way#LATER_SEND} call. */
+        private Conversation open;
 
         /** A broker on the database, its schema prepared (installed only when {@code create}). */
         Fixture(DatabaseConfig database, boolean create) throws Exception {
-            config = new DatabaseConfig(database.url() + (database.url().contains("?") ? "&" : "?")
-                    + "socketFactory=" + CountingSocketFactory.class.getName(), database.user(), database.password());
-            ConnectionSource source = new ConnectionSource(config);
-            broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults());
-            c = source.open();
-            broker.prepareSchema(c, create);
-            s = broker.session(c);
+            this(new CountedSession(database, create));
+        }
+
+        private Fixture(CountedSession counted) {
+            this.counted = counted;
+            broker = counted.broker;
+            c = counted.c;
+            s = counted.s;
         }
 
         /** A new database with the schema and the declarations. */
         static Fixture declared(String database) throws Exception {
-            Fixture f = new Fixture(PostgresServer.get().newDatabase(database), true);
-            f.declare();
-            return f;
+            return new Fixture(CountedSession.declared(database));
         }
 
         void declare() throws Exception {
-            IdleGroupsReceiveTest.declare(broker, c);
+            counted.declare();
         }
-
-        /** The conversation later SENDs go on, begun by the first {@link Way#LATER_SEND} call. */
-        private Conversation open;
 
         void call(Way way) throws Exception {
             switch (way) {
@@ -223,8 +219,7 @@ class CatalogCacheTest {
                     s.send(open.handle(), "M", BODY);
                 }
             }
-            c.commit();
-            s.afterCompletion(true);
+            counted.commit();
         }
 
         /** More calls than pgjdbc's prepare threshold (5): the statements are prepared on the server. */
@@ -240,13 +235,8 @@ class CatalogCacheTest {
             return CountingSocketFactory.roundTrips() - before;
         }
 
-        /** Runs statements in a transaction of their own, on another connection (an operator's). */
         void admin(String statements) throws Exception {
-            try (Connection other = new ConnectionSource(config).open();
-                    java.sql.Statement st = other.createStatement()) {
-                st.execute(statements);
-                other.commit();
-            }
+            counted.admin(statements);
         }
 
         long count(String query) throws Exception {
@@ -257,11 +247,7 @@ class CatalogCacheTest {
 
         @Override
         public void close() throws Exception {
-            try {
-                c.close();
-            } finally {
-                broker.close();
-            }
+            counted.close();
         }
     }
 }

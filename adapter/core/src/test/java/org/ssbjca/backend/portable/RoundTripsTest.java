@@ -3,7 +3,6 @@ package org.ssbjca.backend.portable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,11 +10,7 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
-import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
-import org.ssbjca.backend.ConnectionSource;
-import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.conformance.PostgresServer;
 
 /**
  * The round trips of the hot paths on PostgreSQL, counted on the wire ({@link CountingSocketFactory}), once pgjdbc
@@ -161,25 +156,18 @@ class RoundTripsTest {
         }
     }
 
-    /** A PostgreSQL database with the declarations, and a session on a connection whose round trips are counted. */
+    /** {@link CountedSession} with the declarations, and the hot paths' calls. */
     private static final class Fixture implements AutoCloseable {
 
-        private final PortableBroker broker;
-        private final Connection c;
+        private final CountedSession counted;
         final BrokerSession s;
         /** The clock of the broker's {@link org.ssbjca.backend.GroupPresence}: it moves only when a test moves it. */
-        final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong nanos;
 
         Fixture(String database) throws Exception {
-            DatabaseConfig created = PostgresServer.get().newDatabase(database);
-            String url = created.url() + (created.url().contains("?") ? "&" : "?") + "socketFactory="
-                    + CountingSocketFactory.class.getName();
-            ConnectionSource source = new ConnectionSource(new DatabaseConfig(url, created.user(), created.password()));
-            broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults(),
-                    nanos::get);
-            c = source.open();
-            IdleGroupsReceiveTest.declare(broker, c);
-            s = broker.session(c);
+            counted = CountedSession.declared(database);
+            s = counted.s;
+            nanos = counted.nanos;
         }
 
         Conversation dialog(DialogOptions options) throws Exception {
@@ -190,8 +178,7 @@ class RoundTripsTest {
         }
 
         void commit() throws Exception {
-            c.commit();
-            s.afterCompletion(true);
+            counted.commit();
         }
 
         /** @return the round trips of a RECEIVE from QT (that takes {@code expected} messages) and its commit */
@@ -204,11 +191,7 @@ class RoundTripsTest {
 
         @Override
         public void close() throws Exception {
-            try {
-                c.close();
-            } finally {
-                broker.close();
-            }
+            counted.close();
         }
     }
 }
