@@ -54,8 +54,4 @@ final class CatalogCache {
     void remove(Key key, Entry stale) {
         entries.remove(key, stale);
     }
-
-    int size() {
-        return entries.size();
-    }
 }

@@ -29,6 +29,20 @@ class CatalogCacheTest {
 
     private static final byte[] BODY = "work".getBytes(StandardCharsets.UTF_8);
 
+    /** An application that makes names up does not grow the findings without bound: past the bound they start again. */
+    @Test
+    void theFindingsAreBounded() {
+        CatalogCache cache = new CatalogCache();
+        CatalogCache.Entry entry = new CatalogCache.Entry(1, new Object[0]);
+        for (int i = 0; i < CatalogCache.MAX_ENTRIES; i++) {
+            cache.put(new CatalogCache.Key(CatalogCache.Checks.SEND, List.of("T" + i)), entry);
+        }
+        assertNotNull(cache.get(new CatalogCache.Key(CatalogCache.Checks.SEND, List.of("T0"))), "within the bound");
+        cache.put(new CatalogCache.Key(CatalogCache.Checks.SEND, List.of("one more")), entry);
+        assertNull(cache.get(new CatalogCache.Key(CatalogCache.Checks.SEND, List.of("T0"))), "started again");
+        assertNotNull(cache.get(new CatalogCache.Key(CatalogCache.Checks.SEND, List.of("one more"))));
+    }
+
     /** The ways to send whose statements check the declared objects. */
     enum Way {
         /** beginDialogAndSend: one statement with checks (2 round trips with the commit). */
