@@ -14,14 +14,18 @@ CREATE TABLE IF NOT EXISTS ssb.catalog_version (
 );
 INSERT INTO ssb.catalog_version (id, version) SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM ssb.catalog_version);
 
-CREATE OR REPLACE FUNCTION ssb.catalog_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- SECURITY DEFINER: a role allowed to change a declared object gives the version a new number without rights of its
+-- own on ssb.catalog_version and its sequence (the function runs as its owner, with a fixed search_path).
+CREATE OR REPLACE FUNCTION ssb.catalog_changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     UPDATE ssb.catalog_version SET version = nextval('ssb.catalog_version_seq') WHERE id = 1;
     RETURN NULL;
 END
 $$;
 
--- The trigger on each table of declared objects (dropped first: CREATE OR REPLACE TRIGGER needs PostgreSQL 14).
+-- The trigger on each table of declared objects (dropped first: CREATE OR REPLACE TRIGGER needs PostgreSQL 14), enabled
+-- ALWAYS so that it also fires for changes applied in replica mode (logical replication's apply workers).
 DO $$
 DECLARE
     t TEXT;
@@ -31,6 +35,7 @@ BEGIN
         EXECUTE format('DROP TRIGGER IF EXISTS catalog_changed ON ssb.%I', t);
         EXECUTE format('CREATE TRIGGER catalog_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ssb.%I'
             ' FOR EACH STATEMENT EXECUTE FUNCTION ssb.catalog_changed()', t);
+        EXECUTE format('ALTER TABLE ssb.%I ENABLE ALWAYS TRIGGER catalog_changed', t);
     END LOOP;
 END
 $$;

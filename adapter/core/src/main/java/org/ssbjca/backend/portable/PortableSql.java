@@ -508,7 +508,7 @@ final class PortableSql {
         catalogTriggers = dialect.receivesInOneStatement ? "SELECT count(*) FROM pg_catalog.pg_trigger t"
                 + " JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid"
                 + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE n.nspname = 'ssb' AND t.tgname = 'catalog_changed' AND t.tgenabled <> 'D' AND c.relname IN"
+                + " WHERE n.nspname = 'ssb' AND t.tgname = 'catalog_changed' AND t.tgenabled IN ('O', 'A') AND c.relname IN"
                 + " ('message_type', 'contract', 'contract_message_type', 'service_queue', 'service',"
                 + " 'service_contract') AND to_regclass('ssb.catalog_version') IS NOT NULL" : null;
         sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"

@@ -162,6 +162,29 @@ class CatalogCacheTest {
     }
 
     /**
+     * The version moves for a role allowed to change a declared object but given no rights on the version (the
+     * trigger's function runs as its owner), and for a change applied in replica mode (logical replication's apply).
+     */
+    @Test
+    void theVersionMovesForAnyWriterAndInReplicaMode() throws Exception {
+        try (Fixture f = Fixture.declared("catalog_cache_writers")) {
+            String version = "SELECT version FROM ssb.catalog_version";
+            long before = f.count(version);
+            f.admin("DROP ROLE IF EXISTS ssb_queue_operator; CREATE ROLE ssb_queue_operator;"
+                    + " GRANT USAGE ON SCHEMA ssb TO ssb_queue_operator;"
+                    + " GRANT SELECT, UPDATE ON ssb.service_queue TO ssb_queue_operator;"
+                    + " SET ROLE ssb_queue_operator;"
+                    + " UPDATE ssb.service_queue SET is_receive_enabled = is_receive_enabled; RESET ROLE");
+            long afterOperator = f.count(version);
+            assertTrue(afterOperator != before, "a new version after the operator's change");
+            f.admin("SET session_replication_role = replica;"
+                    + " UPDATE ssb.service_queue SET is_receive_enabled = is_receive_enabled");
+            assertTrue(f.count(version) != afterOperator, "a new version after a change in replica mode");
+            f.admin("DROP OWNED BY ssb_queue_operator; DROP ROLE ssb_queue_operator");
+        }
+    }
+
+    /**
      * A schema the adapter may not change ({@code createSchema} false) without the triggers: nothing is remembered,
      * SSBJCA0009 says what to run, and changes are seen; with {@code createSchema} true the triggers are installed.
      */
