@@ -68,6 +68,8 @@ class BenchmarkIT {
     /** Messages the last drain's CPU reading covers. */
     private long cpuMessages;
     /** CPU time of WildFly's JIT compiler threads in the last ssb-jca drain's CPU window. */
+    /** {@link #maintenanceSince} of the last drain's timed window, or null. */
+    private long[] lastMaintenance;
     private long lastCompilerNanos;
     /** The last ssb-jca drain's CPU window, {@link System#nanoTime()} at its start and end. */
     private long lastWindowFrom;
@@ -458,8 +460,17 @@ class BenchmarkIT {
             long compilerNanos = 0;
             long cpuCounted = 0;
             CpuMeter.Reading cpuSum = null;
+            long[] maintenance = new long[3];
+            boolean maintenanceRead = true;
             for (int r = 0; r < rounds; r++) {
                 seconds += measured / drainSsb(BenchDeployments.ssbConsumer(4), depth, measured);
+                if (lastMaintenance == null) {
+                    maintenanceRead = false;
+                } else {
+                    for (int k = 0; k < 3; k++) {
+                        maintenance[k] += lastMaintenance[k];
+                    }
+                }
                 if (lastCpuReading != null) {
                     cpuNanos += lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
                     compilerNanos += lastCompilerNanos;
@@ -478,7 +489,8 @@ class BenchmarkIT {
                             + " WildFly's JIT compilation left out) %,.0f µs; JIT compilation %,.0f µs%s",
                             Report.rate(rate), messages, rounds > 1 ? " (queue filled and drained " + rounds
                             + " times)" : ", the first ones", cpuPerMessage[i], withCompilers[i] - cpuPerMessage[i],
-                            cpuSum == null ? "" : "; " + cpuSum.perMessage(cpuCounted, false)));
+                            cpuSum == null ? "" : "; " + cpuSum.perMessage(cpuCounted, false))
+                    + maintenanceNote(maintenanceRead ? maintenance : null));
         }
         int last = DEPTHS.length - 1;
         report.row("depth", "largest / smallest depth: elapsed per message", Report.ratio(
@@ -658,10 +670,12 @@ class BenchmarkIT {
         try {
             CpuWindow w = cpuWindow(measured);
             Map<Long, Long> compilers = cpu == null ? Map.of() : cpu.compilerTicks();
+            long[] maintenance = cpu == null ? null : cpu.maintenance();
             lastWindowFrom = System.nanoTime();
             r = control.await(RUN_TIMEOUT);
             lastWindowTo = System.nanoTime();
             lastCompilerNanos = cpu == null ? 0 : cpu.compilerNanosSince(compilers);
+            lastMaintenance = maintenanceSince(maintenance);
             lastCpuReading = w.before == null ? null : cpu.read().minus(w.before);
             lastCpu = cpuSince(w.before, measured - w.committed, false);
             cpuMessages = measured - w.committed;
@@ -682,6 +696,24 @@ class BenchmarkIT {
                 r[4], r[5], r[6]);
         loader.clear();
         return rate;
+    }
+
+    /**
+     * @param before {@link CpuMeter#maintenance()} at the start of a window, or null
+     * @return what PostgreSQL's maintenance did since: {autovacuum runs, autoanalyze runs, checkpoints}, or null
+     */
+    private long[] maintenanceSince(long[] before) {
+        if (before == null || before[0] < 0) {
+            return null;
+        }
+        long[] now = cpu.maintenance();
+        return now[0] < 0 ? null : new long[] {now[0] - before[0], now[1] - before[1], now[2] - before[2]};
+    }
+
+    /** @return "; PostgreSQL's maintenance in the window: ..." for a depth row's note, or "" when not read */
+    private static String maintenanceNote(long[] sum) {
+        return sum == null ? "" : String.format(Locale.ROOT, "; in the timed windows PostgreSQL ran %d autovacuum and"
+                + " %d autoanalyze runs of ssb's tables and %d checkpoints", sum[0], sum[1], sum[2]);
     }
 
     /**

@@ -153,6 +153,37 @@ final class CpuMeter {
     }
 
     /**
+     * @return PostgreSQL's maintenance so far: {autovacuum runs, autoanalyze runs} summed over schema ssb's tables,
+     *     and checkpoints (timed and requested); -1s when they cannot be read
+     */
+    long[] maintenance() {
+        try {
+            if (walConnection == null || walConnection.isClosed()) {
+                walConnection = pg.connect();
+            }
+            long[] out = new long[3];
+            try (Statement s = walConnection.createStatement()) {
+                try (ResultSet rs = s.executeQuery("SELECT COALESCE(SUM(autovacuum_count), 0),"
+                        + " COALESCE(SUM(autoanalyze_count), 0) FROM pg_stat_all_tables WHERE schemaname = 'ssb'")) {
+                    rs.next();
+                    out[0] = rs.getLong(1);
+                    out[1] = rs.getLong(2);
+                }
+                // PostgreSQL 17 moved the checkpoints' counts from pg_stat_bgwriter to pg_stat_checkpointer
+                boolean v17 = walConnection.getMetaData().getDatabaseMajorVersion() >= 17;
+                try (ResultSet rs = s.executeQuery(v17 ? "SELECT num_timed + num_requested FROM pg_stat_checkpointer"
+                        : "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")) {
+                    rs.next();
+                    out[2] = rs.getLong(1);
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            return new long[] {-1, -1, -1};
+        }
+    }
+
+    /**
      * @return CPU ticks so far of each of WildFly's JIT compiler threads, by thread id (HotSpot starts and stops them
      *     as needed, so a thread gone by the next reading is left out of {@link #compilerNanosSince})
      */
