@@ -24,7 +24,7 @@ final class CpuMeter {
     private final BenchPostgres pg;
     private final long wildfly;
     private final long postmaster;
-    private Connection walConnection;
+    private Connection statsConnection;
 
     /**
      * A reading: CPU nanoseconds so far of each (PostgreSQL's also in the kernel alone), and PostgreSQL's WAL flushes
@@ -134,22 +134,27 @@ final class CpuMeter {
     }
 
     /**
-     * @return PostgreSQL's WAL flushes (fsync or fdatasync calls) and WAL bytes so far, or -1s; on one connection kept
-     *     open (a backend started per reading would add its start to the CPU measured)
+     * @return PostgreSQL's WAL flushes (fsync or fdatasync calls) and WAL bytes so far, or -1s
      */
     private long[] wal() {
-        try {
-            if (walConnection == null || walConnection.isClosed()) {
-                walConnection = pg.connect();
-            }
-            try (Statement s = walConnection.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT wal_sync, wal_bytes FROM pg_stat_wal")) {
-                rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2)};
-            }
+        try (Statement s = statsConnection().createStatement();
+             ResultSet rs = s.executeQuery("SELECT wal_sync, wal_bytes FROM pg_stat_wal")) {
+            rs.next();
+            return new long[] {rs.getLong(1), rs.getLong(2)};
         } catch (SQLException e) {
             return new long[] {-1, -1};
         }
+    }
+
+    /**
+     * @return the one connection the readings of PostgreSQL's statistics views use, kept open (a backend started per
+     *     reading would add its start to the CPU measured)
+     */
+    private Connection statsConnection() throws SQLException {
+        if (statsConnection == null || statsConnection.isClosed()) {
+            statsConnection = pg.connect();
+        }
+        return statsConnection;
     }
 
     /**
@@ -158,11 +163,9 @@ final class CpuMeter {
      */
     long[] maintenance() {
         try {
-            if (walConnection == null || walConnection.isClosed()) {
-                walConnection = pg.connect();
-            }
             long[] out = new long[3];
-            try (Statement s = walConnection.createStatement()) {
+            Connection c = statsConnection();
+            try (Statement s = c.createStatement()) {
                 try (ResultSet rs = s.executeQuery("SELECT COALESCE(SUM(autovacuum_count), 0),"
                         + " COALESCE(SUM(autoanalyze_count), 0) FROM pg_stat_all_tables WHERE schemaname = 'ssb'")) {
                     rs.next();
@@ -170,7 +173,7 @@ final class CpuMeter {
                     out[1] = rs.getLong(2);
                 }
                 // PostgreSQL 17 moved the checkpoints' counts from pg_stat_bgwriter to pg_stat_checkpointer
-                boolean v17 = walConnection.getMetaData().getDatabaseMajorVersion() >= 17;
+                boolean v17 = c.getMetaData().getDatabaseMajorVersion() >= 17;
                 try (ResultSet rs = s.executeQuery(v17 ? "SELECT num_timed + num_requested FROM pg_stat_checkpointer"
                         : "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")) {
                     rs.next();

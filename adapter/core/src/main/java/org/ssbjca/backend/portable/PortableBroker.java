@@ -141,10 +141,10 @@ public final class PortableBroker implements Broker {
         }
         SchemaVersion.require(version, "sql/portable/install.sql");
         if (dialect == Dialect.POSTGRESQL && catalog == null) {
-            boolean triggers = Jdbc.count(connection, sql.catalogTriggers) == PortableSql.CATALOG_TABLES;
+            boolean triggers = catalogTriggersInstalled(connection);
             if (!triggers && create) {
                 SchemaScripts.installCatalogVersion(connection);
-                triggers = Jdbc.count(connection, sql.catalogTriggers) == PortableSql.CATALOG_TABLES;
+                triggers = catalogTriggersInstalled(connection);
             }
             if (!connection.getAutoCommit()) {
                 connection.commit();
@@ -155,6 +155,11 @@ public final class PortableBroker implements Broker {
                 LOG.catalogVersionMissing(config);
             }
         }
+    }
+
+    /** @return whether every table of declared objects has its enabled catalog-version trigger (PostgreSQL) */
+    private boolean catalogTriggersInstalled(Connection connection) throws SQLException {
+        return Jdbc.count(connection, sql.catalogTriggers) == PortableSql.CATALOG_TABLES.size();
     }
 
     /**

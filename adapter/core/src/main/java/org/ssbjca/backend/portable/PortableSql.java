@@ -190,12 +190,13 @@ final class PortableSql {
      */
     final String catalogVersion;
     /**
-     * PostgreSQL only (null on H2): how many of the declared objects' tables have the enabled trigger that raises
-     * {@link #catalogVersion}: all six, or the adapter does not use {@link CatalogCache}.
+     * PostgreSQL only (null on H2): how many of {@link #CATALOG_TABLES} have the enabled trigger that raises
+     * {@link #catalogVersion}: all of them, or the adapter does not use {@link CatalogCache}.
      */
     final String catalogTriggers;
-    /** How many tables {@link #catalogTriggers} counts when all are there. */
-    static final int CATALOG_TABLES = 6;
+    /** The tables of declared objects, each with the trigger of {@code sql/portable/postgresql-catalog-version.sql}. */
+    static final java.util.List<String> CATALOG_TABLES = java.util.List.of("message_type", "contract",
+            "contract_message_type", "service_queue", "service", "service_contract");
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
     final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     final String setTimer = "UPDATE ssb.conversation_endpoint SET timer_expires_at = ? WHERE conversation_handle = ?";
@@ -508,9 +509,9 @@ final class PortableSql {
         catalogTriggers = dialect.receivesInOneStatement ? "SELECT count(*) FROM pg_catalog.pg_trigger t"
                 + " JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid"
                 + " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-                + " WHERE n.nspname = 'ssb' AND t.tgname = 'catalog_changed' AND t.tgenabled IN ('O', 'A') AND c.relname IN"
-                + " ('message_type', 'contract', 'contract_message_type', 'service_queue', 'service',"
-                + " 'service_contract') AND to_regclass('ssb.catalog_version') IS NOT NULL" : null;
+                + " WHERE n.nspname = 'ssb' AND t.tgname = 'catalog_changed' AND t.tgenabled IN ('O', 'A')"
+                + " AND c.relname IN ('" + String.join("', '", CATALOG_TABLES) + "')"
+                + " AND to_regclass('ssb.catalog_version') IS NOT NULL" : null;
         sendChecked = dialect.receivesInOneStatement ? "WITH k AS (" + sendChecks + "),"
                 + " ok AS (SELECT k.queue_name" + passed + "),"
                 + " m AS (" + message + " RETURNING conversation_group_id), s AS (" + senderUpdate + "),"
