@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -99,11 +100,8 @@ class BenchmarkIT {
             Set<String> phases = phases();
             warmUp();
             loaderMatchesSend();
-            if (phases.contains("throughput")) {
+            if (phases.contains("throughput") || phases.contains("ceiling")) {
                 throughput();
-            }
-            if (phases.contains("ceiling")) {
-                ceiling();
             }
             if (phases.contains("batch")) {
                 batch();
@@ -144,7 +142,7 @@ class BenchmarkIT {
     private static Set<String> phases() {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
-            return Set.of("throughput", "ceiling", "batch", "latency", "scaling", "depth", "idle", "outbound",
+            return Set.of("throughput", "batch", "latency", "scaling", "depth", "idle", "outbound",
                     "reply", "table", "profile");
         }
         return Set.of(p.split(","));
@@ -183,52 +181,66 @@ class BenchmarkIT {
                 + " messages: sequence, type, size, queue, group): identical (" + sent.size() + " endpoint rows).");
     }
 
+    /**
+     * ssb-jca (4 readers), Artemis (maxSession 4) and the plain JDBC loop (4 threads, the ceiling) drain the same
+     * throughput phase's messages, in {@link Rounds}; the statement profiles come from the first round.
+     */
     private void throughput() throws Exception {
-        resetStatements();
-        double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
-        String ssbCpu = lastCpu;
-        profileStatements(THROUGHPUT);
-        double artemis = drainArtemis(BenchDeployments.artemisConsumer(4), THROUGHPUT);
-        String artemisCpu = lastCpu;
-        this.ssb4 = ssb;
-        this.artemis4 = artemis;
-        String journal = BenchServer.journal();
-        report.row("throughput", "ssb-jca, PostgreSQL, transacted MDB, 4 readers", Report.rate(ssb),
-                String.format(Locale.ROOT, "%,d messages over %d conversations, %d-byte bodies; %s", THROUGHPUT,
-                        CONVERSATIONS, BODY, ssbCpu));
-        report.row("throughput", "Artemis, persistent queue, transacted MDB, maxSession 4", Report.rate(artemis),
-                journal + " journal; " + artemisCpu);
-        report.row("throughput", "ssb-jca / Artemis", Report.ratio(ssb / artemis), "");
-        report.target("throughput phase ≥ 1.2× Artemis (" + journal + ") at 4 readers", "≥ 1.20×",
-                Report.ratio(ssb / artemis), ssb >= 1.2 * artemis);
-    }
-
-    private double ssb4;
-    private double artemis4;
-    private double ceiling;
-
-    private void ceiling() throws Exception {
-        int n = loadSsb(THROUGHPUT);
-        resetStatements();
-        CpuMeter.Reading before = cpuNow();
-        String[] ceilingCpuHolder = {""};
-        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n,
-                () -> ceilingCpuHolder[0] = cpuSince(before, n, true));
-        String ceilingCpu = ceilingCpuHolder[0];
-        double[] statement = topStatement();
-        assertEquals(n, r[1]);
-        assertEquals(0, loader.depth());
-        ceiling = r[1] * 1e9 / r[0];
-        report.row("ceiling", "plain JDBC loop, XA one-phase, 4 threads, no container", Report.rate(ceiling),
-                String.format(Locale.ROOT, "one statement (%.3f executions per message, mean %.3f ms in PostgreSQL;"
-                        + " planned %.3f times per execution, mean %.3f ms) + commit per message; %s", statement[0] / n,
-                        statement[1], statement[2] / statement[0], statement[3], ceilingCpu));
-        if (ssb4 > 0) {
-            report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ssb4 / ceiling), "");
-            report.target("throughput ≥ 0.9× the JDBC XA ceiling (4 readers)", "≥ 0.90×",
-                    Report.ratio(ssb4 / ceiling), ssb4 >= 0.9 * ceiling);
+        List<Drain> ssb = new ArrayList<>();
+        List<Drain> artemis = new ArrayList<>();
+        List<Drain> loop = new ArrayList<>();
+        double[] toArtemis = new double[Rounds.COUNT];
+        double[] toLoop = new double[Rounds.COUNT];
+        double[] statement = null;
+        for (int round = 0; round < Rounds.COUNT; round++) {
+            boolean first = round == 0;
+            for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop"))) {
+                if (first && !"artemis".equals(system)) {
+                    resetStatements();
+                }
+                switch (system) {
+                    case "ssb" -> {
+                        ssb.add(ssbDrain(BenchDeployments.ssbConsumer(4), THROUGHPUT));
+                        if (first) {
+                            profileStatements(THROUGHPUT);
+                        }
+                    }
+                    case "artemis" -> artemis.add(artemisDrain(BenchDeployments.artemisConsumer(4), THROUGHPUT));
+                    default -> {
+                        loop.add(loopDrain(4, THROUGHPUT));
+                        if (first) {
+                            statement = topStatement();
+                        }
+                    }
+                }
+            }
+            toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
+            toLoop[round] = ssb.get(round).rate() / loop.get(round).rate();
         }
+        this.ssb4 = median(ssb);
+        String journal = BenchServer.journal();
+        report.row("throughput", "ssb-jca, PostgreSQL, transacted MDB, 4 readers", Report.rate(ssb4),
+                String.format(Locale.ROOT, "%,d messages over %d conversations, %d-byte bodies%s; %s", THROUGHPUT,
+                        CONVERSATIONS, BODY, roundsNote(ssb), cpuOf(ssb, false)));
+        report.row("throughput", "Artemis, persistent queue, transacted MDB, maxSession 4",
+                Report.rate(median(artemis)), journal + " journal" + roundsNote(artemis) + "; " + cpuOf(artemis, false));
+        double ratio = Rounds.median(toArtemis);
+        report.row("throughput", "ssb-jca / Artemis", Report.ratio(ratio), eachRound(toArtemis));
+        report.target("throughput phase ≥ 1.2× Artemis (" + journal + ") at 4 readers", "≥ 1.20×",
+                Report.ratio(ratio), ratio >= 1.2);
+        report.row("ceiling", "plain JDBC loop, XA one-phase, 4 threads, no container", Report.rate(median(loop)),
+                String.format(Locale.ROOT, "one statement (%.3f executions per message, mean %.3f ms in PostgreSQL;"
+                        + " planned %.3f times per execution, mean %.3f ms; the first round) + commit per message%s;"
+                        + " %s", statement[0] / THROUGHPUT, statement[1], statement[2] / statement[0], statement[3],
+                        roundsNote(loop), cpuOf(loop, true)));
+        double ceiling = Rounds.median(toLoop);
+        report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ceiling), eachRound(toLoop));
+        report.target("throughput ≥ 0.9× the JDBC XA ceiling (4 readers)", "≥ 0.90×", Report.ratio(ceiling),
+                ceiling >= 0.9);
     }
+
+    /** The median per-message rate of the throughput phase's ssb-jca drains (the batch phase's denominator). */
+    private double ssb4;
 
     /**
      * The profile phase, after every other phase (perf and JFR slow what they record): PostgreSQL's CPU by phase of
@@ -342,48 +354,120 @@ class BenchmarkIT {
         }
     }
 
+    /**
+     * The latency run's messages at a steady rate to each system, in {@link Rounds}; the percentiles
+     * are over every round's messages of a system, each round's own beside them.
+     */
     private void latency() throws Exception {
         loader.clear();
-        JavaArchive ssbConsumer = BenchDeployments.ssbConsumer(4);
-        server.deploy(ssbConsumer);
-        long[] ssb;
-        String ssbCpu;
-        try {
-            resetStatements();
-            CpuMeter.Reading before = cpuNow();
-            ssb = control.latency("ssb", LATENCY, LATENCY_RATE, BODY);
-            ssbCpu = cpuSince(before, LATENCY, false);
-            profileStatements(LATENCY, report.latencyProfile, " ORDER BY calls DESC LIMIT 10");
-        } finally {
-            server.undeploy(ssbConsumer);
-        }
-        JavaArchive artemisConsumer = BenchDeployments.artemisConsumer(4);
-        server.deploy(artemisConsumer);
-        long[] artemis;
-        String artemisCpu;
-        try {
-            CpuMeter.Reading before = cpuNow();
-            artemis = control.latency("artemis", LATENCY, LATENCY_RATE, BODY);
-            artemisCpu = cpuSince(before, LATENCY, false);
-        } finally {
-            server.undeploy(artemisConsumer);
+        List<long[]> ssb = new ArrayList<>();
+        List<long[]> artemis = new ArrayList<>();
+        List<Drain> ssbCpu = new ArrayList<>();
+        List<Drain> artemisCpu = new ArrayList<>();
+        List<boolean[]> ssbGc = new ArrayList<>();
+        List<boolean[]> artemisGc = new ArrayList<>();
+        long[][] gcs = new long[2][2];
+        long[] maintenance = new long[3];
+        boolean maintenanceRead = cpu != null;
+        for (int round = 0; round < Rounds.COUNT; round++) {
+            for (String system : Rounds.order(round, List.of("ssb", "artemis"))) {
+                boolean toSsb = "ssb".equals(system);
+                boolean profile = toSsb && round == 0;
+                JavaArchive consumer = toSsb ? BenchDeployments.ssbConsumer(4) : BenchDeployments.artemisConsumer(4);
+                server.deploy(consumer);
+                try {
+                    if (profile) {
+                        resetStatements();
+                    }
+                    CpuMeter.Reading before = cpuNow();
+                    long[] maintained = toSsb && cpu != null ? cpu.maintenance() : null;
+                    long[] nanos = control.latency(system, LATENCY, LATENCY_RATE, BODY);
+                    if (toSsb) {
+                        long[] since = maintenanceSince(maintained);
+                        maintenanceRead &= since != null;
+                        for (int k = 0; k < 3 && since != null; k++) {
+                            maintenance[k] += since[k];
+                        }
+                    }
+                    (toSsb ? ssbCpu : artemisCpu).add(new Drain(0, since(before), LATENCY));
+                    (toSsb ? ssb : artemis).add(nanos);
+                    (toSsb ? ssbGc : artemisGc).add(control.latencyGcOverlaps());
+                    long[] pauses = control.latencyGcPauses();
+                    long[] sum = gcs[toSsb ? 0 : 1];
+                    sum[0] += pauses[0];
+                    sum[1] = Math.max(sum[1], pauses[1]);
+                    if (profile) {
+                        profileStatements(LATENCY, report.latencyProfile, " ORDER BY calls DESC LIMIT 10");
+                    }
+                } finally {
+                    server.undeploy(consumer);
+                }
+                loader.clear(); // the run's dialogs, so that each round starts alike
+            }
         }
         double[] s = percentiles("ssb-jca", ssb);
         double[] a = percentiles("Artemis", artemis);
-        String how = String.format(Locale.ROOT, "%,d messages at %d msg/s, each sent in its own transaction",
-                LATENCY, LATENCY_RATE);
-        String cpuNote = ssbCpu.isEmpty() ? "" : "; sending and receiving, ";
-        report.row("latency", "ssb-jca, 4 readers: p50 / p99 / max", triple(s), how + cpuNote + ssbCpu);
-        report.row("latency", "Artemis, maxSession 4: p50 / p99 / max", triple(a), how + cpuNote + artemisCpu);
+        String how = String.format(Locale.ROOT, "%,d messages at %d msg/s%s, each sent in its own transaction",
+                LATENCY * Rounds.COUNT, LATENCY_RATE, Rounds.COUNT == 1 ? "" : String.format(Locale.ROOT,
+                        " (%d rounds of %,d)", Rounds.COUNT, LATENCY));
+        report.row("latency", "ssb-jca, 4 readers: p50 / p99 / max", triple(s), how + roundTriples(ssb)
+                + outlierNote(ssb, ssbGc, s[1], gcs[0]) + maintenanceNote(maintenanceRead ? maintenance : null)
+                + cpuNote(ssbCpu));
+        report.row("latency", "Artemis, maxSession 4: p50 / p99 / max", triple(a), how + roundTriples(artemis)
+                + outlierNote(artemis, artemisGc, a[1], gcs[1]) + cpuNote(artemisCpu));
         double[] idle = idleRoundTrips();
-        report.row("latency", "a round trip to PostgreSQL (`SELECT 1`, from the benchmark's JVM): p50 back to back /"
-                + " after 10 ms idle", String.format(Locale.ROOT, "%.3f / %.3f ms", idle[0], idle[1]),
+        report.row("latency", "a round trip to PostgreSQL (`SELECT 1`, from the benchmark's JVM): p50 / p99 back to"
+                + " back; after 10 ms idle", String.format(Locale.ROOT, "%.3f / %.3f; %.3f / %.3f ms", idle[0],
+                        idle[1], idle[2], idle[3]),
                 String.format(Locale.ROOT, "%,d each; the gap between messages at %d msg/s is 10 ms: a delivery's"
                         + " RECEIVE is such a round trip after an idle wait", ROUND_TRIPS, LATENCY_RATE));
         report.target("latency at 100 msg/s: p50 and p99 ≤ Artemis's, max ≤ 2× Artemis's", "≤ 1×, ≤ 1×, ≤ 2×",
                 String.format(Locale.ROOT, "%.2f×, %.2f×, %.2f×", s[0] / a[0], s[1] / a[1], s[2] / a[2]),
                 s[0] <= a[0] && s[1] <= a[1] && s[2] <= 2 * a[2]);
-        loader.clear();
+    }
+
+    /** @return "; sending and receiving, CPU per message: ..." over the runs, or "" when not measured */
+    private String cpuNote(List<Drain> runs) {
+        String cpu = cpuOf(runs, false);
+        return cpu.isEmpty() ? "" : "; sending and receiving, " + cpu;
+    }
+
+    /**
+     * @return "; of the N messages slower than p99, ...": how many were among the first second's of a round (just
+     *     after the consumer's deployment), WildFly's garbage collections during the runs (how many, the longest),
+     *     and how many of those messages (and whether the slowest) waited across one
+     */
+    private static String outlierNote(List<long[]> rounds, List<boolean[]> overlaps, double p99Millis, long[] gcs) {
+        int above = 0;
+        int aboveFirst = 0;
+        int aboveInGc = 0;
+        long slowest = Long.MIN_VALUE;
+        boolean slowestInGc = false;
+        for (int r = 0; r < rounds.size(); r++) {
+            long[] nanos = rounds.get(r);
+            for (int i = 0; i < nanos.length; i++) {
+                boolean inGc = i < overlaps.get(r).length && overlaps.get(r)[i];
+                if (nanos[i] / 1e6 > p99Millis) {
+                    above++;
+                    aboveFirst += i < LATENCY_RATE ? 1 : 0;
+                    aboveInGc += inGc ? 1 : 0;
+                }
+                if (nanos[i] > slowest) {
+                    slowest = nanos[i];
+                    slowestInGc = inGc;
+                }
+            }
+        }
+        return String.format(Locale.ROOT, "; of the %d messages slower than p99, %d in the first second of a round;"
+                + " WildFly's garbage collections during the runs: %d (the longest %.0f ms), %d of those messages and"
+                + " %s slowest waited across one", above, aboveFirst, gcs[0], gcs[1] / 1e3, aboveInGc,
+                slowestInGc ? "the" : "not the");
+    }
+
+    /** @return "; each round: p50 / p99 / max, ..." or "" for one round */
+    private static String roundTriples(List<long[]> rounds) {
+        return rounds.size() < 2 ? "" : "; each round: " + rounds.stream().map(r -> triple(percentilesOf(r)))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static final int ROUND_TRIPS = 1_000;
@@ -393,10 +477,10 @@ class BenchmarkIT {
      * latency phase's gap between messages (an idle CPU takes time to wake up, and each of a round trip's hand-overs,
      * thread to server process and back, may meet one).
      *
-     * @return p50 in milliseconds: {back to back, after 10 ms idle}
+     * @return in milliseconds: {p50 back to back, p99 back to back, p50 after 10 ms idle, p99 after 10 ms idle}
      */
     private double[] idleRoundTrips() throws Exception {
-        double[] p50 = new double[2];
+        double[] p = new double[4];
         try (java.sql.Connection c = pg.connect();
                 java.sql.PreparedStatement ps = c.prepareStatement("SELECT 1")) {
             c.setAutoCommit(true);
@@ -415,33 +499,45 @@ class BenchmarkIT {
                     }
                     nanos[i] = System.nanoTime() - start;
                 }
-                Arrays.sort(nanos);
-                p50[idle] = nanos[nanos.length / 2] / 1e6;
+                double[] percentiles = percentilesOf(nanos);
+                p[2 * idle] = percentiles[0];
+                p[2 * idle + 1] = percentiles[1];
             }
         }
-        return p50;
+        return p;
     }
 
+    /** At 1, 2, 4 and 8 readers: ssb-jca, Artemis and the plain JDBC loop drain the same queue, in {@link Rounds}. */
     private void scaling() throws Exception {
         StringBuilder ratios = new StringBuilder();
         boolean met = true;
         for (int readers : new int[] {1, 2, 4, 8}) {
-            double ssb = drainSsb(BenchDeployments.ssbConsumer(readers), SCALING, SCALING);
-            String ssbCpu = lastCpu;
-            double artemis = drainArtemis(BenchDeployments.artemisConsumer(readers), SCALING);
-            String artemisCpu = lastCpu;
-            // what the database allows with as many threads: the same drain by the plain JDBC loop
-            long[] loop = JdbcCeiling.drain(pg, SsbLoader.QUEUE, readers, loadSsb(SCALING));
-            assertEquals(0, loader.depth(), "the JDBC loop drained the queue");
-            double jdbc = loop[1] * 1e9 / loop[0];
-            ratios.append(ratios.length() == 0 ? "" : " / ").append(String.format(Locale.ROOT, "%.2f×",
-                    ssb / artemis));
-            met &= ssb >= 1.2 * artemis;
+            List<Drain> ssb = new ArrayList<>();
+            List<Drain> artemis = new ArrayList<>();
+            List<Drain> loop = new ArrayList<>();
+            double[] toArtemis = new double[Rounds.COUNT];
+            double[] loopToArtemis = new double[Rounds.COUNT];
+            for (int round = 0; round < Rounds.COUNT; round++) {
+                for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop"))) {
+                    switch (system) {
+                        case "ssb" -> ssb.add(ssbDrain(BenchDeployments.ssbConsumer(readers), SCALING));
+                        case "artemis" -> artemis.add(artemisDrain(BenchDeployments.artemisConsumer(readers), SCALING));
+                        // what the database allows with as many threads: the same drain by the plain JDBC loop
+                        default -> loop.add(loopDrain(readers, SCALING));
+                    }
+                }
+                toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
+                loopToArtemis[round] = loop.get(round).rate() / artemis.get(round).rate();
+            }
+            double ratio = Rounds.median(toArtemis);
+            ratios.append(ratios.length() == 0 ? "" : " / ").append(Report.ratio(ratio));
+            met &= ratio >= 1.2;
             report.row("scaling", String.format(Locale.ROOT, "%d reader(s): ssb-jca / Artemis (maxSession %d)",
-                    readers, readers), Report.rate(ssb) + " / " + Report.rate(artemis),
-                    String.format(Locale.ROOT, "ratio %.2f×; %,d messages; ssb-jca %s; Artemis %s; the plain JDBC"
-                            + " loop with %d thread(s): %s (%.2f× Artemis)", ssb / artemis, SCALING, ssbCpu,
-                            artemisCpu, readers, Report.rate(jdbc), jdbc / artemis));
+                    readers, readers), Report.rate(median(ssb)) + " / " + Report.rate(median(artemis)),
+                    String.format(Locale.ROOT, "ratio %.2f× (%s); %,d messages; ssb-jca %s; Artemis %s; the plain"
+                            + " JDBC loop with %d thread(s): %s, %.2f× Artemis (%s)", ratio,
+                            eachRound(toArtemis), SCALING, cpuOf(ssb, false), cpuOf(artemis, false), readers,
+                            Report.rate(median(loop)), Rounds.median(loopToArtemis), eachRound(loopToArtemis)));
         }
         report.target("per-message throughput ≥ 1.2× Artemis at 1, 2, 4 and 8 readers", "≥ 1.20× each",
                 ratios.toString(), met);
@@ -512,45 +608,51 @@ class BenchmarkIT {
     /**
      * The sending side, 4 callers, one container transaction per call, nothing consuming: ssb-jca's BEGIN DIALOG +
      * SEND through the connection factory (in one call, the target's figure, and as two calls) against one persistent
-     * send through Artemis's {@code java:/JmsXA}.
+     * send through Artemis's {@code java:/JmsXA}, and the plain JDBC loop writing the same rows; in {@link Rounds}.
      */
     private void outbound() throws Exception {
         int n = SCALING;
         loader.clear();
-        resetStatements();
-        SsbSent ssb = ssbOutbound("ssb-one-call", n, true);
-        SsbSent twoCalls = ssbOutbound("ssb", n, false);
-        CpuMeter.Reading before = cpuNow();
-        long[] artemis = control.outbound("artemis", 4, n, BODY);
-        String artemisCpu = cpuSince(before, n, false);
-        assertEquals(0, artemis[1], "no Artemis send failed");
-        assertEquals(n, awaitArtemisDepth(n), "every Artemis send committed its message");
-        emptyArtemis(n); // for the next phases
-        // what the database allows for the same rows: one statement and one commit per call, no container
-        loader.clear();
-        CpuMeter.Reading ceilingBefore = cpuNow();
-        String[] ceilingCpu = {""};
-        long[] jdbc = JdbcCeiling.send(pg, 4, n, BODY, () -> ceilingCpu[0] = cpuSince(ceilingBefore, n, true));
-        assertEquals(n, loader.depth(), "every ceiling call committed its message");
-        loader.clear();
-        double ssbRate = n * 1e9 / ssb.nanos();
-        double twoCallsRate = n * 1e9 / twoCalls.nanos();
-        double artemisRate = n * 1e9 / artemis[0];
-        double ceilingRate = jdbc[1] * 1e9 / jdbc[0];
+        List<Drain> oneCall = new ArrayList<>();
+        List<Drain> twoCalls = new ArrayList<>();
+        List<Drain> artemis = new ArrayList<>();
+        List<Drain> loop = new ArrayList<>();
+        double[] toArtemis = new double[Rounds.COUNT];
+        double[] twoToArtemis = new double[Rounds.COUNT];
+        double[] toLoop = new double[Rounds.COUNT];
+        double[] artemisToLoop = new double[Rounds.COUNT];
+        for (int round = 0; round < Rounds.COUNT; round++) {
+            for (String way : Rounds.order(round, List.of("ssb-one-call", "ssb", "artemis", "loop"))) {
+                switch (way) {
+                    case "ssb-one-call" -> oneCall.add(ssbOutbound(way, n, round == 0));
+                    case "ssb" -> twoCalls.add(ssbOutbound(way, n, false));
+                    case "artemis" -> artemis.add(artemisOutbound(n));
+                    default -> loop.add(loopOutbound(n));
+                }
+            }
+            toArtemis[round] = oneCall.get(round).rate() / artemis.get(round).rate();
+            twoToArtemis[round] = twoCalls.get(round).rate() / artemis.get(round).rate();
+            toLoop[round] = oneCall.get(round).rate() / loop.get(round).rate();
+            artemisToLoop[round] = artemis.get(round).rate() / loop.get(round).rate();
+        }
+        String calls = String.format(Locale.ROOT, "%,d calls", n);
         report.row("outbound", "ssb-jca: BEGIN DIALOG and SEND in one call (beginDialogAndSend), 4 callers",
-                Report.rate(ssbRate),
-                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, ssb.cpu()));
-        report.row("outbound", "ssb-jca: BEGIN DIALOG, then SEND (two calls), 4 callers", Report.rate(twoCallsRate),
-                String.format(Locale.ROOT, "%,d calls, each its own container transaction; %s", n, twoCalls.cpu()));
-        report.row("outbound", "Artemis: java:/JmsXA persistent send per call, 4 callers", Report.rate(artemisRate),
-                String.format(Locale.ROOT, "%,d calls; %s", n, artemisCpu));
+                Report.rate(median(oneCall)), calls + ", each its own container transaction" + roundsNote(oneCall)
+                        + "; " + cpuOf(oneCall, false));
+        report.row("outbound", "ssb-jca: BEGIN DIALOG, then SEND (two calls), 4 callers", Report.rate(median(twoCalls)),
+                calls + ", each its own container transaction" + roundsNote(twoCalls) + "; " + cpuOf(twoCalls, false));
+        report.row("outbound", "Artemis: java:/JmsXA persistent send per call, 4 callers", Report.rate(median(artemis)),
+                calls + roundsNote(artemis) + "; " + cpuOf(artemis, false));
         report.row("outbound", "plain JDBC loop: the same rows in one statement, XA one-phase, 4 threads",
-                Report.rate(ceilingRate), String.format(Locale.ROOT, "%,d calls, no container; %s", n, ceilingCpu[0]));
+                Report.rate(median(loop)), calls + ", no container" + roundsNote(loop) + "; " + cpuOf(loop, true));
         report.row("outbound", "ssb-jca / outbound JDBC ceiling; Artemis / outbound JDBC ceiling",
-                Report.ratio(ssbRate / ceilingRate) + "; " + Report.ratio(artemisRate / ceilingRate), "");
+                Report.ratio(Rounds.median(toLoop)) + "; " + Report.ratio(Rounds.median(artemisToLoop)), "");
+        double ratio = Rounds.median(toArtemis);
+        report.row("outbound", "ssb-jca / Artemis: one call; two calls", Report.ratio(ratio) + "; "
+                + Report.ratio(Rounds.median(twoToArtemis)), eachRound(toArtemis) + (Rounds.COUNT == 1 ? ""
+                        : "; two calls: " + Rounds.each(twoToArtemis)));
         report.target("outbound ≥ 1.0× Artemis (4 callers; beginDialogAndSend, two calls in brackets)", "≥ 1.00×",
-                Report.ratio(ssbRate / artemisRate) + " (" + Report.ratio(twoCallsRate / artemisRate) + ")",
-                ssbRate >= artemisRate);
+                Report.ratio(ratio) + " (" + Report.ratio(Rounds.median(twoToArtemis)) + ")", ratio >= 1.0);
     }
 
     /**
@@ -561,22 +663,38 @@ class BenchmarkIT {
      */
     private void reply() throws Exception {
         int n = SCALING;
-        resetStatements();
-        double ssb = drainSsb(BenchDeployments.ssbReplyConsumer(), n, n, () -> assertEquals(n,
-                loader.depth(SsbLoader.CLIENT_QUEUE), "every ssb-jca reply committed"));
-        String ssbCpu = lastCpu;
-        profileStatements(n, report.replyProfile, " ORDER BY total_exec_time DESC LIMIT 15");
-        double artemis = drainArtemis(BenchDeployments.artemisReplyConsumer(), n);
-        String artemisCpu = lastCpu;
-        assertEquals(n, server.artemisDepth(REPLY_QUEUE), "every Artemis reply committed");
-        assertEquals(n, server.artemisPurge(REPLY_QUEUE));
+        List<Drain> ssb = new ArrayList<>();
+        List<Drain> artemis = new ArrayList<>();
+        double[] toArtemis = new double[Rounds.COUNT];
+        for (int round = 0; round < Rounds.COUNT; round++) {
+            for (String system : Rounds.order(round, List.of("ssb", "artemis"))) {
+                if ("ssb".equals(system)) {
+                    if (round == 0) {
+                        resetStatements();
+                    }
+                    ssb.add(ssbDrain(BenchDeployments.ssbReplyConsumer(), n, () -> assertEquals(n,
+                            loader.depth(SsbLoader.CLIENT_QUEUE), "every ssb-jca reply committed")));
+                    if (round == 0) {
+                        profileStatements(n, report.replyProfile, " ORDER BY total_exec_time DESC LIMIT 15");
+                    }
+                } else {
+                    artemis.add(artemisDrain(BenchDeployments.artemisReplyConsumer(), n));
+                    assertEquals(n, server.artemisDepth(REPLY_QUEUE), "every Artemis reply committed");
+                    assertEquals(n, server.artemisPurge(REPLY_QUEUE));
+                }
+            }
+            toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
+        }
         report.row("reply", "ssb-jca: MDB receives and SENDs a reply on the conversation, 4 readers",
-                Report.rate(ssb), String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n, ssbCpu));
+                Report.rate(median(ssb)), String.format(Locale.ROOT, "%,d messages, one per transaction%s; %s", n,
+                        roundsNote(ssb), cpuOf(ssb, false)));
         report.row("reply", "Artemis: MDB receives and sends a reply through java:/JmsXA, maxSession 4",
-                Report.rate(artemis), String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n,
-                        artemisCpu));
+                Report.rate(median(artemis)), String.format(Locale.ROOT, "%,d messages, one per transaction%s; %s",
+                        n, roundsNote(artemis), cpuOf(artemis, false)));
+        double ratio = Rounds.median(toArtemis);
+        report.row("reply", "ssb-jca / Artemis", Report.ratio(ratio), eachRound(toArtemis));
         report.target("reply from inside an MDB's delivery ≥ 1.0× Artemis (4 readers)", "≥ 1.00×",
-                Report.ratio(ssb / artemis), ssb >= artemis);
+                Report.ratio(ratio), ratio >= 1.0);
     }
 
     /**
@@ -741,7 +859,9 @@ class BenchmarkIT {
         try {
             CpuWindow w = cpuWindow(messages);
             r = control.await(RUN_TIMEOUT);
-            lastCpu = cpuSince(w.before, messages - w.committed, false);
+            lastCpuReading = since(w.before);
+            cpuMessages = messages - w.committed;
+            lastCpu = lastCpuReading == null ? "" : lastCpuReading.perMessage(cpuMessages, false);
         } finally {
             server.undeploy(consumer);
         }
@@ -754,27 +874,112 @@ class BenchmarkIT {
         return rate;
     }
 
-    /** One way of ssb-jca's sending side, measured: the time from the first call to the last return, the CPU note. */
-    private record SsbSent(long nanos, String cpu) {
-    }
-
     /**
      * {@code n} sending calls of one way ({@code way} as {@code BenchControl} names it), 4 callers, then every message
      * counted in the queue and the queue emptied.
      *
      * @param profile whether the statement profile of the outbound run is read from these calls
      */
-    private SsbSent ssbOutbound(String way, int n, boolean profile) throws Exception {
+    private Drain ssbOutbound(String way, int n, boolean profile) throws Exception {
+        if (profile) {
+            resetStatements();
+        }
         CpuMeter.Reading before = cpuNow();
         long[] sent = control.outbound(way, 4, n, BODY);
-        String cpu = cpuSince(before, n, false);
+        CpuMeter.Reading used = since(before);
         if (profile) {
             profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
         }
         assertEquals(0, sent[1], "no ssb-jca send failed (" + way + ")");
         assertEquals(n, loader.depth(), "every ssb-jca send committed its message (" + way + ")");
         loader.clear();
-        return new SsbSent(sent[0], cpu);
+        return new Drain(n * 1e9 / sent[0], used, n);
+    }
+
+    /** {@code n} persistent sends through Artemis's {@code java:/JmsXA}, 4 callers; then the queue is emptied. */
+    private Drain artemisOutbound(int n) throws Exception {
+        CpuMeter.Reading before = cpuNow();
+        long[] sent = control.outbound("artemis", 4, n, BODY);
+        CpuMeter.Reading used = since(before);
+        assertEquals(0, sent[1], "no Artemis send failed");
+        assertEquals(n, awaitArtemisDepth(n), "every Artemis send committed its message");
+        emptyArtemis(n);
+        return new Drain(n * 1e9 / sent[0], used, n);
+    }
+
+    /** What the database allows for the outbound rows: one statement and one commit per call, no container. */
+    private Drain loopOutbound(int n) throws Exception {
+        loader.clear();
+        CpuMeter.Reading before = cpuNow();
+        CpuMeter.Reading[] used = {null};
+        long[] sent = JdbcCeiling.send(pg, 4, n, BODY, () -> used[0] = since(before));
+        assertEquals(n, loader.depth(), "every ceiling call committed its message");
+        loader.clear();
+        return new Drain(sent[1] * 1e9 / sent[0], used[0], n);
+    }
+
+    /** One drain or run of calls: its rate, and the CPU of its timed window (null when not read) and its messages. */
+    private record Drain(double rate, CpuMeter.Reading cpu, long cpuMessages) {
+    }
+
+    private Drain ssbDrain(JavaArchive consumer, int messages) throws Exception {
+        return ssbDrain(consumer, messages, () -> { });
+    }
+
+    private Drain ssbDrain(JavaArchive consumer, int messages, AfterRun afterRun) throws Exception {
+        double rate = drainSsb(consumer, messages, messages, afterRun);
+        return new Drain(rate, lastCpuReading, cpuMessages);
+    }
+
+    private Drain artemisDrain(JavaArchive consumer, int messages) throws Exception {
+        double rate = drainArtemis(consumer, messages);
+        return new Drain(rate, lastCpuReading, cpuMessages);
+    }
+
+    /** The plain JDBC loop ({@link JdbcCeiling}) drains {@code messages} with {@code threads} threads. */
+    private Drain loopDrain(int threads, int messages) throws Exception {
+        int n = loadSsb(messages);
+        CpuMeter.Reading before = cpuNow();
+        CpuMeter.Reading[] used = {null};
+        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, threads, n, () -> used[0] = since(before));
+        assertEquals(n, r[1], "the JDBC loop took every message");
+        assertEquals(0, loader.depth(), "the JDBC loop drained the queue");
+        return new Drain(r[1] * 1e9 / r[0], used[0], n);
+    }
+
+    /** @return the median of the drains' rates */
+    private static double median(List<Drain> drains) {
+        return Rounds.median(drains.stream().mapToDouble(Drain::rate).toArray());
+    }
+
+    /** @return the drains' CPU per message, their readings summed ("" when none was read) */
+    private static String cpuOf(List<Drain> drains, boolean client) {
+        CpuMeter.Reading sum = null;
+        long messages = 0;
+        for (Drain d : drains) {
+            if (d.cpu() != null) {
+                sum = sum == null ? d.cpu() : sum.plus(d.cpu());
+                messages += d.cpuMessages();
+            }
+        }
+        return sum == null ? "" : sum.perMessage(messages, client);
+    }
+
+    /** @return "; median of 3 rounds: a / b / c msg/s" or "" for one round */
+    private static String roundsNote(List<Drain> drains) {
+        return drains.size() < 2 ? "" : String.format(Locale.ROOT, "; median of %d rounds: %s", drains.size(),
+                drains.stream().map(d -> String.format(Locale.ROOT, "%,.0f", d.rate()))
+                        .collect(java.util.stream.Collectors.joining(" / ")) + " msg/s");
+    }
+
+    /** @return "rounds: 1.02× / 0.97× / 1.10×" or "" for one round */
+    private static String eachRound(double[] ratios) {
+        return ratios.length < 2 ? "" : "rounds: " + Rounds.each(ratios);
+    }
+
+    /** @return the CPU used since {@code before}, or null when not read */
+    private CpuMeter.Reading since(CpuMeter.Reading before) {
+        return before == null ? null : cpu.read().minus(before);
     }
 
     /** Receives the {@code messages} the Artemis queue holds, with the consumer MDB, until it is empty. */
@@ -874,7 +1079,9 @@ class BenchmarkIT {
         }
     }
 
-    private double[] percentiles(String system, long[] nanos) {
+    /** @return p50, p99 and max in ms over every round's messages, after checking that each was received */
+    private double[] percentiles(String system, List<long[]> rounds) {
+        long[] nanos = rounds.stream().flatMapToLong(Arrays::stream).toArray();
         long missing = Arrays.stream(nanos).filter(n -> n == Long.MIN_VALUE).count();
         assertEquals(0, missing, system + ": messages never received");
         long early = Arrays.stream(nanos).filter(n -> n < 0).count();
@@ -882,6 +1089,11 @@ class BenchmarkIT {
             report.notes.add(system + ": " + early + " of " + nanos.length + " messages reached onMessage before the"
                     + " sender's commit call had returned; counted as 0 ms.");
         }
+        return percentilesOf(nanos);
+    }
+
+    /** @return p50, p99 and max in ms (a message before its commit returned counts 0) */
+    private static double[] percentilesOf(long[] nanos) {
         long[] sorted = Arrays.stream(nanos).map(n -> Math.max(0, n)).sorted().toArray();
         return new double[] {
             sorted[(int) Math.ceil(0.50 * sorted.length) - 1] / 1e6,

@@ -54,8 +54,74 @@ public final class BenchControl implements BenchControlMXBean {
         }
     }
 
+    /** The last latency run's garbage collections, {start, end} in {@link System#nanoTime()}. */
+    private volatile List<long[]> lastGcs = List.of();
+    private volatile boolean[] lastGcOverlaps = new boolean[0];
+
     @Override
     public long[] latency(String system, int count, int perSecond, int size) throws InterruptedException {
+        List<long[]> gcs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        javax.management.NotificationListener listener = gcListener(gcs);
+        List<java.lang.management.GarbageCollectorMXBean> collectors =
+                java.lang.management.ManagementFactory.getGarbageCollectorMXBeans();
+        for (java.lang.management.GarbageCollectorMXBean c : collectors) {
+            ((javax.management.NotificationEmitter) c).addNotificationListener(listener, null, null);
+        }
+        try {
+            long[] out = latencyRun(system, count, perSecond, size);
+            Recorder.Run r = Recorder.current();
+            boolean[] overlaps = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                for (long[] gc : gcs) {
+                    overlaps[i] |= r.receivedAt[i] != 0 && gc[0] <= r.receivedAt[i] && gc[1] >= r.sentAt[i];
+                }
+            }
+            lastGcs = List.copyOf(gcs);
+            lastGcOverlaps = overlaps;
+            return out;
+        } finally {
+            for (java.lang.management.GarbageCollectorMXBean c : collectors) {
+                try {
+                    ((javax.management.NotificationEmitter) c).removeNotificationListener(listener);
+                } catch (javax.management.ListenerNotFoundException e) {
+                    // not added
+                }
+            }
+        }
+    }
+
+    /**
+     * A listener for the platform's garbage collection notifications (read through the open types, so that no
+     * com.sun.management class is needed): each collection's {start, end} in {@link System#nanoTime()}, widened by
+     * a millisecond on both sides (the notification gives milliseconds since the JVM's start).
+     */
+    private static javax.management.NotificationListener gcListener(List<long[]> into) {
+        long jvmStart = System.nanoTime()
+                - java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000L;
+        return (notification, handback) -> {
+            if ("com.sun.management.gc.notification".equals(notification.getType())
+                    && notification.getUserData() instanceof javax.management.openmbean.CompositeData data
+                    && data.get("gcInfo") instanceof javax.management.openmbean.CompositeData info) {
+                long start = (Long) info.get("startTime");
+                long end = (Long) info.get("endTime");
+                into.add(new long[] {jvmStart + (start - 1) * 1_000_000L, jvmStart + (end + 1) * 1_000_000L});
+            }
+        };
+    }
+
+    @Override
+    public boolean[] latencyGcOverlaps() {
+        return lastGcOverlaps.clone();
+    }
+
+    @Override
+    public long[] latencyGcPauses() {
+        List<long[]> gcs = lastGcs;
+        long longest = gcs.stream().mapToLong(g -> g[1] - g[0] - 2_000_000L).max().orElse(0);
+        return new long[] {gcs.size(), Math.max(0, longest) / 1_000};
+    }
+
+    private long[] latencyRun(String system, int count, int perSecond, int size) throws InterruptedException {
         boolean toSsb = "ssb".equals(system);
         List<UUID> handles = toSsb ? ssb.beginDialogs(LATENCY_CONVERSATIONS) : List.of();
         Recorder.arm(count, count);

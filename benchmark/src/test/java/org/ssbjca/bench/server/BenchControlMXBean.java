@@ -59,6 +59,16 @@ public interface BenchControlMXBean {
     long[] latency(String system, int count, int perSecond, int size) throws InterruptedException;
 
     /**
+     * @return for the last {@link #latency} run, per message, whether a garbage collection of this JVM (WildFly's)
+     *     overlapped its time from the sender's commit to {@code onMessage} (the collections' times have millisecond
+     *     resolution: each is widened by a millisecond on both sides)
+     */
+    boolean[] latencyGcOverlaps();
+
+    /** @return for the last {@link #latency} run: {garbage collections of this JVM during it, the longest in µs} */
+    long[] latencyGcPauses();
+
+    /**
      * The sending side: {@code callers} threads each calling the sender EJB, one container transaction per call,
      * until {@code total} calls are done; nothing consumes meanwhile.
      *

@@ -1,0 +1,45 @@
+package org.ssbjca.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The side-by-side comparisons run in rounds: each round runs every system once, in the order given in even rounds
+ * and reversed in odd ones, so that a drift of the shared machine (another tenant's load, the journal's or the
+ * database's state) falls on both sides alike; a target is judged on the median of the rounds' ratios.
+ */
+final class Rounds {
+
+    /** Rounds per comparison: {@code -Dbench.rounds=N}; 3 by default, 1 in a quick run. */
+    static final int COUNT = Math.max(1, Integer.getInteger("ssb.bench.rounds",
+            Boolean.getBoolean("ssb.bench.quick") ? 1 : 3));
+
+    private Rounds() {
+    }
+
+    /** @return the systems in the order round {@code round} runs them (reversed in odd rounds) */
+    static <T> List<T> order(int round, List<T> systems) {
+        List<T> order = new ArrayList<>(systems);
+        if (round % 2 == 1) {
+            Collections.reverse(order);
+        }
+        return order;
+    }
+
+    /** @return the median of {@code values} (for an even count, the lower of the two middle ones: a measured value) */
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[(sorted.length - 1) / 2];
+    }
+
+    /** @return the rounds' ratios as "1.02× / 0.97× / 1.10×" */
+    static String each(double[] ratios) {
+        return Arrays.stream(ratios).mapToObj(r -> String.format(Locale.ROOT, "%.2f×", r))
+                .collect(Collectors.joining(" / "));
+    }
+}
