@@ -342,13 +342,18 @@ class BenchmarkIT {
         }
     }
 
+    /** The batch listener's drain, in {@link Rounds}: its median against the throughput phase's median. */
     private void batch() throws Exception {
-        double rate = drainSsb(BenchDeployments.ssbBatchConsumer(), THROUGHPUT, THROUGHPUT);
+        List<Drain> batch = new ArrayList<>();
+        for (int round = 0; round < Rounds.COUNT; round++) {
+            batch.add(new Drain(drainSsb(BenchDeployments.ssbBatchConsumer(), THROUGHPUT, THROUGHPUT), null, 0));
+        }
+        double rate = median(batch);
         report.row("batch", "ssb-jca, ConversationGroupListener, 4 readers, receiveBatchSize 10000",
-                Report.rate(rate), String.format(Locale.ROOT, "%d messages per transaction",
-                        THROUGHPUT / CONVERSATIONS));
+                Report.rate(rate), String.format(Locale.ROOT, "%d messages per transaction%s",
+                        THROUGHPUT / CONVERSATIONS, roundsNote(batch)));
         if (ssb4 > 0) {
-            report.row("batch", "batch / per-message (4 readers)", Report.ratio(rate / ssb4), "");
+            report.row("batch", "batch / per-message (4 readers)", Report.ratio(rate / ssb4), "the medians");
             report.target("batch listener ≥ 20× per-message", "≥ 20×", Report.ratio(rate / ssb4),
                     rate >= 20 * ssb4);
         }
@@ -543,66 +548,129 @@ class BenchmarkIT {
                 ratios.toString(), met);
     }
 
+    /**
+     * 4 readers at each depth; the smaller depths first, then the two deepest in {@link Rounds} (each round fills the
+     * queue again), the target on the median of the rounds' CPU ratios.
+     */
     private void depth() throws Exception {
-        double[] microsPerMessage = new double[DEPTHS.length];
-        double[] cpuPerMessage = new double[DEPTHS.length];
-        double[] withCompilers = new double[DEPTHS.length];
-        for (int i = 0; i < DEPTHS.length; i++) {
-            int depth = DEPTHS[i];
-            int rounds = depth <= DEPTH_MEASURED ? Math.max(1, DEPTH_MEASURED / depth) : 1;
-            int measured = depth <= DEPTH_MEASURED ? depth : DEPTH_MEASURED;
-            double seconds = 0;
-            long cpuNanos = 0;
-            long compilerNanos = 0;
-            long cpuCounted = 0;
-            CpuMeter.Reading cpuSum = null;
-            long[] maintenance = new long[3];
-            boolean maintenanceRead = true;
-            for (int r = 0; r < rounds; r++) {
-                seconds += measured / drainSsb(BenchDeployments.ssbConsumer(4), depth, measured);
-                if (lastMaintenance == null) {
-                    maintenanceRead = false;
-                } else {
-                    for (int k = 0; k < 3; k++) {
-                        maintenance[k] += lastMaintenance[k];
-                    }
-                }
-                if (lastCpuReading != null) {
-                    cpuNanos += lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
-                    compilerNanos += lastCompilerNanos;
-                    cpuCounted += cpuMessages;
-                    cpuSum = cpuSum == null ? lastCpuReading : cpuSum.plus(lastCpuReading);
-                }
+        int last = DEPTHS.length - 1;
+        DepthRun[] runs = new DepthRun[DEPTHS.length];
+        for (int i = 0; i < last - 1; i++) {
+            runs[i] = drainAtDepth(DEPTHS[i]);
+        }
+        runs[last - 1] = new DepthRun();
+        runs[last] = new DepthRun();
+        double[] cpuRatios = new double[Rounds.COUNT];
+        double[] wallRatios = new double[Rounds.COUNT];
+        for (int round = 0; round < Rounds.COUNT; round++) {
+            DepthRun[] now = new DepthRun[2];
+            for (int i : Rounds.order(round, List.of(last - 1, last))) {
+                now[i - last + 1] = drainAtDepth(DEPTHS[i]);
+                runs[i].add(now[i - last + 1]);
             }
-            long messages = (long) rounds * measured;
-            double rate = messages / seconds;
-            microsPerMessage[i] = 1e6 / rate;
-            withCompilers[i] = cpuCounted == 0 ? Double.NaN : cpuNanos / 1e3 / cpuCounted;
-            cpuPerMessage[i] = cpuCounted == 0 ? Double.NaN : (cpuNanos - compilerNanos) / 1e3 / cpuCounted;
-            report.row("depth", String.format(Locale.ROOT, "%,d messages queued, 4 readers", depth),
-                    String.format(Locale.ROOT, "%,.0f µs/msg", microsPerMessage[i]),
+            cpuRatios[round] = now[1].cpuPerMessage() / now[0].cpuPerMessage();
+            wallRatios[round] = now[1].microsPerMessage() / now[0].microsPerMessage();
+        }
+        for (int i = 0; i <= last; i++) {
+            DepthRun r = runs[i];
+            String how = i < last - 1 ? (r.drains > 1 ? " (queue filled and drained " + r.drains + " times)"
+                    : ", the first ones") : r.drains > 1 ? String.format(Locale.ROOT, ", the first %,d after each of"
+                            + " %d fills (in rounds with the other deepest queue)", Math.min(DEPTHS[i],
+                                    DEPTH_MEASURED), r.drains) : ", the first ones";
+            report.row("depth", String.format(Locale.ROOT, "%,d messages queued, 4 readers", DEPTHS[i]),
+                    String.format(Locale.ROOT, "%,.0f µs/msg", r.microsPerMessage()),
                     String.format(Locale.ROOT, "%s over %,d deliveries%s; CPU per message (WildFly + PostgreSQL,"
                             + " WildFly's JIT compilation left out) %,.0f µs; JIT compilation %,.0f µs%s",
-                            Report.rate(rate), messages, rounds > 1 ? " (queue filled and drained " + rounds
-                            + " times)" : ", the first ones", cpuPerMessage[i], withCompilers[i] - cpuPerMessage[i],
-                            cpuSum == null ? "" : "; " + cpuSum.perMessage(cpuCounted, false))
-                    + maintenanceNote(maintenanceRead ? maintenance : null));
+                            Report.rate(1e6 / r.microsPerMessage()), r.messages, how, r.cpuPerMessage(),
+                            r.withCompilers() - r.cpuPerMessage(), r.cpuSum == null ? ""
+                                    : "; " + r.cpuSum.perMessage(r.cpuCounted, false))
+                    + maintenanceNote(r.maintenanceRead ? r.maintenance : null));
         }
-        int last = DEPTHS.length - 1;
         report.row("depth", "largest / smallest depth: elapsed per message", Report.ratio(
-                microsPerMessage[last] / microsPerMessage[0]), "wall clock, 4 readers: shared machine, noisy");
-        report.row("depth", "largest / smallest depth: CPU per message", Report.ratio(cpuPerMessage[last]
-                / cpuPerMessage[0]), "WildFly + PostgreSQL CPU time, JIT compilation left out: the cost itself");
-        // Judged on CPU time (the cost itself), the deepest queue against the middle one (both time their first
+                runs[last].microsPerMessage() / runs[0].microsPerMessage()), "wall clock, 4 readers: shared machine,"
+                        + " noisy");
+        report.row("depth", "largest / smallest depth: CPU per message", Report.ratio(runs[last].cpuPerMessage()
+                / runs[0].cpuPerMessage()), "WildFly + PostgreSQL CPU time, JIT compilation left out: the cost itself");
+        // Judged on CPU time (the cost itself), the deepest queue against the one before it (both time their first
         // 10,000 deliveries, so neither has a tail); both directions count, as "within ±15%" says. WildFly's JIT
         // compiler threads are left out: each deployment of the consumer brings classes to compile, and when the
         // compiler runs falls in one window or the next (see Method), whatever the depth.
-        double cpu = cpuPerMessage[last] / cpuPerMessage[last - 1];
-        double wall = microsPerMessage[last] / microsPerMessage[last - 1];
+        double cpu = Rounds.median(cpuRatios);
+        report.row("depth", String.format(Locale.ROOT, "CPU per message: %,d / %,d queued", DEPTHS[last],
+                DEPTHS[last - 1]), Report.ratio(cpu), eachRound(cpuRatios));
         report.target(String.format(Locale.ROOT, "CPU per message at %,d queued within ±15%% of %,d", DEPTHS[last],
                 DEPTHS[last - 1]), "0.85× to 1.15×", String.format(Locale.ROOT, "CPU %.2f× (with JIT compilation"
-                        + " %.2f×); wall clock %.2f×", cpu, withCompilers[last] / withCompilers[last - 1], wall),
-                cpu >= 0.85 && cpu <= 1.15);
+                        + " %.2f×, all rounds); wall clock %.2f×", cpu, runs[last].withCompilers()
+                        / runs[last - 1].withCompilers(), Rounds.median(wallRatios)), cpu >= 0.85 && cpu <= 1.15);
+    }
+
+    /** What the drains at one depth measured, summed. */
+    private static final class DepthRun {
+        int drains;
+        long messages;
+        double seconds;
+        long cpuNanos;
+        long compilerNanos;
+        long cpuCounted;
+        CpuMeter.Reading cpuSum;
+        final long[] maintenance = new long[3];
+        boolean maintenanceRead = true;
+
+        void add(DepthRun o) {
+            drains += o.drains;
+            messages += o.messages;
+            seconds += o.seconds;
+            cpuNanos += o.cpuNanos;
+            compilerNanos += o.compilerNanos;
+            cpuCounted += o.cpuCounted;
+            cpuSum = cpuSum == null ? o.cpuSum : o.cpuSum == null ? cpuSum : cpuSum.plus(o.cpuSum);
+            for (int k = 0; k < 3; k++) {
+                maintenance[k] += o.maintenance[k];
+            }
+            maintenanceRead &= o.maintenanceRead;
+        }
+
+        double microsPerMessage() {
+            return seconds * 1e6 / messages;
+        }
+
+        /** @return WildFly + PostgreSQL CPU per message, µs, WildFly's JIT compiler threads left out */
+        double cpuPerMessage() {
+            return cpuCounted == 0 ? Double.NaN : (cpuNanos - compilerNanos) / 1e3 / cpuCounted;
+        }
+
+        double withCompilers() {
+            return cpuCounted == 0 ? Double.NaN : cpuNanos / 1e3 / cpuCounted;
+        }
+    }
+
+    /**
+     * Fills the queue to {@code depth} messages and times its first deliveries (10,000 in a full run); a
+     * smaller queue is filled and drained until as many deliveries were timed.
+     */
+    private DepthRun drainAtDepth(int depth) throws Exception {
+        DepthRun run = new DepthRun();
+        int fills = depth <= DEPTH_MEASURED ? Math.max(1, DEPTH_MEASURED / depth) : 1;
+        int measured = Math.min(depth, DEPTH_MEASURED);
+        for (int r = 0; r < fills; r++) {
+            run.seconds += measured / drainSsb(BenchDeployments.ssbConsumer(4), depth, measured);
+            run.messages += measured;
+            run.drains++;
+            if (lastMaintenance == null) {
+                run.maintenanceRead = false;
+            } else {
+                for (int k = 0; k < 3; k++) {
+                    run.maintenance[k] += lastMaintenance[k];
+                }
+            }
+            if (lastCpuReading != null) {
+                run.cpuNanos += lastCpuReading.wildflyNanos() + lastCpuReading.postgresNanos();
+                run.compilerNanos += lastCompilerNanos;
+                run.cpuCounted += cpuMessages;
+                run.cpuSum = run.cpuSum == null ? lastCpuReading : run.cpuSum.plus(lastCpuReading);
+            }
+        }
+        return run;
     }
 
     /**
