@@ -62,15 +62,13 @@ class BenchmarkIT {
     private BenchServer server;
     private BenchControlMXBean control;
     private CpuMeter cpu;
-    /** CPU used by the last drain, per message ("" when not measured). */
-    private String lastCpu = "";
     /** CPU used by the last drain (null when not measured). */
     private CpuMeter.Reading lastCpuReading;
     /** Messages the last drain's CPU reading covers. */
     private long cpuMessages;
-    /** CPU time of WildFly's JIT compiler threads in the last ssb-jca drain's CPU window. */
     /** {@link #maintenanceSince} of the last drain's timed window, or null. */
     private long[] lastMaintenance;
+    /** CPU time of WildFly's JIT compiler threads in the last ssb-jca drain's CPU window. */
     private long lastCompilerNanos;
     /** The last ssb-jca drain's CPU window, {@link System#nanoTime()} at its start and end. */
     private long lastWindowFrom;
@@ -771,19 +769,18 @@ class BenchmarkIT {
      */
     private void tableQueue() throws Exception {
         int n = SCALING;
-        double broker = drainSsb(BenchDeployments.ssbConsumer(4), n, n);
-        String brokerCpu = lastCpu;
+        Drain broker = ssbDrain(BenchDeployments.ssbConsumer(4), n);
         loader.declareWorkTable();
         loader.loadWorkTable(n, BODY);
         JavaArchive consumer = BenchDeployments.ssbTableConsumer();
         control.arm(n);
         server.deploy(consumer);
         long[] r;
-        String tableCpu;
+        Drain tableCpu;
         try {
             CpuWindow w = cpuWindow(n);
             r = control.await(RUN_TIMEOUT);
-            tableCpu = cpuSince(w.before, n - w.committed, false);
+            tableCpu = new Drain(0, since(w.before), n - w.committed);
         } finally {
             server.undeploy(consumer);
         }
@@ -793,10 +790,11 @@ class BenchmarkIT {
         double table = n * 1e9 / (r[1] - r[0]);
         log("%s: %,d rows in %.2f s = %s", consumer.getName(), n, (r[1] - r[0]) / 1e9, Report.rate(table));
         report.row("table", "ssb-jca table queue (TableRowListener, transactional, rows deleted), 4 readers",
-                Report.rate(table), String.format(Locale.ROOT, "%,d rows, one per transaction; %s", n, tableCpu));
-        report.row("table", "ssb-jca broker queue (BrokerMessageListener), 4 readers", Report.rate(broker),
-                String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n, brokerCpu));
-        report.row("table", "table queue / broker queue", Report.ratio(table / broker), "");
+                Report.rate(table), String.format(Locale.ROOT, "%,d rows, one per transaction; %s", n,
+                        cpuOf(List.of(tableCpu), false)));
+        report.row("table", "ssb-jca broker queue (BrokerMessageListener), 4 readers", Report.rate(broker.rate()),
+                String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n, cpuOf(List.of(broker), false)));
+        report.row("table", "table queue / broker queue", Report.ratio(table / broker.rate()), "");
     }
 
     /**
@@ -881,8 +879,7 @@ class BenchmarkIT {
             lastWindowTo = System.nanoTime();
             lastCompilerNanos = cpu == null ? 0 : cpu.compilerNanosSince(compilers);
             lastMaintenance = maintenanceSince(maintenance);
-            lastCpuReading = w.before == null ? null : cpu.read().minus(w.before);
-            lastCpu = cpuSince(w.before, measured - w.committed, false);
+            lastCpuReading = since(w.before);
             cpuMessages = measured - w.committed;
         } finally {
             server.undeploy(consumer);
@@ -948,7 +945,6 @@ class BenchmarkIT {
             r = control.await(RUN_TIMEOUT);
             lastCpuReading = since(w.before);
             cpuMessages = messages - w.committed;
-            lastCpu = lastCpuReading == null ? "" : lastCpuReading.perMessage(cpuMessages, false);
         } finally {
             server.undeploy(consumer);
         }
@@ -1118,10 +1114,6 @@ class BenchmarkIT {
 
     private CpuMeter.Reading cpuNow() {
         return cpu == null ? null : cpu.read();
-    }
-
-    private String cpuSince(CpuMeter.Reading before, long messages, boolean client) {
-        return before == null ? "" : cpu.read().minus(before).perMessage(messages, client);
     }
 
     // ---- profile and figures

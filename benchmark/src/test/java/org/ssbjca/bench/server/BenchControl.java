@@ -54,6 +54,8 @@ public final class BenchControl implements BenchControlMXBean {
         }
     }
 
+    /** A collection's times have millisecond resolution: a message counts as overlapping within this margin. */
+    private static final long GC_MARGIN_NANOS = 1_000_000L;
     /** The last latency run's garbage collections, {start, end} in {@link System#nanoTime()}. */
     private volatile List<long[]> lastGcs = List.of();
     private volatile boolean[] lastGcOverlaps = new boolean[0];
@@ -73,7 +75,8 @@ public final class BenchControl implements BenchControlMXBean {
             boolean[] overlaps = new boolean[count];
             for (int i = 0; i < count; i++) {
                 for (long[] gc : gcs) {
-                    overlaps[i] |= r.receivedAt[i] != 0 && gc[0] <= r.receivedAt[i] && gc[1] >= r.sentAt[i];
+                    overlaps[i] |= r.receivedAt[i] != 0 && gc[0] - GC_MARGIN_NANOS <= r.receivedAt[i]
+                            && gc[1] + GC_MARGIN_NANOS >= r.sentAt[i];
                 }
             }
             lastGcs = List.copyOf(gcs);
@@ -92,8 +95,8 @@ public final class BenchControl implements BenchControlMXBean {
 
     /**
      * A listener for the platform's garbage collection notifications (read through the open types, so that no
-     * com.sun.management class is needed): each collection's {start, end} in {@link System#nanoTime()}, widened by
-     * a millisecond on both sides (the notification gives milliseconds since the JVM's start).
+     * com.sun.management class is needed): each collection's {start, end} in {@link System#nanoTime()} (the
+     * notification gives milliseconds since the JVM's start).
      */
     private static javax.management.NotificationListener gcListener(List<long[]> into) {
         long jvmStart = System.nanoTime()
@@ -104,7 +107,7 @@ public final class BenchControl implements BenchControlMXBean {
                     && data.get("gcInfo") instanceof javax.management.openmbean.CompositeData info) {
                 long start = (Long) info.get("startTime");
                 long end = (Long) info.get("endTime");
-                into.add(new long[] {jvmStart + (start - 1) * 1_000_000L, jvmStart + (end + 1) * 1_000_000L});
+                into.add(new long[] {jvmStart + start * 1_000_000L, jvmStart + end * 1_000_000L});
             }
         };
     }
@@ -117,8 +120,8 @@ public final class BenchControl implements BenchControlMXBean {
     @Override
     public long[] latencyGcPauses() {
         List<long[]> gcs = lastGcs;
-        long longest = gcs.stream().mapToLong(g -> g[1] - g[0] - 2_000_000L).max().orElse(0);
-        return new long[] {gcs.size(), Math.max(0, longest) / 1_000};
+        long longest = gcs.stream().mapToLong(g -> g[1] - g[0]).max().orElse(0);
+        return new long[] {gcs.size(), longest / 1_000};
     }
 
     private long[] latencyRun(String system, int count, int perSecond, int size) throws InterruptedException {
