@@ -11,6 +11,8 @@ import org.ssbjca.bench.server.ArtemisSender;
 import org.ssbjca.bench.server.BenchControl;
 import org.ssbjca.bench.server.BenchControlMXBean;
 import org.ssbjca.bench.server.BenchControlRegistration;
+import org.ssbjca.bench.server.ContainerLoop;
+import org.ssbjca.bench.server.ContainerTaker;
 import org.ssbjca.bench.server.Bodies;
 import org.ssbjca.bench.server.Recorder;
 import org.ssbjca.bench.server.SsbBatchMdb;
@@ -45,7 +47,8 @@ final class BenchDeployments {
     static JavaArchive control() {
         return ShrinkWrap.create(JavaArchive.class, CONTROL)
                 .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
-                        BenchControlRegistration.class, SsbSender.class, ArtemisSender.class)
+                        BenchControlRegistration.class, SsbSender.class, ArtemisSender.class,
+                        ContainerLoop.class, ContainerTaker.class)
                 .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar\n"));
     }

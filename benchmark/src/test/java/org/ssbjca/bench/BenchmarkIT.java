@@ -187,13 +187,16 @@ class BenchmarkIT {
         List<Drain> ssb = new ArrayList<>();
         List<Drain> artemis = new ArrayList<>();
         List<Drain> loop = new ArrayList<>();
+        List<Drain> inWildFly = new ArrayList<>();
         double[] toArtemis = new double[Rounds.COUNT];
         double[] toLoop = new double[Rounds.COUNT];
+        double[] inWildFlyToLoop = new double[Rounds.COUNT];
+        double[] toInWildFly = new double[Rounds.COUNT];
         double[] statement = null;
         for (int round = 0; round < Rounds.COUNT; round++) {
             boolean first = round == 0;
-            for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop"))) {
-                if (first && !"artemis".equals(system)) {
+            for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly"))) {
+                if (first && ("ssb".equals(system) || "loop".equals(system))) {
                     resetStatements();
                 }
                 switch (system) {
@@ -204,6 +207,7 @@ class BenchmarkIT {
                         }
                     }
                     case "artemis" -> artemis.add(artemisDrain(BenchDeployments.artemisConsumer(4), THROUGHPUT));
+                    case "in-wildfly" -> inWildFly.add(containerDrain(4, THROUGHPUT));
                     default -> {
                         loop.add(loopDrain(4, THROUGHPUT));
                         if (first) {
@@ -214,6 +218,8 @@ class BenchmarkIT {
             }
             toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
             toLoop[round] = ssb.get(round).rate() / loop.get(round).rate();
+            inWildFlyToLoop[round] = inWildFly.get(round).rate() / loop.get(round).rate();
+            toInWildFly[round] = ssb.get(round).rate() / inWildFly.get(round).rate();
         }
         this.ssb4 = median(ssb);
         String journal = BenchServer.journal();
@@ -235,6 +241,16 @@ class BenchmarkIT {
         report.row("ceiling", "ssb-jca (4 readers) / JDBC ceiling", Report.ratio(ceiling), eachRound(toLoop));
         report.target("throughput ≥ 0.9× the JDBC XA ceiling (4 readers)", "≥ 0.90×", Report.ratio(ceiling),
                 ceiling >= 0.9);
+        report.row("ceiling", "the same loop inside WildFly: its transaction manager (begin, enlist, one-phase commit)"
+                + " and one EJB call per message, no ssb-jca, 4 threads", Report.rate(median(inWildFly)),
+                "the container's steps of an MDB's delivery around the ceiling's statement" + roundsNote(inWildFly)
+                        + "; " + cpuOf(inWildFly, false));
+        report.row("ceiling", "the loop inside WildFly / the plain JDBC loop", Report.ratio(Rounds.median(
+                inWildFlyToLoop)), "what WildFly's container-managed transaction and EJB call leave of the ceiling"
+                        + " to any consumer; " + eachRound(inWildFlyToLoop));
+        report.row("ceiling", "ssb-jca (4 readers) / the loop inside WildFly", Report.ratio(Rounds.median(
+                toInWildFly)), "what ssb-jca itself costs: its RECEIVE, bookkeeping, the MessageEndpoint; "
+                        + eachRound(toInWildFly));
     }
 
     /** The median per-message rate of the throughput phase's ssb-jca drains (the batch phase's denominator). */
@@ -518,19 +534,24 @@ class BenchmarkIT {
             List<Drain> ssb = new ArrayList<>();
             List<Drain> artemis = new ArrayList<>();
             List<Drain> loop = new ArrayList<>();
+            List<Drain> inWildFly = new ArrayList<>();
             double[] toArtemis = new double[Rounds.COUNT];
             double[] loopToArtemis = new double[Rounds.COUNT];
+            double[] inWildFlyToArtemis = new double[Rounds.COUNT];
             for (int round = 0; round < Rounds.COUNT; round++) {
-                for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop"))) {
+                for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly"))) {
                     switch (system) {
                         case "ssb" -> ssb.add(ssbDrain(BenchDeployments.ssbConsumer(readers), SCALING));
                         case "artemis" -> artemis.add(artemisDrain(BenchDeployments.artemisConsumer(readers), SCALING));
+                        // what the container allows with as many threads: the loop's statement inside WildFly
+                        case "in-wildfly" -> inWildFly.add(containerDrain(readers, SCALING));
                         // what the database allows with as many threads: the same drain by the plain JDBC loop
                         default -> loop.add(loopDrain(readers, SCALING));
                     }
                 }
                 toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
                 loopToArtemis[round] = loop.get(round).rate() / artemis.get(round).rate();
+                inWildFlyToArtemis[round] = inWildFly.get(round).rate() / artemis.get(round).rate();
             }
             double ratio = Rounds.median(toArtemis);
             ratios.append(ratios.length() == 0 ? "" : " / ").append(Report.ratio(ratio));
@@ -538,9 +559,12 @@ class BenchmarkIT {
             report.row("scaling", String.format(Locale.ROOT, "%d reader(s): ssb-jca / Artemis (maxSession %d)",
                     readers, readers), Report.rate(median(ssb)) + " / " + Report.rate(median(artemis)),
                     String.format(Locale.ROOT, "ratio %.2f× (%s); %,d messages; ssb-jca %s; Artemis %s; the plain"
-                            + " JDBC loop with %d thread(s): %s, %.2f× Artemis (%s)", ratio,
-                            eachRound(toArtemis), SCALING, cpuOf(ssb, false), cpuOf(artemis, false), readers,
-                            Report.rate(median(loop)), Rounds.median(loopToArtemis), eachRound(loopToArtemis)));
+                            + " JDBC loop with %d thread(s): %s, %.2f× Artemis (%s); the same loop inside WildFly"
+                            + " (its transaction manager and an EJB call per message, no ssb-jca): %s, %.2f× Artemis"
+                            + " (%s)", ratio, eachRound(toArtemis), SCALING, cpuOf(ssb, false), cpuOf(artemis, false),
+                            readers, Report.rate(median(loop)), Rounds.median(loopToArtemis), eachRound(loopToArtemis),
+                            Report.rate(median(inWildFly)), Rounds.median(inWildFlyToArtemis),
+                            eachRound(inWildFlyToArtemis)));
         }
         report.target("per-message throughput ≥ 1.2× Artemis at 1, 2, 4 and 8 readers", "≥ 1.20× each",
                 ratios.toString(), met);
@@ -786,7 +810,7 @@ class BenchmarkIT {
         }
         assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
         assertEquals(0, loader.workTableDepth(), "the work table is empty after the run");
-        requireOneMessagePerTransaction(consumer, r);
+        requireOneMessagePerTransaction(consumer.getName(), r);
         double table = n * 1e9 / (r[1] - r[0]);
         log("%s: %,d rows in %.2f s = %s", consumer.getName(), n, (r[1] - r[0]) / 1e9, Report.rate(table));
         report.row("table", "ssb-jca table queue (TableRowListener, transactional, rows deleted), 4 readers",
@@ -890,7 +914,7 @@ class BenchmarkIT {
         }
         afterRun.check();
         if (!consumer.getName().equals(BenchDeployments.ssbBatchConsumer().getName())) {
-            requireOneMessagePerTransaction(consumer, r);
+            requireOneMessagePerTransaction(consumer.getName(), r);
         }
         double rate = measured * 1e9 / (r[1] - r[0]);
         log("%s: %,d of %,d queued in %.2f s = %s (rolled back: %d; %,d transactions committed, at most %d"
@@ -925,10 +949,10 @@ class BenchmarkIT {
      * @param r what {@code control.await} returned: committed messages at 2, transactions at 5, the most messages
      *        one transaction took at 6
      */
-    private void requireOneMessagePerTransaction(JavaArchive consumer, long[] r) {
-        assertEquals(1, r[6], consumer.getName() + ": a transaction of this per-message run took " + r[6]
+    private void requireOneMessagePerTransaction(String consumer, long[] r) {
+        assertEquals(1, r[6], consumer + ": a transaction of this per-message run took " + r[6]
                 + " messages; its figure would be inflated");
-        assertEquals(r[2], r[5], consumer.getName() + ": committed messages and committed transactions differ");
+        assertEquals(r[2], r[5], consumer + ": committed messages and committed transactions differ");
         perMessageTransactions += r[5];
     }
 
@@ -950,7 +974,7 @@ class BenchmarkIT {
         }
         assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
         assertEquals(0, awaitArtemisDepth(0), "the Artemis queue is empty after the run");
-        requireOneMessagePerTransaction(consumer, r);
+        requireOneMessagePerTransaction(consumer.getName(), r);
         double rate = messages * 1e9 / (r[1] - r[0]);
         log("%s: %,d in %.2f s = %s (rolled back: %d)", consumer.getName(), messages, (r[1] - r[0]) / 1e9,
                 Report.rate(rate), r[4]);
@@ -1028,6 +1052,36 @@ class BenchmarkIT {
         assertEquals(n, r[1], "the JDBC loop took every message");
         assertEquals(0, loader.depth(), "the JDBC loop drained the queue");
         return new Drain(r[1] * 1e9 / r[0], used[0], n);
+    }
+
+    /**
+     * The plain JDBC loop's statement and threads inside WildFly ({@code ContainerLoop}: WildFly's transaction manager,
+     * one EJB call per message, no ssb-jca) drain {@code messages} with {@code threads} threads; timed and counted
+     * as the MDBs' drains are.
+     */
+    private Drain containerDrain(int threads, int messages) throws Exception {
+        int n = loadSsb(messages);
+        control.arm(n);
+        control.startContainerLoop(new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD},
+                JdbcCeiling.TAKE, SsbLoader.QUEUE, threads, n);
+        long[] r;
+        int taken;
+        try {
+            CpuWindow w = cpuWindow(n);
+            r = control.await(RUN_TIMEOUT);
+            lastCpuReading = since(w.before);
+            cpuMessages = n - w.committed;
+        } finally {
+            taken = control.joinContainerLoop();
+        }
+        String what = "the in-WildFly loop with " + threads + " thread(s)";
+        assertTrue(r[1] != 0, what + " did not finish: " + Arrays.toString(r));
+        assertEquals(n, taken, what + " took every message");
+        assertEquals(0, loader.depth(), what + " drained the queue");
+        requireOneMessagePerTransaction(what, r);
+        double rate = n * 1e9 / (r[1] - r[0]);
+        log("%s: %,d in %.2f s = %s (rolled back: %d)", what, n, (r[1] - r[0]) / 1e9, Report.rate(rate), r[4]);
+        return new Drain(rate, lastCpuReading, cpuMessages);
     }
 
     /** @return the median of the drains' rates */

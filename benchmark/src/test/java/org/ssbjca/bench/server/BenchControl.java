@@ -12,10 +12,34 @@ public final class BenchControl implements BenchControlMXBean {
 
     private final SsbSender ssb;
     private final ArtemisSender artemis;
+    private final jakarta.transaction.TransactionManager tm;
+    private final ContainerTaker taker;
+    private ContainerLoop containerLoop;
 
-    BenchControl(SsbSender ssb, ArtemisSender artemis) {
+    BenchControl(SsbSender ssb, ArtemisSender artemis, jakarta.transaction.TransactionManager tm,
+            ContainerTaker taker) {
         this.ssb = ssb;
         this.artemis = artemis;
+        this.tm = tm;
+        this.taker = taker;
+    }
+
+    @Override
+    public synchronized void startContainerLoop(String[] database, String statement, String queue, int threads,
+            int expected) {
+        if (containerLoop != null) {
+            throw new IllegalStateException("the in-WildFly loop already runs");
+        }
+        containerLoop = ContainerLoop.start(tm, taker, database, statement, queue, threads, expected);
+    }
+
+    @Override
+    public synchronized int joinContainerLoop() throws InterruptedException {
+        try {
+            return containerLoop.join();
+        } finally {
+            containerLoop = null;
+        }
     }
 
     @Override

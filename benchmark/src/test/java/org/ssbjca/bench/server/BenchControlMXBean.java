@@ -77,4 +77,25 @@ public interface BenchControlMXBean {
      * @return {elapsed nanos, failed calls}
      */
     long[] outbound(String system, int callers, int total, int size) throws InterruptedException;
+
+    /**
+     * Starts the JDBC ceiling's loop inside WildFly ({@code ContainerLoop}): per message a JTA transaction of WildFly's
+     * transaction manager, the connection's branch enlisted, {@code statement}, one EJB call recording the delivery
+     * (counted as the MDBs' are: {@link #arm} first, then {@link #await}), a one-phase commit. Returns at once.
+     *
+     * @param database {JDBC URL, user, password}
+     * @param statement the ceiling's statement, its one parameter the queue
+     * @param queue the queue
+     * @param threads threads, each with its own XA connection
+     * @param expected messages to take
+     */
+    void startContainerLoop(String[] database, String statement, String queue, int threads, int expected);
+
+    /**
+     * Waits for the loop {@link #startContainerLoop} started to end.
+     *
+     * @return the messages it took
+     * @throws InterruptedException if interrupted
+     */
+    int joinContainerLoop() throws InterruptedException;
 }

@@ -2,9 +2,11 @@ package org.ssbjca.bench.server;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.transaction.TransactionManager;
 import java.lang.management.ManagementFactory;
 import javax.management.JMException;
 import javax.management.ObjectName;
@@ -20,10 +22,16 @@ public class BenchControlRegistration {
     @EJB
     private ArtemisSender artemis;
 
+    @EJB
+    private ContainerTaker taker;
+
+    @Resource(lookup = "java:/TransactionManager")
+    private TransactionManager tm;
+
     @PostConstruct
     void register() {
         try {
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new BenchControl(ssb, artemis),
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new BenchControl(ssb, artemis, tm, taker),
                     new ObjectName(BenchControlMXBean.NAME));
         } catch (JMException e) {
             throw new IllegalStateException("cannot register " + BenchControlMXBean.NAME, e);
