@@ -36,6 +36,15 @@ public final class QueueSignals {
     }
 
     /**
+     * @param queue a queue name
+     * @return how many signals that may mean new messages the queue has had: every signal but a hand-off ({@link
+     *         #handOff}), which only passes on work already there; a reader compares two readings
+     */
+    public long arrivalGeneration(String queue) {
+        return of(queue).arrivalGeneration;
+    }
+
+    /**
      * Waits until the queue's generation differs from {@code seen}, or the time is up.
      *
      * @param queue the queue
@@ -81,10 +90,28 @@ public final class QueueSignals {
      *        TouchedQueues.Arrivals#MANY} and more: wake every waiter
      */
     public void signal(String queue, int groups) {
+        wake(queue, groups, true);
+    }
+
+    /**
+     * Wakes one reader that takes any group (and every waiter for one conversation or group) for work already on the
+     * queue: a reader that took a full batch, so that the group may hold more, passes the queue on once its
+     * transaction released the group. Not an arrival: {@link #arrivalGeneration} does not move.
+     *
+     * @param queue the queue
+     */
+    public void handOff(String queue) {
+        wake(queue, 1, false);
+    }
+
+    private void wake(String queue, int groups, boolean mayHaveArrived) {
         Signal s = of(queue);
         s.lock.lock();
         try {
             s.generation++;
+            if (mayHaveArrived) {
+                s.arrivalGeneration++;
+            }
             s.named.signalAll();
             if (groups < 0 || groups >= TouchedQueues.Arrivals.MANY) {
                 s.anyGroup.signalAll();
@@ -211,6 +238,8 @@ public final class QueueSignals {
         /** Waiters for one conversation or group: woken by every signal. */
         final Condition named = lock.newCondition();
         volatile long generation;
+        /** The signals that may mean new messages: all but hand-offs. */
+        volatile long arrivalGeneration;
         /** {@link System#nanoTime()} at which readers look again without a signal; 0 for none. */
         final AtomicLong wakeAt = new AtomicLong();
     }

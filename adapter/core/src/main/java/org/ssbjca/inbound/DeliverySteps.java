@@ -142,7 +142,7 @@ final class DeliverySteps {
      */
     void wakeOthersIfMoreWait(List<BrokerMessage> messages) {
         if (messages.size() >= settings.batchSize()) {
-            activation.database().broker().signals().signal(settings.queue(), 1);
+            activation.database().broker().signals().handOff(settings.queue());
         }
     }
 

@@ -40,6 +40,7 @@ final class PriorityScanner {
     private volatile long scannedRequests = -1;
     private volatile CountDownLatch running;
     private final Set<UUID> prioritised = ConcurrentHashMap.newKeySet();
+    private final AtomicLong scans = new AtomicLong();
 
     PriorityScanner(String queue, String messageType) {
         this.queue = queue;
@@ -48,11 +49,12 @@ final class PriorityScanner {
 
     /**
      * A scan is due every 250 ms, 20 ms after messages arrived on the queue since the last scan (known from the
-     * queue's wake-up signal), and at once when a transaction committed in this JVM put a priority request on the
+     * queue's wake-up signals, {@link org.ssbjca.backend.QueueSignals#arrivalGeneration}: a reader handing the queue
+     * on to another is not an arrival), and at once when a transaction committed in this JVM put a priority request on the
      * queue since the last scan, so that a request committed while every reader was busy is seen before the next
      * group is picked.
      *
-     * @param generation the queue's current signal generation
+     * @param generation the queue's current arrival generation
      * @param requests how many transactions committed in this JVM have put priority requests on the queue
      * @return whether a scan is due; if so, this caller has claimed it
      */
@@ -117,6 +119,7 @@ final class PriorityScanner {
      * @param session a session on the connection to use
      */
     void scan(Broker broker, BrokerSession session) {
+        scans.incrementAndGet();
         DeliveryLedger ledger = broker.ledger(session.connection());
         Map<UUID, Integer> current = ledger.priorities(queue);
         if (messageType != null) {
@@ -132,6 +135,11 @@ final class PriorityScanner {
         }
         prioritised.retainAll(current.keySet());
         prioritised.addAll(current.keySet());
+    }
+
+    /** @return how many scans were started since the activation began */
+    long scans() {
+        return scans.get();
     }
 
     /**

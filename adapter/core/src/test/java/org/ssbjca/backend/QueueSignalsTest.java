@@ -51,6 +51,18 @@ class QueueSignalsTest {
     }
 
     @Test
+    void aHandOffWakesOneWaiterThatTakesAnyGroupAndIsNoArrival() {
+        List<CompletableFuture<Boolean>> waiters = waiting(3, true);
+        long arrivals = signals.arrivalGeneration(QUEUE);
+        signals.handOff(QUEUE);
+        await().atMost(Duration.ofSeconds(30)).until(() -> woken(waiters) == 1);
+        assertEquals(2, signals.waiters(QUEUE, true), "the other two still wait");
+        assertEquals(arrivals, signals.arrivalGeneration(QUEUE), "a hand-off is not an arrival");
+        signals.committed(Map.of(QUEUE, new TouchedQueues.Arrivals(Set.of("M"), 1)));
+        assertEquals(arrivals + 1, signals.arrivalGeneration(QUEUE), "a commit that put messages on the queue is");
+    }
+
+    @Test
     void arrivalsInGroupsNotKnownWakeEveryWaiter() {
         List<CompletableFuture<Boolean>> waiters = waiting(4, true);
         signals.committed(Map.of(QUEUE, new TouchedQueues.Arrivals(Set.of(), TouchedQueues.Arrivals.UNKNOWN)));
