@@ -37,11 +37,13 @@ public final class QueueSignals {
 
     /**
      * @param queue a queue name
-     * @return how many signals that may mean new messages the queue has had: every signal but a hand-off ({@link
-     *         #handOff}), which only passes on work already there; a reader compares two readings
+     * @return how many signals the queue has had that may mean messages of types not counted here ({@link
+     *         #arrivals}): another process's commit (a database notification), a lost notification connection, a
+     *         repair; not a commit in this JVM ({@link #committed}, counted by type) nor a hand-off ({@link #handOff}),
+     *         which only passes on work already there. A reader compares two readings.
      */
-    public long arrivalGeneration(String queue) {
-        return of(queue).arrivalGeneration;
+    public long uncountedArrivals(String queue) {
+        return of(queue).uncountedArrivals;
     }
 
     /**
@@ -96,7 +98,7 @@ public final class QueueSignals {
     /**
      * Wakes one reader that takes any group (and every waiter for one conversation or group) for work already on the
      * queue: a reader that took a full batch, so that the group may hold more, passes the queue on once its
-     * transaction released the group. Not an arrival: {@link #arrivalGeneration} does not move.
+     * transaction released the group. Not an arrival: {@link #uncountedArrivals} does not move.
      *
      * @param queue the queue
      */
@@ -104,13 +106,13 @@ public final class QueueSignals {
         wake(queue, 1, false);
     }
 
-    private void wake(String queue, int groups, boolean mayHaveArrived) {
+    private void wake(String queue, int groups, boolean uncounted) {
         Signal s = of(queue);
         s.lock.lock();
         try {
             s.generation++;
-            if (mayHaveArrived) {
-                s.arrivalGeneration++;
+            if (uncounted) {
+                s.uncountedArrivals++;
             }
             s.named.signalAll();
             if (groups < 0 || groups >= TouchedQueues.Arrivals.MANY) {
@@ -152,7 +154,7 @@ public final class QueueSignals {
         committed.forEach((queue, arrived) -> {
             arrived.types().forEach(
                     type -> arrivals.computeIfAbsent(key(queue, type), k -> new AtomicLong()).incrementAndGet());
-            signal(queue, arrived.groups());
+            wake(queue, arrived.groups(), false);
         });
     }
 
@@ -238,8 +240,8 @@ public final class QueueSignals {
         /** Waiters for one conversation or group: woken by every signal. */
         final Condition named = lock.newCondition();
         volatile long generation;
-        /** The signals that may mean new messages: all but hand-offs. */
-        volatile long arrivalGeneration;
+        /** The signals that may mean messages of types not counted here: all but commits here and hand-offs. */
+        volatile long uncountedArrivals;
         /** {@link System#nanoTime()} at which readers look again without a signal; 0 for none. */
         final AtomicLong wakeAt = new AtomicLong();
     }

@@ -86,7 +86,7 @@ final class QueueReader implements Runnable {
         PriorityScanner priorities = activation.priorities();
         if (priorities != null) {
             QueueSignals signals = activation.database().broker().signals();
-            if (priorities.claimScan(signals.arrivalGeneration(settings.queue()),
+            if (priorities.claimScan(signals.uncountedArrivals(settings.queue()),
                     signals.arrivals(settings.queue(), priorities.messageType()))) {
                 try {
                     scanPriorities();

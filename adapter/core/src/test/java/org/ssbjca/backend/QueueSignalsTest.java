@@ -53,13 +53,16 @@ class QueueSignalsTest {
     @Test
     void aHandOffWakesOneWaiterThatTakesAnyGroupAndIsNoArrival() {
         List<CompletableFuture<Boolean>> waiters = waiting(3, true);
-        long arrivals = signals.arrivalGeneration(QUEUE);
+        long uncounted = signals.uncountedArrivals(QUEUE);
         signals.handOff(QUEUE);
         await().atMost(Duration.ofSeconds(30)).until(() -> woken(waiters) == 1);
         assertEquals(2, signals.waiters(QUEUE, true), "the other two still wait");
-        assertEquals(arrivals, signals.arrivalGeneration(QUEUE), "a hand-off is not an arrival");
+        assertEquals(uncounted, signals.uncountedArrivals(QUEUE), "a hand-off is not an arrival");
         signals.committed(Map.of(QUEUE, new TouchedQueues.Arrivals(Set.of("M"), 1)));
-        assertEquals(arrivals + 1, signals.arrivalGeneration(QUEUE), "a commit that put messages on the queue is");
+        assertEquals(uncounted, signals.uncountedArrivals(QUEUE), "a commit here is counted by type");
+        assertEquals(1, signals.arrivals(QUEUE, "M"));
+        signals.signal(QUEUE, 1);
+        assertEquals(uncounted + 1, signals.uncountedArrivals(QUEUE), "another process's commit (a notification)");
     }
 
     @Test
