@@ -963,15 +963,7 @@ class BenchmarkIT {
         assertEquals(messages, awaitArtemisDepth(messages), "messages on the Artemis queue before the run");
         control.arm(messages);
         server.deploy(consumer);
-        long[] r;
-        try {
-            CpuWindow w = cpuWindow(messages);
-            r = control.await(RUN_TIMEOUT);
-            lastCpuReading = since(w.before);
-            cpuMessages = messages - w.committed;
-        } finally {
-            server.undeploy(consumer);
-        }
+        long[] r = awaitTimed(messages, () -> server.undeploy(consumer));
         assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
         assertEquals(0, awaitArtemisDepth(0), "the Artemis queue is empty after the run");
         requireOneMessagePerTransaction(consumer.getName(), r);
@@ -1064,19 +1056,11 @@ class BenchmarkIT {
         control.arm(n);
         control.startContainerLoop(new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD},
                 JdbcCeiling.TAKE, SsbLoader.QUEUE, threads, n);
-        long[] r;
-        int taken;
-        try {
-            CpuWindow w = cpuWindow(n);
-            r = control.await(RUN_TIMEOUT);
-            lastCpuReading = since(w.before);
-            cpuMessages = n - w.committed;
-        } finally {
-            taken = control.joinContainerLoop();
-        }
+        int[] taken = {-1};
+        long[] r = awaitTimed(n, () -> taken[0] = control.joinContainerLoop());
         String what = "the in-WildFly loop with " + threads + " thread(s)";
         assertTrue(r[1] != 0, what + " did not finish: " + Arrays.toString(r));
-        assertEquals(n, taken, what + " took every message");
+        assertEquals(n, taken[0], what + " took every message");
         assertEquals(0, loader.depth(), what + " drained the queue");
         requireOneMessagePerTransaction(what, r);
         double rate = n * 1e9 / (r[1] - r[0]);
@@ -1141,6 +1125,30 @@ class BenchmarkIT {
             depth = server.artemisDepth();
         }
         return depth;
+    }
+
+    /** What ends a drain whatever happened in it (undeploys its consumer, waits for its threads). */
+    @FunctionalInterface
+    private interface DrainEnd {
+        void run() throws Exception;
+    }
+
+    /**
+     * Waits for the armed run of {@code expected} messages to end, its CPU read over the window {@link #cpuWindow}
+     * gives ({@link #lastCpuReading}, {@link #cpuMessages}); {@code end} runs in any case.
+     *
+     * @return what {@code control.await} returned
+     */
+    private long[] awaitTimed(int expected, DrainEnd end) throws Exception {
+        try {
+            CpuWindow w = cpuWindow(expected);
+            long[] r = control.await(RUN_TIMEOUT);
+            lastCpuReading = since(w.before);
+            cpuMessages = expected - w.committed;
+            return r;
+        } finally {
+            end.run();
+        }
     }
 
     /** Where a drain's CPU measurement starts: a reading and the messages committed by then. */
