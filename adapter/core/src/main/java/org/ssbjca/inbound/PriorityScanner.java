@@ -50,9 +50,9 @@ final class PriorityScanner {
     /**
      * A scan is due every 250 ms, 20 ms after messages whose types this JVM did not count arrived on the queue since
      * the last scan (another process's, known from the queue's wake-up signals, {@link
-     * org.ssbjca.backend.QueueSignals#uncountedArrivals}), and at once when a transaction committed in this JVM put a priority request on the
-     * queue since the last scan, so that a request committed while every reader was busy is seen before the next
-     * group is picked.
+     * org.ssbjca.backend.QueueSignals#uncountedArrivals}), and at once when a transaction committed in this JVM put a
+     * priority request on the queue since the last scan, so that a request committed while every reader was busy is
+     * seen before the next group is picked.
      *
      * @param generation the queue's current count of uncounted arrivals
      * @param requests how many transactions committed in this JVM have put priority requests on the queue
