@@ -799,15 +799,8 @@ class BenchmarkIT {
         JavaArchive consumer = BenchDeployments.ssbTableConsumer();
         control.arm(n);
         server.deploy(consumer);
-        long[] r;
-        Drain tableCpu;
-        try {
-            CpuWindow w = cpuWindow(n);
-            r = control.await(RUN_TIMEOUT);
-            tableCpu = new Drain(0, since(w.before), n - w.committed);
-        } finally {
-            server.undeploy(consumer);
-        }
+        long[] r = awaitTimed(n, () -> server.undeploy(consumer));
+        Drain tableCpu = new Drain(0, lastCpuReading, cpuMessages);
         assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
         assertEquals(0, loader.workTableDepth(), "the work table is empty after the run");
         requireOneMessagePerTransaction(consumer.getName(), r);

@@ -12,6 +12,7 @@ import javax.sql.XAConnection;
 import javax.transaction.xa.XAResource;
 import javax.transaction.xa.Xid;
 import org.postgresql.xa.PGXADataSource;
+import org.ssbjca.bench.server.ContainerLoop;
 
 /**
  * What the database allows: the same dequeue-and-commit work as a reader, done by a plain JDBC loop in this JVM
@@ -54,9 +55,6 @@ final class JdbcCeiling {
             + " INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle, message_sequence_number,"
             + " message_type_name, message_body, enqueued_at) VALUES ('" + SsbLoader.QUEUE + "', ?, ?, 0,"
             + " 'BenchRequest', ?, now())";
-
-    /** How many times a transaction runs {@link #TAKE} while it takes nothing (as ssb-jca's RECEIVE: 5). */
-    private static final int LOOKS = 5;
 
     private JdbcCeiling() {
     }
@@ -184,7 +182,7 @@ final class JdbcCeiling {
                 // The statement sees one snapshot, taken before it locks the group: a group another thread's
                 // transaction released meanwhile comes with messages that transaction deleted, and then nothing is
                 // taken. Looked at again in the same transaction, as ssb-jca's RECEIVE does, not in a new one.
-                for (int look = 0; rows == 0 && look < LOOKS; look++) {
+                for (int look = 0; rows == 0 && look < ContainerLoop.LOOKS; look++) {
                     try (ResultSet rs = take.executeQuery()) {
                         while (rs.next()) {
                             rs.getBytes("message_body");

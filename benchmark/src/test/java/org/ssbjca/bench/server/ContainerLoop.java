@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.XAConnection;
+import javax.transaction.xa.XAResource;
 import org.postgresql.xa.PGXADataSource;
 
 /**
@@ -25,8 +26,11 @@ public final class ContainerLoop {
     private ContainerLoop() {
     }
 
-    /** Looks while a transaction takes nothing: as the plain loop (and ssb-jca's RECEIVE). */
-    private static final int LOOKS = 5;
+    /**
+     * How many times a transaction runs the ceiling's statement while it takes nothing (as ssb-jca's RECEIVE: 5); the
+     * plain loop ({@code JdbcCeiling}) looks as often.
+     */
+    public static final int LOOKS = 5;
 
     private final List<Thread> threads = new ArrayList<>();
     private final List<Exception> failures = new ArrayList<>();
@@ -64,12 +68,13 @@ public final class ContainerLoop {
         XAConnection xa = ds.getXAConnection();
         try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(statement)) {
             take.setString(1, queue);
+            XAResource resource = xa.getXAResource();
             int emptyInARow = 0;
             while (taken.get() < expected && emptyInARow < 100) {
                 tm.begin();
                 boolean ok = false;
                 try {
-                    tm.getTransaction().enlistResource(xa.getXAResource());
+                    tm.getTransaction().enlistResource(resource);
                     byte[] body = null;
                     for (int look = 0; body == null && look < LOOKS; look++) {
                         try (ResultSet rs = take.executeQuery()) {
