@@ -268,4 +268,8 @@ public interface AdapterLog extends BasicLogger {
     @LogMessage(level = WARN)
     @Message(id = 116, value = "%s: cannot resolve its table yet (%s); its readers look again as they retry")
     void tableNotFoundYet(String activation, String what);
+
+    @LogMessage(level = WARN)
+    @Message(id = 117, value = "the PostgreSQL notification %s of %s did not stop within %d ms")
+    void backgroundTaskDidNotStop(String task, Object database, long millis);
 }

@@ -128,6 +128,18 @@ public final class ManualServer {
         }
     }
 
+    /**
+     * @param text what to look for
+     * @return the lines of the manual server's log ({@code log/server.log} in its base directory) that contain it
+     */
+    public static List<String> logLines(String text) {
+        try (var lines = Files.lines(baseDir().resolve("log").resolve("server.log"))) {
+            return lines.filter(line -> line.contains(text)).collect(Collectors.toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the manual server's log", e);
+        }
+    }
+
     private static String required(String property) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {

@@ -17,16 +17,13 @@ import org.ssbjca.support.Backoff;
  * notifications sent while it was away are lost. Notifications this JVM's own {@link PgNotifier} sent are skipped: its
  * readers were signalled at the commit.
  */
-final class PgListener implements Runnable {
+final class PgListener extends BackgroundTask {
 
     private static final AdapterLog LOG = AdapterLog.of(PgListener.class);
 
     private final ConnectionSource source;
     private final QueueSignals signals;
     private final Backoff backoff = new Backoff(200, 10_000, 0.5);
-    private volatile boolean stopped;
-    private volatile Thread thread;
-
     private final IntSupplier ownNotifier;
 
     /**
@@ -39,9 +36,8 @@ final class PgListener implements Runnable {
     }
 
     @Override
-    public void run() {
-        thread = Thread.currentThread();
-        while (!stopped) {
+    void work() {
+        while (!stopped()) {
             try (Connection c = source.open()) {
                 c.setAutoCommit(true);
                 try (Statement s = c.createStatement()) {
@@ -53,7 +49,7 @@ final class PgListener implements Runnable {
                 }
                 backoff.reset();
                 PGConnection pg = c.unwrap(PGConnection.class);
-                while (!stopped) {
+                while (!stopped()) {
                     PGNotification[] batch = pg.getNotifications(500);
                     if (batch != null) {
                         int own = ownNotifier.getAsInt();
@@ -65,7 +61,7 @@ final class PgListener implements Runnable {
                     }
                 }
             } catch (SQLException e) {
-                if (stopped) {
+                if (stopped()) {
                     break;
                 }
                 long delay = backoff.nextDelayMillis();
@@ -76,20 +72,12 @@ final class PgListener implements Runnable {
         }
     }
 
-    void stop() {
-        stopped = true;
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-        }
-    }
-
     private void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stopped = true;
+            stop();
         }
     }
 }

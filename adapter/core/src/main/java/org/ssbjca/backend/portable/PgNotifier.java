@@ -29,7 +29,7 @@ import org.ssbjca.support.Backoff;
  * Readers of this JVM do not wait for it (they are signalled at the commit), and readers of another JVM that are busy
  * do not wait at all: the interval delays only an idle remote reader, by at most that long.
  */
-final class PgNotifier implements Runnable {
+final class PgNotifier extends BackgroundTask {
 
     private static final AdapterLog LOG = AdapterLog.of(PgNotifier.class);
     private static final String NOTIFY = "SELECT pg_notify('" + PortableBroker.CHANNEL + "', ?)";
@@ -42,7 +42,6 @@ final class PgNotifier implements Runnable {
     /** The shortest time from one round of notifications to the next. */
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private final Backoff backoff = new Backoff(200, 10_000, 0.5);
-    private volatile boolean stopped;
     private Connection connection;
     /** The backend process of {@link #connection}, whose notifications the listener of this JVM ignores; 0: none. */
     private volatile int backendPid;
@@ -57,22 +56,22 @@ final class PgNotifier implements Runnable {
 
     /** @param groups groups a transaction that just committed touched ({@link PortableSql#unparkGroups}) */
     void check(Collection<java.util.UUID> groups) {
-        if (!stopped) {
+        if (!stopped()) {
             pending.addAll(groups);
         }
     }
 
     /** @param queues queues whose messages were just committed */
     void committed(Collection<String> queues) {
-        if (!stopped) {
+        if (!stopped()) {
             pending.addAll(queues);
         }
     }
 
     @Override
-    public void run() {
+    void work() {
         try {
-            while (!stopped) {
+            while (!stopped()) {
                 Object first = pending.poll(500, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
@@ -151,10 +150,6 @@ final class PgNotifier implements Runnable {
             LOG.notificationsNotSent(queues, e.getMessage(), delay);
             Thread.sleep(delay);
         }
-    }
-
-    void stop() {
-        stopped = true;
     }
 
     private void close() {

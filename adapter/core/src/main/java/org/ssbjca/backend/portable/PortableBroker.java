@@ -28,6 +28,13 @@ public final class PortableBroker implements Broker {
 
     private static final AdapterLog LOG = AdapterLog.of(PortableBroker.class);
 
+    /**
+     * How long {@link #close()} waits at most for the listener and the notifier to end: the listener looks at its stop
+     * flag every 500 ms, between waits for notifications; longer only while it connects to a database that does not
+     * answer.
+     */
+    static final long STOP_WAIT_MILLIS = 5_000;
+
     /** The PostgreSQL notification channel; the payload is the queue name. */
     static final String CHANNEL = "ssb_queue";
 
@@ -171,11 +178,22 @@ public final class PortableBroker implements Broker {
         return catalog;
     }
 
+    /**
+     * Stops the PostgreSQL listener and notifier and waits for both to end (at most {@link #STOP_WAIT_MILLIS}): in
+     * WildFly they run on the work manager's pool, which the server stops after the adapter.
+     */
     @Override
     public void close() {
         if (listener != null) {
             listener.stop();
             notifier.stop();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
+            for (BackgroundTask task : java.util.List.of(listener, notifier)) {
+                long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (!task.awaitEnded(Math.max(left, 0))) {
+                    LOG.backgroundTaskDidNotStop(task == listener ? "listener" : "notifier", config, STOP_WAIT_MILLIS);
+                }
+            }
         }
     }
 
