@@ -169,6 +169,18 @@ public interface BrokerSession {
     void wake();
 
     /**
+     * Whether another reader could find messages in the queue of this session's last RECEIVE now that its
+     * transaction committed: a reader that took a full batch wakes another only if so.
+     *
+     * @return false only when the backend knows that the last RECEIVE, committed, took the last messages that were
+     *         waiting for a reader (the portable schema on PostgreSQL); true when it may have left some, or when not
+     *         known
+     */
+    default boolean mayHaveLeftMore() {
+        return true;
+    }
+
+    /**
      * Must be called by the transaction's owner when the transaction of {@link #connection()} ended, so that
      * readers waiting for messages this session sent wake up.
      *

@@ -138,10 +138,11 @@ final class DeliverySteps {
 
     /**
      * A full batch means the group may hold more: wake the readers waiting on the queue now that its lock is
-     * released, instead of leaving them to their next fallback look.
+     * released, instead of leaving them to their next fallback look; unless the backend knows that the RECEIVE took
+     * the last messages waiting ({@link org.ssbjca.backend.BrokerSession#mayHaveLeftMore}).
      */
     void wakeOthersIfMoreWait(List<BrokerMessage> messages) {
-        if (messages.size() >= settings.batchSize()) {
+        if (messages.size() >= settings.batchSize() && connection.session().mayHaveLeftMore()) {
             activation.database().broker().signals().handOff(settings.queue());
         }
     }

@@ -34,6 +34,8 @@ final class MessageStore {
     private final TouchedQueues touchedQueues;
     /** Groups whose turn is checked once this transaction committed ({@link PortableSql#unparkGroups}). */
     private final java.util.Set<UUID> groupsToCheck = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Whether the last {@link #receiveOnce} took the last messages waiting for a reader (only known on PostgreSQL). */
+    private boolean tookLast;
 
     MessageStore(PortableBroker broker, Statements statements, TouchedQueues touchedQueues) {
         this.broker = broker;
@@ -157,6 +159,7 @@ final class MessageStore {
      * @return the messages
      */
     List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean priorities, boolean skipHeld) {
+        tookLast = false;
         try {
             if (r.conversationHandle() != null) {
                 UUID group = st.first(sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
@@ -249,6 +252,7 @@ final class MessageStore {
     private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt, boolean prioritised)
             throws SQLException {
         boolean[] parked = {false};
+        boolean[] last = {false};
         boolean holds = heldAt != NO_HOLDS;
         String statement = sql.receiveNext(top, prioritised, holds);
         List<Object> parameters = new ArrayList<>(5);
@@ -259,6 +263,7 @@ final class MessageStore {
             }
         }
         parameters.add(queue);
+        parameters.add(queue);
         List<BrokerMessage> batch;
         for (int run = 1; ; run++) {
             batch = st.list(statement, rs -> {
@@ -266,6 +271,7 @@ final class MessageStore {
                     return null; // picked, but deleted meanwhile: none taken
                 }
                 parked[0] |= rs.getBoolean("parked");
+                last[0] |= rs.getBoolean("took_last");
                 return readMessage(rs);
             }, parameters.toArray());
             boolean noneLeft = batch.size() == 1 && batch.get(0) == null;
@@ -276,11 +282,21 @@ final class MessageStore {
                 return List.of();
             }
         }
+        tookLast = last[0];
         if (parked[0]) {
             // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
             groupsToCheck.add(batch.get(0).conversationGroupId());
         }
         return batch.isEmpty() ? batch : Collections.unmodifiableList(batch);
+    }
+
+    /**
+     * @return whether the last {@link #receiveOnce} took messages and, when its statement ran, left none waiting for a
+     *         reader in its queue ({@link PortableSql#receiveNext}'s {@code took_last}); false when not known (H2, a
+     *         RECEIVE of one conversation or group)
+     */
+    boolean tookLast() {
+        return tookLast;
     }
 
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */

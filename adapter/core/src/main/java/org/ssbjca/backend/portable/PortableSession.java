@@ -42,6 +42,15 @@ final class PortableSession implements BrokerSession {
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
     private final AtomicBoolean woken = new AtomicBoolean();
+    /**
+     * The queue whose last messages waiting for a reader this session's last RECEIVE took ({@link
+     * MessageStore#tookLast}), and the queue's generation read before that RECEIVE looked ({@link
+     * QueueSignals#generation}); null when not so. Known only once the RECEIVE's transaction committed ({@link
+     * #drainedKnown}): a rollback puts the messages back.
+     */
+    private String drainedQueue;
+    private long drainedAt;
+    private boolean drainedKnown;
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
@@ -120,12 +129,13 @@ final class PortableSession implements BrokerSession {
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
         dialogs.forgetBegun();
         waitingOn.add(queue);
-        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, () -> {
-            messages.requireEnabled(queue);
-            UUID group = messages.lockNextGroup(queue);
-            broker.housekeeping().runIfDue(this, group != null);
-            return group;
-        }));
+        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, Waiting.LOOK_FIRST, this::waitEnds,
+                () -> {
+                    messages.requireEnabled(queue);
+                    UUID group = messages.lockNextGroup(queue);
+                    broker.housekeeping().runIfDue(this, group != null);
+                    return group;
+                }));
     }
 
     @Override
@@ -138,10 +148,23 @@ final class PortableSession implements BrokerSession {
         dialogs.forgetBegun();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(),
-                MessageStore.wholeQueue(request), this::waitEnds,
-                () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
+        boolean wholeQueue = MessageStore.wholeQueue(request);
+        long waitFirst = drainedKnown && wholeQueue && request.queue().equals(drainedQueue) ? drainedAt
+                : Waiting.LOOK_FIRST;
+        drainedQueue = null;
+        drainedKnown = false;
+        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), wholeQueue, waitFirst,
+                this::waitEnds, () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
         return got == null ? List.of() : got;
+    }
+
+    /**
+     * @return false when this session's last RECEIVE, committed, took the last messages that were waiting for a
+     *         reader in its queue (PostgreSQL); true otherwise
+     */
+    @Override
+    public boolean mayHaveLeftMore() {
+        return !drainedKnown;
     }
 
     /**
@@ -153,7 +176,12 @@ final class PortableSession implements BrokerSession {
         if (!checkedByReceive) {
             messages.requireEnabled(request.queue());
         }
+        long generation = broker.signals().generation(request.queue());
         List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
+        if (messages.tookLast()) {
+            drainedQueue = request.queue();
+            drainedAt = generation;
+        }
         broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {
             messages.requireEnabled(request.queue());
@@ -217,6 +245,10 @@ final class PortableSession implements BrokerSession {
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
         prioritiesSet.completed(committed);
+        drainedKnown = committed && drainedQueue != null;
+        if (!drainedKnown) {
+            drainedQueue = null;
+        }
         if (committed) {
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);

@@ -37,6 +37,7 @@ final class ExplainedReceive {
             p.setString(3, queue);
             p.setTimestamp(4, now);
             p.setString(5, queue);
+            p.setString(6, queue); // took_last's probe for other groups
             try (ResultSet rs = p.executeQuery()) {
                 boolean first = true;
                 while (rs.next()) {
