@@ -46,11 +46,12 @@ final class PortableSession implements BrokerSession {
      * The queue whose last messages waiting for a reader this session's last RECEIVE took ({@link
      * MessageStore#tookLast}), and the queue's generation read before that RECEIVE looked ({@link
      * QueueSignals#generation}); null when not so. Known only once the RECEIVE's transaction committed ({@link
-     * #drainedKnown}): a rollback puts the messages back.
+     * #drainedKnown}): a rollback puts the messages back. Volatile: a transaction manager may complete the
+     * transaction on a thread of its own.
      */
-    private String drainedQueue;
-    private long drainedAt;
-    private boolean drainedKnown;
+    private volatile String drainedQueue;
+    private volatile long drainedAt;
+    private volatile boolean drainedKnown;
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
