@@ -150,10 +150,17 @@ final class PortableSession implements BrokerSession {
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
         boolean wholeQueue = MessageStore.wholeQueue(request);
-        long waitFirst = drainedKnown && wholeQueue && request.queue().equals(drainedQueue) ? drainedAt
-                : Waiting.LOOK_FIRST;
+        long waitFirst = drainedKnown && wholeQueue && !request.timeout().isZero()
+                && request.queue().equals(drainedQueue) ? drainedAt : Waiting.LOOK_FIRST;
         drainedQueue = null;
         drainedKnown = false;
+        if (waitFirst != Waiting.LOOK_FIRST) {
+            // about to wait, as after a look that found nothing: what is due runs now, not on the next message's path
+            broker.housekeeping().runIfDue(this, false);
+            if (priorities) {
+                messages.probePrioritiesIfDue(request.queue());
+            }
+        }
         List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), wholeQueue, waitFirst,
                 this::waitEnds, () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
         return got == null ? List.of() : got;

@@ -221,6 +221,53 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * Housekeeping that is due runs when a session is about to wait, so a RECEIVE that begins by waiting (the one
+     * before took the last message waiting) runs it first, as a look that found nothing would: not after the look
+     * that finds the next message, on that message's path, a whole interval late (which, with no empty looks left at
+     * 100 messages a second, made one message a second wait for its queries: the benchmark's p99 doubled). The probe
+     * for prioritised groups, when due, runs then too.
+     */
+    @Test
+    void aReceiveThatBeginsByWaitingRunsDueHousekeepingBeforeItWaits() throws Exception {
+        try (Fixture f = new Fixture("round_trips_wait_housekeeping");
+                java.sql.Connection other = new org.ssbjca.backend.ConnectionSource(
+                        f.counted.broker.config()).open()) {
+            BrokerSession sender = f.counted.broker.session(other);
+            for (int i = 0; i < WARM_UP; i++) {
+                f.dialog(DialogOptions.defaults());
+            }
+            for (int i = 0; i < WARM_UP; i++) {
+                assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
+                f.commit();
+            }
+            assertFalse(f.s.mayHaveLeftMore());
+            // the housekeeping interval passed (and the priority probe's: one round trip at the next look)
+            f.nanos.addAndGet(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                    PortableOptions.defaults().housekeepingMillis()));
+            java.util.concurrent.atomic.AtomicBoolean probedBefore = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.CompletableFuture<Void> sent = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                await("the RECEIVE waits").atMost(Duration.ofSeconds(30))
+                        .until(() -> f.counted.broker.signals().waiters("QT", true) == 1);
+                probedBefore.set(!f.counted.broker.priorities().mayHave("QT"));
+                try {
+                    sender.send(sender.beginDialog("I", "T", "C", DialogOptions.defaults()).handle(), "M", BODY);
+                    other.commit();
+                    sender.afterCompletion(true);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long before = CountingSocketFactory.roundTrips();
+            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1).timeout(Duration.ofSeconds(30))).size());
+            assertEquals(4, CountingSocketFactory.roundTrips() - before, "housekeeping's two queries (nothing due)"
+                    + " and the priority probe before the wait, then the RECEIVE that took the message; nothing after");
+            sent.join();
+            assertTrue(probedBefore.get(), "the priority probe ran before the wait");
+            f.commit();
+        }
+    }
+
     /** {@link CountedSession} with the declarations, and the hot paths' calls. */
     private static final class Fixture implements AutoCloseable {
 
