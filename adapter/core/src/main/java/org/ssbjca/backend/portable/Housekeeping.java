@@ -19,10 +19,9 @@ import org.ssbjca.backend.Jdbc;
  * only then is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus
  * this interval late while any session of the JVM waits on a queue of the database.
  *
- * <p>A look that found nothing (its session is about to wait) does what is due, and so does a RECEIVE that begins by
- * waiting because the one before took the last message waiting ({@link MessageStore#tookLast}); a look that found
- * messages leaves it to those unless a whole interval more has passed (a queue so busy that no look comes back empty),
- * so that a message found is not held back by the queries and the connection a pass needs.
+ * <p>A look that found nothing (its session is about to wait) does what is due; a look that found messages leaves it
+ * to such a look unless a whole interval more has passed (a queue so busy that no look comes back empty), so that a
+ * message found is not held back by the queries and the connection a pass needs.
  */
 final class Housekeeping {
 

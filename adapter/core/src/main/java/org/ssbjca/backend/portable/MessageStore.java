@@ -243,23 +243,6 @@ final class MessageStore {
     }
 
     /**
-     * For a session about to wait on a queue (PostgreSQL): probes for prioritised groups now if the last answer is too
-     * old to be believed ({@link #mayHavePriorities}), so that the RECEIVE that takes the next message need not.
-     *
-     * @param queue the queue
-     */
-    void probePrioritiesIfDue(String queue) {
-        if (!sql.receivesInOneStatement()) {
-            return;
-        }
-        try {
-            mayHavePriorities(queue);
-        } catch (SQLException e) {
-            throw PortableSession.failure("looking for prioritised groups of queue '" + queue + "'", e);
-        }
-    }
-
-    /**
      * RECEIVE from a whole queue in one statement ({@link PortableSql#receiveNext}).
      *
      * @param heldAt the time holds are compared with, or {@link #NO_HOLDS}: no group is left out as held (the

@@ -43,14 +43,11 @@ final class PortableSession implements BrokerSession {
     private volatile boolean cancelled;
     private final AtomicBoolean woken = new AtomicBoolean();
     /**
-     * The queue whose last messages waiting for a reader this session's last RECEIVE took ({@link
-     * MessageStore#tookLast}), and the queue's generation read before that RECEIVE looked ({@link
-     * QueueSignals#generation}); null when not so. Known only once the RECEIVE's transaction committed ({@link
-     * #drainedKnown}): a rollback puts the messages back. Volatile: a transaction manager may complete the
-     * transaction on a thread of its own.
+     * Whether this session's last RECEIVE took the last messages waiting for a reader in its queue ({@link
+     * MessageStore#tookLast}); {@link #drainedKnown} once its transaction committed (a rollback puts the messages
+     * back). Volatile: a transaction manager may complete the transaction on a thread of its own.
      */
-    private volatile String drainedQueue;
-    private volatile long drainedAt;
+    private volatile boolean tookLast;
     private volatile boolean drainedKnown;
 
     PortableSession(PortableBroker broker, Connection connection) {
@@ -130,13 +127,12 @@ final class PortableSession implements BrokerSession {
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
         dialogs.forgetBegun();
         waitingOn.add(queue);
-        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, Waiting.LOOK_FIRST, this::waitEnds,
-                () -> {
-                    messages.requireEnabled(queue);
-                    UUID group = messages.lockNextGroup(queue);
-                    broker.housekeeping().runIfDue(this, group != null);
-                    return group;
-                }));
+        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, () -> {
+            messages.requireEnabled(queue);
+            UUID group = messages.lockNextGroup(queue);
+            broker.housekeeping().runIfDue(this, group != null);
+            return group;
+        }));
     }
 
     @Override
@@ -149,20 +145,11 @@ final class PortableSession implements BrokerSession {
         dialogs.forgetBegun();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        boolean wholeQueue = MessageStore.wholeQueue(request);
-        long waitFirst = drainedKnown && wholeQueue && !request.timeout().isZero()
-                && request.queue().equals(drainedQueue) ? drainedAt : Waiting.LOOK_FIRST;
-        drainedQueue = null;
+        tookLast = false;
         drainedKnown = false;
-        if (waitFirst != Waiting.LOOK_FIRST) {
-            // about to wait, as after a look that found nothing: what is due runs now, not on the next message's path
-            broker.housekeeping().runIfDue(this, false);
-            if (priorities) {
-                messages.probePrioritiesIfDue(request.queue());
-            }
-        }
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(), wholeQueue, waitFirst,
-                this::waitEnds, () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
+        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(),
+                MessageStore.wholeQueue(request), this::waitEnds,
+                () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
         return got == null ? List.of() : got;
     }
 
@@ -184,12 +171,8 @@ final class PortableSession implements BrokerSession {
         if (!checkedByReceive) {
             messages.requireEnabled(request.queue());
         }
-        long generation = broker.signals().generation(request.queue());
         List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
-        if (messages.tookLast()) {
-            drainedQueue = request.queue();
-            drainedAt = generation;
-        }
+        tookLast = messages.tookLast();
         broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {
             messages.requireEnabled(request.queue());
@@ -253,10 +236,8 @@ final class PortableSession implements BrokerSession {
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
         prioritiesSet.completed(committed);
-        drainedKnown = committed && drainedQueue != null;
-        if (!drainedKnown) {
-            drainedQueue = null;
-        }
+        drainedKnown = committed && tookLast;
+        tookLast = false;
         if (committed) {
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);

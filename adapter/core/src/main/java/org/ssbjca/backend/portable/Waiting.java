@@ -12,9 +12,6 @@ import org.ssbjca.backend.QueueSignals;
  */
 final class Waiting {
 
-    /** For {@link #await}: look at the queue first. */
-    static final long LOOK_FIRST = -1;
-
     private final QueueSignals signals;
     private final long fallbackPollMillis;
 
@@ -29,45 +26,33 @@ final class Waiting {
      * @param anyGroup whether a look takes whichever conversation group comes next (not one conversation or group):
      *        such waiters are interchangeable, and a commit wakes only as many of them as it filled groups ({@link
      *        QueueSignals#await(String, long, long, boolean)})
-     * @param waitFirst {@link #LOOK_FIRST}, or the queue's generation ({@link QueueSignals#generation}) read before a
-     *        look of this session that took the last messages waiting for a reader: then the first look comes only
-     *        after a signal or the fallback interval, as if a look had just found nothing (a look with a zero
-     *        timeout comes at once)
      * @param cancelled when it turns true the wait ends, empty
      * @param look one look at the queue; null when there was nothing
      * @param <T> what a look finds
      * @return what the first successful look found, or null when the time ran out, the wait was cancelled or the
      *         thread interrupted
      */
-    <T> T await(String queue, Duration timeout, boolean anyGroup, long waitFirst, BooleanSupplier cancelled,
-            Supplier<T> look) {
+    <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, Supplier<T> look) {
         boolean forever = ReceiveRequest.FOREVER.equals(timeout);
         long deadline = forever ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         // true while this waiter holds a wake-up meant for one interchangeable waiter: handed on if it will not look
         boolean woken = false;
-        boolean lookNow = waitFirst == LOOK_FIRST || timeout.isZero();
-        long generation = waitFirst;
         while (true) {
-            if (lookNow) {
-                generation = signals.generation(queue);
-            }
+            long generation = signals.generation(queue);
             if (cancelled.getAsBoolean()) {
                 passOnIf(woken && anyGroup, queue);
                 return null;
             }
-            if (lookNow) {
-                T found;
-                try {
-                    found = look.get();
-                } catch (RuntimeException | Error e) {
-                    passOnIf(woken && anyGroup, queue);
-                    throw e;
-                }
-                if (found != null || timeout.isZero()) {
-                    return found;
-                }
+            T found;
+            try {
+                found = look.get();
+            } catch (RuntimeException | Error e) {
+                passOnIf(woken && anyGroup, queue);
+                throw e;
             }
-            lookNow = true;
+            if (found != null || timeout.isZero()) {
+                return found;
+            }
             long remainingMillis = forever ? Long.MAX_VALUE : (deadline - System.nanoTime()) / 1_000_000L;
             if (remainingMillis <= 0) {
                 return null;

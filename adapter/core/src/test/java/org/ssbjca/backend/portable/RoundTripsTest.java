@@ -1,9 +1,6 @@
 package org.ssbjca.backend.portable;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -159,119 +156,10 @@ class RoundTripsTest {
         }
     }
 
-    /**
-     * A RECEIVE that took the last message waiting for a reader, once committed, leaves nothing for another reader
-     * ({@link BrokerSession#mayHaveLeftMore}), and the session's next RECEIVE that waits does not look before a
-     * signal or the end of its time: no empty look and no query of the queue's status first, which cost a reader at
-     * 100 messages a second two statements per message. A message sent meanwhile wakes it and is taken by one look. After a rollback (the
-     * message is back), and while other groups have messages, the next RECEIVE looks at once.
-     */
-    @Test
-    void afterTakingTheLastMessageTheNextReceiveWaitsForASignalBeforeItLooks() throws Exception {
-        try (Fixture f = new Fixture("round_trips_drained");
-                java.sql.Connection other = new org.ssbjca.backend.ConnectionSource(
-                        f.counted.broker.config()).open()) {
-            BrokerSession sender = f.counted.broker.session(other);
-            ReceiveRequest waiting = ReceiveRequest.from("QT").top(1).timeout(Duration.ofMillis(300));
-            for (int i = 0; i < WARM_UP; i++) {
-                f.dialog(DialogOptions.defaults());
-            }
-            for (int i = 0; i < WARM_UP - 1; i++) {
-                assertEquals(1, f.s.receive(waiting).size());
-                f.commit();
-                assertTrue(f.s.mayHaveLeftMore(), "other groups still have messages");
-            }
-            assertEquals(1, f.s.receive(waiting).size());
-            f.commit();
-            assertFalse(f.s.mayHaveLeftMore(), "the last message waiting was taken");
-
-            long before = CountingSocketFactory.roundTrips();
-            assertEquals(0, f.s.receive(waiting).size());
-            assertEquals(2, CountingSocketFactory.roundTrips() - before, "one look, when the time ran out (the"
-                    + " RECEIVE and the queue's status: empty or disabled?), none before it");
-            f.commit();
-
-            f.dialog(DialogOptions.defaults());
-            assertEquals(1, f.s.receive(waiting).size(), "the next RECEIVE looks at once");
-            f.commit();
-            assertFalse(f.s.mayHaveLeftMore());
-            java.util.concurrent.CompletableFuture<Void> sent = java.util.concurrent.CompletableFuture.runAsync(() -> {
-                await("the RECEIVE waits").atMost(Duration.ofSeconds(30))
-                        .until(() -> f.counted.broker.signals().waiters("QT", true) == 1);
-                try {
-                    sender.send(sender.beginDialog("I", "T", "C", DialogOptions.defaults()).handle(), "M", BODY);
-                    other.commit();
-                    sender.afterCompletion(true);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            before = CountingSocketFactory.roundTrips();
-            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1).timeout(Duration.ofSeconds(30))).size(),
-                    "woken by the commit");
-            assertEquals(1, CountingSocketFactory.roundTrips() - before, "one look: the RECEIVE that took it");
-            sent.join();
-            f.c().rollback();
-            f.s.afterCompletion(false);
-            assertTrue(f.s.mayHaveLeftMore(), "rolled back: the message is there again");
-            before = CountingSocketFactory.roundTrips();
-            assertEquals(1, f.s.receive(waiting).size(), "taken again at once");
-            assertEquals(1, CountingSocketFactory.roundTrips() - before);
-            f.commit();
-        }
-    }
-
-    /**
-     * Housekeeping that is due runs when a session is about to wait, so a RECEIVE that begins by waiting (the one
-     * before took the last message waiting) runs it first, as a look that found nothing would: not after the look
-     * that finds the next message, on that message's path, a whole interval late (which, with no empty looks left at
-     * 100 messages a second, made one message a second wait for its queries: the benchmark's p99 doubled). The probe
-     * for prioritised groups, when due, runs then too.
-     */
-    @Test
-    void aReceiveThatBeginsByWaitingRunsDueHousekeepingBeforeItWaits() throws Exception {
-        try (Fixture f = new Fixture("round_trips_wait_housekeeping");
-                java.sql.Connection other = new org.ssbjca.backend.ConnectionSource(
-                        f.counted.broker.config()).open()) {
-            BrokerSession sender = f.counted.broker.session(other);
-            for (int i = 0; i < WARM_UP; i++) {
-                f.dialog(DialogOptions.defaults());
-            }
-            for (int i = 0; i < WARM_UP; i++) {
-                assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1)).size());
-                f.commit();
-            }
-            assertFalse(f.s.mayHaveLeftMore());
-            // the housekeeping interval passed (and the priority probe's: one round trip at the next look)
-            f.nanos.addAndGet(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
-                    PortableOptions.defaults().housekeepingMillis()));
-            java.util.concurrent.atomic.AtomicBoolean probedBefore = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.concurrent.CompletableFuture<Void> sent = java.util.concurrent.CompletableFuture.runAsync(() -> {
-                await("the RECEIVE waits").atMost(Duration.ofSeconds(30))
-                        .until(() -> f.counted.broker.signals().waiters("QT", true) == 1);
-                probedBefore.set(!f.counted.broker.priorities().mayHave("QT"));
-                try {
-                    sender.send(sender.beginDialog("I", "T", "C", DialogOptions.defaults()).handle(), "M", BODY);
-                    other.commit();
-                    sender.afterCompletion(true);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            long before = CountingSocketFactory.roundTrips();
-            assertEquals(1, f.s.receive(ReceiveRequest.from("QT").top(1).timeout(Duration.ofSeconds(30))).size());
-            assertEquals(4, CountingSocketFactory.roundTrips() - before, "housekeeping's two queries (nothing due)"
-                    + " and the priority probe before the wait, then the RECEIVE that took the message; nothing after");
-            sent.join();
-            assertTrue(probedBefore.get(), "the priority probe ran before the wait");
-            f.commit();
-        }
-    }
-
     /** {@link CountedSession} with the declarations, and the hot paths' calls. */
     private static final class Fixture implements AutoCloseable {
 
-        final CountedSession counted;
+        private final CountedSession counted;
         final BrokerSession s;
         /** The clock of the broker's {@link org.ssbjca.backend.GroupPresence}: it moves only when a test moves it. */
         final java.util.concurrent.atomic.AtomicLong nanos;
@@ -291,10 +179,6 @@ class RoundTripsTest {
 
         void commit() throws Exception {
             counted.commit();
-        }
-
-        java.sql.Connection c() {
-            return counted.c;
         }
 
         /** @return the round trips of a RECEIVE from QT (that takes {@code expected} messages) and its commit */

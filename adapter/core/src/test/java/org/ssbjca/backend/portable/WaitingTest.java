@@ -114,8 +114,8 @@ class WaitingTest {
             java.util.function.Supplier<String> look) {
         List<CompletableFuture<String>> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(CompletableFuture.supplyAsync(() -> waiting.await(QUEUE, Duration.ofMinutes(2), true,
-                    Waiting.LOOK_FIRST, cancelled, look), threads));
+            out.add(CompletableFuture.supplyAsync(() -> waiting.await(QUEUE, Duration.ofMinutes(2), true, cancelled,
+                    look), threads));
         }
         await("the readers wait").atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == n);
         return out;
