@@ -274,9 +274,9 @@ final class PortableSql {
      * when it ran: its group was left with none (parked) and no other group of the queue had its turn (turn below
      * {@link #PARKED}: messages, or an unparked group whose messages have just gone). Then a reader that took a full
      * batch wakes no other reader once it committed ({@code BrokerSession.mayHaveLeftMore}). The probe runs only when
-     * the group was parked. Measured on one connection (200 groups of 20 messages, 7,000 executions
-     * interleaved with the statement without the column, each rolled back): 3 µs more per execution of about 300
-     * when the probe does not run; written as a plain {@code EXISTS} that always runs, 9 to 12 µs more.
+     * the group was parked. Measured on one connection (200 groups of 20 messages, 7,000 executions interleaved with
+     * the statement without the column, each rolled back): 3 µs more per execution of about 300 when the probe does
+     * not run; written as a plain {@code EXISTS} that always runs, 9 to 12 µs more.
      */
     private final String receiveNext;
     /**

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.InetAddress;
 import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import javax.net.SocketFactory;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.ConnectionSource;
@@ -50,7 +48,7 @@ class BrokerCloseTest {
     }
 
     /** pgjdbc's {@code socketFactory}: remembers every socket made, under the key given as {@code socketFactoryArg}. */
-    public static final class Sockets extends SocketFactory {
+    public static final class Sockets extends UnconnectedSocketFactory {
         private static final Map<String, List<Socket>> MADE = new ConcurrentHashMap<>();
         private final List<Socket> made;
 
@@ -68,26 +66,6 @@ class BrokerCloseTest {
             Socket s = new Socket();
             made.add(s);
             return s;
-        }
-
-        @Override
-        public Socket createSocket(String host, int port) {
-            throw new UnsupportedOperationException("pgjdbc connects the socket itself");
-        }
-
-        @Override
-        public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
-            throw new UnsupportedOperationException("pgjdbc connects the socket itself");
-        }
-
-        @Override
-        public Socket createSocket(InetAddress host, int port) {
-            throw new UnsupportedOperationException("pgjdbc connects the socket itself");
-        }
-
-        @Override
-        public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
-            throw new UnsupportedOperationException("pgjdbc connects the socket itself");
         }
     }
 }

@@ -5,15 +5,13 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.Socket;
-import javax.net.SocketFactory;
 
 /**
  * pgjdbc's {@code socketFactory}: sockets that count, per thread, the round trips made on them: each first read after
  * a write (the driver waiting for the server's answer to what it sent).
  */
-public final class CountingSocketFactory extends SocketFactory {
+public final class CountingSocketFactory extends UnconnectedSocketFactory {
 
     private static final ThreadLocal<long[]> ROUND_TRIPS = ThreadLocal.withInitial(() -> new long[1]);
 
@@ -79,25 +77,5 @@ public final class CountingSocketFactory extends SocketFactory {
                 ROUND_TRIPS.get()[0]++;
             }
         }
-    }
-
-    @Override
-    public Socket createSocket(String host, int port) {
-        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
-    }
-
-    @Override
-    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) {
-        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
-    }
-
-    @Override
-    public Socket createSocket(InetAddress host, int port) {
-        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
-    }
-
-    @Override
-    public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) {
-        throw new UnsupportedOperationException("pgjdbc connects the socket itself");
     }
 }
