@@ -29,8 +29,7 @@ class BrokerCloseTest {
     void closeReturnsOnlyAfterTheListenerAndTheNotifierClosedTheirConnections() throws Exception {
         DatabaseConfig db = PostgresServer.get().newDatabase("broker_close");
         String key = "broker_close";
-        DatabaseConfig tracked = new DatabaseConfig(db.url() + (db.url().contains("?") ? "&" : "?")
-                + "socketFactory=" + Sockets.class.getName() + "&socketFactoryArg=" + key, db.user(), db.password());
+        DatabaseConfig tracked = UnconnectedSocketFactory.through(db, Sockets.class, "&socketFactoryArg=" + key);
         List<Socket> sockets = Sockets.of(key);
         PortableBroker broker = new PortableBroker(new ConnectionSource(tracked), BackgroundRunner.daemonThreads(),
                 new PortableOptions(1000, 1000, Clock.systemUTC()));

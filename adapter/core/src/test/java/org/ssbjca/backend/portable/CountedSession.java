@@ -21,8 +21,7 @@ final class CountedSession implements AutoCloseable {
 
     /** The broker's schema prepared on the database (installed only when {@code create}). */
     CountedSession(DatabaseConfig database, boolean create) throws Exception {
-        config = new DatabaseConfig(database.url() + (database.url().contains("?") ? "&" : "?") + "socketFactory="
-                + CountingSocketFactory.class.getName(), database.user(), database.password());
+        config = UnconnectedSocketFactory.through(database, CountingSocketFactory.class, "");
         ConnectionSource source = new ConnectionSource(config);
         broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), PortableOptions.defaults(), nanos::get);
         c = source.open();
