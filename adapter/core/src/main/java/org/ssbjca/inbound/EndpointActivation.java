@@ -1,6 +1,7 @@
 package org.ssbjca.inbound;
 
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.TaskEnd;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import jakarta.resource.spi.work.WorkException;
@@ -11,7 +12,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.ssbjca.brokers.AdapterContext;
@@ -128,12 +128,8 @@ public final class EndpointActivation {
             readers.clear();
         }
         stopping.forEach(QueueReader::stop);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
-        for (QueueReader r : stopping) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (!r.awaitStopped(Math.max(left, 0))) {
-                LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
-            }
+        for (QueueReader r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, QueueReader::end)) {
+            LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
         }
         redeliveries.failAll();
         LOG.deactivated(name());

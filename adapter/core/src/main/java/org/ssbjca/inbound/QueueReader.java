@@ -3,12 +3,11 @@ package org.ssbjca.inbound;
 import org.ssbjca.support.AdapterLog;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.support.Backoff;
+import org.ssbjca.support.TaskEnd;
 
 /**
  * One reader of an activation: a loop on a container work thread, each turn one delivery transaction in the activation's {@link DeliveryMode}. It holds its
@@ -24,7 +23,7 @@ final class QueueReader implements Runnable {
     private final DeliverySettings settings;
     private final String name;
     private final Backoff backoff;
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final TaskEnd end = new TaskEnd();
     private volatile boolean stopped;
     private volatile ReaderConnection connection;
     private MessageEndpoint endpoint;
@@ -64,7 +63,7 @@ final class QueueReader implements Runnable {
         } finally {
             discard();
             activation.metrics().readerStopped(name);
-            finished.countDown();
+            end.reached();
         }
     }
 
@@ -193,13 +192,9 @@ final class QueueReader implements Runnable {
         activation.wakePaused();
     }
 
-    boolean awaitStopped(long millis) {
-        try {
-            return finished.await(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    /** @return the end of the reader's loop, reached once it has left its thread */
+    TaskEnd end() {
+        return end;
     }
 
     private void discard() {

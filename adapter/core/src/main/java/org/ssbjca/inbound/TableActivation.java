@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
@@ -20,6 +19,7 @@ import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.brokers.WorkManagerRunner;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.TaskEnd;
 
 /**
  * One message-driven bean fed from an application's own table ({@link TableRowListener}): its readers, each a
@@ -119,12 +119,8 @@ public final class TableActivation {
             readers.clear();
         }
         stopping.forEach(TableReader::stop);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
-        for (TableReader r : stopping) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            if (!r.awaitStopped(Math.max(left, 0))) {
-                LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
-            }
+        for (TableReader r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, TableReader::end)) {
+            LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
         }
         LOG.tableDeactivated(name());
     }

@@ -4,7 +4,6 @@ import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.Connection;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
@@ -12,6 +11,7 @@ import org.ssbjca.backend.TableQueue;
 import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
+import org.ssbjca.support.TaskEnd;
 
 /**
  * One reader of a table activation: a loop on a container work thread, each turn one delivery transaction of up to
@@ -32,7 +32,7 @@ final class TableReader implements Runnable {
     private final TableSettings settings;
     private final String name;
     private final Backoff backoff = new Backoff(500, 30_000, 0.5);
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final TaskEnd end = new TaskEnd();
     private volatile boolean stopped;
     private volatile ReaderConnection connection;
     private MessageEndpoint endpoint;
@@ -74,7 +74,7 @@ final class TableReader implements Runnable {
             }
         } finally {
             discard();
-            finished.countDown();
+            end.reached();
         }
     }
 
@@ -219,13 +219,9 @@ final class TableReader implements Runnable {
         }
     }
 
-    boolean awaitStopped(long millis) {
-        try {
-            return finished.await(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    /** @return the end of the reader's loop, reached once it has left its thread */
+    TaskEnd end() {
+        return end;
     }
 
     private void discard() {

@@ -1,7 +1,6 @@
 package org.ssbjca.backend.portable;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import org.ssbjca.support.TaskEnd;
 
 /**
  * A long-running task of the broker (the PostgreSQL listener, the notifier) that its owner stops and then waits for:
@@ -10,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class BackgroundTask implements Runnable {
 
-    private final CountDownLatch ended = new CountDownLatch(1);
+    private final TaskEnd end = new TaskEnd();
     private volatile boolean stopped;
     /** The thread that runs the task, while it runs (guarded by this): a pool's thread is not interrupted later. */
     private Thread thread;
@@ -28,7 +27,7 @@ abstract class BackgroundTask implements Runnable {
             synchronized (this) {
                 thread = null;
             }
-            ended.countDown();
+            end.reached();
         }
     }
 
@@ -48,16 +47,8 @@ abstract class BackgroundTask implements Runnable {
         }
     }
 
-    /**
-     * @param millis how long to wait at most
-     * @return whether the task ended within that time
-     */
-    final boolean awaitEnded(long millis) {
-        try {
-            return ended.await(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+    /** @return the task's end, reached once it has left its thread */
+    final TaskEnd end() {
+        return end;
     }
 }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import org.ssbjca.backend.BackendKind;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
@@ -17,6 +18,7 @@ import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.TaskEnd;
 
 /**
  * The portable broker on H2 or PostgreSQL. Readers in this JVM are woken by {@link QueueSignals} after a sending
@@ -187,12 +189,9 @@ public final class PortableBroker implements Broker {
         if (listener != null) {
             listener.stop();
             notifier.stop();
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
-            for (BackgroundTask task : java.util.List.of(listener, notifier)) {
-                long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                if (!task.awaitEnded(Math.max(left, 0))) {
-                    LOG.backgroundTaskDidNotStop(task == listener ? "listener" : "notifier", config, STOP_WAIT_MILLIS);
-                }
+            for (BackgroundTask task : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, List.of(listener, notifier),
+                    BackgroundTask::end)) {
+                LOG.backgroundTaskDidNotStop(task == listener ? "listener" : "notifier", config, STOP_WAIT_MILLIS);
             }
         }
     }
