@@ -116,21 +116,12 @@ final class PgNotifier extends BackgroundTask {
     private void send(Set<String> queues, Set<java.util.UUID> groups) throws InterruptedException {
         try {
             if (connection == null) {
-                connection = source.open();
-                connection.setAutoCommit(true);
+                connection = open(source);
                 backendPid = connection.unwrap(PGConnection.class).getBackendPID();
             }
             if (!groups.isEmpty()) {
                 // before the notifications, so that the readers they wake see the groups' turns
-                Set<String> unparked = new LinkedHashSet<>();
-                try (PreparedStatement ps = connection.prepareStatement(sql.unparkGroups)) {
-                    ps.setArray(1, connection.createArrayOf("uuid", groups.toArray()));
-                    try (java.sql.ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            unparked.add(rs.getString(1));
-                        }
-                    }
-                }
+                Set<String> unparked = unpark(connection, sql, groups);
                 if (!unparked.isEmpty()) {
                     signals.signalAll(unparked);
                     queues.addAll(unparked);
@@ -150,6 +141,48 @@ final class PgNotifier extends BackgroundTask {
             LOG.notificationsNotSent(queues, e.getMessage(), delay);
             Thread.sleep(delay);
         }
+    }
+
+    /**
+     * @param source the database
+     * @return a connection for the notifier, in auto-commit, that keeps its statements' generic plans
+     *         ({@link PortableSql#GENERIC_PLANS})
+     * @throws SQLException if the database refuses
+     */
+    static Connection open(ConnectionSource source) throws SQLException {
+        Connection c = source.open();
+        try {
+            c.setAutoCommit(true);
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute(PortableSql.GENERIC_PLANS);
+            }
+            return c;
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Gives the parked groups among {@code groups} that have messages a turn again ({@link PortableSql#unparkGroups}).
+     *
+     * @param c the notifier's connection ({@link #open})
+     * @param sql the statements
+     * @param groups groups that committed transactions touched
+     * @return the queues of the groups given a turn
+     * @throws SQLException if the statement fails
+     */
+    static Set<String> unpark(Connection c, PortableSql sql, Set<java.util.UUID> groups) throws SQLException {
+        Set<String> unparked = new LinkedHashSet<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.unparkGroups)) {
+            ps.setArray(1, c.createArrayOf("uuid", groups.toArray()));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    unparked.add(rs.getString(1));
+                }
+            }
+        }
+        return unparked;
     }
 
     private void close() {

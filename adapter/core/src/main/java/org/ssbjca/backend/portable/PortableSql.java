@@ -76,6 +76,13 @@ final class PortableSql {
      * Parameters: the groups (UUID[]). Returns their queues.
      */
     final String unparkGroups;
+    /**
+     * PostgreSQL: the notifier's session keeps its statements' generic plans. {@link #unparkGroups} runs after every
+     * commit that parked a group (once per message at low rates); PostgreSQL estimates its array at ten groups in the
+     * generic plan and one in a custom plan, so it judged the generic plan dearer and planned the statement again at
+     * every execution (about 0.1 ms each), though both plans are the same index probes.
+     */
+    static final String GENERIC_PLANS = "SET plan_cache_mode = force_generic_plan";
     /** The same for the parked groups of a queue (the periodic repair). Parameter: queue. Returns the groups. */
     final String unparkQueue;
     /**
