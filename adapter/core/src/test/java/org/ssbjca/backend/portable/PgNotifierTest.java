@@ -62,6 +62,53 @@ class PgNotifierTest {
         }
     }
 
+    /**
+     * A commit that finds the notifier idle is announced no sooner than {@link PgNotifier#SETTLE_NANOS} after it: the
+     * readers of this JVM, signalled at the commit, run their RECEIVE first. When the notifier's NOTIFY started is read
+     * from PostgreSQL ({@code pg_stat_activity.query_start} of its session), against the database's clock just before
+     * the commit was handed to it.
+     */
+    @Test
+    void aCommitAfterAQuietTimeIsAnnouncedOnceTheLocalReadersHadTheirTurn() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_settle"));
+        PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+        Thread thread = new Thread(notifier, "notifier");
+        try (Connection listening = source.open(); Connection watching = source.open()) {
+            listening.setAutoCommit(true);
+            watching.setAutoCommit(true);
+            try (Statement s = listening.createStatement()) {
+                s.execute("LISTEN " + PortableBroker.CHANNEL);
+            }
+            thread.start();
+            PGConnection pg = listening.unwrap(PGConnection.class);
+            for (int i = 0; i < 6; i++) {
+                // quiet: the interval since the last round is over
+                LockSupport.parkNanos(2 * PgNotifier.INTERVAL_NANOS);
+                long committedAt = microsNow(watching,
+                        "SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::bigint");
+                notifier.committed(List.of(QUEUE));
+                nextArrival(pg);
+                long notifiedAt = microsNow(watching, "SELECT (EXTRACT(EPOCH FROM query_start) * 1000000)::bigint"
+                        + " FROM pg_stat_activity WHERE pid = " + notifier.backendPid());
+                if (i > 0) { // the first round opens the notifier's connection
+                    assertTrue(notifiedAt - committedAt >= TimeUnit.NANOSECONDS.toMicros(PgNotifier.SETTLE_NANOS),
+                            "the NOTIFY started " + (notifiedAt - committedAt) + " µs after the commit");
+                }
+            }
+        } finally {
+            notifier.stop();
+            thread.interrupt();
+            thread.join(10_000);
+        }
+    }
+
+    private static long microsNow(Connection c, String query) throws Exception {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(query)) {
+            assertTrue(rs.next(), query);
+            return rs.getLong(1);
+        }
+    }
+
     /** The listener skips what this JVM's notifier announced (its readers were signalled at the commit), not others. */
     @Test
     void theListenerSkipsItsOwnNotifiersAnnouncements() throws Exception {
@@ -146,6 +193,18 @@ class PgNotifierTest {
             ps.setString(1, queue);
             ps.execute();
         }
+    }
+
+    /** Waits (at most 10 s) for the queue's next notification. */
+    private static void nextArrival(PGConnection pg) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            PGNotification[] got = pg.getNotifications(100); // returns as soon as one arrives
+            if (got != null && List.of(got).stream().anyMatch(n -> QUEUE.equals(n.getParameter()))) {
+                return;
+            }
+        }
+        throw new AssertionError("no notification within 10 s");
     }
 
     /** Adds the arrival times of the notifications waiting now; @return whether any arrived so far */
