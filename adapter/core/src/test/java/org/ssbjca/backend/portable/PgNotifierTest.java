@@ -33,11 +33,7 @@ class PgNotifierTest {
         ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_interval"));
         PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
         Thread thread = new Thread(notifier, "notifier");
-        try (Connection listening = source.open()) {
-            listening.setAutoCommit(true);
-            try (Statement s = listening.createStatement()) {
-                s.execute("LISTEN " + PortableBroker.CHANNEL);
-            }
+        try (Connection listening = listening(source)) {
             thread.start();
             int commits = 200;
             long start = System.nanoTime();
@@ -73,12 +69,7 @@ class PgNotifierTest {
         ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_settle"));
         PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
         Thread thread = new Thread(notifier, "notifier");
-        try (Connection listening = source.open(); Connection watching = source.open()) {
-            listening.setAutoCommit(true);
-            watching.setAutoCommit(true);
-            try (Statement s = listening.createStatement()) {
-                s.execute("LISTEN " + PortableBroker.CHANNEL);
-            }
+        try (Connection listening = listening(source); Connection watching = autoCommitting(source)) {
             thread.start();
             PGConnection pg = listening.unwrap(PGConnection.class);
             for (int i = 0; i < 6; i++) {
@@ -102,6 +93,21 @@ class PgNotifierTest {
         }
     }
 
+    /** @return a connection in auto-commit that listens on the adapter's channel */
+    private static Connection listening(ConnectionSource source) throws Exception {
+        Connection c = autoCommitting(source);
+        try (Statement s = c.createStatement()) {
+            s.execute("LISTEN " + PortableBroker.CHANNEL);
+        }
+        return c;
+    }
+
+    private static Connection autoCommitting(ConnectionSource source) throws Exception {
+        Connection c = source.open();
+        c.setAutoCommit(true);
+        return c;
+    }
+
     private static long microsNow(Connection c, String query) throws Exception {
         try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(query)) {
             assertTrue(rs.next(), query);
@@ -118,12 +124,7 @@ class PgNotifierTest {
         PgListener listener = new PgListener(source, signals, notifier::backendPid);
         Thread notifying = new Thread(notifier, "notifier");
         Thread listening = new Thread(listener, "listener");
-        try (Connection watching = source.open(); Connection other = source.open()) {
-            watching.setAutoCommit(true);
-            other.setAutoCommit(true);
-            try (Statement s = watching.createStatement()) {
-                s.execute("LISTEN " + PortableBroker.CHANNEL);
-            }
+        try (Connection watching = listening(source); Connection other = autoCommitting(source)) {
             listening.start();
             notifying.start();
             await("the listener listens").atMost(Duration.ofSeconds(10)).until(() -> {
