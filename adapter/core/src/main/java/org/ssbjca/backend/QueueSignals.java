@@ -37,6 +37,15 @@ public final class QueueSignals {
 
     /**
      * @param queue a queue name
+     * @return {@link System#nanoTime()} of the queue's last signal or hand-off (0 before the first): a woken waiter
+     *         tells from it how long it took to run again
+     */
+    public long signalledAt(String queue) {
+        return of(queue).signalledAt;
+    }
+
+    /**
+     * @param queue a queue name
      * @return how many signals the queue has had that may mean messages of types not counted here ({@link
      *         #arrivals}): another process's commit (a database notification), a lost notification connection, a
      *         repair; not a commit in this JVM ({@link #committed}, counted by type) nor a hand-off ({@link #handOff}),
@@ -110,6 +119,7 @@ public final class QueueSignals {
         Signal s = of(queue);
         s.lock.lock();
         try {
+            s.signalledAt = System.nanoTime();
             s.generation++;
             if (uncounted) {
                 s.uncountedArrivals++;
@@ -240,6 +250,8 @@ public final class QueueSignals {
         /** Waiters for one conversation or group: woken by every signal. */
         final Condition named = lock.newCondition();
         volatile long generation;
+        /** {@link System#nanoTime()} of the last signal or hand-off. */
+        volatile long signalledAt;
         /** The signals that may mean messages of types not counted here: all but commits here and hand-offs. */
         volatile long uncountedArrivals;
         /** {@link System#nanoTime()} at which readers look again without a signal; 0 for none. */

@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.DeliveryEvent;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Instant;
 import java.util.Collections;
@@ -179,6 +180,9 @@ final class DeliverySteps {
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
+            DeliveryEvent event = new DeliveryEvent();
+            boolean recorded = event.isEnabled();
+            event.begin();
             try {
                 if (activation.batchListener()) {
                     ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
@@ -196,6 +200,9 @@ final class DeliverySteps {
             } finally {
                 DeliveryContext.leave();
                 metrics.finished(reader);
+                if (recorded) {
+                    recorded(event, batch);
+                }
             }
             if (activation.transactionRollbackOnly()) {
                 // The bean returned but doomed the transaction (setRollbackOnly). Nothing below may run in it: it
@@ -214,6 +221,18 @@ final class DeliverySteps {
             ledger().clearPriorityIfDrained(settings.queue(), batch.group());
         }
         return true;
+    }
+
+    /** Commits the bean call's flight recorder event, if a recording wants it. */
+    private void recorded(DeliveryEvent event, Batch batch) {
+        event.end();
+        if (event.shouldCommit()) {
+            event.queue = settings.queue();
+            event.messages = batch.application.size();
+            event.group = String.valueOf(batch.group());
+            event.succeeded = batch.error == null && !activation.transactionRollbackOnly();
+            event.commit();
+        }
     }
 
     /**

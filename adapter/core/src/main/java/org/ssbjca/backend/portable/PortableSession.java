@@ -20,6 +20,7 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
+import org.ssbjca.support.ReceiveEvent;
 
 /**
  * The Service Broker verbs on the portable schema. Conversation state changes lock both endpoint rows of the
@@ -171,7 +172,16 @@ final class PortableSession implements BrokerSession {
         if (!checkedByReceive) {
             messages.requireEnabled(request.queue());
         }
+        ReceiveEvent event = new ReceiveEvent();
+        boolean recorded = event.isEnabled();
+        event.begin();
         List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
+        event.end();
+        if (recorded && event.shouldCommit()) {
+            event.queue = request.queue();
+            event.messages = batch.size();
+            event.commit();
+        }
         tookLast = messages.tookLast();
         broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {

@@ -5,6 +5,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.support.WaitEvent;
 
 /**
  * WAITFOR for the portable schema: look at the queue, and while there is nothing, sleep until the queue is signalled
@@ -57,9 +58,19 @@ final class Waiting {
             if (remainingMillis <= 0) {
                 return null;
             }
+            WaitEvent event = new WaitEvent();
+            boolean recorded = event.isEnabled(); // a wait that began before a recording started is not one of its
+            event.begin();
             try {
                 woken = signals.await(queue, generation,
                         signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis)), anyGroup);
+                if (recorded && event.isEnabled()) {
+                    event.end();
+                    event.queue = queue;
+                    event.signalled = woken;
+                    event.wakeUp = woken ? Math.max(0, System.nanoTime() - signals.signalledAt(queue)) : 0;
+                    event.commit();
+                }
             } catch (InterruptedException e) {
                 passOnIf(anyGroup, queue);
                 Thread.currentThread().interrupt();

@@ -1,0 +1,135 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.inbound.QueueReaderTest.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.support.DeliveryEvent;
+import org.ssbjca.support.ReceiveEvent;
+import org.ssbjca.support.WaitEvent;
+
+/**
+ * The adapter's flight recorder events, as the README's "Flight recorder events" section describes them: with every
+ * event on, a reader's wait, the RECEIVE that took a message and the bean's call, in that order on the reader's
+ * thread, with their fields; with a recording's default settings, the bean's call only when it took 20 ms or more
+ * and no wait.
+ */
+class FlightEventsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDeliveryIsRecordedAsTheWaitTheReceiveAndTheBeanCall(String backend) throws Exception {
+        List<BrokerMessage> delivered = new CopyOnWriteArrayList<>();
+        List<RecordedEvent> events;
+        try (InboundHarness h = InboundBackends.harness(backend); Recording recording = new Recording()) {
+            recording.enable(ReceiveEvent.NAME).withThreshold(Duration.ZERO);
+            recording.enable(WaitEvent.NAME).withThreshold(Duration.ZERO);
+            recording.enable(DeliveryEvent.NAME).withThreshold(Duration.ZERO);
+            recording.start();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) delivered::add, true, spec);
+            QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
+            await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            h.send("one");
+            await(() -> delivered.size() == 1);
+            recording.stop();
+            events = read(recording);
+        }
+        BrokerMessage message = delivered.get(0);
+        RecordedEvent delivery = only(events, DeliveryEvent.NAME);
+        long reader = delivery.getThread().getJavaThreadId();
+        assertEquals(InboundHarness.TARGET_QUEUE, delivery.getString("queue"));
+        assertEquals(1, delivery.getInt("messages"));
+        assertEquals(message.conversationGroupId().toString(), delivery.getString("group"));
+        assertTrue(delivery.getBoolean("succeeded"));
+
+        // the RECEIVE that took it: on the reader's thread, before the bean's call
+        RecordedEvent took = events.stream().filter(e -> e.getEventType().getName().equals(ReceiveEvent.NAME)
+                && e.getInt("messages") == 1).findFirst().orElseThrow(() -> new AssertionError(
+                        "no RECEIVE that took a message in " + events));
+        assertEquals(reader, took.getThread().getJavaThreadId());
+        assertEquals(InboundHarness.TARGET_QUEUE, took.getString("queue"));
+        assertFalse(took.getEndTime().isAfter(delivery.getStartTime()), "the RECEIVE ends before the bean's call");
+
+        // the wait it came out of: signalled by the send's commit, ended before that RECEIVE began
+        RecordedEvent wait = events.stream().filter(e -> e.getEventType().getName().equals(WaitEvent.NAME)
+                && e.getThread().getJavaThreadId() == reader && !e.getEndTime().isAfter(took.getStartTime()))
+                .reduce((a, b) -> b).orElseThrow(() -> new AssertionError("no wait before the RECEIVE in " + events));
+        assertTrue(wait.getBoolean("signalled"), wait.toString());
+        assertEquals(InboundHarness.TARGET_QUEUE, wait.getString("queue"));
+        long wakeUp = wait.getLong("wakeUp");
+        assertTrue(wakeUp > 0 && wakeUp < wait.getDuration().toNanos(), "the wake-up, " + wakeUp
+                + " ns, is part of a wait of " + wait.getDuration().toNanos() + " ns");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"H2"})
+    void withTheDefaultSettingsOnlyABeanCallOfTwentyMillisecondsOrMoreIsRecorded(String backend) throws Exception {
+        List<String> delivered = new CopyOnWriteArrayList<>();
+        List<RecordedEvent> events;
+        try (InboundHarness h = InboundBackends.harness(backend);
+                Recording recording = new Recording(Configuration.getConfiguration("default"))) {
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
+                String body = new String(m.body(), java.nio.charset.StandardCharsets.UTF_8);
+                if (body.equals("slow")) {
+                    try {
+                        Thread.sleep(50); // the bean's own work: what the event's threshold is about
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                delivered.add(body);
+            }, true, spec);
+            recording.start();
+            h.send("fast");
+            h.send("slow");
+            h.send("fast");
+            await(() -> delivered.size() == 3);
+            recording.stop();
+            events = read(recording);
+        }
+        List<RecordedEvent> calls = events.stream().filter(e -> e.getEventType().getName().equals(
+                DeliveryEvent.NAME)).toList();
+        assertTrue(calls.stream().anyMatch(e -> e.getDuration().toMillis() >= 50), "the slow call: " + calls);
+        assertTrue(calls.stream().allMatch(e -> e.getDuration().toMillis() >= 20), "only calls of 20 ms or more: "
+                + calls);
+        assertTrue(events.stream().noneMatch(e -> e.getEventType().getName().equals(WaitEvent.NAME)),
+                "waits are off unless a recording turns them on");
+        assertTrue(events.stream().filter(e -> e.getEventType().getName().equals(ReceiveEvent.NAME))
+                .allMatch(e -> e.getDuration().toMillis() >= 20), "only RECEIVEs of 20 ms or more");
+    }
+
+    private static RecordedEvent only(List<RecordedEvent> events, String name) {
+        List<RecordedEvent> of = events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
+        assertEquals(1, of.size(), name + ": " + of);
+        return of.get(0);
+    }
+
+    private static List<RecordedEvent> read(Recording recording) throws Exception {
+        Path file = Files.createTempFile("ssb-jca-events", ".jfr");
+        try {
+            recording.dump(file);
+            return RecordingFile.readAllEvents(file);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.ssbjca.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.ejb.EJB;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.OperateOnDeployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.it.support.Deployments;
+import org.ssbjca.it.support.IronJacamar;
+import org.ssbjca.sample.echo.EchoClient;
+
+/**
+ * The README's "Flight recorder events" recipe, run as written against the WildFly this test runs in (its own
+ * process id for {@code <pid>}): {@code jcmd} starts a recording with the adapter's events on, the echo sample
+ * answers a request, {@code jcmd} dumps and stops it, and {@code jfr print} shows the EchoService reader's wait, its
+ * RECEIVE and the bean's call. The RAR's events load in WildFly's module system (its manifest's {@code jdk.jfr}).
+ */
+@ExtendWith(ArquillianExtension.class)
+class FlightEventsIT {
+
+    @EJB
+    EchoClient client;
+
+    @Deployment(name = "rar", order = 1, testable = false)
+    static ResourceAdapterArchive rar() {
+        return Deployments.rar(IronJacamar.h2InMemory("flight-events-it"));
+    }
+
+    @Deployment(name = "ejb", order = 2)
+    static JavaArchive ejb() {
+        return Deployments.ejbSample(FlightEventsIT.class);
+    }
+
+    @Test
+    @OperateOnDeployment("ejb")
+    void theRecipeRecordsTheWaitTheReceiveAndTheBeanCall() throws Exception {
+        String pid = Long.toString(ProcessHandle.current().pid());
+        Path dir = Files.createTempDirectory("ssb-jca-jfr");
+        Path file = dir.resolve("ssb-jca.jfr");
+        try {
+            // the README's commands, word for word but for <pid> and the file's directory
+            String started = run("jcmd", pid, "JFR.start", "name=ssb-jca", "settings=default",
+                    "+org.ssbjca.Receive#threshold=0ms", "+org.ssbjca.Delivery#threshold=0ms",
+                    "+org.ssbjca.Wait#enabled=true");
+            assertTrue(started.contains("Started recording"), started);
+            try {
+                Conversation dialog = client.send("recorded");
+                assertEquals("echo: recorded", client.awaitReply(dialog, Duration.ofSeconds(30)));
+                run("jcmd", pid, "JFR.dump", "name=ssb-jca", "filename=" + file);
+            } finally {
+                run("jcmd", pid, "JFR.stop", "name=ssb-jca");
+            }
+            String printed = run("jfr", "print", "--events", "org.ssbjca.Receive,org.ssbjca.Wait,org.ssbjca.Delivery",
+                    file.toString());
+            List<String> events = events(printed);
+            assertTrue(events.stream().anyMatch(e -> e.startsWith("org.ssbjca.Delivery")
+                    && e.contains("queue = \"EchoServiceQueue\"") && e.contains("messages = 1")
+                    && e.contains("succeeded = true")), "the bean's call: " + printed);
+            assertTrue(events.stream().anyMatch(e -> e.startsWith("org.ssbjca.Receive")
+                    && e.contains("queue = \"EchoServiceQueue\"") && e.contains("messages = 1")),
+                    "the RECEIVE that took the request: " + printed);
+            assertTrue(events.stream().anyMatch(e -> e.startsWith("org.ssbjca.Wait")
+                    && e.contains("queue = \"EchoServiceQueue\"") && e.contains("signalled = true")),
+                    "a reader's wait that the send's commit ended: " + printed);
+        } finally {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** @return each event of {@code jfr print}'s output, from its name to its closing brace */
+    private static List<String> events(String printed) {
+        List<String> events = new ArrayList<>();
+        StringBuilder current = null;
+        for (String line : printed.split("\n")) {
+            if (line.startsWith("org.ssbjca.")) {
+                current = new StringBuilder();
+            }
+            if (current != null) {
+                current.append(line).append('\n');
+                if (line.equals("}")) {
+                    events.add(current.toString());
+                    current = null;
+                }
+            }
+        }
+        return events;
+    }
+
+    /** Runs a tool of the JDK WildFly runs on; @return its output */
+    private static String run(String tool, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", tool).toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), String.join(" ", command) + ": " + out);
+        return out;
+    }
+}
