@@ -13,6 +13,7 @@ import org.ssbjca.bench.server.BenchControlMXBean;
 import org.ssbjca.bench.server.BenchControlRegistration;
 import org.ssbjca.bench.server.ContainerLoop;
 import org.ssbjca.bench.server.ContainerTaker;
+import org.ssbjca.bench.server.LatencyEvent;
 import org.ssbjca.bench.server.Bodies;
 import org.ssbjca.bench.server.Recorder;
 import org.ssbjca.bench.server.SsbBatchMdb;
@@ -48,9 +49,9 @@ final class BenchDeployments {
         return ShrinkWrap.create(JavaArchive.class, CONTROL)
                 .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
                         BenchControlRegistration.class, SsbSender.class, ArtemisSender.class,
-                        ContainerLoop.class, ContainerTaker.class)
+                        ContainerLoop.class, ContainerTaker.class, LatencyEvent.class)
                 .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
-                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar\n"));
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, jdk.jfr\n"));
     }
 
     /** ssb-jca, one message per transaction, with {@code readers} readers. */

@@ -388,6 +388,8 @@ class BenchmarkIT {
         long[][] gcs = new long[2][2];
         long[] maintenance = new long[3];
         boolean maintenanceRead = cpu != null;
+        java.util.Optional<LatencyStages> stages = cpu == null ? java.util.Optional.empty()
+                : LatencyStages.start(cpu.wildfly(), Files.createTempFile("ssb-bench-latency", ".jfr"));
         for (int round = 0; round < Rounds.COUNT; round++) {
             for (String system : Rounds.order(round, List.of("ssb", "artemis"))) {
                 boolean toSsb = "ssb".equals(system);
@@ -424,6 +426,12 @@ class BenchmarkIT {
                 loader.clear(); // the run's dialogs, so that each round starts alike
             }
         }
+        if (stages.isPresent()) {
+            try (LatencyStages recorded = stages.get()) {
+                recorded.stop();
+                stagesRows(recorded.read());
+            }
+        }
         double[] s = percentiles("ssb-jca", ssb);
         double[] a = percentiles("Artemis", artemis);
         String how = String.format(Locale.ROOT, "%,d messages at %d msg/s%s, each sent in its own transaction",
@@ -443,6 +451,16 @@ class BenchmarkIT {
         report.target("latency at 100 msg/s: p50 and p99 ≤ Artemis's, max ≤ 2× Artemis's", "≤ 1×, ≤ 1×, ≤ 2×",
                 String.format(Locale.ROOT, "%.2f×, %.2f×, %.2f×", s[0] / a[0], s[1] / a[1], s[2] / a[2]),
                 s[0] <= a[0] && s[1] <= a[1] && s[2] <= 2 * a[2]);
+    }
+
+    /** The latency phase's flight recording: ssb-jca's messages by stage, all of them and the slowest 1%. */
+    private void stagesRows(LatencyStages.Result recorded) {
+        String how = String.format(Locale.ROOT, "from a flight recording of WildFly over the phase (the adapter's"
+                + " Wait and Receive events, the benchmark's own at each send's return and each bean call; %,d"
+                + " messages placed, %d not); stages in ms, means, which add up to the latency", recorded.messages()
+                .size(), recorded.unplaced());
+        report.row("latency", "ssb-jca by stage: every message", recorded.describe(1.0), how);
+        report.row("latency", "ssb-jca by stage: the slowest 1%", recorded.describe(0.01), how);
     }
 
     /** @return "; sending and receiving, CPU per message: ..." over the runs, or "" when not measured */

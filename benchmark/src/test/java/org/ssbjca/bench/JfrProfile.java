@@ -157,7 +157,7 @@ final class JfrProfile implements AutoCloseable {
         return OTHER_STEP;
     }
 
-    private static String jcmd(long pid, String... command) throws IOException {
+    static String jcmd(long pid, String... command) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(tool("jcmd"), Long.toString(pid)));
         cmd.addAll(List.of(command));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -171,7 +171,7 @@ final class JfrProfile implements AutoCloseable {
     }
 
     /** A tool of the JDK this JVM runs on (WildFly runs on the same). */
-    private static String tool(String name) {
+    static String tool(String name) {
         return Path.of(System.getProperty("java.home"), "bin", name).toString();
     }
 

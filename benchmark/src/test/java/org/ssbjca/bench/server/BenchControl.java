@@ -166,6 +166,7 @@ public final class BenchControl implements BenchControlMXBean {
                 artemis.send(i, 1, size);
             }
             r.sentAt[i] = System.nanoTime();
+            LatencyEvent.record(r.number, i, true);
         }
         r.await(60_000);
         long[] out = new long[count];

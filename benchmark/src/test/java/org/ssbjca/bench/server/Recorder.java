@@ -48,6 +48,7 @@ public final class Recorder {
             int id = idOf(firstBody);
             if (id >= 0 && id < r.receivedAt.length) {
                 r.receivedAt[id] = now;
+                LatencyEvent.record(r.number, id, false);
             }
         }
         // One synchronization per transaction, which counts every delivery made in it: a per-message phase proves
@@ -89,6 +90,9 @@ public final class Recorder {
 
     /** One run's counters. */
     static final class Run {
+        private static final AtomicInteger RUNS = new AtomicInteger();
+        /** Tells this run's {@link LatencyEvent}s from those of other runs in one recording. */
+        final int number = RUNS.incrementAndGet();
         final int expected;
         final AtomicLong firstStart = new AtomicLong();
         final AtomicInteger delivered = new AtomicInteger();
