@@ -76,17 +76,31 @@ final class JfrProfile implements AutoCloseable {
      * @return the recording, or empty with the reason printed
      */
     static Optional<JfrProfile> start(long pid, Path file) {
+        return started(pid, "JFR profile", "name=" + NAME, "settings=default", "method-profiling=max",
+                "filename=" + file) ? Optional.of(new JfrProfile(pid, file)) : Optional.empty();
+    }
+
+    /**
+     * Starts a recording in WildFly's JVM with {@code jcmd}.
+     *
+     * @param pid WildFly's JVM
+     * @param what what the recording is for, as the benchmark prints it when it could not start
+     * @param options {@code JFR.start}'s options
+     * @return whether it started; if not, the reason is printed
+     */
+    static boolean started(long pid, String what, String... options) {
         try {
-            String out = jcmd(pid, "JFR.start", "name=" + NAME, "settings=default", "method-profiling=max",
-                    "filename=" + file);
+            List<String> command = new ArrayList<>(List.of("JFR.start"));
+            command.addAll(List.of(options));
+            String out = jcmd(pid, command.toArray(String[]::new));
             if (!out.contains("Started recording")) {
-                System.out.println("[benchmark] JFR profile not recorded: " + out.strip());
-                return Optional.empty();
+                System.out.println("[benchmark] " + what + " not recorded: " + out.strip());
+                return false;
             }
-            return Optional.of(new JfrProfile(pid, file));
+            return true;
         } catch (IOException e) {
-            System.out.println("[benchmark] JFR profile not recorded: " + e.getMessage());
-            return Optional.empty();
+            System.out.println("[benchmark] " + what + " not recorded: " + e.getMessage());
+            return false;
         }
     }
 

@@ -30,8 +30,9 @@ final class LatencyStages implements AutoCloseable {
     private static final String RECEIVE = "org.ssbjca.Receive";
     private static final String WAIT = "org.ssbjca.Wait";
     private static final String MESSAGE = "org.ssbjca.bench.Latency";
-    static final String[] STAGES = {"signal after the send returned", "wake-up", "the reader before its RECEIVE",
-        "the RECEIVE", "RECEIVE to the bean"};
+    static final String[] STAGES = {"the signal against the send's return (negative: before it)",
+        "the reader's wake-up after the signal", "the reader from its wake-up to its RECEIVE", "the RECEIVE",
+        "from the RECEIVE to the bean"};
 
     private final long pid;
     private final Path file;
@@ -47,19 +48,10 @@ final class LatencyStages implements AutoCloseable {
      * @return the recording, or empty with the reason printed
      */
     static Optional<LatencyStages> start(long pid, Path file) {
-        try {
-            String out = JfrProfile.jcmd(pid, "JFR.start", "name=" + NAME, "settings=none",
-                    "+" + RECEIVE + "#enabled=true", "+" + RECEIVE + "#threshold=0ms", "+" + WAIT + "#enabled=true",
-                    "+" + MESSAGE + "#enabled=true", "filename=" + file);
-            if (!out.contains("Started recording")) {
-                System.out.println("[benchmark] latency stages not recorded: " + out.strip());
-                return Optional.empty();
-            }
-            return Optional.of(new LatencyStages(pid, file));
-        } catch (IOException e) {
-            System.out.println("[benchmark] latency stages not recorded: " + e.getMessage());
-            return Optional.empty();
-        }
+        return JfrProfile.started(pid, "latency stages", "name=" + NAME, "settings=none",
+                "+" + RECEIVE + "#enabled=true", "+" + RECEIVE + "#threshold=0ms", "+" + WAIT + "#enabled=true",
+                "+" + MESSAGE + "#enabled=true", "filename=" + file)
+                ? Optional.of(new LatencyStages(pid, file)) : Optional.empty();
     }
 
     /** Stops the recording and writes its file. */
