@@ -26,7 +26,7 @@ import org.ssbjca.sample.echo.EchoClient;
 /**
  * The README's "Flight recorder events" recipe, run as written against the WildFly this test runs in (its own
  * process id for {@code <pid>}): {@code jcmd} starts a recording with the adapter's events on, the echo sample
- * answers a request, {@code jcmd} dumps and stops it, and {@code jfr print} shows the EchoService reader's wait, its
+ * answers requests, {@code jcmd} dumps and stops it, and {@code jfr print} shows the EchoService reader's wait, its
  * RECEIVE and the bean's call. The RAR's events load in WildFly's module system (its manifest's {@code jdk.jfr}).
  */
 @ExtendWith(ArquillianExtension.class)
@@ -58,8 +58,13 @@ class FlightEventsIT {
                     "+org.ssbjca.Wait#enabled=true");
             assertTrue(started.contains("Started recording"), started);
             try {
-                Conversation dialog = client.send("recorded");
-                assertEquals("echo: recorded", client.awaitReply(dialog, Duration.ofSeconds(30)));
+                // A reader's wait that began before the recording is not one of its events, and a commit wakes the
+                // reader that has waited longest: with the sample's 2 readers, the third request at the latest wakes
+                // a reader that began its wait after the recording started.
+                for (int i = 1; i <= 4; i++) {
+                    Conversation dialog = client.send("recorded " + i);
+                    assertEquals("echo: recorded " + i, client.awaitReply(dialog, Duration.ofSeconds(30)));
+                }
                 run("jcmd", pid, "JFR.dump", "name=ssb-jca", "filename=" + file);
             } finally {
                 run("jcmd", pid, "JFR.stop", "name=ssb-jca");

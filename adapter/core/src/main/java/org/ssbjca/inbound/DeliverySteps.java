@@ -180,9 +180,7 @@ final class DeliverySteps {
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
-            DeliveryEvent event = new DeliveryEvent();
-            boolean recorded = event.isEnabled();
-            event.begin();
+            DeliveryEvent event = DeliveryEvent.started();
             try {
                 if (activation.batchListener()) {
                     ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
@@ -200,9 +198,8 @@ final class DeliverySteps {
             } finally {
                 DeliveryContext.leave();
                 metrics.finished(reader);
-                if (recorded) {
-                    recorded(event, batch);
-                }
+                DeliveryEvent.finish(event, settings.queue(), batch.application.size(), batch.group(),
+                        () -> batch.error == null && !activation.transactionRollbackOnly());
             }
             if (activation.transactionRollbackOnly()) {
                 // The bean returned but doomed the transaction (setRollbackOnly). Nothing below may run in it: it
@@ -221,18 +218,6 @@ final class DeliverySteps {
             ledger().clearPriorityIfDrained(settings.queue(), batch.group());
         }
         return true;
-    }
-
-    /** Commits the bean call's flight recorder event, if a recording wants it. */
-    private void recorded(DeliveryEvent event, Batch batch) {
-        event.end();
-        if (event.shouldCommit()) {
-            event.queue = settings.queue();
-            event.messages = batch.application.size();
-            event.group = String.valueOf(batch.group());
-            event.succeeded = batch.error == null && !activation.transactionRollbackOnly();
-            event.commit();
-        }
     }
 
     /**

@@ -11,6 +11,7 @@ import org.ssbjca.backend.TableQueue;
 import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
+import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.TaskEnd;
 
 /**
@@ -126,6 +127,7 @@ final class TableReader implements Runnable {
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && local ? DeliveryContext.NO_TRANSACTION : transaction);
+            DeliveryEvent event = rows.isEmpty() ? null : DeliveryEvent.started();
             try {
                 for (TableRow row : rows) {
                     failedOn = row;
@@ -137,8 +139,13 @@ final class TableReader implements Runnable {
                         break;
                     }
                 }
+            } catch (RuntimeException | Error e) {
+                ok = false;
+                throw e;
             } finally {
                 DeliveryContext.leave();
+                boolean succeeded = ok;
+                DeliveryEvent.finish(event, settings.definition.table(), rows.size(), null, () -> succeeded);
             }
         } catch (RuntimeException | Error e) {
             ok = false;

@@ -8,14 +8,16 @@ import jdk.jfr.StackTrace;
 import jdk.jfr.Threshold;
 
 /**
- * A flight recorder event: the bean's call for one delivery ({@code onMessage}, or {@code onMessages} for a
- * conversation-group listener), inside the delivery's transaction. Recorded when it takes 20 ms or more unless a
+ * A flight recorder event: the bean's call for one delivery ({@code onMessage}, {@code onMessages} for a
+ * conversation-group listener, the {@code onRow} calls of a table activation's delivery), inside the delivery's
+ * transaction. Recorded when it takes 20 ms or more unless a
  * recording sets another threshold ({@code org.ssbjca.Delivery#threshold=0ms}). The event's thread is the reader's.
  */
 @Name(DeliveryEvent.NAME)
 @Label("Delivery to the bean")
 @Category({"ssb-jca", "Inbound"})
-@Description("The bean's call for one delivery, inside the delivery's transaction")
+@Description("The bean's call for one delivery, inside the delivery's transaction (for a table activation, its rows'"
+        + " calls)")
 @Threshold("20 ms")
 @StackTrace(false)
 public final class DeliveryEvent extends jdk.jfr.Event {
@@ -35,4 +37,41 @@ public final class DeliveryEvent extends jdk.jfr.Event {
     @Label("Succeeded")
     @Description("Whether the bean returned normally without marking the transaction for rollback")
     public boolean succeeded;
+
+    /**
+     * @return an event begun now, or null when no recording wants it (a call that began before a recording started
+     *         is not one of its events)
+     */
+    public static DeliveryEvent started() {
+        DeliveryEvent event = new DeliveryEvent();
+        if (!event.isEnabled()) {
+            return null;
+        }
+        event.begin();
+        return event;
+    }
+
+    /**
+     * Ends the bean's call and records it if the recording wants a call that long.
+     *
+     * @param event what {@link #started()} returned, or null
+     * @param queue the activation's queue, or a table activation's table
+     * @param messages the messages (or rows) the bean was given
+     * @param group their conversation group, or null
+     * @param succeeded asked only when the event is recorded
+     */
+    public static void finish(DeliveryEvent event, String queue, int messages, Object group,
+            java.util.function.BooleanSupplier succeeded) {
+        if (event == null) {
+            return;
+        }
+        event.end();
+        if (event.shouldCommit()) {
+            event.queue = queue;
+            event.messages = messages;
+            event.group = group == null ? null : group.toString();
+            event.succeeded = succeeded.getAsBoolean();
+            event.commit();
+        }
+    }
 }

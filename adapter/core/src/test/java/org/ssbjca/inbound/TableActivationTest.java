@@ -77,6 +77,44 @@ class TableActivationTest {
         }
     }
 
+    /** The README's flight recorder event for the bean's calls: a table delivery's rows, under the table's name. */
+    @org.junit.jupiter.api.Test
+    void aTableDeliveryIsRecordedAsOneBeanCallForItsRows() throws Exception {
+        List<jdk.jfr.consumer.RecordedEvent> events;
+        try (InboundHarness h = new InboundHarness(database("H2"), false);
+                jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(org.ssbjca.support.DeliveryEvent.NAME).withThreshold(Duration.ZERO);
+            recording.start();
+            createMessages(h, 3);
+            AtomicInteger seen = new AtomicInteger();
+            TableActivationSpec spec = messageSpec(h);
+            spec.setMaxReaders("1");
+            spec.setBatchSize("3");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class,
+                    (TableRowListener) row -> seen.incrementAndGet(), true, h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> activation(h, factory).deliveredRows() == 3);
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+            recording.stop();
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("table-events", ".jfr");
+            try {
+                recording.dump(file);
+                events = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
+            } finally {
+                java.nio.file.Files.deleteIfExists(file);
+            }
+        }
+        assertEquals(1, events.size(), events.toString());
+        jdk.jfr.consumer.RecordedEvent call = events.get(0);
+        assertEquals("Messaging.Message", call.getString("queue"));
+        assertEquals(3, call.getInt("messages"));
+        assertTrue(call.getBoolean("succeeded"));
+        assertEquals(null, call.getString("group"));
+    }
+
     /**
      * Seed 003, leased: the bean fails on the poison job each time; it is taken again after the retry delay, its
      * attempt counted, and set aside after maxAttempts; redelivered, it comes back as attempt 1. The other jobs flow.
