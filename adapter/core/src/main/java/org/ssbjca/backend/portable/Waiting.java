@@ -59,7 +59,7 @@ final class Waiting {
                 return null;
             }
             WaitEvent event = new WaitEvent();
-            boolean recorded = event.isEnabled(); // a wait that began before a recording started is not one of its
+            boolean recorded = event.isEnabled(); // a wait begun before a recording started is left out of it
             event.begin();
             try {
                 woken = signals.await(queue, generation,
