@@ -19,10 +19,11 @@ import jdk.jfr.consumer.RecordingFile;
  * latency phase (both systems' rounds, so that both run under it): the adapter's own events ({@code org.ssbjca.Wait},
  * {@code org.ssbjca.Receive}, the README's "Flight recorder events") and the benchmark's ({@code
  * org.ssbjca.bench.Latency}: a message's send returned, it reached the bean). For each message, on the thread that
- * delivered it: the RECEIVE that took it, the wait that this RECEIVE came out of, and from them five stages that add
+ * delivered it: the RECEIVE that took it, the wait that this RECEIVE came out of, and from them six stages that add
  * up to the message's latency: the signal against the send's return (negative: the commit signals the readers
- * before the EJB call returns), the wake-up (signal to the reader's thread running), the reader's work before its
- * RECEIVE (empty looks included), the RECEIVE, and from the RECEIVE to the bean.
+ * before the EJB call returns), the reader still busy with the look before its wait when the signal came (the wait's
+ * {@code busy}), the wake-up (from the signal, or the wait's start if later, to the reader's thread running), the
+ * reader's work before its RECEIVE (empty looks included), the RECEIVE, and from the RECEIVE to the bean.
  */
 final class LatencyStages implements AutoCloseable {
 
@@ -31,8 +32,8 @@ final class LatencyStages implements AutoCloseable {
     private static final String WAIT = "org.ssbjca.Wait";
     private static final String MESSAGE = "org.ssbjca.bench.Latency";
     static final String[] STAGES = {"the signal against the send's return (negative: before it)",
-        "the reader's wake-up after the signal", "the reader from its wake-up to its RECEIVE", "the RECEIVE",
-        "from the RECEIVE to the bean"};
+        "the reader still busy with its look before the signal's wait", "the reader's wake-up",
+        "the reader from its wake-up to its RECEIVE", "the RECEIVE", "from the RECEIVE to the bean"};
 
     private final long pid;
     private final Path file;
@@ -157,9 +158,12 @@ final class LatencyStages implements AutoCloseable {
         long woke = nanos(wait.getEndTime());
         boolean signalled = wait.getBoolean("signalled");
         long wakeUp = signalled ? wait.getLong("wakeUp") : 0;
+        long busy = signalled ? wait.getLong("busy") : 0;
+        long signalAt = busy > 0 ? nanos(wait.getStartTime()) - busy : woke - wakeUp;
         long[] stages = {
-            woke - wakeUp - sentAt,
-            wakeUp,
+            signalAt - sentAt,
+            busy,
+            woke - Math.max(signalAt, nanos(wait.getStartTime())),
             nanos(took.getStartTime()) - woke,
             nanos(took.getEndTime()) - nanos(took.getStartTime()),
             receivedAt - nanos(took.getEndTime())};

@@ -126,6 +126,11 @@ public final class TableActivation {
     }
 
     /** @return {@code Bean@table} */
+    /** @return whether the current delivery's container transaction is marked for rollback (the bean doomed it) */
+    boolean transactionRollbackOnly() {
+        return ra.transactionRollbackOnly();
+    }
+
     public String name() {
         Class<?> bean = factory.getEndpointClass();
         return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getTable();

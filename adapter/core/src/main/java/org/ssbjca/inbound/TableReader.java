@@ -145,7 +145,8 @@ final class TableReader implements Runnable {
             } finally {
                 DeliveryContext.leave();
                 boolean succeeded = ok;
-                DeliveryEvent.finish(event, settings.definition.table(), rows.size(), null, () -> succeeded);
+                DeliveryEvent.finish(event, settings.definition.table(), rows.size(), null,
+                        () -> succeeded && !activation.transactionRollbackOnly());
             }
         } catch (RuntimeException | Error e) {
             ok = false;

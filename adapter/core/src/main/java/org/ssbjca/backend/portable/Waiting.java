@@ -61,15 +61,12 @@ final class Waiting {
             WaitEvent event = new WaitEvent();
             boolean recorded = event.isEnabled(); // a wait begun before a recording started is left out of it
             event.begin();
+            long waitMillis = signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis));
+            long waitStart = System.nanoTime();
             try {
-                woken = signals.await(queue, generation,
-                        signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis)), anyGroup);
+                woken = signals.await(queue, generation, waitMillis, anyGroup);
                 if (recorded && event.isEnabled()) {
-                    event.end();
-                    event.queue = queue;
-                    event.signalled = woken;
-                    event.wakeUp = woken ? Math.max(0, System.nanoTime() - signals.signalledAt(queue)) : 0;
-                    event.commit();
+                    recordWait(event, queue, woken, waitStart, waitMillis);
                 }
             } catch (InterruptedException e) {
                 passOnIf(anyGroup, queue);
@@ -77,6 +74,24 @@ final class Waiting {
                 return null;
             }
         }
+    }
+
+    /**
+     * Ends and commits a wait's event. The wait counts as signalled when the queue's generation moved before its time
+     * ran out (a waiter that another waiter's signal left asleep until then was not woken by it); the signal is the
+     * queue's last one, and one that came before the wait began (during the look before it) means the thread did not
+     * block: {@code busy} says how long before the wait, and the wake-up counts from the wait's start.
+     */
+    private void recordWait(WaitEvent event, String queue, boolean generationMoved, long waitStart, long waitMillis) {
+        long now = System.nanoTime();
+        event.end();
+        long signalledAt = signals.signalledAt(queue);
+        boolean signalled = generationMoved && now - waitStart < waitMillis * 1_000_000L;
+        event.queue = queue;
+        event.signalled = signalled;
+        event.busy = signalled && signalledAt - waitStart < 0 ? waitStart - signalledAt : 0;
+        event.wakeUp = signalled ? now - (event.busy > 0 ? waitStart : signalledAt) : 0;
+        event.commit();
     }
 
     private void passOnIf(boolean pass, String queue) {

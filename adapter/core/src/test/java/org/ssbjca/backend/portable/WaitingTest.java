@@ -120,4 +120,87 @@ class WaitingTest {
         await("the readers wait").atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == n);
         return out;
     }
+    /**
+     * The wait's flight recorder event when the queue was signalled during the look before it: the thread does not
+     * block, {@code busy} says how long before the wait the signal came, and the wake-up counts from the wait's start
+     * (it counted from the signal, longer than the wait itself).
+     */
+    @Test
+    void aSignalDuringTheLookIsRecordedAsBusyNotAsAWakeUp() throws Exception {
+        List<jdk.jfr.consumer.RecordedEvent> events;
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(org.ssbjca.support.WaitEvent.NAME).withThreshold(Duration.ZERO);
+            recording.start();
+            AtomicInteger calls = new AtomicInteger();
+            String found = waiting.await(QUEUE, Duration.ofSeconds(30), true, () -> false, () -> {
+                if (calls.incrementAndGet() == 1) {
+                    signals.signal(QUEUE); // a commit while this look runs
+                    sleep(20);
+                    return null;
+                }
+                return "m";
+            });
+            assertEquals("m", found);
+            recording.stop();
+            events = events(recording);
+        }
+        assertEquals(1, events.size(), events.toString());
+        jdk.jfr.consumer.RecordedEvent wait = events.get(0);
+        org.junit.jupiter.api.Assertions.assertTrue(wait.getBoolean("signalled"), wait.toString());
+        org.junit.jupiter.api.Assertions.assertTrue(wait.getLong("busy") >= 20_000_000L, wait.toString());
+        org.junit.jupiter.api.Assertions.assertTrue(wait.getLong("wakeUp") <= wait.getDuration().toNanos(),
+                "the wake-up is part of the wait: " + wait);
+    }
+
+    /**
+     * A waiter that another waiter's signal left asleep until its fallback look was not woken by a signal: its event
+     * says so (it said "signalled", with a wake-up as long as the fallback interval).
+     */
+    @Test
+    void aWaiterLeftAsleepByAnotherWaitersSignalIsNotRecordedAsSignalled() throws Exception {
+        Waiting shortFallback = new Waiting(signals, 300);
+        List<jdk.jfr.consumer.RecordedEvent> events;
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(org.ssbjca.support.WaitEvent.NAME).withThreshold(Duration.ZERO);
+            recording.start();
+            AtomicBoolean arrived = new AtomicBoolean();
+            java.util.function.Supplier<String> look = () -> arrived.get() ? "m" : null;
+            CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> shortFallback.await(QUEUE,
+                    Duration.ofSeconds(30), true, () -> false, look), threads);
+            await().atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == 1);
+            CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> shortFallback.await(QUEUE,
+                    Duration.ofSeconds(30), true, () -> false, look), threads);
+            await().atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == 2);
+            arrived.set(true);
+            signals.signal(QUEUE, 1); // wakes the waiter that waited longest, the first
+            assertEquals("m", first.get(30, TimeUnit.SECONDS));
+            assertEquals("m", second.get(30, TimeUnit.SECONDS));
+            recording.stop();
+            events = events(recording);
+        }
+        assertEquals(2, events.size(), events.toString());
+        long signalled = events.stream().filter(e -> e.getBoolean("signalled")).count();
+        assertEquals(1, signalled, "only the first waiter was woken by the signal: " + events);
+        jdk.jfr.consumer.RecordedEvent ranOut = events.stream().filter(e -> !e.getBoolean("signalled")).findFirst()
+                .orElseThrow();
+        assertEquals(0, ranOut.getLong("wakeUp"), ranOut.toString());
+    }
+
+    private static List<jdk.jfr.consumer.RecordedEvent> events(jdk.jfr.Recording recording) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("waits", ".jfr");
+        try {
+            recording.dump(file);
+            return jdk.jfr.consumer.RecordingFile.readAllEvents(file);
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis); // the look's own work, which the test makes long: not a wait for a state
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }
