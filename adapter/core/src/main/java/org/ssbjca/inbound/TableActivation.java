@@ -125,12 +125,12 @@ public final class TableActivation {
         LOG.tableDeactivated(name());
     }
 
-    /** @return {@code Bean@table} */
     /** @return whether the current delivery's container transaction is marked for rollback (the bean doomed it) */
     boolean transactionRollbackOnly() {
         return ra.transactionRollbackOnly();
     }
 
+    /** @return {@code Bean@table} */
     public String name() {
         Class<?> bean = factory.getEndpointClass();
         return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getTable();

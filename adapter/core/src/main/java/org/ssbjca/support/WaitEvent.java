@@ -10,8 +10,8 @@ import jdk.jfr.Timespan;
 
 /**
  * A flight recorder event: a RECEIVE (or GET CONVERSATION GROUP) waiting between two looks at its queue on the
- * portable schema (PostgreSQL, H2), until the queue was signalled or the fallback interval passed. Idle time by nature, so off unless a recording
- * turns it on ({@code +org.ssbjca.Wait#enabled=true}).
+ * portable schema (PostgreSQL, H2), until the queue was signalled or the fallback interval passed. Idle time by
+ * nature, so off unless a recording turns it on ({@code +org.ssbjca.Wait#enabled=true}).
  */
 @Name(WaitEvent.NAME)
 @Label("RECEIVE waiting")
