@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.DeliveryEvent;
+import org.ssbjca.support.FlightEvents;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Instant;
 import java.util.Collections;
@@ -180,7 +181,7 @@ final class DeliverySteps {
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
-            DeliveryEvent event = DeliveryEvent.started();
+            DeliveryEvent event = FlightEvents.begun(new DeliveryEvent());
             try {
                 if (activation.batchListener()) {
                     ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));

@@ -12,6 +12,7 @@ import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
 import org.ssbjca.support.DeliveryEvent;
+import org.ssbjca.support.FlightEvents;
 import org.ssbjca.support.TaskEnd;
 
 /**
@@ -127,7 +128,7 @@ final class TableReader implements Runnable {
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && local ? DeliveryContext.NO_TRANSACTION : transaction);
-            DeliveryEvent event = rows.isEmpty() ? null : DeliveryEvent.started();
+            DeliveryEvent event = rows.isEmpty() ? null : FlightEvents.begun(new DeliveryEvent());
             try {
                 for (TableRow row : rows) {
                     failedOn = row;

@@ -39,22 +39,9 @@ public final class DeliveryEvent extends jdk.jfr.Event {
     public boolean succeeded;
 
     /**
-     * @return an event begun now, or null when no recording wants it (a call that began before a recording started
-     *         is not one of its events)
-     */
-    public static DeliveryEvent started() {
-        DeliveryEvent event = new DeliveryEvent();
-        if (!event.isEnabled()) {
-            return null;
-        }
-        event.begin();
-        return event;
-    }
-
-    /**
      * Ends the bean's call and records it if the recording wants a call that long.
      *
-     * @param event what {@link #started()} returned, or null
+     * @param event what {@link FlightEvents#begun} returned, or null
      * @param queue the activation's queue, or a table activation's table
      * @param messages the messages (or rows) the bean was given
      * @param group their conversation group, or null

@@ -29,4 +29,23 @@ public final class ReceiveEvent extends jdk.jfr.Event {
     @Label("Messages")
     @Description("How many messages the look took; 0 when it found none")
     public int messages;
+
+    /**
+     * Ends the look and records it if the recording wants a look that long.
+     *
+     * @param event what {@link FlightEvents#begun} returned, or null
+     * @param queue the queue looked at
+     * @param messages how many messages the look took
+     */
+    public static void finish(ReceiveEvent event, String queue, int messages) {
+        if (event == null) {
+            return;
+        }
+        event.end();
+        if (event.shouldCommit()) {
+            event.queue = queue;
+            event.messages = messages;
+            event.commit();
+        }
+    }
 }

@@ -5,20 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.QueueReaderTest.await;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.fakes.FlightRecordings;
 import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.ReceiveEvent;
 import org.ssbjca.support.WaitEvent;
@@ -49,7 +47,7 @@ class FlightEventsTest {
             h.send("one");
             await(() -> delivered.size() == 1);
             recording.stop();
-            events = read(recording);
+            events = FlightRecordings.events(recording);
         }
         BrokerMessage message = delivered.get(0);
         RecordedEvent delivery = only(events, DeliveryEvent.NAME);
@@ -104,7 +102,7 @@ class FlightEventsTest {
             h.send("fast");
             await(() -> delivered.size() == 3);
             recording.stop();
-            events = read(recording);
+            events = FlightRecordings.events(recording);
         }
         List<RecordedEvent> calls = events.stream().filter(e -> e.getEventType().getName().equals(
                 DeliveryEvent.NAME)).toList();
@@ -121,15 +119,5 @@ class FlightEventsTest {
         List<RecordedEvent> of = events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
         assertEquals(1, of.size(), name + ": " + of);
         return of.get(0);
-    }
-
-    private static List<RecordedEvent> read(Recording recording) throws Exception {
-        Path file = Files.createTempFile("ssb-jca-events", ".jfr");
-        try {
-            recording.dump(file);
-            return RecordingFile.readAllEvents(file);
-        } finally {
-            Files.deleteIfExists(file);
-        }
     }
 }

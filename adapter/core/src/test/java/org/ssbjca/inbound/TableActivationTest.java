@@ -99,13 +99,7 @@ class TableActivationTest {
                 h.ra.endpointDeactivation(factory, spec);
             }
             recording.stop();
-            java.nio.file.Path file = java.nio.file.Files.createTempFile("table-events", ".jfr");
-            try {
-                recording.dump(file);
-                events = jdk.jfr.consumer.RecordingFile.readAllEvents(file);
-            } finally {
-                java.nio.file.Files.deleteIfExists(file);
-            }
+            events = org.ssbjca.fakes.FlightRecordings.events(recording);
         }
         assertEquals(1, events.size(), events.toString());
         jdk.jfr.consumer.RecordedEvent call = events.get(0);

@@ -20,6 +20,7 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
+import org.ssbjca.support.FlightEvents;
 import org.ssbjca.support.ReceiveEvent;
 
 /**
@@ -172,16 +173,9 @@ final class PortableSession implements BrokerSession {
         if (!checkedByReceive) {
             messages.requireEnabled(request.queue());
         }
-        ReceiveEvent event = new ReceiveEvent();
-        boolean recorded = event.isEnabled();
-        event.begin();
+        ReceiveEvent event = FlightEvents.begun(new ReceiveEvent());
         List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
-        event.end();
-        if (recorded && event.shouldCommit()) {
-            event.queue = request.queue();
-            event.messages = batch.size();
-            event.commit();
-        }
+        ReceiveEvent.finish(event, request.queue(), batch.size());
         tookLast = messages.tookLast();
         broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {

@@ -5,6 +5,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.support.FlightEvents;
 import org.ssbjca.support.WaitEvent;
 
 /**
@@ -58,14 +59,12 @@ final class Waiting {
             if (remainingMillis <= 0) {
                 return null;
             }
-            WaitEvent event = new WaitEvent();
-            boolean recorded = event.isEnabled(); // a wait begun before a recording started is left out of it
-            event.begin();
+            WaitEvent event = FlightEvents.begun(new WaitEvent());
             long waitMillis = signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis));
             long waitStart = System.nanoTime();
             try {
                 woken = signals.await(queue, generation, waitMillis, anyGroup);
-                if (recorded && event.isEnabled()) {
+                if (event != null) {
                     recordWait(event, queue, woken, waitStart, waitMillis);
                 }
             } catch (InterruptedException e) {

@@ -142,7 +142,7 @@ class WaitingTest {
             });
             assertEquals("m", found);
             recording.stop();
-            events = events(recording);
+            events = org.ssbjca.fakes.FlightRecordings.events(recording);
         }
         assertEquals(1, events.size(), events.toString());
         jdk.jfr.consumer.RecordedEvent wait = events.get(0);
@@ -176,7 +176,7 @@ class WaitingTest {
             assertEquals("m", first.get(30, TimeUnit.SECONDS));
             assertEquals("m", second.get(30, TimeUnit.SECONDS));
             recording.stop();
-            events = events(recording);
+            events = org.ssbjca.fakes.FlightRecordings.events(recording);
         }
         assertEquals(2, events.size(), events.toString());
         long signalled = events.stream().filter(e -> e.getBoolean("signalled")).count();
@@ -184,16 +184,6 @@ class WaitingTest {
         jdk.jfr.consumer.RecordedEvent ranOut = events.stream().filter(e -> !e.getBoolean("signalled")).findFirst()
                 .orElseThrow();
         assertEquals(0, ranOut.getLong("wakeUp"), ranOut.toString());
-    }
-
-    private static List<jdk.jfr.consumer.RecordedEvent> events(jdk.jfr.Recording recording) throws Exception {
-        java.nio.file.Path file = java.nio.file.Files.createTempFile("waits", ".jfr");
-        try {
-            recording.dump(file);
-            return jdk.jfr.consumer.RecordingFile.readAllEvents(file);
-        } finally {
-            java.nio.file.Files.deleteIfExists(file);
-        }
     }
 
     private static void sleep(long millis) {
