@@ -49,16 +49,11 @@ public final class DeliveryEvent extends jdk.jfr.Event {
      */
     public static void finish(DeliveryEvent event, String queue, int messages, Object group,
             java.util.function.BooleanSupplier succeeded) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
-            event.queue = queue;
-            event.messages = messages;
-            event.group = group == null ? null : group.toString();
-            event.succeeded = succeeded.getAsBoolean();
-            event.commit();
-        }
+        FlightEvents.ended(event, e -> {
+            e.queue = queue;
+            e.messages = messages;
+            e.group = group == null ? null : group.toString();
+            e.succeeded = succeeded.getAsBoolean();
+        });
     }
 }

@@ -22,4 +22,22 @@ public final class FlightEvents {
         event.begin();
         return event;
     }
+
+    /**
+     * Ends an event and commits it with its fields if the recording wants one that long.
+     *
+     * @param event what {@link #begun} returned, or null
+     * @param fields sets the event's fields, called only when it is recorded
+     * @param <E> its class
+     */
+    public static <E extends jdk.jfr.Event> void ended(E event, java.util.function.Consumer<? super E> fields) {
+        if (event == null) {
+            return;
+        }
+        event.end();
+        if (event.shouldCommit()) {
+            fields.accept(event);
+            event.commit();
+        }
+    }
 }

@@ -38,14 +38,9 @@ public final class ReceiveEvent extends jdk.jfr.Event {
      * @param messages how many messages the look took
      */
     public static void finish(ReceiveEvent event, String queue, int messages) {
-        if (event == null) {
-            return;
-        }
-        event.end();
-        if (event.shouldCommit()) {
-            event.queue = queue;
-            event.messages = messages;
-            event.commit();
-        }
+        FlightEvents.ended(event, e -> {
+            e.queue = queue;
+            e.messages = messages;
+        });
     }
 }
