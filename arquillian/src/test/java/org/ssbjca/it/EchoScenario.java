@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -78,6 +79,39 @@ abstract class EchoScenario {
                 "a request sent after the rolled-back one was answered, so the readers went past it");
         assertEquals(0, DeliveryLog.attempts(ghost), "the rolled-back request never reached the bean");
         assertEquals(0, count("SELECT COUNT(*) FROM ssb.message WHERE queue_name = 'EchoServiceQueue'"));
+    }
+
+    /**
+     * BEGIN DIALOG, then SEND, as two calls (on PostgreSQL the first is held back until the second, or until the
+     * transaction ends: WildFly's transaction manager ends the branch, and the adapter writes it then): a dialog begun
+     * in one transaction and sent on in the next, and one begun and sent on in the same, are both answered.
+     */
+    @Test
+    @OperateOnDeployment("ejb")
+    void dialogsBegunWithBeginDialogAreAnsweredWhetherSentOnInTheirTransactionOrInTheNext() throws Exception {
+        jakarta.transaction.UserTransaction tx = (jakarta.transaction.UserTransaction)
+                new javax.naming.InitialContext().lookup("java:comp/UserTransaction");
+        Conversation[] begun = new Conversation[3];
+        tx.begin();
+        try (ServiceBrokerConnection broker = factory.getConnection()) {
+            // the first written when called (the adapter checks the services and contract once), the next two held
+            begun[0] = broker.beginDialog("EchoClientService", "EchoService", "EchoContract");
+            begun[1] = broker.beginDialog("EchoClientService", "EchoService", "EchoContract");
+            broker.send(begun[1], "EchoRequest", "in the same transaction".getBytes(StandardCharsets.UTF_8));
+            begun[2] = broker.beginDialog("EchoClientService", "EchoService", "EchoContract");
+        } // the last written when the branch ends
+        tx.commit();
+        tx.begin();
+        try (ServiceBrokerConnection broker = factory.getConnection()) {
+            for (int i : new int[] {0, 2}) {
+                broker.send(begun[i], "EchoRequest", ("in the next " + i).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        tx.commit();
+
+        assertEquals("echo: in the next 0", client.awaitReply(begun[0], WAIT));
+        assertEquals("echo: in the same transaction", client.awaitReply(begun[1], WAIT));
+        assertEquals("echo: in the next 2", client.awaitReply(begun[2], WAIT));
     }
 
     private long endpointsOf(Conversation dialog) throws SQLException {

@@ -181,6 +181,26 @@ public interface BrokerSession {
     }
 
     /**
+     * Lets this session hold back a write until the next verb or {@link #flush()} when that saves a round trip (on
+     * PostgreSQL: a BEGIN DIALOG in a new group whose declared objects the broker has already found, written
+     * together with the dialog's first SEND in one statement). Only an owner that calls {@link #flush()} before
+     * every successful end of the session's transaction may call it; a session never told holds nothing back.
+     */
+    default void deferWrites() {
+    }
+
+    /**
+     * Writes what this session held back ({@link #deferWrites}); nothing when it holds nothing. The owner of the
+     * transaction calls it before ending the transaction with success (an XA {@code end} with {@code TMSUCCESS}, a
+     * local commit); when it fails, the transaction must roll back.
+     *
+     * @throws org.ssbjca.api.BrokerException if a held-back verb fails now (its checks, the database): what the verb
+     *         would have thrown when called
+     */
+    default void flush() {
+    }
+
+    /**
      * Must be called by the transaction's owner when the transaction of {@link #connection()} ended, so that
      * readers waiting for messages this session sent wake up.
      *

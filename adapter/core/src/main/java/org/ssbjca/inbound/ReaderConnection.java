@@ -30,7 +30,10 @@ final class ReaderConnection implements AutoCloseable {
         try {
             connection = xa.getConnection();
             session = database.broker().session(connection);
-            completion = new CompletionAwareXAResource(xa.getXAResource(), committed -> {
+            // a delivery's transaction, XA (its branch's end, below) or local (commitLocal), writes what the session
+            // held back (a reply's BEGIN DIALOG) before it ends
+            session.deferWrites();
+            completion = new CompletionAwareXAResource(xa.getXAResource(), session::flush, committed -> {
                 lastOutcome = committed;
                 session.afterCompletion(committed);
             });
@@ -85,9 +88,17 @@ final class ReaderConnection implements AutoCloseable {
         return o;
     }
 
-    /** Commits the local transaction; one whose commit fails is rolled back (and its outcome is false). */
+    /**
+     * Commits the local transaction, what the session held back written first; one whose commit (or that writing)
+     * fails is rolled back (and its outcome is false).
+     */
     void commitLocal() throws SQLException {
         try {
+            try {
+                session.flush();
+            } catch (RuntimeException e) {
+                throw new SQLException("the transaction rolled back: " + e.getMessage(), e);
+            }
             connection.commit();
         } catch (SQLException e) {
             try {

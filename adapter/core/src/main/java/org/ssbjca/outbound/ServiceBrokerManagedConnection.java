@@ -72,7 +72,10 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
         try {
             this.connection = xa.getConnection();
             this.session = entry.broker().session(connection);
-            this.completion = new CompletionAwareXAResource(xa.getXAResource(), done -> {
+            // every end of this connection's transactions writes what the session held back first: the XA branch's
+            // end (below), this connection's own and local transactions' commit (end)
+            session.deferWrites();
+            this.completion = new CompletionAwareXAResource(xa.getXAResource(), session::flush, done -> {
                 if (done) {
                     committedAt = System.nanoTime();
                     committed = true;
@@ -164,6 +167,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
             }
             T result = verb.apply(session);
             if (own) {
+                session.flush();
                 end(true);
             }
             return result;
@@ -273,9 +277,18 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
         }
     }
 
-    /** Ends this connection's own or local transaction, back to auto-commit, and tells the session. */
+    /**
+     * Ends this connection's own or local transaction, back to auto-commit, and tells the session. A commit writes
+     * what the session held back first; when that fails, the transaction rolls back instead.
+     */
     private void end(boolean commit) throws SQLException {
         if (commit) {
+            try {
+                session.flush();
+            } catch (RuntimeException e) {
+                end(false);
+                throw new SQLException("the transaction rolled back: " + e.getMessage(), e);
+            }
             connection.commit();
         } else {
             connection.rollback();

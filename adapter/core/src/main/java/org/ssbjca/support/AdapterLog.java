@@ -1,6 +1,7 @@
 package org.ssbjca.support;
 
 import static org.jboss.logging.Logger.Level.DEBUG;
+import static org.jboss.logging.Logger.Level.ERROR;
 import static org.jboss.logging.Logger.Level.INFO;
 import static org.jboss.logging.Logger.Level.WARN;
 
@@ -139,6 +140,17 @@ public interface AdapterLog extends BasicLogger {
     @LogMessage(level = DEBUG)
     @Message(id = 31, value = "closing a discarded connection failed")
     void closingDiscardedConnectionFailed(@Cause Throwable cause);
+
+    @LogMessage(level = ERROR)
+    @Message(id = 32, value = "the BEGIN DIALOG of conversation %s, held back until its first SEND, was not written"
+            + " before its transaction committed: that conversation does not exist (a defect of ssb-jca: please"
+            + " report it)")
+    void heldBeginDialogNotWritten(UUID handle);
+
+    @LogMessage(level = WARN)
+    @Message(id = 33, value = "writing what was held back until the end of transaction branch %s failed; the branch"
+            + " rolls back")
+    void heldWritesFailed(@Cause Throwable cause, Object xid);
 
     // ---- deliveries
 

@@ -8,11 +8,15 @@ import javax.transaction.xa.Xid;
 /**
  * An XA resource that reports how each branch ended: committed (including a read-only prepare, after which the
  * transaction manager does not call commit) or rolled back. The adapter uses it to wake readers after a SEND commits
- * and to count failed deliveries. Everything else is delegated unchanged; {@link #isSameRM} compares the wrapped
- * resources.
+ * and to count failed deliveries. Before a branch ends with success it has the session write what it held back
+ * ({@code beforeEnd}); when that fails, the branch rolls back. Everything else is delegated unchanged;
+ * {@link #isSameRM} compares the wrapped resources.
  */
 public final class CompletionAwareXAResource extends ForwardingXAResource {
 
+    private static final AdapterLog LOG = AdapterLog.of(CompletionAwareXAResource.class);
+
+    private final Runnable beforeEnd;
     private final Consumer<Boolean> onCompletion;
     private volatile boolean active;
     private volatile boolean rollbackOnly;
@@ -23,7 +27,19 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
      * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback
      */
     public CompletionAwareXAResource(XAResource delegate, Consumer<Boolean> onCompletion) {
+        this(delegate, () -> { }, onCompletion);
+    }
+
+    /**
+     * @param delegate the driver's XA resource
+     * @param beforeEnd runs before a branch ends with {@code TMSUCCESS}, on the connection still in the branch
+     *     (the session writes what it held back); when it throws, the branch ends and rolls back, and {@link #end}
+     *     says so with {@code XA_RBROLLBACK}
+     * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback
+     */
+    public CompletionAwareXAResource(XAResource delegate, Runnable beforeEnd, Consumer<Boolean> onCompletion) {
         super(delegate);
+        this.beforeEnd = beforeEnd;
         this.onCompletion = onCompletion;
     }
 
@@ -48,8 +64,29 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
 
     @Override
     public void end(Xid xid, int flags) throws XAException {
+        RuntimeException failed = null;
+        if (flags == TMSUCCESS) {
+            try {
+                beforeEnd.run();
+            } catch (RuntimeException e) {
+                failed = e;
+            }
+        }
         active = false;
-        delegate().end(xid, flags);
+        if (failed == null) {
+            delegate().end(xid, flags);
+            return;
+        }
+        LOG.heldWritesFailed(failed, xid);
+        rollbackOnly = true;
+        try {
+            delegate().end(xid, TMFAIL);
+        } catch (XAException e) {
+            // the branch is marked to roll back either way (TMFAIL may be answered with XA_RB*)
+        }
+        XAException rolledBack = new XAException(XAException.XA_RBROLLBACK);
+        rolledBack.initCause(failed);
+        throw rolledBack;
     }
 
     @Override

@@ -18,6 +18,7 @@ import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.TestAdmin;
 import org.ssbjca.backend.Validation;
@@ -38,11 +39,20 @@ final class OutboundFixture implements AutoCloseable {
 
     final ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
     final FakeBootstrapContext boot = new FakeBootstrapContext();
-    final String url = "jdbc:h2:mem:outbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000";
+    final String url;
     final BrokerRegistry.Entry db;
 
     OutboundFixture() throws Exception {
+        this(new DatabaseConfig("jdbc:h2:mem:outbound-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000",
+                null, null));
+    }
+
+    /** @param database the adapter's database, with its credentials (a PostgreSQL database, say) */
+    OutboundFixture(DatabaseConfig database) throws Exception {
+        url = database.url();
         ra.setConnectionUrl(url);
+        ra.setUser(database.user());
+        ra.setPassword(database.password());
         ra.setFallbackPollMillis(200L);
         ra.start(boot);
         db = ra.registry().get(ra.defaultDatabase());

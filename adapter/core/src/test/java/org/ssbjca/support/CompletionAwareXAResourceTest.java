@@ -63,6 +63,41 @@ class CompletionAwareXAResourceTest {
     }
 
     @Test
+    void whatWasHeldBackIsWrittenBeforeASuccessfulEndOnly() throws XAException {
+        List<String> ran = new ArrayList<>();
+        CompletionAwareXAResource held = new CompletionAwareXAResource(driver, () -> ran.add("flush " + driver.calls),
+                completions::add);
+        held.start(XID, XAResource.TMNOFLAGS);
+        held.end(XID, XAResource.TMSUSPEND);
+        held.start(XID, XAResource.TMRESUME);
+        held.end(XID, XAResource.TMSUCCESS);
+        held.commit(XID, true);
+        assertEquals(List.of("flush [start 0, end " + XAResource.TMSUSPEND + ", start " + XAResource.TMRESUME + "]"),
+                ran, "once, before the successful end (not at a suspension)");
+        held.start(XID, XAResource.TMNOFLAGS);
+        held.end(XID, XAResource.TMFAIL);
+        held.rollback(XID);
+        assertEquals(1, ran.size(), "a failed branch writes nothing");
+    }
+
+    @Test
+    void whenWritingWhatWasHeldBackFailsTheBranchEndsFailedAndRollsBack() throws XAException {
+        IllegalStateException failure = new IllegalStateException("BEGIN DIALOG: target service 'T' does not exist");
+        CompletionAwareXAResource held = new CompletionAwareXAResource(driver, () -> {
+            throw failure;
+        }, completions::add);
+        held.start(XID, XAResource.TMNOFLAGS);
+        XAException ended = assertThrows(XAException.class, () -> held.end(XID, XAResource.TMSUCCESS));
+        assertEquals(XAException.XA_RBROLLBACK, ended.errorCode);
+        assertSame(failure, ended.getCause());
+        assertEquals(false, held.isActive());
+        XAException refused = assertThrows(XAException.class, () -> held.commit(XID, true));
+        assertEquals(XAException.XA_RBROLLBACK, refused.errorCode);
+        assertEquals(List.of("start 0", "end " + XAResource.TMFAIL, "rollback"), driver.calls);
+        assertEquals(List.of(Boolean.FALSE), completions);
+    }
+
+    @Test
     void theRollbackOnlyMarkIsClearedByTheRollback() throws XAException {
         resource.setRollbackOnly();
         assertThrows(XAException.class, () -> resource.commit(XID, true));

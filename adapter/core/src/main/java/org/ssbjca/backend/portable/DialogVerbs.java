@@ -36,6 +36,21 @@ final class DialogVerbs {
      * transaction sees it). Null outside a transaction (autocommit), where another could change the row in between.
      */
     private Endpoint begun;
+    /** Whether this session may hold a BEGIN DIALOG back until its first SEND ({@link #held}). */
+    private boolean deferring;
+    /**
+     * A BEGIN DIALOG not yet written (only while {@link #deferring}): its first SEND writes it together with the
+     * message in one statement ({@link PortableSql#beginDialogAndSend}), any other verb or the owner's
+     * {@link #flush} before the transaction ends writes it alone.
+     */
+    private Held held;
+
+    /**
+     * A BEGIN DIALOG held back: the initiator's endpoint as it will be written (its group new), and when it was
+     * called (the endpoint's creation time).
+     */
+    private record Held(Endpoint endpoint, Instant at) {
+    }
 
     DialogVerbs(PortableBroker broker, Statements statements, MessageStore messages, Queue<UUID> removedEndpoints) {
         this.broker = broker;
@@ -57,37 +72,63 @@ final class DialogVerbs {
         begun = null;
     }
 
+    /** From now on a BEGIN DIALOG may be held back until its first SEND ({@link #held}). */
+    void deferWrites() {
+        deferring = true;
+    }
+
+    /**
+     * Writes the BEGIN DIALOG held back, if any: before another verb, and before the transaction ends.
+     *
+     * @throws BrokerException what the BEGIN DIALOG throws when its checks or its statement fail now
+     */
+    void flush() {
+        Held h = held;
+        if (h == null) {
+            return;
+        }
+        held = null;
+        try {
+            write(h.endpoint(), h.at());
+        } catch (SQLException e) {
+            throw PortableSession.failure(beginning(h.endpoint()), e);
+        }
+    }
+
+    /**
+     * Forgets the BEGIN DIALOG held back, at the end of the transaction.
+     *
+     * @return the handle of the dialog it would have begun, or null when none was held back
+     */
+    UUID dropHeld() {
+        Held h = held;
+        held = null;
+        return h == null ? null : h.endpoint().handle;
+    }
+
     Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
         begun = null;
         try {
-            UUID handle = UUID.randomUUID();
-            UUID conversationId = UUID.randomUUID();
             Instant now = broker.now();
             Instant expires = expiry(options, now);
             // in a new group on PostgreSQL: the checks, the group and the endpoint in one statement
-            boolean together = inNewGroup(options) && sql.beginDialog != null;
-            UUID group = together ? UUID.randomUUID() : null;
-            Checks checks = together
-                    ? withChecks(CatalogCache.Checks.DIALOG, sql.beginDialogKnown, sql.beginDialog,
-                            new Object[] {fromService, toService, contract}, Checks::read, 1, DIALOG_FOUND,
-                            group, handle, conversationId, true, group, fromService, toService, contract,
-                            Endpoint.STARTED_OUTBOUND, Jdbc.orNull(expires, java.sql.Types.TIMESTAMP_WITH_TIMEZONE), now)
-                    : st.first(sql.dialogChecks, Checks::read, fromService, toService, contract);
-            String fromQueue = checks.fromQueue();
-            if (fromQueue == null) {
-                throw new BrokerException("BEGIN DIALOG: service '" + fromService + "' does not exist");
+            if (inNewGroup(options) && sql.beginDialog != null) {
+                Endpoint me = new Endpoint(UUID.randomUUID(), UUID.randomUUID(), true, UUID.randomUUID(),
+                        fromService, toService, contract, Endpoint.STARTED_OUTBOUND, 0, expires);
+                if (deferring && !c.getAutoCommit() && knownToPass(me)) {
+                    held = new Held(me, now);
+                } else {
+                    write(me, now);
+                }
+                return new Conversation(me.handle, me.conversationId, me.groupId);
             }
-            if (!checks.targetExists()) {
-                throw new BrokerException("BEGIN DIALOG: target service '" + toService + "' does not exist");
-            }
-            if (!checks.contractExists()) {
-                throw new BrokerException("BEGIN DIALOG: contract '" + contract + "' does not exist");
-            }
-            if (!together) {
-                group = initiatorGroup(fromQueue, options);
-                st.update(sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
-                        contract, Endpoint.STARTED_OUTBOUND, expires, now);
-            }
+            UUID handle = UUID.randomUUID();
+            UUID conversationId = UUID.randomUUID();
+            Checks checks = st.first(sql.dialogChecks, Checks::read, fromService, toService, contract);
+            checks.refuseUnlessFound(fromService, toService, contract);
+            UUID group = initiatorGroup(checks.fromQueue(), options);
+            st.update(sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
+                    contract, Endpoint.STARTED_OUTBOUND, expires, now);
             if (!c.getAutoCommit()) {
                 begun = new Endpoint(handle, conversationId, true, group, fromService, toService, contract,
                         Endpoint.STARTED_OUTBOUND, 0, expires);
@@ -96,6 +137,44 @@ final class DialogVerbs {
         } catch (SQLException e) {
             throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "'", e);
         }
+    }
+
+    private static String beginning(Endpoint me) {
+        return "BEGIN DIALOG from '" + me.service + "' to '" + me.farService + "'";
+    }
+
+    /**
+     * BEGIN DIALOG in a new group on PostgreSQL: its checks, the group and the endpoint in one statement, which
+     * writes nothing when a check fails.
+     *
+     * @param me the initiator's endpoint to write, its group new
+     * @param now the endpoint's creation time
+     * @throws BrokerException when a check fails
+     */
+    private void write(Endpoint me, Instant now) throws SQLException {
+        Checks checks = withChecks(CatalogCache.Checks.DIALOG, sql.beginDialogKnown, sql.beginDialog,
+                new Object[] {me.service, me.farService, me.contract}, Checks::read, 1, DIALOG_FOUND,
+                me.groupId, me.handle, me.conversationId, true, me.groupId, me.service, me.farService, me.contract,
+                Endpoint.STARTED_OUTBOUND, Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE),
+                now);
+        checks.refuseUnlessFound(me.service, me.farService, me.contract);
+        if (!c.getAutoCommit()) {
+            begun = me;
+        }
+    }
+
+    /**
+     * @return whether the broker remembers that BEGIN DIALOG's checks passed for these names ({@link CatalogCache}):
+     *         only then is it held back, so that a BEGIN DIALOG that fails its checks still fails when called (unless
+     *         another transaction changed the declared objects since they were remembered: then it fails when
+     *         written)
+     */
+    private boolean knownToPass(Endpoint me) {
+        CatalogCache catalog = broker.catalogCache();
+        CatalogCache.Entry entry = catalog == null ? null : catalog.get(new CatalogCache.Key(CatalogCache.Checks.DIALOG,
+                List.of(me.service, me.farService, me.contract)));
+        return entry != null && entry.found()[0] instanceof String && Boolean.TRUE.equals(entry.found()[1])
+                && Boolean.TRUE.equals(entry.found()[2]);
     }
 
     /**
@@ -109,35 +188,51 @@ final class DialogVerbs {
     Conversation beginDialogAndSendInOne(String fromService, String toService, String contract,
             DialogOptions options, String messageType, byte[] body) {
         begun = null;
-        if (sql.beginDialogAndSend == null || !inNewGroup(options) || MessageTypes.isSystem(messageType)) {
+        if (sql.beginDialogAndSend == null || !inNewGroup(options)) {
             return null;
         }
+        Instant now = broker.now();
+        Endpoint me = new Endpoint(UUID.randomUUID(), UUID.randomUUID(), true, UUID.randomUUID(), fromService,
+                toService, contract, Endpoint.STARTED_OUTBOUND, 0, expiry(options, now));
+        return writeWithFirstSend(me, now, now, messageType, body)
+                ? new Conversation(me.handle, me.conversationId, me.groupId) : null;
+    }
+
+    /**
+     * BEGIN DIALOG in a new group and its first SEND in one statement ({@link PortableSql#beginDialogAndSend}).
+     *
+     * @param me the initiator's endpoint, its group new
+     * @param began when BEGIN DIALOG was called (the endpoint's creation time)
+     * @param sent when SEND was called
+     * @return whether it wrote them; false when it wrote nothing (a check failed, the body needs parsing, the target
+     *         queue does not receive, a system message type)
+     */
+    private boolean writeWithFirstSend(Endpoint me, Instant began, Instant sent, String messageType, byte[] body) {
+        if (MessageTypes.isSystem(messageType)) {
+            return false;
+        }
         try {
-            UUID handle = UUID.randomUUID();
             UUID target = UUID.randomUUID();
-            UUID conversationId = UUID.randomUUID();
-            UUID group = UUID.randomUUID();
             UUID targetGroup = UUID.randomUUID();
-            Instant now = broker.now();
-            Object expires = Jdbc.orNull(expiry(options, now), java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
-            Object[] rows = {group, targetGroup,
-                handle, conversationId, group, fromService, toService, contract, expires, now,
-                target, conversationId, targetGroup, toService, fromService, contract, expires, now,
-                targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now};
+            Object expires = Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+            Object[] rows = {me.groupId, targetGroup,
+                me.handle, me.conversationId, me.groupId, me.service, me.farService, me.contract, expires, began,
+                target, me.conversationId, targetGroup, me.farService, me.service, me.contract, expires, sent,
+                targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), sent};
             // the target's queue when it sent (an empty text when it did not: the row itself is what tells)
             String queue = withChecks(CatalogCache.Checks.DIALOG_AND_SEND, sql.beginDialogAndSendKnown,
-                    sql.beginDialogAndSend, new Object[] {fromService, contract, messageType, contract, contract,
-                        messageType, toService}, rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
+                    sql.beginDialogAndSend, new Object[] {me.service, me.contract, messageType, me.contract,
+                        me.contract, messageType, me.farService},
+                    rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
                     DIALOG_AND_SEND_FOUND, concat(new Object[] {varchars(SIDES.get(true)),
                         varchars(BodyValidator.passedUnparsed(body))}, rows));
             if (queue == null || queue.isEmpty()) {
-                return null;
+                return false;
             }
             messages.enqueuedInNewGroup(queue, messageType);
-            return new Conversation(handle, conversationId, group);
+            return true;
         } catch (SQLException e) {
-            throw PortableSession.failure("BEGIN DIALOG from '" + fromService + "' to '" + toService + "' and SEND",
-                    e);
+            throw PortableSession.failure(beginning(me) + " and SEND", e);
         }
     }
 
@@ -248,6 +343,16 @@ final class DialogVerbs {
     }
 
     void send(UUID handle, String messageType, byte[] body) {
+        Held h = held;
+        if (h != null && h.endpoint().handle.equals(handle)) {
+            held = null;
+            if (writeWithFirstSend(h.endpoint(), h.at(), broker.now(), messageType, body)) {
+                return;
+            }
+            // the longer way, as two calls: BEGIN DIALOG alone (it passed its checks when called), then the SEND
+            held = h;
+        }
+        flush();
         Endpoint fresh = begun != null && begun.handle.equals(handle) ? begun : null;
         begun = null;
         try {
@@ -576,6 +681,19 @@ final class DialogVerbs {
 
         static Checks read(java.sql.ResultSet rs) throws SQLException {
             return new Checks(rs.getString(1), rs.getBoolean(2), rs.getBoolean(3));
+        }
+
+        /** Throws what BEGIN DIALOG says when a check failed: service, target service, contract. */
+        void refuseUnlessFound(String fromService, String toService, String contract) {
+            if (fromQueue == null) {
+                throw new BrokerException("BEGIN DIALOG: service '" + fromService + "' does not exist");
+            }
+            if (!targetExists) {
+                throw new BrokerException("BEGIN DIALOG: target service '" + toService + "' does not exist");
+            }
+            if (!contractExists) {
+                throw new BrokerException("BEGIN DIALOG: contract '" + contract + "' does not exist");
+            }
         }
     }
 

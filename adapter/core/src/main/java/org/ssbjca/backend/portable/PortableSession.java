@@ -20,6 +20,7 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
+import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.FlightEvents;
 import org.ssbjca.support.ReceiveEvent;
 
@@ -29,6 +30,8 @@ import org.ssbjca.support.ReceiveEvent;
  * conversation group row with SKIP LOCKED, so readers never wait for each other.
  */
 final class PortableSession implements BrokerSession {
+
+    private static final AdapterLog LOG = AdapterLog.of(PortableSession.class);
 
     private final PortableBroker broker;
     private final PortableSql sql;
@@ -82,18 +85,39 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public Connection connection() {
-        dialogs.forgetBegun();
+        settle();
         return handle;
+    }
+
+    /**
+     * Before a verb other than SEND, or the caller's own SQL: the BEGIN DIALOG held back is written, and the endpoint
+     * the last one wrote is forgotten (the verb or the SQL may change it).
+     */
+    private void settle() {
+        dialogs.flush();
+        dialogs.forgetBegun();
+    }
+
+    @Override
+    public void deferWrites() {
+        dialogs.deferWrites();
+    }
+
+    @Override
+    public void flush() {
+        dialogs.flush();
     }
 
     @Override
     public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
+        settle();
         return dialogs.beginDialog(fromService, toService, contract, options);
     }
 
     @Override
     public Conversation beginDialogAndSend(String fromService, String toService, String contract,
             DialogOptions options, String messageType, byte[] body) {
+        settle();
         Conversation sent = dialogs.beginDialogAndSendInOne(fromService, toService, contract, options, messageType,
                 body);
         return sent != null ? sent
@@ -107,27 +131,31 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void endConversation(UUID handle, Integer errorCode, String errorDescription) {
+        settle();
         dialogs.endConversation(handle, errorCode, errorDescription);
     }
 
     @Override
     public void endConversationWithCleanup(UUID handle) {
+        settle();
         dialogs.endConversationWithCleanup(handle);
     }
 
     @Override
     public void beginConversationTimer(UUID handle, Duration timeout) {
+        settle();
         dialogs.beginConversationTimer(handle, timeout);
     }
 
     @Override
     public void moveConversation(UUID handle, UUID group) {
+        settle();
         dialogs.moveConversation(handle, group);
     }
 
     @Override
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
-        dialogs.forgetBegun();
+        settle();
         waitingOn.add(queue);
         return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, () -> {
             messages.requireEnabled(queue);
@@ -144,7 +172,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
-        dialogs.forgetBegun();
+        settle();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
         tookLast = false;
@@ -186,7 +214,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void setPriority(UUID group, int priority) {
-        dialogs.forgetBegun();
+        settle();
         if (priority < 0 || priority > 255) {
             throw new IllegalArgumentException("priority must be between 0 and 255: " + priority);
         }
@@ -205,7 +233,7 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void clearPriority(UUID group) {
-        dialogs.forgetBegun();
+        settle();
         try {
             st.update(sql.deletePriority, group);
         } catch (SQLException e) {
@@ -233,6 +261,10 @@ final class PortableSession implements BrokerSession {
     @Override
     public void afterCompletion(boolean committed) {
         dialogs.forgetBegun();
+        UUID lost = dialogs.dropHeld();
+        if (lost != null && committed) {
+            LOG.heldBeginDialogNotWritten(lost);
+        }
         Map<String, TouchedQueues.Arrivals> touched = touchedQueues.drain();
         List<UUID> removed = new ArrayList<>();
         for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {
@@ -253,6 +285,7 @@ final class PortableSession implements BrokerSession {
     // ---- helpers shared with Housekeeping
 
     Endpoint endpoint(UUID handle) throws SQLException {
+        settle();
         return dialogs.endpoint(handle);
     }
 

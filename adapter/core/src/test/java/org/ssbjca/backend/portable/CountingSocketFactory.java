@@ -16,8 +16,16 @@ public final class CountingSocketFactory extends UnconnectedSocketFactory {
     private static final ThreadLocal<long[]> ROUND_TRIPS = ThreadLocal.withInitial(() -> new long[1]);
 
     /** @return the round trips this thread made on sockets of this factory so far */
-    static long roundTrips() {
+    public static long roundTrips() {
         return ROUND_TRIPS.get()[0];
+    }
+
+    /**
+     * @param database a PostgreSQL database
+     * @return the same database, the round trips of its connections counted
+     */
+    public static org.ssbjca.backend.DatabaseConfig counted(org.ssbjca.backend.DatabaseConfig database) {
+        return through(database, CountingSocketFactory.class, "");
     }
 
     @Override

@@ -44,6 +44,32 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * A session whose owner flushes it before the commit ({@link BrokerSession#deferWrites}): BEGIN DIALOG, once its
+     * declared objects are known, waits for its first SEND, and the two are one statement, as in one call.
+     */
+    @Test
+    void beginDialogThenItsFirstSendOnADeferringSessionAndTheCommitAreTwoRoundTrips() throws Exception {
+        try (Fixture f = new Fixture("round_trips_deferred")) {
+            f.s.deferWrites();
+            for (DialogOptions options : List.of(DialogOptions.defaults(),
+                    DialogOptions.defaults().withLifetime(Duration.ofHours(1)))) {
+                for (int i = 0; i < WARM_UP; i++) {
+                    f.dialog(options);
+                }
+                long before = CountingSocketFactory.roundTrips();
+                f.dialog(options);
+                assertEquals(2, CountingSocketFactory.roundTrips() - before,
+                        "BEGIN DIALOG and its first SEND in one statement (with the BEGIN), the COMMIT; " + options);
+                long alone = CountingSocketFactory.roundTrips();
+                f.s.beginDialog("I", "T", "C", options);
+                f.commit();
+                assertEquals(2, CountingSocketFactory.roundTrips() - alone,
+                        "a BEGIN DIALOG with no SEND, written by the flush before the COMMIT; " + options);
+            }
+        }
+    }
+
     @Test
     void beginDialogAndSendInOneCallAndTheCommitAreTwoRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_one_call")) {

@@ -1,0 +1,72 @@
+package org.ssbjca.inbound;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.conformance.PostgresServer;
+import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
+
+/**
+ * A bean that begins dialogs through the connection factory while it handles a delivery (on PostgreSQL, the
+ * reader's session holds a BEGIN DIALOG back until its first SEND): a dialog it begins and sends nothing on is
+ * written when the delivery's transaction ends, XA (the reader's branch's end) or local (a bean without a
+ * transaction).
+ */
+class HeldBeginDialogDeliveryTest {
+
+    @ParameterizedTest(name = "transacted {0}")
+    @ValueSource(booleans = {true, false})
+    void aDialogABeanBeginsAndSendsNothingOnIsWrittenWithTheDelivery(boolean transacted) throws Exception {
+        String database = "held_begin_delivery_" + transacted;
+        try (InboundHarness h = new InboundHarness(PostgresServer.get().newDatabase(database), true)) {
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(h.ra);
+            List<UUID> begun = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                try {
+                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
+                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
+                        // the first is written when called (the broker finds the declared objects), the second held
+                        for (int i = 0; i < 2; i++) {
+                            begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
+                                    InboundHarness.CONTRACT).handle());
+                        }
+                    } finally {
+                        mc.destroy();
+                    }
+                } catch (jakarta.resource.ResourceException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            h.activate(BrokerMessageListener.class, bean, transacted, h.spec());
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("ping", "pong");
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> a.metrics().committed() == 2);
+            assertEquals(0, a.metrics().rolledBack());
+            assertEquals(4, begun.size());
+            long written = h.tx(s -> {
+                try (java.sql.PreparedStatement ps = s.connection().prepareStatement(
+                        "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ANY (?)")) {
+                    ps.setArray(1, s.connection().createArrayOf("uuid", begun.toArray()));
+                    try (java.sql.ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertEquals(4, written, "every dialog the bean began");
+        }
+    }
+}
