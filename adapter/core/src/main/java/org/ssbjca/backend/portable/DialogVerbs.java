@@ -211,6 +211,11 @@ final class DialogVerbs {
         if (MessageTypes.isSystem(messageType)) {
             return false;
         }
+        Object[] names = {me.service, me.contract, messageType, me.contract, me.contract, messageType, me.farService};
+        String[] passed = passedBeforeTheStatement(names, messageType, body);
+        if (passed == null) {
+            return false;
+        }
         try {
             UUID target = UUID.randomUUID();
             UUID targetGroup = UUID.randomUUID();
@@ -221,11 +226,8 @@ final class DialogVerbs {
                 targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), sent};
             // the target's queue when it sent (an empty text when it did not: the row itself is what tells)
             String queue = withChecks(CatalogCache.Checks.DIALOG_AND_SEND, sql.beginDialogAndSendKnown,
-                    sql.beginDialogAndSend, new Object[] {me.service, me.contract, messageType, me.contract,
-                        me.contract, messageType, me.farService},
-                    rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
-                    DIALOG_AND_SEND_FOUND, concat(new Object[] {varchars(SIDES.get(true)),
-                        varchars(BodyValidator.passedUnparsed(body))}, rows));
+                    sql.beginDialogAndSend, names, rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
+                    DIALOG_AND_SEND_FOUND, concat(new Object[] {varchars(SIDES.get(true)), varchars(passed)}, rows));
             if (queue == null || queue.isEmpty()) {
                 return false;
             }
@@ -235,6 +237,37 @@ final class DialogVerbs {
             throw PortableSession.failure(beginning(me) + " and SEND", e);
         }
     }
+
+    /**
+     * The validations a first SEND's body passes, for {@link PortableSql#beginDialogAndSend}: those it passes
+     * unparsed, and, when the broker remembers the message type's validation from an earlier call with these names
+     * ({@link CatalogCache}) and the body must be parsed for it, that one once the body passed it here. The
+     * statement writes nothing when the type's validation (in its own snapshot) is not among them.
+     *
+     * @param names the statement's checks' names
+     * @return the validations, or null when the body fails the remembered validation (the longer way then says so)
+     */
+    private String[] passedBeforeTheStatement(Object[] names, String messageType, byte[] body) {
+        String[] unparsed = BodyValidator.passedUnparsed(body);
+        CatalogCache catalog = broker.catalogCache();
+        CatalogCache.Entry entry = catalog == null ? null : catalog.get(new CatalogCache.Key(
+                CatalogCache.Checks.DIALOG_AND_SEND, java.util.Arrays.stream(names).map(String.class::cast).toList()));
+        Object known = entry == null ? null : entry.found()[DIALOG_AND_SEND_VALIDATION];
+        if (!(known instanceof String validation) || java.util.Arrays.asList(unparsed).contains(validation)) {
+            return unparsed;
+        }
+        try {
+            BodyValidator.check(messageType, Validation.valueOf(validation), body);
+        } catch (BrokerException e) {
+            return null;
+        }
+        String[] passed = java.util.Arrays.copyOf(unparsed, unparsed.length + 1);
+        passed[unparsed.length] = validation;
+        return passed;
+    }
+
+    /** The column of the message type's validation among {@link #DIALOG_AND_SEND_FOUND}. */
+    private static final int DIALOG_AND_SEND_VALIDATION = 3;
 
     /** The types of {@link PortableSql#dialogChecks}'s columns. */
     private static final int[] DIALOG_FOUND = {java.sql.Types.VARCHAR, java.sql.Types.BOOLEAN, java.sql.Types.BOOLEAN};

@@ -88,6 +88,47 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * A first SEND whose type asks for well-formed XML: the body is parsed before the statement, once the broker
+     * knows the type's validation, so that BEGIN DIALOG and the SEND stay one statement, in one call or in two.
+     */
+    @Test
+    void aFirstSendOfWellFormedXmlIsInTheSameOneStatement() throws Exception {
+        try (Fixture f = new Fixture("round_trips_xml")) {
+            org.ssbjca.backend.TestAdmin a = org.ssbjca.backend.TestAdmin.of(f.counted.broker, f.counted.c);
+            a.createMessageType("X", org.ssbjca.backend.Validation.WELL_FORMED_XML);
+            a.createContract("CX", java.util.Map.of("X", org.ssbjca.backend.SentBy.ANY));
+            a.createService("TX", "QT", "CX");
+            f.commit();
+            byte[] xml = "<work/>".getBytes(StandardCharsets.UTF_8);
+            for (int i = 0; i <= WARM_UP; i++) {
+                long before = CountingSocketFactory.roundTrips();
+                f.s.beginDialogAndSend("I", "TX", "CX", DialogOptions.defaults(), "X", xml);
+                f.commit();
+                if (i == WARM_UP) {
+                    assertEquals(2, CountingSocketFactory.roundTrips() - before,
+                            "BEGIN DIALOG and SEND in one statement (with the BEGIN), the COMMIT");
+                }
+            }
+            f.s.deferWrites();
+            for (int i = 0; i <= WARM_UP; i++) {
+                long before = CountingSocketFactory.roundTrips();
+                Conversation d = f.s.beginDialog("I", "TX", "CX", DialogOptions.defaults());
+                f.s.send(d.handle(), "X", xml);
+                f.commit();
+                if (i == WARM_UP) {
+                    assertEquals(2, CountingSocketFactory.roundTrips() - before,
+                            "BEGIN DIALOG held back, with the SEND in one statement (with the BEGIN), the COMMIT");
+                }
+            }
+            org.ssbjca.api.BrokerException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.ssbjca.api.BrokerException.class, () -> f.s.beginDialogAndSend("I", "TX", "CX",
+                            DialogOptions.defaults(), "X", "<not xml".getBytes(StandardCharsets.UTF_8)));
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("not well-formed XML"),
+                    e.getMessage());
+        }
+    }
+
     @Test
     void aLaterSendAndTheCommitAreThreeRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_later")) {
@@ -185,7 +226,7 @@ class RoundTripsTest {
     /** {@link CountedSession} with the declarations, and the hot paths' calls. */
     private static final class Fixture implements AutoCloseable {
 
-        private final CountedSession counted;
+        final CountedSession counted;
         final BrokerSession s;
         /** The clock of the broker's {@link org.ssbjca.backend.GroupPresence}: it moves only when a test moves it. */
         final java.util.concurrent.atomic.AtomicLong nanos;
