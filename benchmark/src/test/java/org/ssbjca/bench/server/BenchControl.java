@@ -94,7 +94,7 @@ public final class BenchControl implements BenchControlMXBean {
             ((javax.management.NotificationEmitter) c).addNotificationListener(listener, null, null);
         }
         try {
-            long[] out = latencyRun(system, count, perSecond, size);
+            long[] out = latencyRun(system, count, perSecond, size, true);
             Recorder.Run r = Recorder.current();
             boolean[] overlaps = new boolean[count];
             for (int i = 0; i < count; i++) {
@@ -148,10 +148,17 @@ public final class BenchControl implements BenchControlMXBean {
         return new long[] {gcs.size(), longest / 1_000};
     }
 
-    private long[] latencyRun(String system, int count, int perSecond, int size) throws InterruptedException {
+    @Override
+    public void settle(String system, int count, int perSecond, int size) throws InterruptedException {
+        latencyRun(system, count, perSecond, size, false);
+    }
+
+    /** @param recorded whether the run records its {@link LatencyEvent}s */
+    private long[] latencyRun(String system, int count, int perSecond, int size, boolean recorded)
+            throws InterruptedException {
         boolean toSsb = "ssb".equals(system);
         List<UUID> handles = toSsb ? ssb.beginDialogs(LATENCY_CONVERSATIONS) : List.of();
-        Recorder.arm(count, count);
+        Recorder.arm(count, count, recorded);
         Recorder.Run r = Recorder.current();
         long period = 1_000_000_000L / perSecond;
         long start = System.nanoTime() + 100_000_000L;
@@ -166,7 +173,9 @@ public final class BenchControl implements BenchControlMXBean {
                 artemis.send(i, 1, size);
             }
             r.sentAt[i] = System.nanoTime();
-            LatencyEvent.record(r.number, i, true);
+            if (recorded) {
+                LatencyEvent.record(r.number, i, true);
+            }
         }
         r.await(60_000);
         long[] out = new long[count];

@@ -59,6 +59,19 @@ public interface BenchControlMXBean {
     long[] latency(String system, int count, int perSecond, int size) throws InterruptedException;
 
     /**
+     * A latency run like {@link #latency} whose figures are thrown away and which records no {@code
+     * org.ssbjca.bench.Latency} event: the system settles under the phase's flight recording before its first
+     * measured round.
+     *
+     * @param system "ssb" or "artemis"
+     * @param count messages
+     * @param perSecond the rate
+     * @param size body size
+     * @throws InterruptedException if interrupted
+     */
+    void settle(String system, int count, int perSecond, int size) throws InterruptedException;
+
+    /**
      * @return for the last {@link #latency} run, per message, whether a garbage collection of this JVM (WildFly's)
      *     overlapped its time from the sender's commit to {@code onMessage} (the collections' times have millisecond
      *     resolution: each is widened by a millisecond on both sides)

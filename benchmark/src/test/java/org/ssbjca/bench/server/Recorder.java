@@ -25,7 +25,16 @@ public final class Recorder {
      * @param latencyIds numbered messages of a latency run (0 otherwise)
      */
     static void arm(int expected, int latencyIds) {
-        run = new Run(expected, latencyIds);
+        arm(expected, latencyIds, true);
+    }
+
+    /**
+     * @param expected committed messages that end the run
+     * @param latencyIds numbered messages of a latency run (0 otherwise)
+     * @param recorded whether a latency run records its {@link LatencyEvent}s (false: a run that only settles)
+     */
+    static void arm(int expected, int latencyIds, boolean recorded) {
+        run = new Run(expected, latencyIds, recorded);
     }
 
     static Run current() {
@@ -48,7 +57,9 @@ public final class Recorder {
             int id = idOf(firstBody);
             if (id >= 0 && id < r.receivedAt.length) {
                 r.receivedAt[id] = now;
-                LatencyEvent.record(r.number, id, false);
+                if (r.recorded) {
+                    LatencyEvent.record(r.number, id, false);
+                }
             }
         }
         // One synchronization per transaction, which counts every delivery made in it: a per-message phase proves
@@ -106,8 +117,16 @@ public final class Recorder {
         final long[] receivedAt;
         volatile long doneAt;
 
+        /** Whether its {@link LatencyEvent}s are recorded. */
+        final boolean recorded;
+
         Run(int expected, int latencyIds) {
+            this(expected, latencyIds, true);
+        }
+
+        Run(int expected, int latencyIds, boolean recorded) {
             this.expected = expected;
+            this.recorded = recorded;
             this.sentAt = latencyIds > 0 ? new long[latencyIds] : null;
             this.receivedAt = latencyIds > 0 ? new long[latencyIds] : null;
         }
