@@ -115,6 +115,66 @@ class FlightEventsTest {
                 .allMatch(e -> e.getDuration().toMillis() >= 20), "only RECEIVEs of 20 ms or more");
     }
 
+    /**
+     * A bean call that fails is recorded with {@code succeeded} false (and its redelivery's with true), a look that
+     * found nothing as a {@code Receive} of 0 messages.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aFailedCallAndAnEmptyLookAreRecordedAsSuch(String backend) throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        List<RecordedEvent> events;
+        try (InboundHarness h = InboundBackends.harness(backend); Recording recording = new Recording()) {
+            recording.enable(ReceiveEvent.NAME).withThreshold(Duration.ZERO);
+            recording.enable(DeliveryEvent.NAME).withThreshold(Duration.ZERO);
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
+                if (calls.incrementAndGet() == 1) {
+                    throw new IllegalStateException("the first call fails");
+                }
+            }, true, spec);
+            QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
+            await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            recording.start();
+            h.send("twice");
+            await(() -> calls.get() == 2 && h.ra.activations().get(0).metrics().committed() == 1);
+            // the reader's next look, after the delivery, finds nothing
+            await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            recording.stop();
+            events = FlightRecordings.events(recording);
+        }
+        List<Boolean> outcomes = events.stream().filter(e -> e.getEventType().getName().equals(DeliveryEvent.NAME))
+                .map(e -> e.getBoolean("succeeded")).toList();
+        assertEquals(List.of(false, true), outcomes, "the failed call, then the redelivery's");
+        assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals(ReceiveEvent.NAME)
+                && e.getInt("messages") == 0), "an empty look: " + events);
+    }
+
+    /** A group listener's call is one {@code Delivery} event for all the messages it was given. */
+    @ParameterizedTest
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aGroupListenersCallIsRecordedWithItsMessages(String backend) throws Exception {
+        List<List<BrokerMessage>> calls = new CopyOnWriteArrayList<>();
+        List<RecordedEvent> events;
+        try (InboundHarness h = InboundBackends.harness(backend); Recording recording = new Recording()) {
+            recording.enable(DeliveryEvent.NAME).withThreshold(Duration.ZERO);
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setReceiveBatchSize(100);
+            h.send("1", "2", "3", "4");
+            recording.start();
+            h.activate(org.ssbjca.api.ConversationGroupListener.class,
+                    (org.ssbjca.api.ConversationGroupListener) calls::add, true, spec);
+            await(() -> !calls.isEmpty());
+            recording.stop();
+            events = FlightRecordings.events(recording);
+        }
+        RecordedEvent call = only(events, DeliveryEvent.NAME);
+        assertEquals(4, call.getInt("messages"));
+        assertEquals(calls.get(0).get(0).conversationGroupId().toString(), call.getString("group"));
+        assertTrue(call.getBoolean("succeeded"));
+    }
+
     private static RecordedEvent only(List<RecordedEvent> events, String name) {
         List<RecordedEvent> of = events.stream().filter(e -> e.getEventType().getName().equals(name)).toList();
         assertEquals(1, of.size(), name + ": " + of);
