@@ -392,54 +392,66 @@ class BenchmarkIT {
         boolean maintenanceRead = cpu != null;
         java.util.Optional<LatencyStages> stages = cpu == null ? java.util.Optional.empty()
                 : LatencyStages.start(cpu.wildfly(), Files.createTempFile("ssb-bench-latency", ".jfr"));
-        // each system once, unmeasured, under the recording: neither's first measured round bears the recording's
-        // start or the first deliveries of the phase
-        for (String system : Rounds.order(0, List.of("ssb", "artemis"))) {
-            JavaArchive consumer = "ssb".equals(system) ? BenchDeployments.ssbConsumer(4)
-                    : BenchDeployments.artemisConsumer(4);
-            server.deploy(consumer);
-            try {
-                control.settle(system, LATENCY_SETTLE, LATENCY_RATE, BODY);
-            } finally {
-                server.undeploy(consumer);
-            }
-            loader.clear();
-        }
-        for (int round = 0; round < Rounds.COUNT; round++) {
-            for (String system : Rounds.order(round, List.of("ssb", "artemis"))) {
-                boolean toSsb = "ssb".equals(system);
-                boolean profile = toSsb && round == 0;
-                JavaArchive consumer = toSsb ? BenchDeployments.ssbConsumer(4) : BenchDeployments.artemisConsumer(4);
+        try {
+            // each system once, unmeasured, under the recording: neither's first measured round bears the recording's
+            // start or the first deliveries of the phase
+            for (String system : Rounds.order(0, List.of("ssb", "artemis"))) {
+                JavaArchive consumer = "ssb".equals(system) ? BenchDeployments.ssbConsumer(4)
+                        : BenchDeployments.artemisConsumer(4);
                 server.deploy(consumer);
                 try {
-                    if (profile) {
-                        resetStatements();
-                    }
-                    CpuMeter.Reading before = cpuNow();
-                    long[] maintained = toSsb && cpu != null ? cpu.maintenance() : null;
-                    long[] nanos = control.latency(system, LATENCY, LATENCY_RATE, BODY);
-                    if (toSsb) {
-                        long[] since = maintenanceSince(maintained);
-                        maintenanceRead &= since != null;
-                        for (int k = 0; k < 3 && since != null; k++) {
-                            maintenance[k] += since[k];
-                        }
-                    }
-                    (toSsb ? ssbCpu : artemisCpu).add(new Drain(0, since(before), LATENCY));
-                    (toSsb ? ssb : artemis).add(nanos);
-                    (toSsb ? ssbGc : artemisGc).add(control.latencyGcOverlaps());
-                    long[] pauses = control.latencyGcPauses();
-                    long[] sum = gcs[toSsb ? 0 : 1];
-                    sum[0] += pauses[0];
-                    sum[1] = Math.max(sum[1], pauses[1]);
-                    if (profile) {
-                        profileStatements(LATENCY, report.latencyProfile, " ORDER BY calls DESC LIMIT 10");
-                    }
+                    control.settle(system, LATENCY_SETTLE, LATENCY_RATE, BODY);
                 } finally {
                     server.undeploy(consumer);
                 }
-                loader.clear(); // the run's dialogs, so that each round starts alike
+                loader.clear();
             }
+            for (int round = 0; round < Rounds.COUNT; round++) {
+                for (String system : Rounds.order(round, List.of("ssb", "artemis"))) {
+                    boolean toSsb = "ssb".equals(system);
+                    boolean profile = toSsb && round == 0;
+                    JavaArchive consumer = toSsb ? BenchDeployments.ssbConsumer(4)
+                            : BenchDeployments.artemisConsumer(4);
+                    server.deploy(consumer);
+                    try {
+                        if (profile) {
+                            resetStatements();
+                        }
+                        CpuMeter.Reading before = cpuNow();
+                        long[] maintained = toSsb && cpu != null ? cpu.maintenance() : null;
+                        long[] nanos = control.latency(system, LATENCY, LATENCY_RATE, BODY);
+                        if (toSsb) {
+                            long[] since = maintenanceSince(maintained);
+                            maintenanceRead &= since != null;
+                            for (int k = 0; k < 3 && since != null; k++) {
+                                maintenance[k] += since[k];
+                            }
+                        }
+                        (toSsb ? ssbCpu : artemisCpu).add(new Drain(0, since(before), LATENCY));
+                        (toSsb ? ssb : artemis).add(nanos);
+                        (toSsb ? ssbGc : artemisGc).add(control.latencyGcOverlaps());
+                        long[] pauses = control.latencyGcPauses();
+                        long[] sum = gcs[toSsb ? 0 : 1];
+                        sum[0] += pauses[0];
+                        sum[1] = Math.max(sum[1], pauses[1]);
+                        if (profile) {
+                            profileStatements(LATENCY, report.latencyProfile, " ORDER BY calls DESC LIMIT 10");
+                        }
+                    } finally {
+                        server.undeploy(consumer);
+                    }
+                    loader.clear(); // the run's dialogs, so that each round starts alike
+                }
+            }
+        } catch (Exception | Error e) {
+            if (stages.isPresent()) { // not left recording in WildFly for the phases after this one
+                try (LatencyStages recorded = stages.get()) {
+                    recorded.stop();
+                } catch (java.io.IOException stopFailed) {
+                    e.addSuppressed(stopFailed);
+                }
+            }
+            throw e;
         }
         if (stages.isPresent()) {
             try (LatencyStages recorded = stages.get()) {
