@@ -94,7 +94,7 @@ abstract class EchoScenario {
         Conversation[] begun = new Conversation[3];
         tx.begin();
         try (ServiceBrokerConnection broker = factory.getConnection()) {
-            // the first written when called (the adapter checks the services and contract once), the next two held
+            // the first written when called unless the adapter has checked these names before, the next two held
             begun[0] = broker.beginDialog("EchoClientService", "EchoService", "EchoContract");
             begun[1] = broker.beginDialog("EchoClientService", "EchoService", "EchoContract");
             broker.send(begun[1], "EchoRequest", "in the same transaction".getBytes(StandardCharsets.UTF_8));

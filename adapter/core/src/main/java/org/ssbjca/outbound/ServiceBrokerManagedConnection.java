@@ -286,7 +286,8 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
             try {
                 session.flush();
             } catch (RuntimeException e) {
-                end(false);
+                connection.rollback(); // still out of auto-commit: the caller's rollback, if it comes, finds it so
+                session.afterCompletion(false);
                 throw new SQLException("the transaction rolled back: " + e.getMessage(), e);
             }
             connection.commit();

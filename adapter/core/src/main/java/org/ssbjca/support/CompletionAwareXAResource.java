@@ -33,8 +33,7 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     /**
      * @param delegate the driver's XA resource
      * @param beforeEnd runs before a branch ends with {@code TMSUCCESS}, on the connection still in the branch
-     *     (the session writes what it held back); when it throws, the branch ends and rolls back, and {@link #end}
-     *     says so with {@code XA_RBROLLBACK}
+     *     (the session writes what it held back); when it throws, the branch is marked to roll back
      * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback
      */
     public CompletionAwareXAResource(XAResource delegate, Runnable beforeEnd, Consumer<Boolean> onCompletion) {
@@ -62,31 +61,24 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         active = true;
     }
 
+    /**
+     * Ends the branch; before a successful end, writes what the session held back. When that fails, the branch ends
+     * as usual but is marked to roll back ({@link #setRollbackOnly}: its prepare, or its one-phase commit, rolls it
+     * back and says {@code XA_RBROLLBACK}), and the failure is logged: the transaction manager learns of it at the
+     * commit, through the path every transaction manager drives the same way.
+     */
     @Override
     public void end(Xid xid, int flags) throws XAException {
-        RuntimeException failed = null;
         if (flags == TMSUCCESS) {
             try {
                 beforeEnd.run();
             } catch (RuntimeException e) {
-                failed = e;
+                LOG.heldWritesFailed(e, xid);
+                rollbackOnly = true;
             }
         }
         active = false;
-        if (failed == null) {
-            delegate().end(xid, flags);
-            return;
-        }
-        LOG.heldWritesFailed(failed, xid);
-        rollbackOnly = true;
-        try {
-            delegate().end(xid, TMFAIL);
-        } catch (XAException e) {
-            // the branch is marked to roll back either way (TMFAIL may be answered with XA_RB*)
-        }
-        XAException rolledBack = new XAException(XAException.XA_RBROLLBACK);
-        rolledBack.initCause(failed);
-        throw rolledBack;
+        delegate().end(xid, flags);
     }
 
     @Override

@@ -44,8 +44,10 @@ class HeldBeginDialogTest {
     private ServiceBrokerConnection h;
 
     @BeforeEach
-    void start() throws Exception {
-        fx = new OutboundFixture(CountingSocketFactory.counted(PostgresServer.get().newDatabase("held_begin")));
+    void start(org.junit.jupiter.api.TestInfo test) throws Exception {
+        // a database of each test's own: a branch a failing test left prepared does not hold up the next
+        String name = "held_" + Integer.toHexString(test.getDisplayName().hashCode()).replace('-', 'm');
+        fx = new OutboundFixture(CountingSocketFactory.counted(PostgresServer.get().newDatabase(name)));
         mc = fx.managedConnection();
         h = (ServiceBrokerConnection) mc.getConnection(null, null);
         // the broker finds the declared objects once (BEGIN DIALOG written when called), and then knows them
@@ -146,24 +148,57 @@ class HeldBeginDialogTest {
         xa.start(xid, XAResource.TMNOFLAGS);
         OutboundFixture.sendRequest(h, "written at once, rolled back with the branch");
         Conversation c = begin();
-        try (Connection other = fx.db.source().open();
-                java.sql.Statement st = other.createStatement()) {
-            st.execute("DELETE FROM ssb.service_contract WHERE service_name = 'Target'");
-            st.execute("DELETE FROM ssb.service WHERE service_name = 'Target'");
-            other.commit();
-        }
+        dropTheTargetService();
         try (LogRecords log = LogRecords.of(org.ssbjca.support.CompletionAwareXAResource.class)) {
-            XAException ended = assertThrows(XAException.class, () -> xa.end(xid, XAResource.TMSUCCESS));
-            assertEquals(XAException.XA_RBROLLBACK, ended.errorCode);
-            assertTrue(ended.getCause().getMessage().contains("target service 'Target' does not exist"),
-                    ended.getCause().getMessage());
-            assertEquals(1, log.messages(java.util.logging.Level.WARNING, "SSBJCA0033").size(),
-                    "the failure is logged");
+            xa.end(xid, XAResource.TMSUCCESS);
+            List<String> logged = log.messages(java.util.logging.Level.WARNING, "SSBJCA0033");
+            assertEquals(1, logged.size(), "the failure is logged");
         }
+        // as Narayana runs a branch with another: its prepare votes to roll back (one phase: the commit refuses)
+        XAException refused = assertThrows(XAException.class, () -> xa.prepare(xid));
+        assertEquals(XAException.XA_RBROLLBACK, refused.errorCode);
+        assertTrue(!exists(c));
+        assertEquals(1, fx.targetDepth(), "only the first request of the test's start");
+    }
+
+    /**
+     * The held BEGIN DIALOG fails when another verb writes it (its target service dropped meanwhile): that verb throws
+     * BEGIN DIALOG's error, and the transaction can no longer commit, even when the caller caught the error, since the
+     * dialog the caller holds a handle to was never written.
+     */
+    @Test
+    void aHeldBeginDialogThatFailsInAnotherVerbLetsTheTransactionRollBackOnly() throws Exception {
+        Xid xid = TestXid.next("held");
+        XAResource xa = mc.getXAResource();
+        xa.start(xid, XAResource.TMNOFLAGS);
+        OutboundFixture.sendRequest(h, "written at once, rolled back with the branch");
+        Conversation c = begin();
+        dropTheTargetService();
+        BrokerException e = assertThrows(BrokerException.class, () -> h.beginConversationTimer(
+                OutboundFixture.sendRequest(h, "another dialog"), Duration.ofHours(1)));
+        assertTrue(e.getMessage().contains("target service 'Target' does not exist"), e.getMessage());
+        xa.end(xid, XAResource.TMSUCCESS); // the caller caught the error and goes on to commit
         XAException refused = assertThrows(XAException.class, () -> xa.commit(xid, true));
         assertEquals(XAException.XA_RBROLLBACK, refused.errorCode);
         assertTrue(!exists(c));
         assertEquals(1, fx.targetDepth(), "only the first request of the test's start");
+    }
+
+    @Test
+    void aHeldBeginDialogThatFailsWhenALocalTransactionCommitsRollsItBack() throws Exception {
+        LocalTransaction local = mc.getLocalTransaction();
+        local.begin();
+        OutboundFixture.sendRequest(h, "written at once, rolled back with the transaction");
+        Conversation c = begin();
+        dropTheTargetService();
+        jakarta.resource.ResourceException e = assertThrows(jakarta.resource.ResourceException.class, local::commit);
+        assertTrue(e.getMessage().contains("target service 'Target' does not exist"), e.getMessage());
+        local.rollback(); // as a container may, after a failed commit
+        assertTrue(!exists(c));
+        assertEquals(1, fx.targetDepth(), "only the first request of the test's start");
+        // the connection works on (its own transaction now): the database answers that the service is gone
+        BrokerException again = assertThrows(BrokerException.class, () -> OutboundFixture.sendRequest(h, "again"));
+        assertTrue(again.getMessage().contains("target service 'Target' does not exist"), again.getMessage());
     }
 
     /** A SEND the fold cannot take (its type does not exist) fails as it would have, after BEGIN DIALOG is written. */
@@ -199,6 +234,16 @@ class HeldBeginDialogTest {
                 return d;
             });
             assertEquals(rows(written), rows(folded), options.toString());
+        }
+    }
+
+    /** Another transaction drops the target service, committed. */
+    private void dropTheTargetService() throws SQLException {
+        try (Connection other = fx.db.source().open();
+                java.sql.Statement st = other.createStatement()) {
+            st.execute("DELETE FROM ssb.service_contract WHERE service_name = 'Target'");
+            st.execute("DELETE FROM ssb.service WHERE service_name = 'Target'");
+            other.commit();
         }
     }
 

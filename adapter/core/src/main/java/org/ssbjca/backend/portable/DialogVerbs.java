@@ -43,13 +43,23 @@ final class DialogVerbs {
      * message in one statement ({@link PortableSql#beginDialogAndSend}), any other verb or the owner's
      * {@link #flush} before the transaction ends writes it alone.
      */
-    private Held held;
+    private volatile Held held;
+    /**
+     * Why a held BEGIN DIALOG could not be written in this transaction, or null: the transaction must not commit
+     * (the caller holds a handle to a dialog that does not exist), even when the caller caught the error.
+     */
+    private volatile BrokerException heldFailed;
+    /**
+     * The transaction's number on this session, counted up at each end: a BEGIN DIALOG held in an earlier one (which
+     * a transaction manager's thread rolled back meanwhile) is never written into a later one.
+     */
+    private volatile int transaction;
 
     /**
-     * A BEGIN DIALOG held back: the initiator's endpoint as it will be written (its group new), and when it was
-     * called (the endpoint's creation time).
+     * A BEGIN DIALOG held back: the initiator's endpoint as it will be written (its group new), when it was called
+     * (the endpoint's creation time), and in which {@link #transaction}.
      */
-    private record Held(Endpoint endpoint, Instant at) {
+    private record Held(Endpoint endpoint, Instant at, int transaction) {
     }
 
     DialogVerbs(PortableBroker broker, Statements statements, MessageStore messages, Queue<UUID> removedEndpoints) {
@@ -78,35 +88,68 @@ final class DialogVerbs {
     }
 
     /**
-     * Writes the BEGIN DIALOG held back, if any: before another verb, and before the transaction ends.
+     * Writes the BEGIN DIALOG held back, if any, before another verb.
      *
-     * @throws BrokerException what the BEGIN DIALOG throws when its checks or its statement fail now
+     * @throws BrokerException what the BEGIN DIALOG throws when its checks or its statement fail now (the
+     *         transaction can then no longer commit: {@link #flushBeforeEnd})
      */
     void flush() {
-        Held h = held;
+        Held h = takeHeld();
         if (h == null) {
             return;
         }
-        held = null;
         try {
             write(h.endpoint(), h.at());
         } catch (SQLException e) {
-            throw PortableSession.failure(beginning(h.endpoint()), e);
+            throw failedHeld(PortableSession.failure(beginning(h.endpoint()), e));
+        } catch (BrokerException e) {
+            throw failedHeld(e);
         }
     }
 
     /**
-     * Forgets the BEGIN DIALOG held back, at the end of the transaction.
+     * Writes the BEGIN DIALOG held back, if any, before the transaction ends with success.
      *
-     * @return the handle of the dialog it would have begun, or null when none was held back
+     * @throws BrokerException when it fails now, or when one failed earlier in this transaction: it must roll back
      */
-    UUID dropHeld() {
+    void flushBeforeEnd() {
+        flush();
+        BrokerException failed = heldFailed;
+        if (failed != null) {
+            throw new BrokerException("the transaction cannot commit: " + failed.getMessage(), failed);
+        }
+    }
+
+    /** @return the BEGIN DIALOG held back in the current transaction, no longer held; or null */
+    private Held takeHeld() {
+        Held h = held;
+        held = null;
+        return h == null || h.transaction() != transaction ? null : h;
+    }
+
+    private BrokerException failedHeld(BrokerException e) {
+        heldFailed = e;
+        return e;
+    }
+
+    /**
+     * Ends the transaction for the held BEGIN DIALOG: forgets it, and any failure to write one.
+     *
+     * @return the handle of the dialog held back and not written, or null
+     */
+    UUID transactionEnded() {
+        transaction++;
+        heldFailed = null;
         Held h = held;
         held = null;
         return h == null ? null : h.endpoint().handle;
     }
 
-    Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
+    /**
+     * @param mayHold whether it may be held back until the dialog's first SEND (when this session defers writes)
+     */
+    Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options,
+            boolean mayHold) {
         begun = null;
         try {
             Instant now = broker.now();
@@ -115,8 +158,8 @@ final class DialogVerbs {
             if (inNewGroup(options) && sql.beginDialog != null) {
                 Endpoint me = new Endpoint(UUID.randomUUID(), UUID.randomUUID(), true, UUID.randomUUID(),
                         fromService, toService, contract, Endpoint.STARTED_OUTBOUND, 0, expires);
-                if (deferring && !c.getAutoCommit() && knownToPass(me)) {
-                    held = new Held(me, now);
+                if (mayHold && deferring && !c.getAutoCommit() && knownToPass(me)) {
+                    held = new Held(me, now, transaction);
                 } else {
                     write(me, now);
                 }
@@ -377,13 +420,24 @@ final class DialogVerbs {
 
     void send(UUID handle, String messageType, byte[] body) {
         Held h = held;
-        if (h != null && h.endpoint().handle.equals(handle)) {
-            held = null;
-            if (writeWithFirstSend(h.endpoint(), h.at(), broker.now(), messageType, body)) {
+        if (h != null && h.endpoint().handle.equals(handle) && (h = takeHeld()) != null) {
+            boolean written;
+            try {
+                written = writeWithFirstSend(h.endpoint(), h.at(), broker.now(), messageType, body);
+            } catch (BrokerException e) {
+                throw failedHeld(e);
+            }
+            if (written) {
                 return;
             }
             // the longer way, as two calls: BEGIN DIALOG alone (it passed its checks when called), then the SEND
-            held = h;
+            try {
+                write(h.endpoint(), h.at());
+            } catch (SQLException e) {
+                throw failedHeld(PortableSession.failure(beginning(h.endpoint()), e));
+            } catch (BrokerException e) {
+                throw failedHeld(e);
+            }
         }
         flush();
         Endpoint fresh = begun != null && begun.handle.equals(handle) ? begun : null;

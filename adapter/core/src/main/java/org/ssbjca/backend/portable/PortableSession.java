@@ -105,13 +105,13 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public void flush() {
-        dialogs.flush();
+        dialogs.flushBeforeEnd();
     }
 
     @Override
     public Conversation beginDialog(String fromService, String toService, String contract, DialogOptions options) {
         settle();
-        return dialogs.beginDialog(fromService, toService, contract, options);
+        return dialogs.beginDialog(fromService, toService, contract, options, true);
     }
 
     @Override
@@ -120,8 +120,13 @@ final class PortableSession implements BrokerSession {
         settle();
         Conversation sent = dialogs.beginDialogAndSendInOne(fromService, toService, contract, options, messageType,
                 body);
-        return sent != null ? sent
-                : BrokerSession.super.beginDialogAndSend(fromService, toService, contract, options, messageType, body);
+        if (sent != null) {
+            return sent;
+        }
+        // the longer way, as two calls would take it; not held back: the one statement just wrote nothing
+        Conversation conversation = dialogs.beginDialog(fromService, toService, contract, options, false);
+        dialogs.send(conversation.handle(), messageType, body);
+        return conversation;
     }
 
     @Override
@@ -261,7 +266,7 @@ final class PortableSession implements BrokerSession {
     @Override
     public void afterCompletion(boolean committed) {
         dialogs.forgetBegun();
-        UUID lost = dialogs.dropHeld();
+        UUID lost = dialogs.transactionEnded();
         if (lost != null && committed) {
             LOG.heldBeginDialogNotWritten(lost);
         }

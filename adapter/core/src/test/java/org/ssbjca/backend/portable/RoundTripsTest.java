@@ -129,6 +129,32 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * When the one statement of {@code beginDialogAndSend} writes nothing (here: the target queue does not receive,
+     * so the message goes to the transmission queue), the call takes the longer way at once: BEGIN DIALOG is not
+     * held back for a SEND that would run the same statement again.
+     */
+    @Test
+    void beginDialogAndSendThatTakesTheLongerWayRunsItsOneStatementOnce() throws Exception {
+        try (Fixture f = new Fixture("round_trips_longer_way")) {
+            f.s.deferWrites();
+            f.counted.admin("UPDATE ssb.service_queue SET is_receive_enabled = FALSE WHERE queue_name = 'QT'");
+            long[] trips = new long[2];
+            for (int i = 0; i <= WARM_UP; i++) {
+                long before = CountingSocketFactory.roundTrips();
+                f.s.beginDialogAndSend("I", "T", "C", DialogOptions.defaults(), "M", BODY);
+                f.commit();
+                trips[0] = CountingSocketFactory.roundTrips() - before;
+                before = CountingSocketFactory.roundTrips();
+                Conversation d = f.s.beginDialog("I", "T", "C", DialogOptions.defaults());
+                f.s.send(d.handle(), "M", BODY);
+                f.commit();
+                trips[1] = CountingSocketFactory.roundTrips() - before;
+            }
+            assertEquals(trips[1], trips[0], "one call costs what the two calls cost: " + trips[0]);
+        }
+    }
+
     @Test
     void aLaterSendAndTheCommitAreThreeRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_later")) {
