@@ -279,23 +279,33 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
 
     /**
      * Ends this connection's own or local transaction, back to auto-commit, and tells the session. A commit writes
-     * what the session held back first; when that fails, the transaction rolls back instead.
+     * what the session held back first; when that fails, the transaction rolls back instead. A rollback of a
+     * transaction that already ended (a container's rollback after a commit that failed so) does nothing.
      */
     private void end(boolean commit) throws SQLException {
         if (commit) {
             try {
                 session.flush();
             } catch (RuntimeException e) {
-                connection.rollback(); // still out of auto-commit: the caller's rollback, if it comes, finds it so
-                session.afterCompletion(false);
+                end(false);
                 throw new SQLException("the transaction rolled back: " + e.getMessage(), e);
             }
             connection.commit();
-        } else {
-            connection.rollback();
+            connection.setAutoCommit(true);
+            session.afterCompletion(true);
+            return;
         }
-        connection.setAutoCommit(true);
-        session.afterCompletion(commit);
+        try {
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+            }
+        } finally {
+            try {
+                connection.setAutoCommit(true);
+            } finally {
+                session.afterCompletion(false);
+            }
+        }
     }
 
     void fireLocalTransactionEvent(int type) {

@@ -58,6 +58,9 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     @Override
     public void start(Xid xid, int flags) throws XAException {
         delegate().start(xid, flags);
+        if (flags == TMNOFLAGS) {
+            rollbackOnly = false; // a new branch: a mark left by one its transaction manager never completed is gone
+        }
         active = true;
     }
 
@@ -69,7 +72,7 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
      */
     @Override
     public void end(Xid xid, int flags) throws XAException {
-        if (flags == TMSUCCESS) {
+        if (flags == TMSUCCESS && !rollbackOnly) { // a branch that rolls back anyway writes nothing more
             try {
                 beforeEnd.run();
             } catch (RuntimeException e) {

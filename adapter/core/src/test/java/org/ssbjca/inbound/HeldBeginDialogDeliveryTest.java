@@ -34,7 +34,8 @@ class HeldBeginDialogDeliveryTest {
                 try {
                     jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
                     try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        // the first is written when called (the broker finds the declared objects), the second held
+                        // in the first delivery the first is written when called (the broker finds the declared
+                        // objects) and the second held; in the second both are held
                         for (int i = 0; i < 2; i++) {
                             begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
                                     InboundHarness.CONTRACT).handle());
@@ -67,6 +68,67 @@ class HeldBeginDialogDeliveryTest {
                 }
             });
             assertEquals(4, written, "every dialog the bean began");
+        }
+    }
+
+    /**
+     * The held BEGIN DIALOG fails when the delivery's transaction ends (its target service dropped meanwhile): the
+     * delivery rolls back, the dialog written at once with it, and the message is delivered again.
+     */
+    @ParameterizedTest(name = "transacted {0}")
+    @ValueSource(booleans = {true, false})
+    void aHeldBeginDialogThatFailsAtTheEndRollsTheDeliveryBack(boolean transacted) throws Exception {
+        String database = "held_begin_failing_" + transacted;
+        org.ssbjca.backend.DatabaseConfig config = PostgresServer.get().newDatabase(database);
+        try (InboundHarness h = new InboundHarness(config, true)) {
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(h.ra);
+            List<UUID> begun = new CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+            BrokerMessageListener bean = m -> {
+                if (calls.incrementAndGet() > 1) {
+                    return; // delivered again: nothing more to begin
+                }
+                try {
+                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
+                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
+                        for (int i = 0; i < 2; i++) { // the first written when called, the second held
+                            begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
+                                    InboundHarness.CONTRACT).handle());
+                        }
+                    } finally {
+                        mc.destroy();
+                    }
+                    try (java.sql.Connection other = java.sql.DriverManager.getConnection(config.url(),
+                            config.user(), config.password()); java.sql.Statement st = other.createStatement()) {
+                        st.execute("DELETE FROM ssb.service WHERE service_name = '" + InboundHarness.INITIATOR + "'");
+                    }
+                } catch (jakarta.resource.ResourceException | java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            h.activate(BrokerMessageListener.class, bean, transacted, h.spec());
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("ping");
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> a.metrics().committed() == 1);
+            assertEquals(1, a.metrics().rolledBack(), "the first delivery, whose held BEGIN DIALOG failed");
+            assertEquals(2, calls.get());
+            assertEquals(2, begun.size());
+            long written = h.tx(s -> {
+                try (java.sql.PreparedStatement ps = s.connection().prepareStatement(
+                        "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ANY (?)")) {
+                    ps.setArray(1, s.connection().createArrayOf("uuid", begun.toArray()));
+                    try (java.sql.ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertEquals(0, written, "neither dialog of the rolled-back delivery");
         }
     }
 }

@@ -137,12 +137,28 @@ final class DialogVerbs {
      *
      * @return the handle of the dialog held back and not written, or null
      */
-    UUID transactionEnded() {
-        transaction++;
-        heldFailed = null;
+    synchronized UUID transactionEnded() {
         Held h = held;
         held = null;
-        return h == null ? null : h.endpoint().handle;
+        boolean current = h != null && h.transaction() == transaction;
+        transaction++;
+        heldFailed = null;
+        return current ? h.endpoint().handle : null;
+    }
+
+    /**
+     * Holds the BEGIN DIALOG back when this session may: in a transaction, its checks known to pass. Under the same
+     * lock as {@link #transactionEnded}, which a transaction manager's thread may call meanwhile (a timeout): a
+     * BEGIN DIALOG is held in the transaction it was called in, or written at once.
+     *
+     * @return whether it was held back
+     */
+    private synchronized boolean hold(Endpoint me, Instant now) throws SQLException {
+        if (!deferring || c.getAutoCommit() || !knownToPass(me)) {
+            return false;
+        }
+        held = new Held(me, now, transaction);
+        return true;
     }
 
     /**
@@ -158,9 +174,7 @@ final class DialogVerbs {
             if (inNewGroup(options) && sql.beginDialog != null) {
                 Endpoint me = new Endpoint(UUID.randomUUID(), UUID.randomUUID(), true, UUID.randomUUID(),
                         fromService, toService, contract, Endpoint.STARTED_OUTBOUND, 0, expires);
-                if (mayHold && deferring && !c.getAutoCommit() && knownToPass(me)) {
-                    held = new Held(me, now, transaction);
-                } else {
+                if (!mayHold || !hold(me, now)) {
                     write(me, now);
                 }
                 return new Conversation(me.handle, me.conversationId, me.groupId);
