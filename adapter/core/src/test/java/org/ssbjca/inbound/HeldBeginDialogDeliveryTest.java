@@ -55,18 +55,7 @@ class HeldBeginDialogDeliveryTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> a.metrics().committed() == 2);
             assertEquals(0, a.metrics().rolledBack());
             assertEquals(4, begun.size());
-            long written = h.tx(s -> {
-                try (java.sql.PreparedStatement ps = s.connection().prepareStatement(
-                        "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ANY (?)")) {
-                    ps.setArray(1, s.connection().createArrayOf("uuid", begun.toArray()));
-                    try (java.sql.ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        return rs.getLong(1);
-                    }
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            long written = endpoints(h, begun);
             assertEquals(4, written, "every dialog the bean began");
         }
     }
@@ -116,19 +105,24 @@ class HeldBeginDialogDeliveryTest {
             assertEquals(1, a.metrics().rolledBack(), "the first delivery, whose held BEGIN DIALOG failed");
             assertEquals(2, calls.get());
             assertEquals(2, begun.size());
-            long written = h.tx(s -> {
-                try (java.sql.PreparedStatement ps = s.connection().prepareStatement(
-                        "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ANY (?)")) {
-                    ps.setArray(1, s.connection().createArrayOf("uuid", begun.toArray()));
-                    try (java.sql.ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        return rs.getLong(1);
-                    }
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            long written = endpoints(h, begun);
             assertEquals(0, written, "neither dialog of the rolled-back delivery");
         }
+    }
+
+    /** @return how many of the handles have an endpoint, committed */
+    private static long endpoints(InboundHarness h, List<UUID> handles) {
+        return h.tx(s -> {
+            try (java.sql.PreparedStatement ps = s.connection().prepareStatement(
+                    "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ANY (?)")) {
+                ps.setArray(1, s.connection().createArrayOf("uuid", handles.toArray()));
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 }

@@ -95,9 +95,17 @@ final class DialogVerbs {
      */
     void flush() {
         Held h = takeHeld();
-        if (h == null) {
-            return;
+        if (h != null) {
+            writeHeld(h);
         }
+    }
+
+    /**
+     * Writes a BEGIN DIALOG held back; when that fails, the transaction can no longer commit.
+     *
+     * @throws BrokerException what the BEGIN DIALOG throws
+     */
+    private void writeHeld(Held h) {
         try {
             write(h.endpoint(), h.at());
         } catch (SQLException e) {
@@ -445,13 +453,7 @@ final class DialogVerbs {
                 return;
             }
             // the longer way, as two calls: BEGIN DIALOG alone (it passed its checks when called), then the SEND
-            try {
-                write(h.endpoint(), h.at());
-            } catch (SQLException e) {
-                throw failedHeld(PortableSession.failure(beginning(h.endpoint()), e));
-            } catch (BrokerException e) {
-                throw failedHeld(e);
-            }
+            writeHeld(h);
         }
         flush();
         Endpoint fresh = begun != null && begun.handle.equals(handle) ? begun : null;
