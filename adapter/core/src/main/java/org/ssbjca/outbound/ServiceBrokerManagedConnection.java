@@ -167,7 +167,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
             }
             T result = verb.apply(session);
             if (own) {
-                session.flush();
+                session.flush(); // here, so that a held BEGIN DIALOG's failure reaches the caller as itself
                 end(true);
             }
             return result;

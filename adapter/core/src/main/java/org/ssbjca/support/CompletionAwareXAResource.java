@@ -24,14 +24,6 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
 
     /**
      * @param delegate the driver's XA resource
-     * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback
-     */
-    public CompletionAwareXAResource(XAResource delegate, Consumer<Boolean> onCompletion) {
-        this(delegate, () -> { }, onCompletion);
-    }
-
-    /**
-     * @param delegate the driver's XA resource
      * @param beforeEnd runs before a branch ends with {@code TMSUCCESS}, on the connection still in the branch
      *     (the session writes what it held back); when it throws, the branch is marked to roll back
      * @param onCompletion receives true after a commit (or read-only prepare), false after a rollback

@@ -17,7 +17,8 @@ class CompletionAwareXAResourceTest {
 
     private final RecordingXAResource driver = new RecordingXAResource();
     private final List<Boolean> completions = new ArrayList<>();
-    private final CompletionAwareXAResource resource = new CompletionAwareXAResource(driver, completions::add);
+    private final CompletionAwareXAResource resource = new CompletionAwareXAResource(driver, () -> { },
+            completions::add);
 
     @Test
     void aCommitReportsTrue() throws XAException {

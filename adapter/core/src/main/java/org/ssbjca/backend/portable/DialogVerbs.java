@@ -235,9 +235,7 @@ final class DialogVerbs {
      *         written)
      */
     private boolean knownToPass(Endpoint me) {
-        CatalogCache catalog = broker.catalogCache();
-        CatalogCache.Entry entry = catalog == null ? null : catalog.get(new CatalogCache.Key(CatalogCache.Checks.DIALOG,
-                List.of(me.service, me.farService, me.contract)));
+        CatalogCache.Entry entry = remembered(CatalogCache.Checks.DIALOG, me.service, me.farService, me.contract);
         return entry != null && entry.found()[0] instanceof String && Boolean.TRUE.equals(entry.found()[1])
                 && Boolean.TRUE.equals(entry.found()[2]);
     }
@@ -314,9 +312,7 @@ final class DialogVerbs {
      */
     private String[] passedBeforeTheStatement(Object[] names, String messageType, byte[] body) {
         String[] unparsed = BodyValidator.passedUnparsed(body);
-        CatalogCache catalog = broker.catalogCache();
-        CatalogCache.Entry entry = catalog == null ? null : catalog.get(new CatalogCache.Key(
-                CatalogCache.Checks.DIALOG_AND_SEND, java.util.Arrays.stream(names).map(String.class::cast).toList()));
+        CatalogCache.Entry entry = remembered(CatalogCache.Checks.DIALOG_AND_SEND, names);
         Object known = entry == null ? null : entry.found()[DIALOG_AND_SEND_VALIDATION];
         if (!(known instanceof String validation) || java.util.Arrays.asList(unparsed).contains(validation)) {
             return unparsed;
@@ -361,8 +357,7 @@ final class DialogVerbs {
     private <T> T withChecks(CatalogCache.Checks which, String known, String checked, Object[] names,
             Jdbc.RowMapper<T> mapper, int foundAt, int[] found, Object... rest) throws SQLException {
         CatalogCache catalog = broker.catalogCache();
-        CatalogCache.Key key = catalog == null ? null : new CatalogCache.Key(which, java.util.Arrays.stream(names)
-                .map(String.class::cast).toList());
+        CatalogCache.Key key = catalog == null ? null : keyOf(which, names);
         CatalogCache.Entry entry = key == null ? null : catalog.get(key);
         if (entry != null) {
             T row = st.first(known, mapper, concat(concat(entry.found(), new Object[] {entry.version()}), rest));
@@ -385,6 +380,17 @@ final class DialogVerbs {
             catalog.put(key, new CatalogCache.Entry(version, seen[0]));
         }
         return row;
+    }
+
+    /** @return the cache's key for these checks asked about these names */
+    private static CatalogCache.Key keyOf(CatalogCache.Checks which, Object[] names) {
+        return new CatalogCache.Key(which, java.util.Arrays.stream(names).map(String.class::cast).toList());
+    }
+
+    /** @return what the broker remembers these checks found for these names ({@link CatalogCache}), or null */
+    private CatalogCache.Entry remembered(CatalogCache.Checks which, Object... names) {
+        CatalogCache catalog = broker.catalogCache();
+        return catalog == null ? null : catalog.get(keyOf(which, names));
     }
 
     private static Object[] concat(Object[] first, Object[] then) {
