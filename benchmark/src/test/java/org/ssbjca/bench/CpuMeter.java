@@ -121,16 +121,46 @@ final class CpuMeter {
 
     Reading read() {
         long[] wal = wal();
-        long pgTicks = ticks(postmaster, true, false);
-        long pgSystemTicks = ticks(postmaster, true, true);
-        for (ProcessHandle child : ProcessHandle.of(postmaster).map(p -> p.children().toList())
-                .orElse(java.util.List.of())) {
-            pgTicks += ticks(child.pid(), false, false);
-            pgSystemTicks += ticks(child.pid(), false, true);
-        }
-        return new Reading((long) (ticks(wildfly, false, false) * NANOS_PER_TICK), (long) (pgTicks * NANOS_PER_TICK),
+        long[] pg = treeTicks(() -> new long[] {ticks(postmaster, true, false), ticks(postmaster, true, true)},
+                () -> {
+                    long[] sum = new long[2];
+                    for (ProcessHandle child : ProcessHandle.of(postmaster).map(p -> p.children().toList())
+                            .orElse(java.util.List.of())) {
+                        sum[0] += ticks(child.pid(), false, false);
+                        sum[1] += ticks(child.pid(), false, true);
+                    }
+                    return sum;
+                });
+        return new Reading((long) (ticks(wildfly, false, false) * NANOS_PER_TICK), (long) (pg[0] * NANOS_PER_TICK),
                 (long) (ticks(ProcessHandle.current().pid(), false, false) * NANOS_PER_TICK),
-                (long) (pgSystemTicks * NANOS_PER_TICK), wal[0], wal[1]);
+                (long) (pg[1] * NANOS_PER_TICK), wal[0], wal[1]);
+    }
+
+    /** How often {@link #treeTicks} reads a process tree again at most before it takes what it read. */
+    static final int TREE_READS = 10;
+
+    /**
+     * A process tree's CPU ticks: the parent's own with its reaped children's, plus each live child's. A child that
+     * ends while the tree is read moves its ticks from the second part to the first when its parent reaps it: if that
+     * falls between the parent's read and the children's, the child counts in neither (nor does what it used before
+     * the window began, which the earlier reading did count: the difference came out too small, by whole backends,
+     * when a drain's connections closed as its window ended). So the parent is read before and after the children and
+     * the tree is read again until the two agree.
+     *
+     * @param parent the parent's {all, kernel only} ticks, its reaped children's included
+     * @param children the live children's {all, kernel only} ticks, summed
+     * @return {all, kernel only} ticks of the tree
+     */
+    static long[] treeTicks(java.util.function.Supplier<long[]> parent, java.util.function.Supplier<long[]> children) {
+        long[] before = parent.get();
+        for (int read = 1; ; read++) {
+            long[] live = children.get();
+            long[] after = parent.get();
+            if (java.util.Arrays.equals(before, after) || read == TREE_READS) {
+                return new long[] {after[0] + live[0], after[1] + live[1]};
+            }
+            before = after;
+        }
     }
 
     /**
