@@ -27,35 +27,42 @@ final class CpuMeter {
     private Connection statsConnection;
 
     /**
-     * A reading: CPU nanoseconds so far of each (PostgreSQL's also in the kernel alone), and PostgreSQL's WAL flushes
-     * and bytes so far (-1 when pg_stat_wal could not be read).
+     * A reading: CPU nanoseconds so far of each (PostgreSQL's also in the kernel alone), PostgreSQL's WAL flushes and
+     * bytes so far (-1 when pg_stat_wal could not be read), and the machine's time so far on all its cores: busy
+     * (user, system, interrupts), stolen by the hypervisor, and in all (-1s when /proc/stat could not be read).
      */
     record Reading(long wildflyNanos, long postgresNanos, long clientNanos, long postgresSystemNanos, long walSyncs,
-                   long walBytes) {
+                   long walBytes, long[] machine) {
         Reading minus(Reading earlier) {
-            boolean wal = walSyncs >= 0 && earlier.walSyncs >= 0;
-            return new Reading(wildflyNanos - earlier.wildflyNanos, postgresNanos - earlier.postgresNanos,
-                    clientNanos - earlier.clientNanos, postgresSystemNanos - earlier.postgresSystemNanos,
-                    wal ? walSyncs - earlier.walSyncs : -1, wal ? walBytes - earlier.walBytes : -1);
+            return combine(earlier, -1);
         }
 
         /** @return this reading and another, summed (two drains' readings) */
         Reading plus(Reading other) {
-            boolean wal = walSyncs >= 0 && other.walSyncs >= 0;
-            return new Reading(wildflyNanos + other.wildflyNanos, postgresNanos + other.postgresNanos,
-                    clientNanos + other.clientNanos, postgresSystemNanos + other.postgresSystemNanos,
-                    wal ? walSyncs + other.walSyncs : -1, wal ? walBytes + other.walBytes : -1);
+            return combine(other, 1);
+        }
+
+        private Reading combine(Reading o, int sign) {
+            boolean wal = walSyncs >= 0 && o.walSyncs >= 0;
+            boolean read = machine[2] >= 0 && o.machine[2] >= 0;
+            return new Reading(wildflyNanos + sign * o.wildflyNanos, postgresNanos + sign * o.postgresNanos,
+                    clientNanos + sign * o.clientNanos, postgresSystemNanos + sign * o.postgresSystemNanos,
+                    wal ? walSyncs + sign * o.walSyncs : -1, wal ? walBytes + sign * o.walBytes : -1,
+                    read ? new long[] {machine[0] + sign * o.machine[0], machine[1] + sign * o.machine[1],
+                        machine[2] + sign * o.machine[2]} : new long[] {-1, -1, -1});
         }
 
         /** @return "CPU per message: ..." for {@code messages} messages */
         String perMessage(long messages, boolean withClient) {
-            return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL (%.0f%% in the kernel)%s",
+            return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL (%.0f%% in the kernel)%s%s",
                     withClient ? String.format(java.util.Locale.ROOT, "%.0f µs JDBC loop (its JVM), ",
                             clientNanos / 1e3 / messages)
                             : String.format(java.util.Locale.ROOT, "%.0f µs WildFly, ", wildflyNanos / 1e3 / messages),
                     postgresNanos / 1e3 / messages, 100.0 * postgresSystemNanos / Math.max(1, postgresNanos),
                     walSyncs < 0 ? "" : String.format(java.util.Locale.ROOT, "; WAL flushes per message %.2f, WAL"
-                            + " bytes per message %,.0f", walSyncs / (double) messages, walBytes / (double) messages));
+                            + " bytes per message %,.0f", walSyncs / (double) messages, walBytes / (double) messages),
+                    machine[2] <= 0 ? "" : String.format(java.util.Locale.ROOT, "; the machine's cores busy %.0f%%,"
+                            + " stolen %.0f%%", 100.0 * machine[0] / machine[2], 100.0 * machine[1] / machine[2]));
         }
     }
 
@@ -133,7 +140,30 @@ final class CpuMeter {
                 });
         return new Reading((long) (ticks(wildfly, false, false) * NANOS_PER_TICK), (long) (pg[0] * NANOS_PER_TICK),
                 (long) (ticks(ProcessHandle.current().pid(), false, false) * NANOS_PER_TICK),
-                (long) (pg[1] * NANOS_PER_TICK), wal[0], wal[1]);
+                (long) (pg[1] * NANOS_PER_TICK), wal[0], wal[1], machine());
+    }
+
+    /**
+     * @return the machine's ticks so far on all cores ({@code /proc/stat}'s first line): {busy (user, nice, system,
+     *     irq, softirq; guests are in user), stolen, all}, or -1s
+     */
+    static long[] machine() {
+        try {
+            return machine(Files.readAllLines(Path.of("/proc/stat")).get(0));
+        } catch (IOException | RuntimeException e) {
+            return new long[] {-1, -1, -1};
+        }
+    }
+
+    /** @param cpuLine "cpu user nice system idle iowait irq softirq steal guest guest_nice" */
+    static long[] machine(String cpuLine) {
+        String[] f = cpuLine.trim().split("\\s+");
+        long[] t = new long[8];
+        for (int k = 0; k < 8; k++) {
+            t[k] = Long.parseLong(f[k + 1]);
+        }
+        long busy = t[0] + t[1] + t[2] + t[5] + t[6];
+        return new long[] {busy, t[7], busy + t[3] + t[4] + t[7]};
     }
 
     /** How often {@link #treeTicks} reads a process tree again at most before it takes what it read. */

@@ -47,6 +47,22 @@ class CpuMeterTest {
         assertArrayEquals(new long[] {170, 17}, CpuMeter.treeTicks(parent::pop, children::pop));
     }
 
+    /** {@code /proc/stat}'s line: busy is user, nice, system, irq and softirq; idle and iowait are not; steal apart. */
+    @Test
+    void theMachinesLineSplitsBusyStolenAndAll() {
+        assertArrayEquals(new long[] {1 + 2 + 3 + 6 + 7, 8, 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8},
+                CpuMeter.machine("cpu  1 2 3 4 5 6 7 8 0 0"));
+    }
+
+    /** Busy 75% and stolen 5% of a window, as a row prints them. */
+    @Test
+    void aReadingGivesTheMachinesShareOfTheWindow() {
+        CpuMeter.Reading before = new CpuMeter.Reading(0, 0, 0, 0, -1, -1, new long[] {100, 10, 1000});
+        CpuMeter.Reading after = new CpuMeter.Reading(0, 0, 0, 0, -1, -1, new long[] {250, 20, 1200});
+        String text = after.minus(before).perMessage(1, false);
+        org.junit.jupiter.api.Assertions.assertTrue(text.endsWith("; the machine's cores busy 75%, stolen 5%"), text);
+    }
+
     /** Children that keep ending: the tree is read at most {@link CpuMeter#TREE_READS} times. */
     @Test
     void aTreeThatNeverSettlesIsReadABoundedNumberOfTimes() {
