@@ -280,51 +280,78 @@ class BenchmarkIT {
     }
 
     /**
-     * The throughput drain of ssb-jca (4 readers) and the JDBC loop's (4 threads), again, under perf ({@link
-     * PerfProfile}): PostgreSQL's CPU per message by phase of its work, beside what /proc gives.
+     * The throughput drain of ssb-jca (4 readers) and the JDBC loop's (4 threads), then the sending side's calls of
+     * each (ssb-jca's {@code beginDialogAndSend}, 4 callers, and the outbound ceiling's statement, 4 threads), again,
+     * under perf ({@link PerfProfile}): PostgreSQL's CPU per message by phase of its work, beside what /proc gives.
      *
      * @return false when the drain ended before its CPU window began (nothing recorded)
      */
     private boolean perfProfile(PerfProfile perf) throws Exception {
         double ssb = drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
-        long ssbFrom = lastWindowFrom;
-        long ssbTo = lastWindowTo;
-        long ssbMessages = cpuMessages;
-        CpuMeter.Reading ssbCpu = lastCpuReading;
-        if (ssbCpu == null) {
+        PerfWindow ssbDrain = new PerfWindow(lastWindowFrom, lastWindowTo, cpuMessages, lastCpuReading);
+        if (lastCpuReading == null) {
             report.notes.add("The profile phase's ssb-jca drain ended before its CPU window began.");
             return false;
         }
         int n = loadSsb(THROUGHPUT);
         CpuMeter.Reading before = cpu.read();
         long loopFrom = System.nanoTime();
-        long[] loopTo = {0};
-        CpuMeter.Reading[] loopCpu = {null};
-        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n, () -> {
-            loopTo[0] = System.nanoTime();
-            loopCpu[0] = cpu.read().minus(before);
-        });
+        PerfWindow[] loopDrain = {null};
+        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n, () -> loopDrain[0] = new PerfWindow(loopFrom,
+                System.nanoTime(), n, cpu.read().minus(before)));
         assertEquals(n, r[1]);
+        // the sending side: the queue empty, nothing consuming, as in the outbound phase
+        loader.clear();
+        int calls = SCALING;
+        CpuMeter.Reading sendBefore = cpu.read();
+        long sendFrom = System.nanoTime();
+        long[] sent = control.outbound("ssb-one-call", 4, calls, BODY);
+        PerfWindow ssbSend = new PerfWindow(sendFrom, System.nanoTime(), calls, cpu.read().minus(sendBefore));
+        assertEquals(0, sent[1], "no ssb-jca send failed under perf");
+        assertEquals(calls, loader.depth(), "every ssb-jca send under perf committed its message");
+        loader.clear();
+        CpuMeter.Reading loopSendBefore = cpu.read();
+        long loopSendFrom = System.nanoTime();
+        PerfWindow[] loopSend = {null};
+        long[] loopSent = JdbcCeiling.send(pg, 4, calls, BODY, () -> loopSend[0] = new PerfWindow(loopSendFrom,
+                System.nanoTime(), calls, cpu.read().minus(loopSendBefore)));
+        assertEquals(calls, loader.depth(), "every ceiling call under perf committed its message");
+        loader.clear();
         perf.stop();
-        Map<String, Double> s = perf.postgresMicros(ssbFrom, ssbTo);
-        Map<String, Double> l = perf.postgresMicros(loopFrom, loopTo[0]);
-        report.perfProfile.add(String.format(Locale.ROOT, "| drain under perf (%,d messages, 4 readers or threads)"
-                + " | %s | %s |", THROUGHPUT, Report.rate(ssb), Report.rate(r[1] * 1e9 / r[0])));
-        double sumS = 0;
-        double sumL = 0;
-        for (String phase : s.keySet()) {
-            double a = s.get(phase) / ssbMessages;
-            double b = l.get(phase) / n;
-            sumS += a;
-            sumL += b;
-            report.perfProfile.add(String.format(Locale.ROOT, "| %s | %.0f | %.0f |", phase, a, b));
+        List<PerfWindow> windows = List.of(ssbDrain, loopDrain[0], ssbSend, loopSend[0]);
+        List<Map<String, Double>> phases = new ArrayList<>();
+        for (PerfWindow w : windows) {
+            phases.add(perf.postgresMicros(w.from(), w.to()));
         }
-        report.perfProfile.add(String.format(Locale.ROOT, "| **all of PostgreSQL's samples** | **%.0f** |"
-                + " **%.0f** |", sumS, sumL));
-        report.perfProfile.add(String.format(Locale.ROOT, "| PostgreSQL's CPU from /proc, the same windows | %.0f"
-                + " | %.0f |", ssbCpu.postgresNanos() / 1e3 / ssbMessages, loopCpu[0].postgresNanos() / 1e3 / n));
+        report.perfProfile.add(String.format(Locale.ROOT, "| under perf: a drain of %,d messages by 4 readers or"
+                + " threads; %,d calls by 4 callers or threads | %s | %s | %s | %s |", THROUGHPUT, calls,
+                Report.rate(ssb), Report.rate(r[1] * 1e9 / r[0]), Report.rate(calls * 1e9 / sent[0]),
+                Report.rate(loopSent[1] * 1e9 / loopSent[0])));
+        double[] sums = new double[windows.size()];
+        for (String phase : phases.get(0).keySet()) {
+            StringBuilder row = new StringBuilder("| ").append(phase).append(" |");
+            for (int i = 0; i < windows.size(); i++) {
+                double micros = phases.get(i).get(phase) / windows.get(i).messages();
+                sums[i] += micros;
+                row.append(String.format(Locale.ROOT, " %.0f |", micros));
+            }
+            report.perfProfile.add(row.toString());
+        }
+        StringBuilder all = new StringBuilder("| **all of PostgreSQL's samples** |");
+        StringBuilder proc = new StringBuilder("| PostgreSQL's CPU from /proc, the same windows |");
+        for (int i = 0; i < windows.size(); i++) {
+            all.append(String.format(Locale.ROOT, " **%.0f** |", sums[i]));
+            proc.append(String.format(Locale.ROOT, " %.0f |", windows.get(i).cpu().postgresNanos() / 1e3
+                    / windows.get(i).messages()));
+        }
+        report.perfProfile.add(all.toString());
+        report.perfProfile.add(proc.toString());
         log("profile: %s", report.perfProfile);
         return true;
+    }
+
+    /** A run under perf: its window (System.nanoTime), the messages or calls in it, its CPU from /proc. */
+    private record PerfWindow(long from, long to, long messages, CpuMeter.Reading cpu) {
     }
 
     /**

@@ -103,10 +103,12 @@ final class Report {
         statementProfile(b, "ssb-jca reply run, 4 readers", replyProfile);
         statementProfile(b, "ssb-jca latency run, 4 readers", latencyProfile);
         if (!perfProfile.isEmpty()) {
-            b.append("\n## PostgreSQL's CPU by phase of its work (perf, µs per message)\n\n");
-            b.append("The throughput drain of ssb-jca and the JDBC loop's, run again after the other phases while perf"
-                    + " sampled the machine (999 Hz, call stacks): perf slows both. See [Method](#method).\n\n");
-            b.append("| | ssb-jca, 4 readers | JDBC loop, 4 threads |\n|---|---:|---:|\n");
+            b.append("\n## PostgreSQL's CPU by phase of its work (perf, µs per message or call)\n\n");
+            b.append("The throughput drain of ssb-jca and the JDBC loop's, and the sending side's calls of each, run"
+                    + " again after the other phases while perf sampled the machine (999 Hz, call stacks): perf slows"
+                    + " them all. See [Method](#method).\n\n");
+            b.append("| | ssb-jca, 4 readers | JDBC loop, 4 threads | ssb-jca, beginDialogAndSend, 4 callers"
+                    + " | the outbound JDBC loop, 4 threads |\n|---|---:|---:|---:|---:|\n");
             perfProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!jfrProfile.isEmpty()) {
