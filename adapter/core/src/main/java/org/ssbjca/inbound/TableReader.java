@@ -114,6 +114,7 @@ final class TableReader implements Runnable {
         List<TableRow> rows = leased;
         boolean ok = true;
         Throwable failure = null;
+        Exception ending;
         TableRow failedOn = null;
         if (local) {
             connection.connection().setAutoCommit(false);
@@ -153,29 +154,24 @@ final class TableReader implements Runnable {
             ok = false;
             failure = e;
         } finally {
-            if (!ok && !local) {
-                connection.setRollbackOnly();
-            }
-            try {
-                endpoint.afterDelivery();
-            } finally {
-                if (local) {
-                    if (ok) {
-                        connection.commitLocal();
-                    } else {
-                        connection.rollbackLocal();
-                    }
-                    connection.connection().setAutoCommit(true);
-                }
-            }
+            ending = end(ok, local);
         }
         Boolean outcome = connection.takeOutcome();
+        if (ending != null && !Boolean.TRUE.equals(outcome)) {
+            // the commit failed (a deferred constraint, the connection lost): the rows are back, a failed delivery
+            ok = false;
+            if (failure == null) {
+                failure = ending;
+            }
+        }
         boolean committed = ok && !Boolean.FALSE.equals(outcome);
         if (rows == null || rows.isEmpty()) {
+            throwIfFailed(ending);
             return false;
         }
         if (committed) {
             activation.delivered.add(rows.size());
+            throwIfFailed(ending);
             return true;
         }
         activation.failed.increment();
@@ -183,7 +179,56 @@ final class TableReader implements Runnable {
             LOG.rowDeliveryFailed(failure, name, failedOn, failure.toString(), settings.retryDelaySeconds);
         }
         afterFailure(queue, rows, leased != null);
+        // then the reader's own failure path: a connection whose commit failed is not used again
+        throwIfFailed(ending);
         return true;
+    }
+
+    /**
+     * Ends a delivery's transaction: the container's ({@code afterDelivery}), or the reader's local one when the bean
+     * has none (after {@code afterDelivery}), committed when the delivery went well, else rolled back.
+     *
+     * @return what ending the container's transaction threw, or the local commit's failure; null when it ended
+     * @throws Exception what {@code afterDelivery} threw when the local transaction then committed (as before a
+     *         local commit: the reader's failure path)
+     */
+    private Exception end(boolean ok, boolean local) throws Exception {
+        if (!ok && !local) {
+            connection.setRollbackOnly();
+        }
+        Exception afterDelivery = null;
+        try {
+            endpoint.afterDelivery();
+        } catch (Exception e) {
+            afterDelivery = e;
+        }
+        if (!local) {
+            return afterDelivery;
+        }
+        try {
+            if (ok) {
+                connection.commitLocal();
+            } else {
+                connection.rollbackLocal();
+            }
+        } catch (Exception e) {
+            if (afterDelivery != null) {
+                e.addSuppressed(afterDelivery);
+            }
+            return e;
+        } finally {
+            connection.connection().setAutoCommit(true);
+        }
+        if (afterDelivery != null) {
+            throw afterDelivery;
+        }
+        return null;
+    }
+
+    private static void throwIfFailed(Exception ending) throws Exception {
+        if (ending != null) {
+            throw ending;
+        }
     }
 
     /** Leased: the rows' leases end after the retry delay. Transactional: one more attempt for each, then a pause. */

@@ -266,7 +266,7 @@ public interface AdapterLog extends BasicLogger {
     void leaseLost(String reader, Object row);
 
     @LogMessage(level = WARN)
-    @Message(id = 113, value = "%s: the bean failed on %s (%s); taken again in %d s")
+    @Message(id = 113, value = "%s: the delivery of %s failed (%s); taken again in %d s")
     void rowDeliveryFailed(@Cause Throwable cause, String reader, Object row, String what, int retrySeconds);
 
     @LogMessage(level = WARN)

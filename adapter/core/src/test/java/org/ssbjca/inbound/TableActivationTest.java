@@ -157,6 +157,103 @@ class TableActivationTest {
         }
     }
 
+    /**
+     * A delivery whose commit fails (here a deferred constraint of the user's table refuses the poison job's
+     * completion at commit, after the bean returned) is a failed delivery like one whose bean threw: counted in
+     * FailedDeliveries, its attempt counted, and the job set aside after maxAttempts; the other jobs flow. Transacted
+     * (the commit is the container's, in afterDelivery) and not (the reader's local commit), in both modes.
+     */
+    @ParameterizedTest(name = "{0}, {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"transacted, leased", "transacted, transactional",
+        "local, leased", "local, transactional"})
+    void aDeliveryWhoseCommitFailsIsAFailedDeliveryAndItsJobIsSetAside(String transaction, String mode)
+            throws Exception {
+        try (InboundHarness h = new InboundHarness(database("PostgreSQL"), false)) {
+            createJobQueue(h);
+            execute(h, "CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " IF OLD.Payload = 'poison' AND (TG_OP = 'DELETE' OR NEW.Last_Attempt_End_Date IS NOT NULL) THEN"
+                    + " RAISE EXCEPTION 'the poison job cannot be completed'; END IF; RETURN NULL; END $$",
+                    "CREATE CONSTRAINT TRIGGER refuse_poison AFTER UPDATE OR DELETE ON Job_Queue DEFERRABLE INITIALLY"
+                            + " DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_poison()",
+                    "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'poison'), (2, 'fine 1'), (3, 'fine 2')");
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> delivered.add(row.payloadText());
+            TableActivationSpec spec = jobSpec(h);
+            spec.setMode(mode);
+            if ("transactional".equals(mode)) {
+                spec.setLeaseColumn("");
+                spec.setMarkColumn("");
+            }
+            spec.setMaxReaders("1");
+            spec.setBatchSize("1");
+            spec.setMaxAttempts("2");
+            spec.setRetryDelaySeconds("0");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean,
+                    "transacted".equals(transaction), h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = activation(h, factory);
+                await().atMost(Duration.ofSeconds(60)).until(() -> activation.counts().setAside() == 1
+                        && activation.deliveredRows() == 2);
+                assertEquals(2, activation.failedDeliveries(), "each failed commit counted");
+                assertEquals(List.of("poison", "poison", "fine 1", "fine 2"), delivered);
+                assertEquals(2, count(h, "SELECT Attempts FROM Job_Queue WHERE Payload = 'poison'"));
+                assertEquals(0, factory.pairingErrors.get(), "beforeDelivery and afterDelivery paired");
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /**
+     * A bean that outlives its row's lease: another reader leases the row again and completes it; the first reader's
+     * completion is refused, counted in {@code LeasesLost} (the README's MBean attribute) and its delivery rolled back.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aLeaseThatEndsWhileTheBeanRunsIsCountedAsLost(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createJobQueue(h);
+            execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'slow')");
+            java.util.concurrent.CountDownLatch secondTakingDone = new java.util.concurrent.CountDownLatch(1);
+            List<Integer> attempts = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> {
+                attempts.add(row.attempt());
+                if (row.attempt() == 1) {
+                    try {
+                        // the lease (1 s) ends while this call waits: the other reader takes the row again
+                        if (!secondTakingDone.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the row was not taken again");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            TableActivationSpec spec = jobSpec(h);
+            spec.setMaxReaders("2");
+            spec.setBatchSize("1");
+            spec.setLeaseSeconds("1");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = activation(h, factory);
+                await().atMost(Duration.ofSeconds(30)).until(() -> activation.deliveredRows() == 1);
+                assertEquals(0, activation.leasesLost(), "the first call still holds its lost lease");
+                secondTakingDone.countDown();
+                await().atMost(Duration.ofSeconds(30)).until(() -> activation.leasesLost() == 1);
+                assertEquals(List.of(1, 2), attempts);
+                assertEquals(1, activation.deliveredRows(), "the late completion delivered nothing more");
+                assertEquals(1, count(h, "SELECT COUNT(*) FROM Job_Queue WHERE Last_Attempt_End_Date IS NOT NULL"));
+            } finally {
+                secondTakingDone.countDown();
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     /** A bean without a container transaction: the reader's local transaction takes the rows and commits. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
