@@ -39,8 +39,9 @@ final class AdapterStatistics implements StatisticsPlugin {
         this.activations = activations;
         this.readings = readings;
         add("Activations", int.class, "message-driven beans whose readers run now", total(a -> 1));
-        add("ActiveReaders", int.class, "readers running now, over every activation",
-                total(EndpointActivation::readerCount));
+        add("Readers", int.class, "readers running now, over every activation", total(EndpointActivation::readerCount));
+        add("ActiveReaders", int.class, "readers delivering now, over every activation (the activation MBeans'"
+                + " ActiveReaders)", total(a -> a.metrics().inFlight().size()));
         add("ParkedReaders", int.class, "readers waiting for a paused activation to resume",
                 total(EndpointActivation::parkedReaders));
         add("ReconnectingReaders", int.class, "readers waiting to reconnect (database unreachable, queue missing or"

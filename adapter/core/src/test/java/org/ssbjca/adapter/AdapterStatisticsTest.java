@@ -39,7 +39,7 @@ class AdapterStatisticsTest {
             Awaitility.await().atMost(Duration.ofSeconds(30))
                     .until(() -> a.metrics().delivered() == 2 && a.metrics().deadLettered() == 1);
 
-            assertEquals(List.of("Activations", "ActiveReaders", "ParkedReaders", "ReconnectingReaders", "Reconnects",
+            assertEquals(List.of("Activations", "Readers", "ActiveReaders", "ParkedReaders", "ReconnectingReaders", "Reconnects",
                     "Received", "Delivered", "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived",
                     "PriorityRequestsRejected", "DeliveriesTimed", "DeliveryMillisTotal", "QueueDepth",
                     "OldestMessageAgeSeconds", "PendingConversationGroups", "DeadLetters", "ConversationEndpoints",
@@ -50,7 +50,8 @@ class AdapterStatisticsTest {
                 assertEquals(type == int.class ? Integer.class : Long.class, stats.getValue(name).getClass(), name);
             }
             assertEquals(1, stats.getValue("Activations"));
-            assertEquals(2, stats.getValue("ActiveReaders"));
+            assertEquals(2, stats.getValue("Readers"));
+            assertEquals(0, stats.getValue("ActiveReaders"), "nothing in flight");
             assertEquals(a.metrics().delivered(), stats.getValue("Delivered"));
             assertEquals(a.metrics().received(), stats.getValue("Received"));
             assertEquals(a.metrics().rolledBack(), stats.getValue("RolledBack"));
@@ -62,6 +63,45 @@ class AdapterStatisticsTest {
             assertEquals(0, stats.getValue("ReconnectingReaders"));
             Awaitility.await("the dead letter counted").atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(500)).until(() -> Long.valueOf(1).equals(stats.getValue("DeadLetters")));
+        }
+    }
+
+    /**
+     * {@code ActiveReaders} (at {@code /metrics}: {@code active_readers}) is what the activation MBean's attribute of
+     * that name and the {@code ssb_readers_active} meter show: readers delivering now; {@code Readers}
+     * ({@code readers}) the readers running, busy or not.
+     */
+    @Test
+    void activeReadersAreTheReadersDeliveringNowAsInJmx() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            StatisticsPlugin stats = h.ra.getStatistics();
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+            BrokerMessageListener bean = m -> {
+                calls.incrementAndGet();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            org.ssbjca.inbound.ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(3);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            try {
+                EndpointActivation a = h.ra.activations().get(0);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> a.readerCount() == 3);
+                assertEquals(3, stats.getValue("Readers"));
+                assertEquals(0, stats.getValue("ActiveReaders"), "nothing to deliver");
+                h.send("held");
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> calls.get() == 1);
+                assertEquals(1, stats.getValue("ActiveReaders"), "one reader in the bean");
+                assertEquals(3, stats.getValue("Readers"));
+            } finally {
+                release.countDown();
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Integer.valueOf(0)
+                    .equals(stats.getValue("ActiveReaders")));
         }
     }
 
