@@ -115,6 +115,7 @@ final class TableReader implements Runnable {
         boolean ok = true;
         Throwable failure = null;
         Exception ending;
+        Exception broken = null;
         TableRow failedOn = null;
         if (local) {
             connection.connection().setAutoCommit(false);
@@ -141,7 +142,7 @@ final class TableReader implements Runnable {
                         break;
                     }
                 }
-            } catch (RuntimeException | Error e) {
+            } catch (Exception | Error e) {
                 ok = false;
                 throw e;
             } finally {
@@ -153,16 +154,25 @@ final class TableReader implements Runnable {
         } catch (RuntimeException | Error e) {
             ok = false;
             failure = e;
+        } catch (Exception e) {
+            // taking or completing the rows failed (the database): roll back, keep the books, then the reader's
+            // failure path
+            ok = false;
+            failure = e;
+            broken = e;
         } finally {
             ending = end(ok, local);
         }
-        Boolean outcome = connection.takeOutcome();
-        if (ending != null && !Boolean.TRUE.equals(outcome)) {
-            // the commit failed (a deferred constraint, the connection lost): the rows are back, a failed delivery
-            ok = false;
-            if (failure == null) {
-                failure = ending;
+        if (broken != null) {
+            if (ending != null) {
+                broken.addSuppressed(ending);
             }
+            ending = broken;
+        }
+        Boolean outcome = connection.takeOutcome();
+        if (ending != null && outcome == null) {
+            // how the transaction ended is not known (it may have committed): no books, the reader's failure path
+            throw ending;
         }
         boolean committed = ok && !Boolean.FALSE.equals(outcome);
         if (rows == null || rows.isEmpty()) {
@@ -174,55 +184,78 @@ final class TableReader implements Runnable {
             throwIfFailed(ending);
             return true;
         }
+        // rolled back: the bean's failure, a failed commit (a deferred constraint), a lost lease or a database error
         activation.failed.increment();
-        if (failure != null) {
-            LOG.rowDeliveryFailed(failure, name, failedOn, failure.toString(), settings.retryDelaySeconds);
+        Throwable cause = failure != null ? failure : ok ? ending : null;
+        if (cause != null) {
+            LOG.rowDeliveryFailed(cause, name, failedOn, cause.toString(), settings.retryDelaySeconds);
         }
-        afterFailure(queue, rows, leased != null);
-        // then the reader's own failure path: a connection whose commit failed is not used again
+        try {
+            afterFailure(queue, rows, leased != null);
+        } catch (Exception e) {
+            if (ending == null) {
+                throw e;
+            }
+            ending.addSuppressed(e);
+        }
+        // then the reader's own failure path: a connection whose transaction failed to end is not used again
         throwIfFailed(ending);
         return true;
     }
 
     /**
-     * Ends a delivery's transaction: the container's ({@code afterDelivery}), or the reader's local one when the bean
-     * has none (after {@code afterDelivery}), committed when the delivery went well, else rolled back.
+     * Ends a delivery's transaction: the container's ({@code afterDelivery}), and after it the reader's local one
+     * when the bean has none, committed when the delivery went well, else rolled back. How it ended is the
+     * connection's outcome ({@link ReaderConnection#takeOutcome}).
      *
-     * @return what ending the container's transaction threw, or the local commit's failure; null when it ended
-     * @throws Exception what {@code afterDelivery} threw when the local transaction then committed (as before a
-     *         local commit: the reader's failure path)
+     * @return what ending it threw (the first failure, the others suppressed), or null
      */
-    private Exception end(boolean ok, boolean local) throws Exception {
+    private Exception end(boolean ok, boolean local) {
         if (!ok && !local) {
             connection.setRollbackOnly();
         }
-        Exception afterDelivery = null;
+        Exception failed = null;
         try {
             endpoint.afterDelivery();
         } catch (Exception e) {
-            afterDelivery = e;
+            failed = e;
+        } finally {
+            if (local) {
+                failed = endLocal(ok, failed);
+            }
         }
-        if (!local) {
-            return afterDelivery;
-        }
+        return failed;
+    }
+
+    /** The reader's local transaction: committed or rolled back, auto-commit back on; failures added to {@code failed}. */
+    private Exception endLocal(boolean commit, Exception failed) {
+        Exception out = failed;
         try {
-            if (ok) {
+            if (commit) {
                 connection.commitLocal();
             } else {
                 connection.rollbackLocal();
             }
         } catch (Exception e) {
-            if (afterDelivery != null) {
-                e.addSuppressed(afterDelivery);
-            }
-            return e;
-        } finally {
+            out = first(e, out);
+        }
+        try {
             connection.connection().setAutoCommit(true);
+        } catch (Exception e) {
+            out = first(out, e);
         }
-        if (afterDelivery != null) {
-            throw afterDelivery;
+        return out;
+    }
+
+    /** @return {@code a} with {@code b} suppressed in it, or whichever is not null */
+    private static Exception first(Exception a, Exception b) {
+        if (a == null) {
+            return b;
         }
-        return null;
+        if (b != null) {
+            a.addSuppressed(b);
+        }
+        return a;
     }
 
     private static void throwIfFailed(Exception ending) throws Exception {

@@ -91,7 +91,15 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         if (onePhase) {
             refuseIfRollbackOnly(xid);
         }
-        delegate().commit(xid, onePhase);
+        try {
+            delegate().commit(xid, onePhase);
+        } catch (XAException e) {
+            if (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
+                // the resource manager rolled the branch back (pgjdbc: a commit refused by a deferred constraint)
+                onCompletion.accept(Boolean.FALSE);
+            }
+            throw e;
+        }
         onCompletion.accept(Boolean.TRUE);
     }
 

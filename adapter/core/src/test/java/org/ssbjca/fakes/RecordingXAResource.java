@@ -20,6 +20,8 @@ public final class RecordingXAResource implements XAResource {
     public int prepareVote = XA_OK;
     /** Thrown by {@link #rollback} (after recording the call) when set. */
     public XAException failRollback;
+    /** When set, commit throws it. */
+    public XAException failCommit;
 
     @Override
     public void start(Xid xid, int flags) {
@@ -38,8 +40,11 @@ public final class RecordingXAResource implements XAResource {
     }
 
     @Override
-    public void commit(Xid xid, boolean onePhase) {
+    public void commit(Xid xid, boolean onePhase) throws XAException {
         calls.add("commit " + onePhase);
+        if (failCommit != null) {
+            throw failCommit;
+        }
     }
 
     @Override

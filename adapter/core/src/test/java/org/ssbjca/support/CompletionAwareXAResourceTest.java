@@ -56,6 +56,21 @@ class CompletionAwareXAResourceTest {
         assertEquals(List.of(Boolean.FALSE), completions);
     }
 
+    /**
+     * A commit the resource manager refused with a rollback code (pgjdbc: {@code XA_RBINTEGRITY} when a deferred
+     * constraint fails at commit) ended rolled back; one that failed otherwise ({@code XAER_RMFAIL}) has no known
+     * outcome.
+     */
+    @Test
+    void aCommitRefusedWithARollbackCodeReportsFalseAndAFailedOneNothing() {
+        driver.failCommit = new XAException(XAException.XA_RBINTEGRITY);
+        assertSame(driver.failCommit, assertThrows(XAException.class, () -> resource.commit(XID, true)));
+        assertEquals(List.of(Boolean.FALSE), completions);
+        driver.failCommit = new XAException(XAException.XAER_RMFAIL);
+        assertSame(driver.failCommit, assertThrows(XAException.class, () -> resource.commit(XID, true)));
+        assertEquals(List.of(Boolean.FALSE), completions, "nothing more: the outcome is not known");
+    }
+
     @Test
     void anOrdinaryRollbackFailureIsPassedOn() {
         driver.failRollback = new XAException(XAException.XAER_RMFAIL);
