@@ -172,6 +172,9 @@ final class TableReader implements Runnable {
         Boolean outcome = connection.takeOutcome();
         if (ending != null && outcome == null) {
             // how the transaction ended is not known (it may have committed): no books, the reader's failure path
+            if (failure != null && failure != ending) {
+                ending.addSuppressed(failure);
+            }
             throw ending;
         }
         boolean committed = ok && !Boolean.FALSE.equals(outcome);

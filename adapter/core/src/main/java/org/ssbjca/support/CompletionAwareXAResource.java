@@ -79,7 +79,13 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     @Override
     public int prepare(Xid xid) throws XAException {
         refuseIfRollbackOnly(xid);
-        int vote = delegate().prepare(xid);
+        int vote;
+        try {
+            vote = delegate().prepare(xid);
+        } catch (XAException e) {
+            reportIfRolledBack(e);
+            throw e;
+        }
         if (vote == XA_RDONLY) {
             onCompletion.accept(Boolean.TRUE);
         }
@@ -94,13 +100,21 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         try {
             delegate().commit(xid, onePhase);
         } catch (XAException e) {
-            if (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
-                // the resource manager rolled the branch back (pgjdbc: a commit refused by a deferred constraint)
-                onCompletion.accept(Boolean.FALSE);
-            }
+            reportIfRolledBack(e);
             throw e;
         }
         onCompletion.accept(Boolean.TRUE);
+    }
+
+    /**
+     * A prepare or commit the resource manager refused with a rollback code ({@code XA_RB*}; pgjdbc's
+     * {@code XA_RBINTEGRITY} when a deferred constraint fails) rolled the branch back: reported as such. Other
+     * failures ({@code XAER_RMFAIL}: the connection lost) leave the outcome unknown.
+     */
+    private void reportIfRolledBack(XAException e) {
+        if (e.errorCode >= XAException.XA_RBBASE && e.errorCode <= XAException.XA_RBEND) {
+            onCompletion.accept(Boolean.FALSE);
+        }
     }
 
     @Override

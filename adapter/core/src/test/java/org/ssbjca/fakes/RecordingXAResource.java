@@ -22,6 +22,8 @@ public final class RecordingXAResource implements XAResource {
     public XAException failRollback;
     /** When set, commit throws it. */
     public XAException failCommit;
+    /** When set, prepare throws it. */
+    public XAException failPrepare;
 
     @Override
     public void start(Xid xid, int flags) {
@@ -34,8 +36,11 @@ public final class RecordingXAResource implements XAResource {
     }
 
     @Override
-    public int prepare(Xid xid) {
+    public int prepare(Xid xid) throws XAException {
         calls.add("prepare");
+        if (failPrepare != null) {
+            throw failPrepare;
+        }
         return prepareVote;
     }
 

@@ -71,6 +71,17 @@ class CompletionAwareXAResourceTest {
         assertEquals(List.of(Boolean.FALSE), completions, "nothing more: the outcome is not known");
     }
 
+    /** The same at a two-phase prepare: a deferred constraint fails at PREPARE TRANSACTION. */
+    @Test
+    void aPrepareRefusedWithARollbackCodeReportsFalseAndAFailedOneNothing() {
+        driver.failPrepare = new XAException(XAException.XA_RBINTEGRITY);
+        assertSame(driver.failPrepare, assertThrows(XAException.class, () -> resource.prepare(XID)));
+        assertEquals(List.of(Boolean.FALSE), completions);
+        driver.failPrepare = new XAException(XAException.XAER_RMFAIL);
+        assertSame(driver.failPrepare, assertThrows(XAException.class, () -> resource.prepare(XID)));
+        assertEquals(List.of(Boolean.FALSE), completions, "nothing more: the outcome is not known");
+    }
+
     @Test
     void anOrdinaryRollbackFailureIsPassedOn() {
         driver.failRollback = new XAException(XAException.XAER_RMFAIL);
