@@ -73,7 +73,10 @@ class BenchmarkIT {
     private long[] lastMaintenance;
     /** CPU time of WildFly's JIT compiler threads in the last ssb-jca drain's CPU window. */
     private long lastCompilerNanos;
-    /** The last ssb-jca drain's CPU window, {@link System#nanoTime()} at its start and end. */
+    /**
+     * The last timed window, {@link System#nanoTime()} at its start and end: an ssb-jca drain's CPU window, the JDBC
+     * loop's drain, a run of sending calls (ssb-jca's or the outbound loop's).
+     */
     private long lastWindowFrom;
     private long lastWindowTo;
 
@@ -293,40 +296,25 @@ class BenchmarkIT {
             report.notes.add("The profile phase's ssb-jca drain ended before its CPU window began.");
             return false;
         }
-        int n = loadSsb(THROUGHPUT);
-        CpuMeter.Reading before = cpu.read();
-        long loopFrom = System.nanoTime();
-        PerfWindow[] loopDrain = {null};
-        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, 4, n, () -> loopDrain[0] = new PerfWindow(loopFrom,
-                System.nanoTime(), n, cpu.read().minus(before)));
-        assertEquals(n, r[1]);
+        Drain loop = loopDrain(4, THROUGHPUT);
+        PerfWindow loopDrain = lastWindow(loop);
         // the sending side: the queue empty, nothing consuming, as in the outbound phase
         loader.clear();
         int calls = SCALING;
-        CpuMeter.Reading sendBefore = cpu.read();
-        long sendFrom = System.nanoTime();
-        long[] sent = control.outbound("ssb-one-call", 4, calls, BODY);
-        PerfWindow ssbSend = new PerfWindow(sendFrom, System.nanoTime(), calls, cpu.read().minus(sendBefore));
-        assertEquals(0, sent[1], "no ssb-jca send failed under perf");
-        assertEquals(calls, loader.depth(), "every ssb-jca send under perf committed its message");
-        loader.clear();
-        CpuMeter.Reading loopSendBefore = cpu.read();
-        long loopSendFrom = System.nanoTime();
-        PerfWindow[] loopSend = {null};
-        long[] loopSent = JdbcCeiling.send(pg, 4, calls, BODY, () -> loopSend[0] = new PerfWindow(loopSendFrom,
-                System.nanoTime(), calls, cpu.read().minus(loopSendBefore)));
-        assertEquals(calls, loader.depth(), "every ceiling call under perf committed its message");
-        loader.clear();
+        Drain ssbCalls = ssbOutbound("ssb-one-call", calls, false);
+        PerfWindow ssbSend = lastWindow(ssbCalls);
+        Drain loopCalls = loopOutbound(calls);
+        PerfWindow loopSend = lastWindow(loopCalls);
         perf.stop();
-        List<PerfWindow> windows = List.of(ssbDrain, loopDrain[0], ssbSend, loopSend[0]);
+        List<PerfWindow> windows = List.of(ssbDrain, loopDrain, ssbSend, loopSend);
         List<Map<String, Double>> phases = new ArrayList<>();
         for (PerfWindow w : windows) {
             phases.add(perf.postgresMicros(w.from(), w.to()));
         }
         report.perfProfile.add(String.format(Locale.ROOT, "| under perf: a drain of %,d messages by 4 readers or"
                 + " threads; %,d calls by 4 callers or threads | %s | %s | %s | %s |", THROUGHPUT, calls,
-                Report.rate(ssb), Report.rate(r[1] * 1e9 / r[0]), Report.rate(calls * 1e9 / sent[0]),
-                Report.rate(loopSent[1] * 1e9 / loopSent[0])));
+                Report.rate(ssb), Report.rate(loop.rate()), Report.rate(ssbCalls.rate()),
+                Report.rate(loopCalls.rate())));
         double[] sums = new double[windows.size()];
         for (String phase : phases.get(0).keySet()) {
             StringBuilder row = new StringBuilder("| ").append(phase).append(" |");
@@ -352,6 +340,11 @@ class BenchmarkIT {
 
     /** A run under perf: its window (System.nanoTime), the messages or calls in it, its CPU from /proc. */
     private record PerfWindow(long from, long to, long messages, CpuMeter.Reading cpu) {
+    }
+
+    /** @return the window of the run that returned {@code d} (its timed window's ends, its CPU reading) */
+    private PerfWindow lastWindow(Drain d) {
+        return new PerfWindow(lastWindowFrom, lastWindowTo, d.cpuMessages(), d.cpu());
     }
 
     /**
@@ -1081,7 +1074,9 @@ class BenchmarkIT {
             resetStatements();
         }
         CpuMeter.Reading before = cpuNow();
+        lastWindowFrom = System.nanoTime();
         long[] sent = control.outbound(way, 4, n, BODY);
+        lastWindowTo = System.nanoTime();
         CpuMeter.Reading used = since(before);
         if (profile) {
             profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
@@ -1107,8 +1102,12 @@ class BenchmarkIT {
     private Drain loopOutbound(int n) throws Exception {
         loader.clear();
         CpuMeter.Reading before = cpuNow();
+        lastWindowFrom = System.nanoTime();
         CpuMeter.Reading[] used = {null};
-        long[] sent = JdbcCeiling.send(pg, 4, n, BODY, () -> used[0] = since(before));
+        long[] sent = JdbcCeiling.send(pg, 4, n, BODY, () -> {
+            lastWindowTo = System.nanoTime();
+            used[0] = since(before);
+        });
         assertEquals(n, loader.depth(), "every ceiling call committed its message");
         loader.clear();
         return new Drain(sent[1] * 1e9 / sent[0], used[0], n);
@@ -1136,8 +1135,12 @@ class BenchmarkIT {
     private Drain loopDrain(int threads, int messages) throws Exception {
         int n = loadSsb(messages);
         CpuMeter.Reading before = cpuNow();
+        lastWindowFrom = System.nanoTime();
         CpuMeter.Reading[] used = {null};
-        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, threads, n, () -> used[0] = since(before));
+        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, threads, n, () -> {
+            lastWindowTo = System.nanoTime();
+            used[0] = since(before);
+        });
         assertEquals(n, r[1], "the JDBC loop took every message");
         assertEquals(0, loader.depth(), "the JDBC loop drained the queue");
         return new Drain(r[1] * 1e9 / r[0], used[0], n);
