@@ -164,10 +164,7 @@ final class TableReader implements Runnable {
             ending = end(ok, local);
         }
         if (broken != null) {
-            if (ending != null) {
-                broken.addSuppressed(ending);
-            }
-            ending = broken;
+            ending = first(broken, ending);
         }
         Boolean outcome = connection.takeOutcome();
         if (ending != null && outcome == null) {
