@@ -128,18 +128,18 @@ final class CpuMeter {
 
     Reading read() {
         long[] wal = wal();
-        long[] pg = treeTicks(() -> new long[] {ticks(postmaster, true, false), ticks(postmaster, true, true)},
-                () -> {
-                    long[] sum = new long[2];
-                    for (ProcessHandle child : ProcessHandle.of(postmaster).map(p -> p.children().toList())
-                            .orElse(java.util.List.of())) {
-                        sum[0] += ticks(child.pid(), false, false);
-                        sum[1] += ticks(child.pid(), false, true);
-                    }
-                    return sum;
-                });
-        return new Reading((long) (ticks(wildfly, false, false) * NANOS_PER_TICK), (long) (pg[0] * NANOS_PER_TICK),
-                (long) (ticks(ProcessHandle.current().pid(), false, false) * NANOS_PER_TICK),
+        long[] pg = treeTicks(() -> ticks(postmaster, true), () -> {
+            long[] sum = new long[2];
+            for (ProcessHandle child : ProcessHandle.of(postmaster).map(p -> p.children().toList())
+                    .orElse(java.util.List.of())) {
+                long[] t = ticks(child.pid(), false);
+                sum[0] += t[0];
+                sum[1] += t[1];
+            }
+            return sum;
+        });
+        return new Reading((long) (ticks(wildfly, false)[0] * NANOS_PER_TICK), (long) (pg[0] * NANOS_PER_TICK),
+                (long) (ticks(ProcessHandle.current().pid(), false)[0] * NANOS_PER_TICK),
                 (long) (pg[1] * NANOS_PER_TICK), wal[0], wal[1], machine());
     }
 
@@ -293,17 +293,22 @@ final class CpuMeter {
         return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     }
 
-    /** utime + stime, or stime alone (+ cutime + cstime: children already reaped), in clock ticks. */
-    private static long ticks(long pid, boolean withReapedChildren, boolean systemOnly) {
+    /**
+     * @return {utime + stime, stime} in clock ticks from one read of the process's stat (+ cutime + cstime: its
+     *     children already reaped), {0, 0} when it cannot be read
+     */
+    private static long[] ticks(long pid, boolean withReapedChildren) {
         try {
             String[] f = fields(Files.readString(Path.of("/proc/" + pid + "/stat")));
-            long t = (systemOnly ? 0 : Long.parseLong(f[11])) + Long.parseLong(f[12]);
+            long user = Long.parseLong(f[11]);
+            long system = Long.parseLong(f[12]);
             if (withReapedChildren) {
-                t += (systemOnly ? 0 : Long.parseLong(f[13])) + Long.parseLong(f[14]);
+                user += Long.parseLong(f[13]);
+                system += Long.parseLong(f[14]);
             }
-            return t;
+            return new long[] {user + system, system};
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return new long[] {0, 0};
         }
     }
 }
