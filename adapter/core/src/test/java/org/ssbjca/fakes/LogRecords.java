@@ -40,10 +40,23 @@ public final class LogRecords extends Handler implements AutoCloseable {
      * @return the formatted messages logged at that level with that id
      */
     public List<String> messages(Level level, String id) {
-        return records.stream().filter(r -> r.getLevel().equals(level))
-                .map(r -> getFormatter() == null ? new java.util.logging.SimpleFormatter().formatMessage(r)
-                        : getFormatter().formatMessage(r))
+        return records.stream().filter(r -> r.getLevel().equals(level)).map(this::format)
                 .filter(m -> m.contains(id)).collect(Collectors.toList());
+    }
+
+    /**
+     * @param level a level (JBoss Logging's WARN is WARNING)
+     * @param id a message id
+     * @return how many records of that level and id carry an exception (logged with its stack trace)
+     */
+    public long withStackTrace(Level level, String id) {
+        return records.stream().filter(r -> r.getLevel().equals(level) && r.getThrown() != null
+                && format(r).contains(id)).count();
+    }
+
+    private String format(LogRecord r) {
+        return getFormatter() == null ? new java.util.logging.SimpleFormatter().formatMessage(r)
+                : getFormatter().formatMessage(r);
     }
 
     @Override

@@ -20,16 +20,25 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.h2.tools.Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.Jdbc;
+import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.fakes.TcpProxy;
 
 /**
@@ -57,6 +66,7 @@ class ReaderFaultsTest {
         // Through a proxy that closes a client's connection as soon as the server refuses it: the H2 client retries
         // a refused connect for about 1.2 s by itself, which would hide the adapter's own backoff.
         try (TcpProxy proxy = new TcpProxy(port, 0);
+             LogRecords logs = LogRecords.of(QueueReader.class);
              InboundHarness h = new InboundHarness("jdbc:h2:tcp://127.0.0.1:" + proxy.port()
                      + "/outage;LOCK_TIMEOUT=5000")) {
             createRecordTable(h);
@@ -115,6 +125,11 @@ class ReaderFaultsTest {
             assertEquals(3, h.context.fakeWorkManager().liveThreads(), "no reader thread died or was added");
             assertEquals(0, f.pairingErrors.get());
             events.assertCappedExponentialWithJitter(3);
+            // the troubleshooting table's ids: a lost database is a reader failure with its stack trace, then the
+            // same reader failing again; not a missing or disabled queue
+            assertTrue(logs.withStackTrace(Level.WARNING, "SSBJCA0020") >= 1, "SSBJCA0020 with the stack trace: "
+                    + logs.messages(Level.WARNING, "SSBJCA0020"));
+            assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0025"), "no queue reported failing");
         } finally {
             server.stop();
         }
@@ -166,6 +181,7 @@ class ReaderFaultsTest {
         int port = freePort();
         Server server = startH2(port);
         try (TcpProxy proxy = new TcpProxy(port, 300);
+             LogRecords logs = LogRecords.of(QueueReader.class);
              InboundHarness h = new InboundHarness("jdbc:h2:tcp://127.0.0.1:" + proxy.port()
                      + "/lost;LOCK_TIMEOUT=5000")) {
             createRecordTable(h);
@@ -200,8 +216,52 @@ class ReaderFaultsTest {
             assertEquals(1, maxConcurrentOpens, "one reconnect at a time per activation");
             assertEquals(40, distinct(h));
             assertEquals(4, a.readerCount());
+            // the readers lost their connections waiting in their RECEIVE: a reader failure with its stack trace
+            // (the troubleshooting table's SSBJCA0020), not a missing, disabled or failing queue (SSBJCA0025)
+            assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0025"), "no queue reported failing");
+            assertEquals(4, logs.withStackTrace(Level.WARNING, "SSBJCA0020"), "each reader's failure, with its"
+                    + " stack trace: " + logs.messages(Level.WARNING, "SSBJCA0020"));
         } finally {
             server.stop();
+        }
+    }
+
+    /**
+     * Connections lost while the readers wait, on PostgreSQL, with and without the container's transaction: whichever
+     * statement of the next turn finds the connection gone (the RECEIVE, the priority scan, the commit or rollback
+     * after it), each reader's failure is logged as the troubleshooting table says (SSBJCA0020 with the stack trace),
+     * not as a missing, disabled or failing queue (SSBJCA0025, whose advice is to create or enable the queue).
+     */
+    @ParameterizedTest(name = "transacted bean: {0}")
+    @ValueSource(booleans = {true, false})
+    void connectionsLostWhileTheReadersWaitAreReaderFailuresOnPostgreSql(boolean transacted) throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("faults_" + UUID.randomUUID().toString().replace("-", ""));
+        Matcher port = Pattern.compile("://[^:/]+:(\\d+)/").matcher(db.url());
+        assertTrue(port.find(), db.url());
+        try (TcpProxy proxy = new TcpProxy(Integer.parseInt(port.group(1)), 0);
+             LogRecords logs = LogRecords.of(QueueReader.class);
+             InboundHarness h = new InboundHarness(new DatabaseConfig(db.url().replaceFirst(
+                     "://[^:/]+:\\d+/", "://127.0.0.1:" + proxy.port() + "/"), db.user(), db.password()), true)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = backoffSpec(h);
+            spec.setMaxReaders(2);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()),
+                    transacted, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            Events events = new Events();
+            a.setEvents(events);
+            h.send("before");
+            await(() -> got.size() == 1);
+
+            proxy.cut();
+            await(() -> events.readers().size() == 2);
+            h.send("after");
+            await(() -> got.size() == 2);
+
+            assertEquals(List.of("before", "after"), got);
+            assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0025"), "no queue reported failing");
+            assertEquals(2, logs.withStackTrace(Level.WARNING, "SSBJCA0020"), "each reader's failure, with its"
+                    + " stack trace: " + logs.messages(Level.WARNING, "SSBJCA0020"));
         }
     }
 
