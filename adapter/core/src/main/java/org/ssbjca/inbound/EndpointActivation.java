@@ -43,6 +43,8 @@ public final class EndpointActivation {
     private final FailedDeliveryHint attempts = new FailedDeliveryHint();
     private final PriorityScanner priorities;
     private final AtomicReference<String> reportedFailure = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean ignoredTimeoutReported =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
@@ -267,6 +269,11 @@ public final class EndpointActivation {
 
     void attemptsRecorded() {
         attempts.recorded();
+    }
+
+    /** @return true the first time one of its readers finds that its driver ignores {@code transactionTimeout} */
+    boolean firstIgnoredTimeout() {
+        return ignoredTimeoutReported.compareAndSet(false, true);
     }
 
     /**

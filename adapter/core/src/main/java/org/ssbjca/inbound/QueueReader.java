@@ -150,6 +150,10 @@ final class QueueReader implements Runnable {
             try {
                 if (!stopped) {
                     connection = ReaderConnection.open(activation.database(), settings.transactionTimeout());
+                    if (connection.timeoutIgnored() && activation.firstIgnoredTimeout()) {
+                        LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeout(),
+                                activation.database().source().config());
+                    }
                     requireQueueReady();
                 }
             } finally {

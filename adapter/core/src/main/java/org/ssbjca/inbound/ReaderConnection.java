@@ -23,6 +23,7 @@ final class ReaderConnection implements AutoCloseable {
     private final BrokerRegistry.Entry database;
     private Connection bookkeeping;
     private volatile Boolean lastOutcome;
+    private final boolean timeoutIgnored;
 
     private ReaderConnection(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
         this.database = database;
@@ -38,9 +39,8 @@ final class ReaderConnection implements AutoCloseable {
                 session.afterCompletion(committed);
             });
             enlisted = database.enlistable(database.broker().xaResource(completion));
-            if (transactionTimeoutSeconds > 0) {
-                completion.limitTransactionTimeout(transactionTimeoutSeconds);
-            }
+            timeoutIgnored = transactionTimeoutSeconds > 0
+                    && !completion.limitTransactionTimeout(transactionTimeoutSeconds);
         } catch (SQLException | RuntimeException e) {
             xa.close();
             throw e;
@@ -56,6 +56,11 @@ final class ReaderConnection implements AutoCloseable {
     static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
         database.prepareSchema();
         return new ReaderConnection(database, transactionTimeoutSeconds);
+    }
+
+    /** @return whether a transaction timeout was asked for and the driver's XA resource ignores it */
+    boolean timeoutIgnored() {
+        return timeoutIgnored;
     }
 
     Connection connection() {

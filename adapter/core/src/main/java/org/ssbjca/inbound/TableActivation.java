@@ -45,6 +45,8 @@ public final class TableActivation {
     /** Leased rows whose lease ended before their delivery committed. */
     final LongAdder leasesLost = new LongAdder();
     private volatile boolean stopped;
+    private final java.util.concurrent.atomic.AtomicBoolean ignoredTimeoutReported =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private BrokerRegistry.Entry database;
     private volatile TableQueue queue;
     private Method method;
@@ -234,6 +236,11 @@ public final class TableActivation {
             }
         }
         return queue;
+    }
+
+    /** @return true the first time one of its readers finds that its driver ignores {@code transactionTimeout} */
+    boolean firstIgnoredTimeout() {
+        return ignoredTimeoutReported.compareAndSet(false, true);
     }
 
     TableSettings settings() {

@@ -288,6 +288,10 @@ final class TableReader implements Runnable {
     private void ensureReady() throws Exception {
         if (connection == null) {
             connection = ReaderConnection.open(activation.database(), settings.transactionTimeoutSeconds);
+            if (connection.timeoutIgnored() && activation.firstIgnoredTimeout()) {
+                LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeoutSeconds,
+                        activation.database().source().config());
+            }
         }
         if (endpoint == null && !stopped) {
             endpoint = activation.factory().createEndpoint(activation.transacted() ? connection.xaResource() : null);

@@ -91,6 +91,13 @@ public interface AdapterLog extends BasicLogger {
     void deactivated(String activation);
 
     @LogMessage(level = WARN)
+    @Message(id = 13, value = "%s: transactionTimeout=%d has no effect on %s: its XA driver ignores branch timeouts,"
+            + " so a delivery's branch (and the lock on what it took) lasts until the delivery ends; on PostgreSQL"
+            + " bound it with idle_in_transaction_session_timeout, or transaction_timeout (PostgreSQL 17), for the"
+            + " adapter's user")
+    void transactionTimeoutIgnored(String activation, int seconds, Object database);
+
+    @LogMessage(level = WARN)
     @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")
     void readerFailed(@Cause Throwable cause, String reader, int failures, long delayMillis);
 

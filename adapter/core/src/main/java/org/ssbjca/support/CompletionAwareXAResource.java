@@ -155,13 +155,14 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
      * Caps the branch timeout the transaction manager asks for (and sets it now).
      *
      * @param seconds the longest a branch may stay open in the database
+     * @return whether the driver's resource took the timeout; false when it ignores branch timeouts (pgjdbc, H2)
      */
-    public void limitTransactionTimeout(int seconds) {
+    public boolean limitTransactionTimeout(int seconds) {
         timeoutLimit = seconds;
         try {
-            delegate().setTransactionTimeout(seconds);
+            return delegate().setTransactionTimeout(seconds);
         } catch (XAException e) {
-            // a resource that ignores branch timeouts keeps the transaction manager's
+            return false;
         }
     }
 }
