@@ -1,0 +1,154 @@
+package org.ssbjca.monitoring;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Map;
+import javax.management.JMException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponse.Status;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.management.ActivationMXBean;
+
+/** The readiness check {@code ssb-jca} as the README's "Readiness" describes it, over fake MXBeans. */
+class AdapterReadinessTest {
+
+    private static final Duration THRESHOLD = Duration.ofSeconds(5);
+    private static final Instant NOW = Instant.parse("2026-11-27T12:00:00Z");
+    private static final String ERROR = "Connection to localhost:5432 refused";
+
+    private final FakeAdapter adapter = new FakeAdapter();
+
+    @BeforeAll
+    static void responses() {
+        TestResponseBuilder.install();
+    }
+
+    @Test
+    void downWhileNoAdapterIsRegistered() throws JMException {
+        adapter.activation("EchoService", "EchoServiceQueue");
+
+        assertResponse(Status.DOWN, Map.of("adapter", "not running"), check());
+    }
+
+    @Test
+    void downOnceTheAdapterStopped() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue");
+        adapter.stop();
+
+        assertResponse(Status.DOWN, Map.of("adapter", "not running"), check());
+    }
+
+    @Test
+    void upWithNoActivation() throws JMException {
+        adapter.start();
+
+        assertResponse(Status.UP, Map.of(), check());
+    }
+
+    @Test
+    void upWithOneLinePerActivation() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue");
+        adapter.activation("OrderService", "OrderQueue");
+
+        assertResponse(Status.UP, Map.of("EchoService@EchoServiceQueue", "UP: reading EchoServiceQueue",
+                "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
+    }
+
+    @Test
+    void downAtOnceWhileAQueueIsDisabled() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue")
+                .set("QueueDisabled", true).set("FailingSince", failingFor(Duration.ZERO)).set("LastError", ERROR);
+        adapter.activation("OrderService", "OrderQueue");
+
+        assertResponse(Status.DOWN, Map.of("EchoService@EchoServiceQueue", "DOWN: queue EchoServiceQueue is disabled",
+                "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
+    }
+
+    @Test
+    void upWhileReadersFailForLessThanTheThreshold() throws JMException {
+        failing().set("FailingSince", failingFor(THRESHOLD.minusMillis(1)));
+
+        assertResponse(Status.UP,
+                Map.of("EchoService@EchoServiceQueue", "UP: readers failing for 4 s (" + ERROR + ")"), check());
+    }
+
+    @Test
+    void downOnceReadersFailedForTheThreshold() throws JMException {
+        failing().set("FailingSince", failingFor(THRESHOLD));
+
+        assertResponse(Status.DOWN,
+                Map.of("EchoService@EchoServiceQueue", "DOWN: readers failing for 5 s (" + ERROR + ")"), check());
+    }
+
+    @Test
+    void oneActivationFailingTooLongIsEnoughForDown() throws JMException {
+        failing().set("FailingSince", failingFor(Duration.ofMinutes(1)));
+        adapter.activation("OrderService", "OrderQueue");
+
+        assertResponse(Status.DOWN, Map.of(
+                "EchoService@EchoServiceQueue", "DOWN: readers failing for 60 s (" + ERROR + ")",
+                "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
+    }
+
+    @Test
+    void thresholdIsTheConfigPropertyWithDefault30() throws NoSuchFieldException {
+        ConfigProperty property = AdapterReadiness.class.getDeclaredField("failingSeconds")
+                .getAnnotation(ConfigProperty.class);
+
+        assertEquals("ssb.jca.readiness.failing-seconds", property.name());
+        assertEquals("30", property.defaultValue());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {0, 30, 86_400})
+    void thresholdFrom0To86400IsAccepted(long seconds) {
+        AdapterReadiness readiness = readiness(seconds);
+
+        assertDoesNotThrow(() -> readiness.started(new Object()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {-1, 86_401, Long.MAX_VALUE})
+    void thresholdOutOfBoundsFailsTheDeploymentNamingTheProperty(long seconds) {
+        AdapterReadiness readiness = readiness(seconds);
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> readiness.started(new Object()));
+        assertEquals("ssb.jca.readiness.failing-seconds must be between 0 and 86400 (seconds), was " + seconds,
+                e.getMessage());
+    }
+
+    /** @return an activation whose readers fail with {@link #ERROR} (the time they started failing left to the test) */
+    private FakeMXBean<ActivationMXBean> failing() throws JMException {
+        return adapter.start().activation("EchoService", "EchoServiceQueue").set("LastError", ERROR);
+    }
+
+    private static Date failingFor(Duration duration) {
+        return Date.from(NOW.minus(duration));
+    }
+
+    private HealthCheckResponse check() {
+        return AdapterReadiness.check(adapter.mbeans(), THRESHOLD, NOW);
+    }
+
+    private static AdapterReadiness readiness(long failingSeconds) {
+        AdapterReadiness readiness = new AdapterReadiness();
+        readiness.failingSeconds = failingSeconds;
+        return readiness;
+    }
+
+    private static void assertResponse(Status status, Map<String, Object> data, HealthCheckResponse response) {
+        assertEquals("ssb-jca", response.getName());
+        assertEquals(data, response.getData().orElse(Map.of()), "the lines");
+        assertEquals(status, response.getStatus(), () -> "the status, with " + response.getData());
+    }
+}
