@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -51,7 +51,8 @@ public class AdapterMeters implements NotificationListener {
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(AdapterMeters.class.getName());
 
-    private final AdapterMBeans mbeans = new AdapterMBeans();
+    private final AdapterMBeans mbeans;
+    private final Clock clock;
     private final Map<ObjectName, List<Key>> meters = new ConcurrentHashMap<>();
     private final Map<Key, AtomicReference<Double>> tableRows = new ConcurrentHashMap<>();
 
@@ -63,11 +64,30 @@ public class AdapterMeters implements NotificationListener {
 
     private ScheduledFuture<?> tables;
 
+    /** The meters of the adapter's MBeans on the platform MBean server. */
+    public AdapterMeters() {
+        this(new AdapterMBeans(), Clock.systemUTC());
+    }
+
+    /**
+     * @param mbeans where the adapter's MBeans are
+     * @param clock the time the ages are measured to
+     */
+    AdapterMeters(AdapterMBeans mbeans, Clock clock) {
+        this.mbeans = mbeans;
+        this.clock = clock;
+    }
+
     void start(@Observes @Initialized(ApplicationScoped.class) Object application) throws InstanceNotFoundException {
+        follow();
+        tables = scheduler.scheduleWithFixedDelay(this::readTablesSafely, 0, TABLES_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Registers the meters of the activations there are, and follows their MBeans' registrations from now on. */
+    void follow() throws InstanceNotFoundException {
         mbeans.server().addNotificationListener(MBeanServerDelegate.DELEGATE_NAME, this, null, null);
         mbeans.activations().forEach(this::add);
         mbeans.tableActivations().forEach(this::addTable);
-        tables = scheduler.scheduleWithFixedDelay(this::readTablesSafely, 0, TABLES_SECONDS, TimeUnit.SECONDS);
     }
 
     @PreDestroy
@@ -210,7 +230,7 @@ public class AdapterMeters implements NotificationListener {
 
     private double failingSeconds(ObjectName activation) {
         Object since = mbeans.get(activation, "FailingSince");
-        return since instanceof Date d ? Math.max(0, (System.currentTimeMillis() - d.getTime()) / 1000.0) : 0;
+        return since instanceof Date d ? Math.max(0, (clock.millis() - d.getTime()) / 1000.0) : 0;
     }
 
     /** A failure must not end the schedule (an executor drops a task that threw): logged, tried again. */
@@ -236,7 +256,7 @@ public class AdapterMeters implements NotificationListener {
             }
         }
         Map<Key, Double> rows = new LinkedHashMap<>();
-        long now = Instant.now().toEpochMilli();
+        long now = clock.millis();
         databases.forEach((database, activation) -> {
             double queue = mbeans.number(activation, "TransmissionQueueDepth");
             if (!Double.isNaN(queue)) {
