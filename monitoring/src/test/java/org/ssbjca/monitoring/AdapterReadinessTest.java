@@ -2,7 +2,9 @@ package org.ssbjca.monitoring;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +14,8 @@ import javax.management.JMException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponse.Status;
+import org.eclipse.microprofile.health.Liveness;
+import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,6 +101,12 @@ class AdapterReadinessTest {
         assertResponse(Status.DOWN, Map.of(
                 "EchoService@EchoServiceQueue", "DOWN: readers failing for 60 s (" + ERROR + ")",
                 "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
+    }
+
+    @Test
+    void theCheckIsAReadinessCheckAndNoLivenessOne() {
+        assertTrue(AdapterReadiness.class.isAnnotationPresent(Readiness.class));
+        assertFalse(AdapterReadiness.class.isAnnotationPresent(Liveness.class), "a database down restarts nothing");
     }
 
     @Test
