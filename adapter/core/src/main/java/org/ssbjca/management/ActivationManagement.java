@@ -390,16 +390,20 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
         List<UUID> handles = ShortLivedConnection.run(database(), what, s -> database().broker()
                 .admin(s.connection()).conversationHandles(service, state, before, max));
         int ended = 0;
-        for (int from = 0; from < handles.size(); from += END_CHUNK) {
-            List<UUID> chunk = handles.subList(from, Math.min(handles.size(), from + END_CHUNK));
-            ShortLivedConnection.run(database(), "END CONVERSATION ... WITH CLEANUP of " + chunk.size()
-                    + " endpoint(s) of " + service + " (" + ended + " ended before)", s -> {
-                        chunk.forEach(s::endConversationWithCleanup);
-                        return null;
-                    });
-            ended += chunk.size();
+        try {
+            for (int from = 0; from < handles.size(); from += END_CHUNK) {
+                List<UUID> chunk = handles.subList(from, Math.min(handles.size(), from + END_CHUNK));
+                ShortLivedConnection.run(database(), "END CONVERSATION ... WITH CLEANUP of " + chunk.size()
+                        + " endpoint(s) of " + service + " (" + ended + " ended before)", s -> {
+                            chunk.forEach(s::endConversationWithCleanup);
+                            return null;
+                        });
+                ended += chunk.size();
+            }
+        } finally {
+            // the record of who cleaned what, also of the transactions that committed before one failed
+            LOG.conversationsEnded(ended, service, state, olderThanMinutes, getName());
         }
-        LOG.conversationsEnded(ended, service, state, olderThanMinutes, getName());
         return ended;
     }
 
