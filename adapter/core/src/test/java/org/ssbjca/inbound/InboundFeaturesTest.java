@@ -255,6 +255,34 @@ class InboundFeaturesTest {
         }
     }
 
+    /**
+     * {@code priorityEnabled=false} turns priorities off altogether: groups are taken in turn, and priority requests are
+     * no longer looked for, so they reach the bean as the messages they are (README, activation properties).
+     */
+    @Test
+    void withPrioritiesOffAPriorityRequestIsDeliveredAsAMessage() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            spec.setPriorityEnabled(false);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.messageTypeName() + " "
+                    + m.bodyAsText()), true, spec);
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.SET_PRIORITY, bytes("<priority>9</priority>"));
+                s.send(c.handle(), InboundHarness.REQUEST, bytes("after it"));
+                return c;
+            });
+
+            await(() -> got.size() == 2);
+            assertEquals(List.of(InboundHarness.SET_PRIORITY + " <priority>9</priority>",
+                    InboundHarness.REQUEST + " after it"), got);
+            assertEquals(0, h.ra.activations().get(0).metrics().priorityRequestsRejected());
+        }
+    }
+
     @Test
     void receiveCommitsFirstLetsReadersWorkInParallelOnOneConversation() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
