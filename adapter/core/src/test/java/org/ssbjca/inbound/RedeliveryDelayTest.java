@@ -65,14 +65,54 @@ class RedeliveryDelayTest {
                     second, success, second - first, success - second,
                     at.entrySet().stream().filter(e -> e.getKey().startsWith("other")).mapToLong(Map.Entry::getValue)
                             .max().orElseThrow()));
-            assertTrue(second - first >= DELAY, "first wait " + (second - first) + " ms");
-            assertTrue(success - second >= 2 * DELAY, "second wait " + (success - second) + " ms");
+            // the n-th failure's wait is DELAY x 2^(n-1): at least that, and short of the next power's (the margin
+            // is a reader's pick-up, milliseconds: any slip of the exponent is a whole DELAY or more)
+            assertTrue(second - first >= DELAY && second - first < 2 * DELAY, "first wait " + (second - first)
+                    + " ms");
+            assertTrue(success - second >= 2 * DELAY && success - second < 4 * DELAY, "second wait "
+                    + (success - second) + " ms");
             for (int i = 0; i < 10; i++) {
                 assertTrue(at.get("other " + i) < second, "other " + i + " delivered while the group was held");
             }
             assertTrue(at.get("after it, same conversation") >= success, "order within the conversation");
             assertEquals(List.of("fails twice", "after it, same conversation"), delivered.stream()
                     .filter(b -> !b.startsWith("other")).toList());
+        }
+    }
+
+    /** README: held after each failed delivery "until maxDeliveryAttempts is reached and the message is dead-lettered at once". */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void theLastFailureIsDeadLetteredWithoutAnotherWait(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<Long> failedAt = new CopyOnWriteArrayList<>();
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (m.bodyAsText().equals("poison")) {
+                    failedAt.add(System.nanoTime());
+                    throw new IllegalStateException("never");
+                }
+                delivered.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setMaxDeliveryAttempts(2);
+            spec.setRedeliveryDelay(Long.toString(DELAY));
+            spec.setRedeliveryMultiplier("2");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("poison", "after it, same conversation");
+            Awaitility.await("dead-lettered").atMost(Duration.ofSeconds(60))
+                    .until(() -> a.metrics().deadLettered() == 1 && delivered.size() == 1);
+            long afterLast = (System.nanoTime() - failedAt.get(1)) / 1_000_000;
+
+            assertEquals(2, failedAt.size(), "two attempts, then the dead letter");
+            assertTrue((failedAt.get(1) - failedAt.get(0)) / 1_000_000 >= DELAY, "held after the first failure");
+            // a third wait would have been 2 x DELAY
+            assertTrue(afterLast < 2 * DELAY, "dead-lettered and the next message delivered " + afterLast
+                    + " ms after the last failure");
+            assertEquals(List.of("after it, same conversation"), delivered);
         }
     }
 
