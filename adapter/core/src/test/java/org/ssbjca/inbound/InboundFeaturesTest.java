@@ -18,9 +18,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.DeadLetter;
 import org.ssbjca.fakes.FakeEndpointFactory;
 
@@ -64,6 +68,37 @@ class InboundFeaturesTest {
             assertEquals(3, a.metrics().rolledBack());
             assertEquals(20, a.metrics().delivered());
             assertEquals(0, f.pairingErrors.get());
+        }
+    }
+
+    /**
+     * {@code deadLetter=TABLE_AND_END_CONVERSATION} (README, activation properties): the dead letter goes to the table
+     * and the conversation is ended with an error, which the other side receives (code 500, the message named).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDeadLetterCanAlsoEndItsConversationWithAnError(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            spec.setDeadLetter("TABLE_AND_END_CONVERSATION");
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
+                throw new IllegalStateException("cannot process " + m.bodyAsText());
+            }, true, spec);
+
+            h.send("poison");
+            await(() -> deadLetters(h).size() == 1);
+
+            assertEquals("poison", deadLetters(h).get(0).message().bodyAsText());
+            List<BrokerMessage> back = new CopyOnWriteArrayList<>();
+            await(() -> back.addAll(h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.INITIATOR_QUEUE)
+                    .top(10)))) && !back.isEmpty());
+            assertEquals(1, back.size(), back.toString());
+            BrokerMessage error = back.get(0);
+            assertTrue(error.isError(), error.messageTypeName());
+            assertEquals(500, error.errorCode());
+            assertTrue(error.errorDescription().contains("dead-lettered"), error.errorDescription());
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
         }
     }
 
