@@ -103,6 +103,39 @@ class InboundFeaturesTest {
     }
 
     /**
+     * {@code handleSystemMessages=DELIVER} (README): the bean gets the other side's Error and reads its code and
+     * description; the adapter neither ends this side nor counts it in {@code ErrorsReceived} (that is {@code END}'s).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void withDeliverTheBeanReadsTheOtherSidesError(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<BrokerMessage> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setHandleSystemMessages("DELIVER");
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) got::add, true, spec);
+
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, bytes("the request"));
+                s.endConversation(c.handle(), 42, "the initiator gave up");
+                return c;
+            });
+            await(() -> got.size() == 2);
+
+            assertEquals("the request", got.get(0).bodyAsText());
+            BrokerMessage error = got.get(1);
+            assertTrue(error.isError(), error.messageTypeName());
+            assertEquals(42, error.errorCode());
+            assertEquals("the initiator gave up", error.errorDescription());
+            EndpointActivation a = h.ra.activations().get(0);
+            await(() -> a.metrics().delivered() == 2);
+            assertEquals(0, a.metrics().errorsReceived(), "counted only when the adapter handles it (END)");
+        }
+    }
+
+    /**
      * A message delivered again whose bean then marks the transaction rollback-only: the failure is counted like a
      * thrown exception. (The adapter used to clear the message's failure count inside the doomed delivery
      * transaction and then update the same row on its bookkeeping connection: the bookkeeping waited on its own
