@@ -89,6 +89,21 @@ class ServiceBrokerActivationSpecTest {
         });
     }
 
+    /** The limit holds too when the bean's database is the adapter's default (its URL inherited, not on the spec). */
+    @Test
+    void sqlServerQueuesAllowAtMostFourAttemptsAlsoWithTheAdaptersUrl() throws Exception {
+        ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
+        ra.setConnectionUrl("jdbc:sqlserver://db;databaseName=x");
+        ServiceBrokerActivationSpec five = spec(s -> s.setMaxDeliveryAttempts(5));
+        five.setResourceAdapter(ra);
+        InvalidPropertyException e = assertThrows(InvalidPropertyException.class, five::validate);
+        assertTrue(e.getMessage().contains("'maxDeliveryAttempts' must be between 1 and 4 on SQL Server"),
+                e.getMessage());
+        ServiceBrokerActivationSpec four = spec(s -> s.setMaxDeliveryAttempts(4));
+        four.setResourceAdapter(ra);
+        assertDoesNotThrow(four::validate);
+    }
+
     @Test
     void anUnsupportedUrlIsRefused() {
         assertRefused("connectionUrl", "jdbc:sqlserver:", s -> s.setConnectionUrl("jdbc:oracle:thin:@x"));
