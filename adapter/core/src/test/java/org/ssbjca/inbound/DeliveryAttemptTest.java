@@ -46,4 +46,27 @@ class DeliveryAttemptTest {
                     "maxDeliveryAttempts is the number of the last attempt before the dead letter");
         }
     }
+
+    /** README, {@code maxDeliveryAttempts}: always 1 with {@code commitBeforeDelivery} (a failed call loses it). */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void withCommitBeforeDeliveryEveryMessageIsItsFirstAttempt(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+            BrokerMessageListener bean = m -> {
+                attempts.computeIfAbsent(m.bodyAsText(), k -> new CopyOnWriteArrayList<>()).add(m.deliveryAttempt());
+                if (m.bodyAsText().equals("fails")) {
+                    throw new IllegalStateException("lost: its RECEIVE committed");
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            h.send("fails", "after it");
+            Awaitility.await("both delivered once").atMost(Duration.ofSeconds(60))
+                    .until(() -> attempts.containsKey("after it") && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+
+            assertEquals(Map.of("fails", List.of(1), "after it", List.of(1)), attempts);
+        }
+    }
 }
