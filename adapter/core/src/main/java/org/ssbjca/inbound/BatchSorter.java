@@ -93,6 +93,11 @@ final class BatchSorter {
 
     private void deadLetter(BrokerMessage m, int failed) {
         ledger().deadLetter(settings.queue(), m, failed, null);
+        if (settings.redelivery().holds()) {
+            // the hold its failures left on the group has ended (the group was taken); no later success of this
+            // message will end it, so without this it stays in the holds table for good
+            ledger().clearAttempts(List.of(m));
+        }
         LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
         if (settings.deadLetterService() != null) {
             sendToDeadLetterService(m);

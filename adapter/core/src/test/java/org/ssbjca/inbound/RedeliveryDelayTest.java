@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.resource.spi.InvalidPropertyException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -113,7 +116,21 @@ class RedeliveryDelayTest {
             assertTrue(afterLast < 2 * DELAY, "dead-lettered and the next message delivered " + afterLast
                     + " ms after the last failure");
             assertEquals(List.of("after it, same conversation"), delivered);
+            assertEquals(0, holds(h), "the dead letter ended its group's hold (none is left behind)");
         }
+    }
+
+    /** @return rows in the holds table */
+    private static long holds(InboundHarness h) {
+        return h.tx(s -> {
+            try (Statement st = s.connection().createStatement();
+                 ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM ssb.conversation_hold")) {
+                rs.next();
+                return rs.getLong(1);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     @Test
