@@ -22,7 +22,7 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
 
     /** What the adapter does with a message that failed too often. */
     public enum DeadLetter {
-        /** Move it to the dead-letter table, in its own transaction. */
+        /** Move it to the dead-letter table, in the transaction of the RECEIVE that took it the last time. */
         TABLE,
         /** Move it to the dead-letter table and end its conversation WITH ERROR. */
         TABLE_AND_END_CONVERSATION

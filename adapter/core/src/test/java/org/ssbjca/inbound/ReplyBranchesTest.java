@@ -15,11 +15,12 @@ import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * What a transaction manager does when a transacted bean replies through the connection factory while it handles a
- * delivery: the container enlists the outbound managed connection in the delivery's transaction. Its verbs run on
- * the reader's connection, but its XA resource is a second resource manager to the transaction manager (the H2 and
- * PostgreSQL drivers' {@code isSameRM} is identity), so the delivery commits in two phases and the reader's branch is
- * prepared: two-phase commit must be available (on PostgreSQL, {@code max_prepared_transactions > 0}) even for an
- * MDB that only replies.
+ * delivery and the container enlists the outbound managed connection in the delivery's transaction eagerly. Its
+ * verbs run on the reader's connection, but its XA resource is a second resource manager to the transaction manager
+ * (the H2 and PostgreSQL drivers' {@code isSameRM} is identity), so the delivery commits in two phases and the
+ * reader's branch is prepared. WildFly enlists lazily (the factory's connections are lazily enlistable,
+ * {@code LazyEnlistmentTest}): there the reply's verbs enlist nothing and the delivery commits in one phase, as the
+ * README's outbound section says; this test keeps the eager case correct for containers that enlist at once.
  */
 class ReplyBranchesTest {
 
