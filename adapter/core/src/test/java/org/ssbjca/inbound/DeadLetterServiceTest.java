@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,6 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.fakes.LogRecords;
 
@@ -77,6 +80,38 @@ class DeadLetterServiceTest {
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0046");
             assertEquals(1, warnings.size(), String.valueOf(warnings));
             assertTrue(warnings.get(0).contains("NoSuchService"), warnings.get(0));
+        }
+    }
+
+    /** README: "Priority requests without a priority (SSBJCA0045) go to the table only." */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aRejectedPriorityRequestGoesToTheTableOnly(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            h.admin(a -> {
+                a.createQueue(DEAD_LETTER_QUEUE);
+                a.createService(DEAD_LETTERS, DEAD_LETTER_QUEUE, InboundHarness.CONTRACT);
+            });
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            spec.setDeadLetterService(DEAD_LETTERS);
+            h.activate(BrokerMessageListener.class, poisonFails(delivered), true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.SET_PRIORITY, "<priority>high</priority>".getBytes(
+                        StandardCharsets.UTF_8));
+                s.send(c.handle(), InboundHarness.REQUEST, "fine".getBytes(StandardCharsets.UTF_8));
+                return c;
+            });
+
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> a.metrics().priorityRequestsRejected() == 1
+                    && delivered.contains("fine") && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            assertEquals("<priority>high</priority>", InboundFeaturesTest.deadLetters(h).get(0).message().bodyAsText());
+            assertEquals(0, h.depth(DEAD_LETTER_QUEUE), "no copy to the dead-letter service");
         }
     }
 
