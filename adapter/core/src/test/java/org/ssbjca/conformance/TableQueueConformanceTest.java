@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,10 +46,10 @@ class TableQueueConformanceTest {
     void jobQueueRowsAreLeasedInPriorityThenAvailabilityOrderAndNotBeforeTheirTime(Db db) throws Exception {
         String table = jobQueue(db);
         try (Connection c = db.fixture().connect()) {
-            insertJob(c, table, 5, 0, "p5 now");
-            insertJob(c, table, 1, -60, "p1 a minute ago");
-            insertJob(c, table, 1, -120, "p1 two minutes ago");
-            insertJob(c, table, 0, 3600, "p0 in an hour");
+            JobQueueRows.insert(c, table, 5, 0, "p5 now");
+            JobQueueRows.insert(c, table, 1, -60, "p1 a minute ago");
+            JobQueueRows.insert(c, table, 1, -120, "p1 two minutes ago");
+            JobQueueRows.insert(c, table, 0, 3600, "p0 in an hour");
             c.commit();
             TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 60, 3).resolve(c));
 
@@ -163,18 +164,7 @@ class TableQueueConformanceTest {
     void messagesAreTakenInEnqueueOrderAndARollbackPutsThemBack(Db db) throws Exception {
         String table = messagingMessage(db);
         try (Connection c = db.fixture().connect()) {
-            String insert = "INSERT INTO " + table + " (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)";
-            long now = System.currentTimeMillis();
-            try (PreparedStatement ps = c.prepareStatement(insert)) {
-                for (int i = 0; i < 5; i++) {
-                    ps.setObject(1, uuid(db, UUID.randomUUID()));
-                    ps.setBytes(2, ("m" + i).getBytes(StandardCharsets.UTF_8));
-                    ps.setTimestamp(3, new java.sql.Timestamp(now - 60_000 + i * 1000L));
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-            c.commit();
+            insertMessages(db, c, table, 5);
             TableQueue q = db.broker().tableQueue(messageDefinition(table).resolve(c));
             List<TableRow> first = q.take(c, 3);
             assertEquals(List.of("m0", "m1", "m2"), first.stream().map(TableRow::payloadText).toList());
@@ -192,7 +182,7 @@ class TableQueueConformanceTest {
     void aLeaseThatEndsMakesTheRowAvailableAgainAndTheLateCompletionIsRefused(Db db) throws Exception {
         String table = jobQueue(db);
         try (Connection c = db.fixture().connect()) {
-            insertJob(c, table, 1, -1, "work");
+            JobQueueRows.insert(c, table, 1, -1, "work");
             c.commit();
             TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 1, 5).resolve(c));
             TableRow first = q.lease(c, 1).get(0);
@@ -222,7 +212,7 @@ class TableQueueConformanceTest {
     void rowsTakenMaxAttemptsTimesAreSetAsideThenRedeliveredOrPurged(Db db) throws Exception {
         String table = jobQueue(db);
         try (Connection c = db.fixture().connect()) {
-            insertJob(c, table, 1, -1, "poison");
+            JobQueueRows.insert(c, table, 1, -1, "poison");
             c.commit();
             TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 300, 2).resolve(c));
             for (int attempt = 1; attempt <= 2; attempt++) {
@@ -258,7 +248,7 @@ class TableQueueConformanceTest {
     void transactionalFailuresAreCountedAndTheLimitSetsTheRowAside(Db db) throws Exception {
         String table = jobQueue(db);
         try (Connection c = db.fixture().connect()) {
-            insertJob(c, table, 1, -1, "poison");
+            JobQueueRows.insert(c, table, 1, -1, "poison");
             c.commit();
             TableDefinition d = TableDefinition.table(table).column("keyColumn", "ID").column("payloadColumn",
                     "Payload").column("priorityColumn", "Priority").column("availableColumn", "Available_Date")
@@ -329,22 +319,6 @@ class TableQueueConformanceTest {
                 .build();
     }
 
-    /** A job available {@code availableInSeconds} from now by the database's clock (the one the queue compares with). */
-    private static void insertJob(Connection c, String table, int priority, int availableInSeconds, String payload)
-            throws SQLException {
-        String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
-        String available = product.contains("microsoft") ? "DATEADD(SECOND, ?, SYSDATETIME())"
-                : product.contains("postgres") ? "LOCALTIMESTAMP + make_interval(secs => ?)"
-                : "DATEADD(SECOND, ?, LOCALTIMESTAMP)";
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
-                + " (Priority, Available_Date, Payload) VALUES (?, " + available + ", ?)")) {
-            ps.setInt(1, priority);
-            ps.setInt(2, availableInSeconds);
-            ps.setString(3, payload);
-            ps.executeUpdate();
-        }
-    }
-
     /** Seed 004's Messaging.Message as published, with a key and an index on the enqueue time. */
     private static String messagingMessage(Db db) throws SQLException {
         String name = "Messaging.Message_" + TABLES.incrementAndGet();
@@ -359,6 +333,22 @@ class TableQueueConformanceTest {
                 "CREATE INDEX " + name.substring("Messaging.".length()) + "_order ON " + name
                         + " (EnqueueTime)");
         return name;
+    }
+
+    /** Inserts and commits n messages (m0, m1, ...) enqueued a second apart, the first a minute ago. */
+    private static void insertMessages(Db db, Connection c, String table, int n) throws SQLException {
+        String insert = "INSERT INTO " + table + " (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)";
+        long now = System.currentTimeMillis();
+        try (PreparedStatement ps = c.prepareStatement(insert)) {
+            for (int i = 0; i < n; i++) {
+                ps.setObject(1, uuid(db, UUID.randomUUID()));
+                ps.setBytes(2, ("m" + i).getBytes(StandardCharsets.UTF_8));
+                ps.setTimestamp(3, new Timestamp(now - 60_000 + i * 1000L));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        c.commit();
     }
 
     private static TableDefinition messageDefinition(String table) {
