@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.InvalidPropertyException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import javax.management.JMX;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ssbjca.api.TableRow;
@@ -27,6 +29,8 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.TableCounts;
 import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.management.ObjectNames;
+import org.ssbjca.management.TableActivationMXBean;
 
 /**
  * Table activations end to end without a container: the adapter's readers feed a {@link TableRowListener} from a
@@ -241,6 +245,7 @@ class TableActivationTest {
                 assertEquals(0, activation.leasesLost(), "the first call still holds its lost lease");
                 secondTakingDone.countDown();
                 await().atMost(Duration.ofSeconds(30)).until(() -> activation.leasesLost() == 1);
+                assertEquals(1, mbean(h, factory).getLeasesLost(), "the MBean's LeasesLost");
                 // the first leasing is normally attempt 1; on a slow machine the other reader may run first
                 assertEquals(List.of(1, 2), attempts.stream().sorted().toList());
                 assertEquals(1, activation.deliveredRows(), "the late completion delivered nothing more");
@@ -339,6 +344,12 @@ class TableActivationTest {
         java.lang.reflect.Field f = h.ra.getClass().getDeclaredField("tableActivations");
         f.setAccessible(true);
         return ((Map<?, TableActivation>) f.get(h.ra)).get(factory);
+    }
+
+    /** @return a JMX client's proxy of the activation's MBean, found by its documented name */
+    static TableActivationMXBean mbean(InboundHarness h, FakeEndpointFactory factory) throws Exception {
+        return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                ObjectNames.tableActivation(activation(h, factory).name()), TableActivationMXBean.class);
     }
 
     static TableActivationSpec messageSpec(InboundHarness h) throws Exception {
