@@ -177,6 +177,30 @@ class TableQueueConformanceTest {
         }
     }
 
+    /**
+     * The counts read the table without locks: a taking not yet committed (a transactional delivery in progress)
+     * still counts as available on H2 and PostgreSQL, which read the committed rows; SQL Server reads
+     * {@code WITH (NOLOCK)}, uncommitted changes included, and counts the rows as taken. Nothing is leased.
+     */
+    @BackendTest
+    void aTakingNotYetCommittedCountsAsAvailableWhereTheCountReadsCommittedRows(Db db) throws Exception {
+        String table = messagingMessage(db);
+        try (Connection c = db.fixture().connect(); Connection holder = db.fixture().connect()) {
+            insertMessages(db, c, table, 5);
+            TableQueue q = db.broker().tableQueue(messageDefinition(table).resolve(c));
+            c.commit();
+            assertEquals(2, q.take(holder, 2).size());
+            TableCounts during = q.counts(c);
+            c.commit();
+            assertEquals(db.broker().kind() == BackendKind.SQLSERVER ? 3 : 5, during.available());
+            assertEquals(new TableCounts(during.available(), 0, 0, 0, null, during.now()), during,
+                    "nothing waits, nothing is leased or set aside, no availability column");
+            holder.commit();
+            assertEquals(3, q.counts(c).available(), "the taking committed");
+            c.commit();
+        }
+    }
+
     /** A reader that dies leaves its leased row to be taken again when the lease ends, as the next attempt. */
     @BackendTest
     void aLeaseThatEndsMakesTheRowAvailableAgainAndTheLateCompletionIsRefused(Db db) throws Exception {
