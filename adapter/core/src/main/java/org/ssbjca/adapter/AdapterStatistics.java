@@ -16,7 +16,8 @@ import org.ssbjca.management.QueueReadings;
  * configured in the {@code resource-adapters} subsystem
  * ({@code /subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended}) and exports at
  * {@code /metrics} as {@code wildfly_resource_adapters_extended_<name>{resource_adapter="ssb-jca"}}: the sums over
- * the activations running now (an undeployed bean's counts leave the sums). Counters are read from memory; what the
+ * the queue activations running now (an undeployed bean's counts leave the sums; table activations are not in them,
+ * they have their own MBean and meters). Counters are read from memory; what the
  * queues and databases hold through each activation's {@link QueueReadings} (its MBean's), at most every
  * {@value QueueReadings#MAX_AGE_MILLIS} ms. Only {@code long} and {@code int} values, the types WildFly exports as
  * metrics.
@@ -38,9 +39,11 @@ final class AdapterStatistics implements StatisticsPlugin {
             Function<EndpointActivation, QueueReadings> readings) {
         this.activations = activations;
         this.readings = readings;
-        add("Activations", int.class, "message-driven beans whose readers run now", total(a -> 1));
-        add("Readers", int.class, "readers running now, over every activation", total(EndpointActivation::readerCount));
-        add("ActiveReaders", int.class, "readers delivering now, over every activation (the activation MBeans'"
+        add("Activations", int.class, "message-driven beans fed from queues whose readers run now (table activations"
+                + " not included)", total(a -> 1));
+        add("Readers", int.class, "readers running now, over every queue activation",
+                total(EndpointActivation::readerCount));
+        add("ActiveReaders", int.class, "readers delivering now, over every queue activation (the activation MBeans'"
                 + " ActiveReaders)", total(a -> a.metrics().inFlight().size()));
         add("ParkedReaders", int.class, "readers waiting for a paused activation to resume",
                 total(EndpointActivation::parkedReaders));

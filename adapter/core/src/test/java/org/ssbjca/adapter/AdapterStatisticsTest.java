@@ -1,15 +1,28 @@
 package org.ssbjca.adapter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.management.JMX;
 import org.awaitility.Awaitility;
 import org.jboss.jca.core.spi.statistics.StatisticsPlugin;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+import org.ssbjca.inbound.TableActivationSpec;
+import org.ssbjca.management.ObjectNames;
+import org.ssbjca.management.ResourceAdapterMXBean;
 
 /**
  * The adapter's IronJacamar statistics (what WildFly shows as the resource adapter's {@code statistics=extended} and
@@ -28,7 +41,7 @@ class AdapterStatisticsTest {
                     throw new IllegalStateException("poison");
                 }
             };
-            org.ssbjca.inbound.ServiceBrokerActivationSpec spec = h.spec();
+            ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxDeliveryAttempts(2);
             spec.setMaxReaders(2);
             h.activate(BrokerMessageListener.class, bean, true, spec);
@@ -85,7 +98,7 @@ class AdapterStatisticsTest {
                     Thread.currentThread().interrupt();
                 }
             };
-            org.ssbjca.inbound.ServiceBrokerActivationSpec spec = h.spec();
+            ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(3);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             try {
@@ -103,6 +116,66 @@ class AdapterStatisticsTest {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Integer.valueOf(0)
                     .equals(stats.getValue("ActiveReaders")));
         }
+    }
+
+    /**
+     * The statistics are sums over the queue activations only, as the README says: a running table activation (its 3
+     * readers, the row its bean holds) is in none of them, nor in the adapter MBean's {@code Activations}; it has its
+     * {@code TableActivation} MBean and {@code ssb_table_*} meters.
+     */
+    @Test
+    void aTableActivationIsInNoneOfTheStatistics() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            StatisticsPlugin stats = h.ra.getStatistics();
+            ServiceBrokerActivationSpec queueSpec = h.spec();
+            queueSpec.setMaxReaders(2);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> { }, true, queueSpec);
+            EndpointActivation queue = h.ra.activations().get(0);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> queue.readerCount() == 2);
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            TableRowListener bean = row -> {
+                holding.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            TableActivationSpec tableSpec = workTable(h);
+            tableSpec.setMaxReaders("3");
+            FakeEndpointFactory table = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(table, tableSpec);
+            try {
+                assertTrue(holding.await(30, TimeUnit.SECONDS), "the table bean holds its row");
+                assertEquals(1, stats.getValue("Activations"), "the queue's bean only");
+                assertEquals(2, stats.getValue("Readers"), "the queue's readers, not the table's 3");
+                assertEquals(0, stats.getValue("ActiveReaders"), "the table bean's delivery is not counted");
+                ResourceAdapterMXBean adapter = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                        ObjectNames.resourceAdapter(), ResourceAdapterMXBean.class);
+                assertEquals(List.of(queue.name()), adapter.getActivations());
+            } finally {
+                release.countDown();
+                h.ra.endpointDeactivation(table, tableSpec);
+            }
+        }
+    }
+
+    /** A table Work (ID, Payload) with one row, and a table activation's properties for it. */
+    private static TableActivationSpec workTable(InboundHarness h) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE Work (ID INT PRIMARY KEY, Payload VARCHAR(100) NOT NULL)");
+            s.execute("INSERT INTO Work VALUES (1, 'held')");
+            c.commit();
+        }
+        TableActivationSpec spec = new TableActivationSpec();
+        spec.setResourceAdapter(h.ra);
+        spec.setTable("Work");
+        spec.setKeyColumn("ID");
+        spec.setPayloadColumn("Payload");
+        spec.setPollMillis("50");
+        return spec;
     }
 
     /** The queues' depth and the age of their oldest message, from the database, read at most every 5 s. */
