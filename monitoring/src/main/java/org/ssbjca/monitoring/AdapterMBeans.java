@@ -86,6 +86,15 @@ final class AdapterMBeans {
         return value == null ? null : value.toString();
     }
 
+    /**
+     * @param activation an activation's MBean
+     * @return its {@code Bean@queue} or {@code Bean@table}, as its {@code name} key holds it (unquoted)
+     */
+    static String activationName(ObjectName activation) {
+        String name = activation.getKeyProperty("name");
+        return name == null ? "" : name.startsWith("\"") ? ObjectName.unquote(name) : name;
+    }
+
     private static ObjectName name(String name) {
         try {
             return new ObjectName(name);

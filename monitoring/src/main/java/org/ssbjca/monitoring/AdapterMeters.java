@@ -198,9 +198,8 @@ public class AdapterMeters implements NotificationListener {
 
     /** Registers one table activation's meters (tags: activation, table). */
     void addTable(ObjectName activation) {
-        String name = activation.getKeyProperty("name");
-        String bean = name == null ? "" : name.startsWith("\"") ? ObjectName.unquote(name) : name;
-        Tags tags = Tags.of("activation", bean, "table", String.valueOf(mbeans.text(activation, "Table")));
+        Tags tags = Tags.of("activation", AdapterMBeans.activationName(activation), "table",
+                String.valueOf(mbeans.text(activation, "Table")));
         List<Key> keys = new ArrayList<>();
         for (String[] c : TABLE_COUNTERS) {
             registry.more().counter(c[0], tags, activation, a -> mbeans.number(a, c[1]));

@@ -17,8 +17,8 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * The adapter's readiness check, {@code ssb-jca} in {@code /health/ready}: DOWN while the adapter is not running, as
- * soon as a queue an activation reads is disabled, and once an activation's readers have been failing (the database
- * unreachable, the queue missing) for {@code ssb.jca.readiness.failing-seconds} (MicroProfile Config, default
+ * soon as a queue an activation reads is disabled, and once an activation's readers (a queue's or a table's) have
+ * been failing (the database unreachable, the queue or table missing) for {@code ssb.jca.readiness.failing-seconds} (MicroProfile Config, default
  * {@value #DEFAULT_FAILING_SECONDS}); UP otherwise, with one data entry per activation saying how it reads. There is
  * deliberately no liveness check: a database that is down is no reason to restart the server.
  */
@@ -71,20 +71,36 @@ public class AdapterReadiness implements HealthCheck {
         for (ObjectName activation : mbeans.activations()) {
             String name = String.valueOf(mbeans.text(activation, "Name"));
             String queue = mbeans.text(activation, "Queue");
-            Object since = mbeans.get(activation, "FailingSince");
             if (Boolean.TRUE.equals(mbeans.get(activation, "QueueDisabled"))) {
                 up = false;
                 response.withData(name, "DOWN: queue " + queue + " is disabled");
-            } else if (since instanceof Date d) {
-                long seconds = Duration.between(d.toInstant(), now).getSeconds();
-                boolean tooLong = seconds >= threshold.getSeconds();
-                up &= !tooLong;
-                response.withData(name, (tooLong ? "DOWN" : "UP") + ": readers failing for " + seconds + " s ("
-                        + mbeans.text(activation, "LastError") + ")");
             } else {
-                response.withData(name, "UP: reading " + queue);
+                up &= readers(mbeans, activation, name, "reading " + queue, threshold, now, response);
             }
         }
+        for (ObjectName table : mbeans.tableActivations()) {
+            up &= readers(mbeans, table, AdapterMBeans.activationName(table), "reading table "
+                    + mbeans.text(table, "Table"), threshold, now, response);
+        }
         return response.status(up).build();
+    }
+
+    /**
+     * Says how one activation's readers read: failing (since its MBean's {@code FailingSince}, with its
+     * {@code LastError}), or reading.
+     *
+     * @return false when they have been failing for the threshold or longer
+     */
+    private static boolean readers(AdapterMBeans mbeans, ObjectName activation, String name, String reading,
+            Duration threshold, Instant now, HealthCheckResponseBuilder response) {
+        if (mbeans.get(activation, "FailingSince") instanceof Date since) {
+            long seconds = Duration.between(since.toInstant(), now).getSeconds();
+            boolean tooLong = seconds >= threshold.getSeconds();
+            response.withData(name, (tooLong ? "DOWN" : "UP") + ": readers failing for " + seconds + " s ("
+                    + mbeans.text(activation, "LastError") + ")");
+            return !tooLong;
+        }
+        response.withData(name, "UP: " + reading);
+        return true;
     }
 }

@@ -104,6 +104,26 @@ class AdapterReadinessTest {
     }
 
     @Test
+    void aTableActivationReadingIsOneUpLine() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue");
+        adapter.tableActivation("JobService", "Job_Queue");
+
+        assertResponse(Status.UP, Map.of("EchoService@EchoServiceQueue", "UP: reading EchoServiceQueue",
+                "JobService@Job_Queue", "UP: reading table Job_Queue"), check());
+    }
+
+    @Test
+    void aTableActivationsReadersFailingForTheThresholdAreDown() throws JMException {
+        adapter.start().tableActivation("JobService", "Job_Queue").set("LastError", ERROR)
+                .set("FailingSince", failingFor(THRESHOLD));
+        adapter.tableActivation("MailService", "Mail_Queue").set("LastError", ERROR)
+                .set("FailingSince", failingFor(THRESHOLD.minusMillis(1)));
+
+        assertResponse(Status.DOWN, Map.of("JobService@Job_Queue", "DOWN: readers failing for 5 s (" + ERROR + ")",
+                "MailService@Mail_Queue", "UP: readers failing for 4 s (" + ERROR + ")"), check());
+    }
+
+    @Test
     void theCheckIsAReadinessCheckAndNoLivenessOne() {
         assertTrue(AdapterReadiness.class.isAnnotationPresent(Readiness.class));
         assertFalse(AdapterReadiness.class.isAnnotationPresent(Liveness.class), "a database down restarts nothing");

@@ -32,9 +32,7 @@ public final class ActivationMetrics {
     private volatile String lastError;
     private volatile Instant lastErrorAt;
     final LongAdder reconnects = new LongAdder();
-    private final java.util.Set<String> failingReaders = ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicReference<Instant> failingSince =
-            new java.util.concurrent.atomic.AtomicReference<>();
+    private final FailingReaders failing = new FailingReaders();
     private volatile boolean queueDisabled;
 
     void deliveryTook(long nanos) {
@@ -54,26 +52,20 @@ public final class ActivationMetrics {
      */
     void readerFailed(String reader, boolean disabled) {
         reconnects.increment();
-        failingReaders.add(reader);
         queueDisabled = disabled;
-        failingSince.compareAndSet(null, Instant.now());
+        failing.failed(reader);
     }
 
     /** A reader's turn succeeded: the activation reads its queue again. Cheap when nothing failed. */
     void readerSucceeded(String reader) {
-        if (failingSince.get() != null || !failingReaders.isEmpty()) {
-            failingReaders.remove(reader);
+        if (failing.succeeded(reader)) {
             queueDisabled = false;
-            failingSince.set(null);
         }
     }
 
     /** A reader stopped: it no longer counts as reconnecting. */
     void readerStopped(String reader) {
-        failingReaders.remove(reader);
-        if (failingReaders.isEmpty()) {
-            failingSince.set(null);
-        }
+        failing.stopped(reader);
     }
 
     void started(String reader, InFlight delivery) {
@@ -164,7 +156,7 @@ public final class ActivationMetrics {
 
     /** @return readers waiting to reconnect now */
     public int reconnectingReaders() {
-        return failingReaders.size();
+        return failing.count();
     }
 
     /**
@@ -172,12 +164,12 @@ public final class ActivationMetrics {
      *     unreachable, the queue missing or disabled), or null while they read
      */
     public Instant failingSince() {
-        return failingSince.get();
+        return failing.since();
     }
 
     /** @return whether the latest failure was the queue found disabled (and no turn succeeded since) */
     public boolean queueDisabled() {
-        return queueDisabled && failingSince.get() != null;
+        return queueDisabled && failing.since() != null;
     }
 
     /** @return deliveries timed since the activation started (the count behind {@link #meanDeliveryMillis()}) */

@@ -6,6 +6,7 @@ import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,6 +45,9 @@ public final class TableActivation {
     final LongAdder failed = new LongAdder();
     /** Leased rows whose lease ended before their delivery committed. */
     final LongAdder leasesLost = new LongAdder();
+    /** Readers waiting to connect again after a failed turn. */
+    final FailingReaders failing = new FailingReaders();
+    private volatile String lastError;
     private volatile boolean stopped;
     private final java.util.concurrent.atomic.AtomicBoolean ignoredTimeoutReported =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -151,6 +155,25 @@ public final class TableActivation {
     /** @return the readers running */
     public int readerCount() {
         return readers.size();
+    }
+
+    /** A reader's turn failed (the database, the table, a delivery's commit): it waits and connects again. */
+    void readerFailed(String reader, String error) {
+        lastError = error;
+        failing.failed(reader);
+    }
+
+    /**
+     * @return since when the readers have failed without any reader's turn succeeding in between (the database
+     *     unreachable, the table missing), or null while they read
+     */
+    public Instant failingSince() {
+        return failing.since();
+    }
+
+    /** @return the latest failure of a reader's turn, or null */
+    public String lastError() {
+        return lastError;
     }
 
     /** @return rows delivered in committed transactions since the activation started */

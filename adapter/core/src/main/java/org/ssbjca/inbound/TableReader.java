@@ -56,6 +56,7 @@ final class TableReader implements Runnable {
                 try {
                     ensureReady();
                     boolean took = deliverOnce();
+                    activation.failing.succeeded(name);
                     backoff.reset();
                     if (!took) {
                         pause(settings.pollMillis);
@@ -66,6 +67,7 @@ final class TableReader implements Runnable {
                     }
                     long delay = backoff.nextDelayMillis();
                     if (!(e instanceof UnavailableException)) {
+                        activation.readerFailed(name, e.getMessage());
                         // the stack trace once per run of failures; the retries say what and when
                         LOG.tableReaderFailed(backoff.failures() == 1 ? e : null, name, e.getMessage(),
                                 backoff.failures(), delay);
@@ -76,6 +78,7 @@ final class TableReader implements Runnable {
             }
         } finally {
             discard();
+            activation.failing.stopped(name);
             end.reached();
         }
     }

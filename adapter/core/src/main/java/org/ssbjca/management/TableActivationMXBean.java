@@ -1,5 +1,7 @@
 package org.ssbjca.management;
 
+import java.util.Date;
+
 /**
  * A table activation (a message-driven bean fed from an application's table), as JMX shows it:
  * {@code org.ssbjca:type=TableActivation,name=Bean@table}. The row counts are read from the table at each call (one
@@ -39,6 +41,15 @@ public interface TableActivationMXBean {
 
     /** @return leased rows whose lease ended before their delivery committed */
     long getLeasesLost();
+
+    /**
+     * @return since when the readers have been failing (the database unreachable, the table missing) with no
+     *     successful turn in between, or null while they read: what the readiness check reads
+     */
+    Date getFailingSince();
+
+    /** @return the latest failure of a reader's turn, or null */
+    String getLastError();
 
     /**
      * Gives the rows set aside another round of attempts (attempts back to 0, no lease).

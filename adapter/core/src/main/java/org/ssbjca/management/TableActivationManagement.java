@@ -2,6 +2,8 @@ package org.ssbjca.management;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
 import org.ssbjca.backend.TableCounts;
 import org.ssbjca.inbound.TableActivation;
 
@@ -76,6 +78,17 @@ final class TableActivationManagement implements TableActivationMXBean {
     @Override
     public long getLeasesLost() {
         return activation.leasesLost();
+    }
+
+    @Override
+    public Date getFailingSince() {
+        Instant since = activation.failingSince();
+        return since == null ? null : Date.from(since);
+    }
+
+    @Override
+    public String getLastError() {
+        return activation.lastError();
     }
 
     @Override

@@ -205,6 +205,38 @@ class TableActivationMBeanTest {
         }
     }
 
+    /**
+     * What the readiness check reads: a bean deployed before its table has readers failing, since when and why;
+     * once the table is there they read again and the failing time is gone.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    void readersFailingWhileTheTableIsMissingShowSinceWhenAndWhy(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            TableActivationSpec spec = jobSpec(h, "leased");
+            spec.setMaxReaders("2");
+            Jobs bean = new Jobs();
+            bean.release.countDown();
+            java.time.Instant before = java.time.Instant.now();
+            FakeEndpointFactory factory = activate(h, bean, spec);
+            try {
+                TableActivationMXBean mbean = mbean(h, factory);
+                await().atMost(Duration.ofSeconds(30)).until(() -> mbean.getFailingSince() != null);
+                assertFalse(mbean.getFailingSince().toInstant().isBefore(before.minusSeconds(1)),
+                        "failing since the activation: " + mbean.getFailingSince());
+                assertTrue(mbean.getLastError() != null && mbean.getLastError().contains("Job_Queue"),
+                        "names what is missing: " + mbean.getLastError());
+
+                createJobQueue(h);
+                insertJob(h, 1, -60, "first");
+                await().atMost(Duration.ofSeconds(60)).until(() -> bean.delivered.contains("first"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> mbean.getFailingSince() == null);
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     private static void awaitSetAsideAfterFailures(TableActivationMXBean mbean, int failures) {
         await().atMost(Duration.ofSeconds(30)).until(() -> mbean.getSetAsideRows() == 1
                 && mbean.getFailedDeliveries() == failures);

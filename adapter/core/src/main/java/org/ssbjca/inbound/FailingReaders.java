@@ -1,0 +1,55 @@
+package org.ssbjca.inbound;
+
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Which readers of an activation are failing (waiting to connect again), and since when the activation has had no
+ * successful turn: what the readiness check reads. Thread safe; a reader's successful turn costs a read when nothing
+ * failed.
+ */
+final class FailingReaders {
+
+    private final Set<String> readers = ConcurrentHashMap.newKeySet();
+    private final AtomicReference<Instant> since = new AtomicReference<>();
+
+    /** A reader's turn failed: it waits and connects again. */
+    void failed(String reader) {
+        readers.add(reader);
+        since.compareAndSet(null, Instant.now());
+    }
+
+    /**
+     * A reader's turn succeeded: the activation reads again.
+     *
+     * @return whether anything had been failing
+     */
+    boolean succeeded(String reader) {
+        if (since.get() == null && readers.isEmpty()) {
+            return false;
+        }
+        readers.remove(reader);
+        since.set(null);
+        return true;
+    }
+
+    /** A reader stopped: it no longer counts as failing. */
+    void stopped(String reader) {
+        readers.remove(reader);
+        if (readers.isEmpty()) {
+            since.set(null);
+        }
+    }
+
+    /** @return readers waiting to connect again now */
+    int count() {
+        return readers.size();
+    }
+
+    /** @return since when no reader's turn has succeeded while some failed, or null while they read */
+    Instant since() {
+        return since.get();
+    }
+}
