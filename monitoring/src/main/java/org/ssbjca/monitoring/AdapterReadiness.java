@@ -96,8 +96,9 @@ public class AdapterReadiness implements HealthCheck {
         if (mbeans.get(activation, "FailingSince") instanceof Date since) {
             long seconds = Duration.between(since.toInstant(), now).getSeconds();
             boolean tooLong = seconds >= threshold.getSeconds();
-            response.withData(name, (tooLong ? "DOWN" : "UP") + ": readers failing for " + seconds + " s ("
-                    + mbeans.text(activation, "LastError") + ")");
+            String error = mbeans.text(activation, "LastError");
+            response.withData(name, (tooLong ? "DOWN" : "UP") + ": readers failing for " + seconds + " s"
+                    + (error == null ? "" : " (" + error + ")"));
             return !tooLong;
         }
         response.withData(name, "UP: " + reading);

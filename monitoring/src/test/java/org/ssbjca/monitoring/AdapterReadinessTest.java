@@ -124,6 +124,13 @@ class AdapterReadinessTest {
     }
 
     @Test
+    void aFailureWithoutAnErrorTextSaysNoNull() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue").set("FailingSince", failingFor(THRESHOLD));
+
+        assertResponse(Status.DOWN, Map.of("EchoService@EchoServiceQueue", "DOWN: readers failing for 5 s"), check());
+    }
+
+    @Test
     void theCheckIsAReadinessCheckAndNoLivenessOne() {
         assertTrue(AdapterReadiness.class.isAnnotationPresent(Readiness.class));
         assertFalse(AdapterReadiness.class.isAnnotationPresent(Liveness.class), "a database down restarts nothing");
