@@ -88,11 +88,14 @@ final class AdapterMBeans {
 
     /**
      * @param activation an activation's MBean
-     * @return its {@code Bean@queue} or {@code Bean@table}, as its {@code name} key holds it (unquoted)
+     * @return its {@code Bean@queue} or {@code Bean@table}, as its {@code name} key holds it (unquoted), with
+     *     {@code #n} for the n-th bean of that name ({@code ,instance=n}), so that each has series of its own
      */
     static String activationName(ObjectName activation) {
         String name = activation.getKeyProperty("name");
-        return name == null ? "" : name.startsWith("\"") ? ObjectName.unquote(name) : name;
+        String bean = name == null ? "" : name.startsWith("\"") ? ObjectName.unquote(name) : name;
+        String instance = activation.getKeyProperty("instance");
+        return instance == null ? bean : bean + "#" + instance;
     }
 
     private static ObjectName name(String name) {

@@ -151,7 +151,7 @@ public class AdapterMeters implements NotificationListener {
 
     /** Registers one activation's meters. */
     void add(ObjectName activation) {
-        Tags tags = Tags.of("activation", String.valueOf(mbeans.text(activation, "Name")),
+        Tags tags = Tags.of("activation", AdapterMBeans.activationName(activation),
                 "queue", String.valueOf(mbeans.text(activation, "Queue")));
         List<Key> keys = new ArrayList<>();
         for (String[] c : COUNTERS) {

@@ -69,7 +69,7 @@ public class AdapterReadiness implements HealthCheck {
         }
         boolean up = true;
         for (ObjectName activation : mbeans.activations()) {
-            String name = String.valueOf(mbeans.text(activation, "Name"));
+            String name = AdapterMBeans.activationName(activation);
             String queue = mbeans.text(activation, "Queue");
             if (Boolean.TRUE.equals(mbeans.get(activation, "QueueDisabled"))) {
                 up = false;

@@ -218,6 +218,24 @@ class AdapterMetersTest {
                 scrape().keySet());
     }
 
+    /**
+     * Two beans of one simple name on one queue (the second MBean {@code ,instance=2}): each has its own series, the
+     * second's activation label {@code Bean@queue#2}, and undeploying one leaves the other's.
+     */
+    @Test
+    void twoActivationsOfOneNameHaveSeriesOfTheirOwn() throws JMException {
+        adapter.activation(BEAN, QUEUE).set("Delivered", 7L);
+        adapter.secondActivation(BEAN, QUEUE).set("Delivered", 8L);
+        meters.follow();
+
+        assertSeries("counter", 7, "ssb_messages_delivered_total", LABELS);
+        assertSeries("counter", 8, "ssb_messages_delivered_total", "activation", BEAN + "@" + QUEUE + "#2",
+                "queue", QUEUE);
+        adapter.undeploy(BEAN, QUEUE);
+        assertEquals(withLabels(QUEUE_METRICS, "activation", BEAN + "@" + QUEUE + "#2", "queue", QUEUE),
+                scrape().keySet());
+    }
+
     @Test
     void aRedeployedActivationCountsFromItsNewStart() throws JMException {
         adapter.activation(BEAN, QUEUE).setNumber("Delivered", 500);

@@ -3,6 +3,7 @@ package org.ssbjca.monitoring;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
 import org.ssbjca.management.ActivationMXBean;
 import org.ssbjca.management.ObjectNames;
 import org.ssbjca.management.ResourceAdapterMXBean;
@@ -56,6 +57,18 @@ final class FakeAdapter {
     FakeMXBean<TableActivationMXBean> tableActivation(String bean, String table) throws JMException {
         FakeMXBean<TableActivationMXBean> activation = FakeMXBean.of(TableActivationMXBean.class).set("Table", table);
         activation.register(server, ObjectNames.tableActivation(bean + "@" + table));
+        return activation;
+    }
+
+    /**
+     * Registers a second activation of the same name, as the adapter does for a second bean of one simple name on one
+     * queue: {@code ,instance=2}.
+     */
+    FakeMXBean<ActivationMXBean> secondActivation(String bean, String queue) throws JMException {
+        FakeMXBean<ActivationMXBean> activation = FakeMXBean.of(ActivationMXBean.class)
+                .set("Name", bean + "@" + queue).set("Queue", queue);
+        activation.register(server, new ObjectName(ObjectNames.activation(bean + "@" + queue).getCanonicalName()
+                + ",instance=2"));
         return activation;
     }
 
