@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.await;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
@@ -77,6 +83,68 @@ class RedeliverDeadLetterTest {
             assertEquals(1, mx.purgeDeadLettersOlderThan(0));
             assertTrue(mx.listDeadLetters(10).isEmpty());
         }
+    }
+
+    /**
+     * Five dead letters, oldest first r1, p1 (a SetPriority message), r2, r3, r4: the type filter takes only its type,
+     * an empty type any, the oldest first and no more than max; a bean that fails on r3 stops the run there, with r2
+     * delivered, and r3 and r4 left in the table (r4 never handed to the bean).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void redeliverDeadLettersTakesTheOldestOfTheTypeAndStopsAtTheFirstFailure(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            AtomicReference<String> refused = new AtomicReference<>("all");
+            List<String> seen = new CopyOnWriteArrayList<>();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                String body = m.bodyAsText();
+                seen.add(body);
+                if (refused.get().equals("all") || refused.get().equals(body)) {
+                    throw new IllegalStateException(body + " refused");
+                }
+                done.add(body);
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(1);
+            spec.setPriorityMessageType(null); // SetPriority is a message type like any other here
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                send(s, c, InboundHarness.REQUEST, "r1");
+                send(s, c, InboundHarness.SET_PRIORITY, "<p1/>");
+                for (String body : List.of("r2", "r3", "r4")) {
+                    send(s, c, InboundHarness.REQUEST, body);
+                }
+                return c;
+            });
+            await(() -> mx.getDeadLettered() == 5, "five dead letters");
+            assertEquals(List.of("r1", "<p1/>", "r2", "r3", "r4"), deadLetterBodies(mx));
+            refused.set("r3");
+
+            assertEquals(1, mx.redeliverDeadLetters(InboundHarness.SET_PRIORITY, 10), "the only one of its type");
+            assertEquals(List.of("<p1/>"), done);
+            assertEquals(1, mx.redeliverDeadLetters("", 1), "any type, the oldest, one at most");
+            assertEquals(List.of("<p1/>", "r1"), done);
+            assertEquals(1, mx.redeliverDeadLetters(InboundHarness.REQUEST, 10), "r2, then r3 failed");
+
+            assertEquals(List.of("<p1/>", "r1", "r2"), done);
+            assertEquals(List.of("r3", "r4"), deadLetterBodies(mx), "the failed one and the one after it stay");
+            assertEquals(List.of("r1", "<p1/>", "r2", "r3", "r4", "<p1/>", "r1", "r2", "r3"), seen,
+                    "each once before it was dead-lettered, then p1, r1, r2 and r3 again; r4 not");
+            assertEquals(4, mx.getRedelivered(), "the four dead letters handed to the bean again");
+            await(() -> mx.getDeadLetterCount() == 2, "DeadLetterCount (read at most every 5 s)");
+        }
+    }
+
+    private static void send(BrokerSession s, Conversation c, String type, String body) {
+        s.send(c.handle(), type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> deadLetterBodies(ActivationMXBean mx) {
+        return mx.listDeadLetters(100).stream().map(DeadLetterInfo::getBody).collect(Collectors.toList());
     }
 
     /** @return a bean that throws while {@code refusing} is set, and records the bodies it takes afterwards */
