@@ -14,6 +14,7 @@ final class XaDelivery implements DeliveryMode {
         Batch batch = null;
         boolean ok = true;
         long start = 0;
+        Throwable failure = null;
         steps.beforeDelivery();
         try {
             List<BrokerMessage> messages = steps.receive();
@@ -29,9 +30,19 @@ final class XaDelivery implements DeliveryMode {
                     steps.recordFailures(batch);
                 }
             }
+        } catch (Exception | Error e) {
+            failure = e;
+            throw e;
         } finally {
             try {
                 steps.afterDelivery();
+            } catch (Exception e) {
+                // the turn's own failure (a RECEIVE on a lost connection) is what the reader reports, not the
+                // rollback it made afterDelivery fail with
+                if (failure == null) {
+                    throw e;
+                }
+                failure.addSuppressed(e);
             } finally {
                 steps.finish(batch, ok, start, steps.takeOutcome());
             }
