@@ -114,7 +114,7 @@ final class QueueReader implements Runnable {
 
     private void failed(Throwable e) {
         long delay = backoff.nextDelayMillis();
-        String what = e.getMessage();
+        String what = describe(e);
         if (e instanceof UnavailableException) {
             LOG.endpointUnavailable(name, what, delay);
         } else {
@@ -142,6 +142,24 @@ final class QueueReader implements Runnable {
         }
         discard();
         pause(delay);
+    }
+
+    /**
+     * @return what failed, for LastError and the reconnect notification: the message, or, for a wrapper that has
+     *         none (afterDelivery's failed commit as an UndeclaredThrowableException), its first cause that has one
+     *         with that cause's class, else the class
+     */
+    static String describe(Throwable e) {
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        Throwable cause = e.getCause();
+        for (int depth = 0; cause != null && depth < 10; depth++, cause = cause.getCause()) {
+            if (cause.getMessage() != null) {
+                return cause.toString();
+            }
+        }
+        return e.toString();
     }
 
     private void ensureReady() throws Exception {

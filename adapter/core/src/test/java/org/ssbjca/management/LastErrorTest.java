@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.util.Date;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.management.openmbean.CompositeData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -92,11 +93,35 @@ class LastErrorTest {
         }
     }
 
-    /** @return the MBean of a one-reader activation whose bean refuses "fail..." */
+    /**
+     * The bean ends its own reader's session ("cut", the first time), so that the delivery's commit fails: the
+     * failure the reader reconnects after is the last error; the message is delivered again on the new connection.
+     */
+    @Test
+    void aConnectionLostDuringADeliveryIsTheLastError() throws Exception {
+        try (InboundHarness h = InboundBackends.harness("PostgreSQL")) {
+            ActivationMXBean mx = activate(h);
+            List<String> notified = reconnectErrors(mx);
+            failDelivery(h, mx, "fail", 1);
+            Date before = new Date();
+
+            h.send("cut");
+
+            await(() -> !notified.isEmpty() && mx.getCommitted() == 2, "lost, then delivered again");
+            assertTheLostConnectionIsTheLastError(mx, notified, before);
+            assertTrue(mx.getLastError().contains("commit"), "the failed commit: " + mx.getLastError());
+        }
+    }
+
+    /** @return the MBean of a one-reader activation whose bean refuses "fail..." and ends its session at "cut" */
     private static ActivationMXBean activate(InboundHarness h) throws Exception {
+        AtomicBoolean cut = new AtomicBoolean();
         BrokerMessageListener bean = m -> {
             if (m.bodyAsText().startsWith("fail")) {
                 throw new IllegalStateException(m.bodyAsText() + " refused");
+            }
+            if (m.bodyAsText().equals("cut") && !cut.getAndSet(true)) {
+                terminateOtherSessions(h);
             }
         };
         ServiceBrokerActivationSpec spec = h.spec();
