@@ -1,5 +1,6 @@
 package org.ssbjca.management;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,6 +21,8 @@ final class DeadLetterOperations {
     static final long REDELIVERY_WAIT_MILLIS = 30_000;
     /** How often {@code redeliverDeadLetter} wakes a reader again while its request waits for one. */
     private static final long REWAKE_MILLIS = 250;
+    /** Dead letters read at a time by {@code redeliverDeadLetters} looking for a type: the most a listing holds. */
+    private static final int PAGE = 10_000;
 
     private final EndpointActivation activation;
 
@@ -92,12 +95,7 @@ final class DeadLetterOperations {
             throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
         }
         String type = messageType == null || messageType.isBlank() ? null : messageType.trim();
-        // Without a type filter the oldest max are the ones to deliver; with one, they are among the first 10000.
-        List<Long> ids = list(0, type == null ? max : 10_000).stream()
-                .filter(d -> type == null || type.equals(d.getMessageType()))
-                .limit(max)
-                .map(DeadLetterInfo::getId)
-                .collect(Collectors.toList());
+        List<Long> ids = oldestIds(type, max);
         int delivered = 0;
         for (long id : ids) {
             if (!redeliver(id)) {
@@ -106,5 +104,26 @@ final class DeadLetterOperations {
             delivered++;
         }
         return delivered;
+    }
+
+    /**
+     * @return the ids of the oldest {@code max} dead letters of the type (null: any), read a page of
+     *         {@value #PAGE} at a time until there are {@code max} or no more (those of the type may come after many
+     *         of other types)
+     */
+    private List<Long> oldestIds(String type, int max) {
+        List<Long> ids = new ArrayList<>();
+        long after = 0;
+        while (ids.size() < max) {
+            List<DeadLetterInfo> page = list(after, type == null ? max : PAGE);
+            page.stream().filter(d -> type == null || type.equals(d.getMessageType()))
+                    .limit(max - ids.size())
+                    .forEach(d -> ids.add(d.getId()));
+            if (type == null || page.size() < PAGE) {
+                return ids;
+            }
+            after = page.get(page.size() - 1).getId();
+        }
+        return ids;
     }
 }

@@ -11,12 +11,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
@@ -136,6 +140,44 @@ class RedeliverDeadLetterTest {
                     "each once before it was dead-lettered, then p1, r1, r2 and r3 again; r4 not");
             assertEquals(4, mx.getRedelivered(), "the four dead letters handed to the bean again");
             await(() -> mx.getDeadLetterCount() == 2, "DeadLetterCount (read at most every 5 s)");
+        }
+    }
+
+    /**
+     * More dead letters of another type than one listing holds (10000) come before the only one of the type asked
+     * for: it is still found and delivered.
+     */
+    @Test
+    void theTypeFilterLooksBeyondTheFirstTenThousandDeadLetters() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> done = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setPriorityMessageType(null);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
+                    spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            ActivationMXBeanTest.pauseFully(mx);
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                send(s, c, InboundHarness.REQUEST, "r");
+                send(s, c, InboundHarness.SET_PRIORITY, "<p/>");
+                return c;
+            });
+            h.tx(s -> {
+                List<BrokerMessage> both = s.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE).top(2));
+                DeliveryLedger ledger = h.db.broker().ledger(s.connection());
+                for (int i = 0; i < 10_000; i++) {
+                    ledger.deadLetter(InboundHarness.TARGET_QUEUE, both.get(0), 1, "test");
+                }
+                ledger.deadLetter(InboundHarness.TARGET_QUEUE, both.get(1), 1, "test");
+                return null;
+            });
+            mx.resume();
+
+            assertEquals(1, mx.redeliverDeadLetters(InboundHarness.SET_PRIORITY, 5), "the 10001st dead letter");
+
+            assertEquals(List.of("<p/>"), done);
         }
     }
 
