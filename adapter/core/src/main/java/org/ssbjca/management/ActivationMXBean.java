@@ -98,13 +98,13 @@ public interface ActivationMXBean {
      */
     long getPriorityRequestsRejected();
 
-    /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
+    /** @return the mean time of a committed delivery (the bean's work and the commit), in milliseconds */
     double getMeanDeliveryMillis();
 
     /** @return the 99th percentile of the latest 1024 delivery times, in milliseconds */
     double getP99DeliveryMillis();
 
-    /** @return the last error (a failed delivery, a lost connection), or null */
+    /** @return the last error (a failed delivery, a reader failure: a lost connection, a disabled queue), or null */
     String getLastError();
 
     /** @return when the last error happened, or null */
