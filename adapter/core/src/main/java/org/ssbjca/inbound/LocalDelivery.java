@@ -15,6 +15,7 @@ final class LocalDelivery implements DeliveryMode {
         Batch batch = null;
         boolean ok = true;
         long start = 0;
+        Throwable failure = null;
         try {
             List<BrokerMessage> messages = steps.receiveLocal();
             if (!messages.isEmpty()) {
@@ -32,10 +33,18 @@ final class LocalDelivery implements DeliveryMode {
             }
         } catch (Exception | Error e) {
             ok = false;
+            failure = e;
             throw e;
         } finally {
             try {
                 steps.endLocal(ok);
+            } catch (Exception e) {
+                // the turn's own failure (a RECEIVE on a lost connection) is what the reader reports, as in
+                // XaDelivery, not the rollback's on the same dead connection
+                if (failure == null) {
+                    throw e;
+                }
+                failure.addSuppressed(e);
             } finally {
                 steps.finish(batch, ok, start, steps.takeOutcome());
             }

@@ -73,10 +73,11 @@ class LastErrorTest {
      * PostgreSQL ends the reader's session while it waits in its RECEIVE (pg_terminate_backend): the failure it
      * reconnects after is the last error, the one its {@code reader.reconnecting} notification carries.
      */
-    @Test
-    void aConnectionLostWhileWaitingIsTheLastError() throws Exception {
+    @ParameterizedTest(name = "transacted {0}")
+    @ValueSource(booleans = {true, false})
+    void aConnectionLostWhileWaitingIsTheLastError(boolean transacted) throws Exception {
         try (InboundHarness h = InboundBackends.harness("PostgreSQL")) {
-            ActivationMXBean mx = activate(h);
+            ActivationMXBean mx = activate(h, transacted);
             List<String> notified = reconnectErrors(mx);
             failDelivery(h, mx, "fail", 1);
             Date before = new Date();
@@ -115,6 +116,14 @@ class LastErrorTest {
 
     /** @return the MBean of a one-reader activation whose bean refuses "fail..." and ends its session at "cut" */
     private static ActivationMXBean activate(InboundHarness h) throws Exception {
+        return activate(h, true);
+    }
+
+    /**
+     * @param transacted whether the bean's delivery runs in the container's transaction (XA), else in the reader's
+     *        local one
+     */
+    private static ActivationMXBean activate(InboundHarness h, boolean transacted) throws Exception {
         AtomicBoolean cut = new AtomicBoolean();
         BrokerMessageListener bean = m -> {
             if (m.bodyAsText().startsWith("fail")) {
@@ -126,7 +135,7 @@ class LastErrorTest {
         };
         ServiceBrokerActivationSpec spec = h.spec();
         spec.setMaxDeliveryAttempts(1);
-        h.activate(BrokerMessageListener.class, bean, true, spec);
+        h.activate(BrokerMessageListener.class, bean, transacted, spec);
         return Jmx.proxy(Jmx.onlyActivation(h));
     }
 
