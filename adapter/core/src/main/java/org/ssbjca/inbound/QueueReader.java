@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import org.ssbjca.support.AdapterLog;
 import jakarta.resource.spi.UnavailableException;
+import java.sql.SQLException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
@@ -125,12 +126,13 @@ final class QueueReader implements Runnable {
             } else {
                 activation.events().reconnecting(settings.queue(), name, delay, what);
             }
-            if (e instanceof BrokerException && activation.firstReport(what)) {
+            boolean queue = queueFailure(e);
+            if (queue && activation.firstReport(what)) {
                 // Once per activation and cause (a queue declared after the bean started fails every reader on
                 // every retry until it exists); the retries are logged at debug.
                 LOG.queueFailing(name, what, backoff.failures(), delay);
                 LOG.readerFailureTrace(e, name);
-            } else if (e instanceof BrokerException) {
+            } else if (queue) {
                 LOG.queueStillFailing(e, name, what, backoff.failures(), delay);
             } else if (backoff.failures() == 1) {
                 LOG.readerFailed(e, name, backoff.failures(), delay);
@@ -142,6 +144,24 @@ final class QueueReader implements Runnable {
         }
         discard();
         pause(delay);
+    }
+
+    /**
+     * @return whether a reader's failure is its queue's (missing, disabled, a statement on it refused), reported once
+     *         per cause (SSBJCA0025), rather than its connection's: a broker operation that failed because the
+     *         connection was lost (the backend's {@code connectionLost}) is a reader failure (SSBJCA0020, then 0027)
+     */
+    private boolean queueFailure(Throwable e) {
+        if (!(e instanceof BrokerException)) {
+            return false;
+        }
+        Throwable cause = e.getCause();
+        for (int depth = 0; cause != null && depth < 10; depth++, cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && activation.database().broker().connectionLost(sql)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
