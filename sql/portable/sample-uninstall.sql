@@ -10,6 +10,8 @@ DELETE FROM ssb.conversation_priority WHERE queue_name IN ('EchoClientQueue', 'E
     'WorkQueue');
 DELETE FROM ssb.delivery_attempt WHERE queue_name IN ('EchoClientQueue', 'EchoServiceQueue', 'PriorityClientQueue',
     'PriorityServiceQueue', 'AsyncInitiatorQueue', 'AsyncTargetQueue', 'WorkProducerQueue', 'WorkQueue');
+DELETE FROM ssb.conversation_hold WHERE queue_name IN ('EchoClientQueue', 'EchoServiceQueue', 'PriorityClientQueue',
+    'PriorityServiceQueue', 'AsyncInitiatorQueue', 'AsyncTargetQueue', 'WorkProducerQueue', 'WorkQueue');
 DELETE FROM ssb.dead_letter WHERE queue_name IN ('EchoClientQueue', 'EchoServiceQueue', 'PriorityClientQueue',
     'PriorityServiceQueue', 'AsyncInitiatorQueue', 'AsyncTargetQueue', 'WorkProducerQueue', 'WorkQueue');
 DELETE FROM ssb.conversation_endpoint WHERE service_name IN ('EchoClientService', 'EchoService',

@@ -48,6 +48,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
      * and {@code afterDelivery} commits unless a branch refuses.
      */
     private volatile boolean componentStopping;
+    private volatile boolean commitOnBeanException;
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -66,6 +67,14 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     /** @param stopping whether the listener method fails before the bean, as during an undeploy */
     public void componentStopping(boolean stopping) {
         this.componentStopping = stopping;
+    }
+
+    /**
+     * @param commit whether the container commits a delivery whose bean threw, as it does for an application
+     *        exception declared {@code @ApplicationException(rollback = false)}
+     */
+    public void commitOnBeanException(boolean commit) {
+        this.commitOnBeanException = commit;
     }
 
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
@@ -121,7 +130,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                             try {
                                 return method.invoke(bean, args);
                             } catch (InvocationTargetException e) {
-                                state.failed = true;
+                                state.failed = !commitOnBeanException;
                                 throw e.getCause();
                             }
                     }

@@ -44,4 +44,28 @@ class ComponentStoppingTest {
             await("queue drained").until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
         }
     }
+
+    /**
+     * README: the reader's branch refuses to commit a delivery whose {@code onMessage} threw even when the container
+     * would commit it, as for an application exception declared {@code @ApplicationException(rollback = false)}.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aBeanExceptionTheContainerWouldCommitStillRollsTheReceiveBack(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                seen.add(m.bodyAsText());
+                if (seen.size() == 1) {
+                    throw new IllegalStateException("an application exception the container does not roll back for");
+                }
+            };
+            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, bean, true, h.spec());
+            factory.commitOnBeanException(true);
+            h.send("only");
+            await("delivered again").until(() -> seen.size() == 2);
+            assertEquals(List.of("only", "only"), seen, "the first delivery's RECEIVE rolled back");
+            await("queue drained").until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+        }
+    }
 }

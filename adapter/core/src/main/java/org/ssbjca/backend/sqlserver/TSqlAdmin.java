@@ -33,6 +33,7 @@ final class TSqlAdmin {
     /**
      * When the oldest message of a queue was put on it, read like {@link #queueDepth} (NOLOCK, never blocks a
      * reader); {@code message_enqueue_time} is UTC, cast to DATETIMEOFFSET as the pending groups' is. No parameters.
+     * https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql (the columns of a queue)
      */
     static String oldestMessage(QueueName queue) {
         return "SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM " + queue.quoted()
@@ -44,6 +45,7 @@ final class TSqlAdmin {
 
     /**
      * A queue's conversation groups with messages, read like {@link #queueDepth}. No parameters.
+     * https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql (the columns of a queue)
      */
     static String pendingGroupCount(QueueName queue) {
         return "SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM " + queue.quoted() + " WITH (NOLOCK);";
@@ -82,6 +84,7 @@ final class TSqlAdmin {
 
     /**
      * The handles of a service's endpoints in one state, the oldest first (lifetime order).
+     * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql
      *
      * <p>Parameters: service, state, all (bit), begun before (DATETIMEOFFSET), max.
      */
