@@ -32,10 +32,7 @@ class DeadLetterServiceTest {
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aDeadLetterIsAlsoSentToTheDeadLetterService(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend)) {
-            h.admin(a -> {
-                a.createQueue(DEAD_LETTER_QUEUE);
-                a.createService(DEAD_LETTERS, DEAD_LETTER_QUEUE, InboundHarness.CONTRACT);
-            });
+            declareDeadLetterService(h);
             List<String> delivered = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxDeliveryAttempts(2);
@@ -88,10 +85,7 @@ class DeadLetterServiceTest {
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aRejectedPriorityRequestGoesToTheTableOnly(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend)) {
-            h.admin(a -> {
-                a.createQueue(DEAD_LETTER_QUEUE);
-                a.createService(DEAD_LETTERS, DEAD_LETTER_QUEUE, InboundHarness.CONTRACT);
-            });
+            declareDeadLetterService(h);
             List<String> delivered = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
@@ -113,6 +107,14 @@ class DeadLetterServiceTest {
             assertEquals("<priority>high</priority>", InboundFeaturesTest.deadLetters(h).get(0).message().bodyAsText());
             assertEquals(0, h.depth(DEAD_LETTER_QUEUE), "no copy to the dead-letter service");
         }
+    }
+
+    /** The application's dead-letter service, on a queue of its own, with the contract of the bean's queue. */
+    private static void declareDeadLetterService(InboundHarness h) {
+        h.admin(a -> {
+            a.createQueue(DEAD_LETTER_QUEUE);
+            a.createService(DEAD_LETTERS, DEAD_LETTER_QUEUE, InboundHarness.CONTRACT);
+        });
     }
 
     private static BrokerMessageListener poisonFails(List<String> delivered) {
