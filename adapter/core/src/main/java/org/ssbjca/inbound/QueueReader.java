@@ -1,12 +1,12 @@
 package org.ssbjca.inbound;
 
-import org.ssbjca.support.AdapterLog;
 import jakarta.resource.spi.UnavailableException;
-import java.sql.SQLException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.sql.SQLException;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.Backoff;
 import org.ssbjca.support.TaskEnd;
 
