@@ -67,7 +67,7 @@ final class TableReader implements Runnable {
                     }
                     long delay = backoff.nextDelayMillis();
                     if (!(e instanceof UnavailableException)) {
-                        activation.readerFailed(name, e.getMessage());
+                        activation.readerFailed(name, QueueReader.describe(e));
                         // the stack trace once per run of failures; the retries say what and when
                         LOG.tableReaderFailed(backoff.failures() == 1 ? e : null, name, e.getMessage(),
                                 backoff.failures(), delay);
