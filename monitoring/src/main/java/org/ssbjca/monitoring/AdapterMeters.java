@@ -209,6 +209,8 @@ public class AdapterMeters implements NotificationListener {
             registry.gauge(g[0], tags, activation, a -> mbeans.number(a, g[1]));
             keys.add(new Key(g[0], tags));
         }
+        registry.gauge("ssb.table.readers.failing.seconds", tags, activation, this::failingSeconds);
+        keys.add(new Key("ssb.table.readers.failing.seconds", tags));
         List<Key> previous = meters.put(activation, keys);
         if (previous != null) {
             previous.stream().filter(k -> !keys.contains(k)).forEach(this::removeMeter);

@@ -52,7 +52,7 @@ class AdapterMetersTest {
     private static final Set<String> TABLE_METRICS = Set.of("ssb_table_rows_delivered_total",
             "ssb_table_deliveries_failed_total", "ssb_table_leases_lost_total", "ssb_table_readers",
             "ssb_table_rows_available", "ssb_table_rows_waiting", "ssb_table_rows_leased", "ssb_table_rows_set_aside",
-            "ssb_table_oldest_row_age_seconds");
+            "ssb_table_oldest_row_age_seconds", "ssb_table_readers_failing_seconds");
 
     private final FakeAdapter adapter = new FakeAdapter();
     private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -139,6 +139,14 @@ class AdapterMetersTest {
         meters.follow();
 
         assertSeries("gauge", 100.5, "ssb_readers_failing_seconds", LABELS);
+    }
+
+    @Test
+    void aTableActivationsReadersFailingSecondsIsTheTimeSinceFailingSince() throws JMException {
+        adapter.tableActivation(TABLE_BEAN, TABLE).set("FailingSince", Date.from(NOW.minus(Duration.ofMillis(42_250))));
+        meters.follow();
+
+        assertSeries("gauge", 42.25, "ssb_table_readers_failing_seconds", TABLE_LABELS);
     }
 
     @Test
