@@ -7,8 +7,9 @@ import org.ssbjca.backend.BackendKind;
 /** The few places where H2 and PostgreSQL spell the portable schema's statements differently. */
 enum Dialect {
     H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", false,
-            // connection broken, database closed, database called at shutdown
-            Set.of("90067", "90098", "90121")),
+            // connection broken, database closed, database called at shutdown; an I/O error (over TCP, the
+            // server's socket closed as the client read: "IO Exception: java.io.EOFException")
+            Set.of("90067", "90098", "90121", "90028", "90031")),
     POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')", true,
             // admin_shutdown, crash_shutdown, cannot_connect_now: the server ends or refuses the session
             Set.of("57P01", "57P02", "57P03"));

@@ -15,6 +15,7 @@ class DialectTest {
         assertFalse(Dialect.POSTGRESQL.sessionGone(new SQLException("duplicate key", "23505")));
         assertFalse(Dialect.H2.sessionGone(new SQLException("terminating connection", "57P01")));
         assertTrue(Dialect.H2.sessionGone(new SQLException("connection broken", "90067")));
+        assertTrue(Dialect.H2.sessionGone(new SQLException("IO Exception: \"java.io.EOFException\"", "90028")));
     }
 
     @Test
