@@ -2,6 +2,7 @@ package org.ssbjca.it.tables;
 
 import jakarta.annotation.Resource;
 import jakarta.ejb.Stateless;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,23 +34,27 @@ public class WorkItems {
         }
     }
 
-    /** Enqueues {@code count} work items in the caller's transaction. */
-    public void enqueue(String prefix, int count) throws SQLException {
+    /** Enqueues {@code count} work items in the caller's transaction: all or none. */
+    public void enqueue(String prefix, int count) {
         try (ServiceBrokerConnection broker = factory.getConnection();
                 PreparedStatement insert = broker.jdbcConnection().prepareStatement(
                         "INSERT INTO Messaging.Message (MessageId, MessageBody, EnqueueTime) VALUES (?, ?, ?)")) {
             for (int i = 0; i < count; i++) {
                 insert.setObject(1, UUID.randomUUID());
-                insert.setBytes(2, (prefix + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                insert.setBytes(2, (prefix + i).getBytes(StandardCharsets.UTF_8));
                 insert.setTimestamp(3, new Timestamp(System.currentTimeMillis()));
                 insert.addBatch();
             }
             insert.executeBatch();
+        } catch (SQLException e) {
+            // unchecked, so that the container rolls the transaction back: a checked exception is an application
+            // exception, and the container would commit the rows inserted before the failure
+            throw new IllegalStateException("cannot enqueue " + count + " items", e);
         }
     }
 
     /** Enqueues one item, then fails: the container rolls the insert back. */
-    public void enqueueThenFail(String payload) throws SQLException {
+    public void enqueueThenFail(String payload) {
         enqueue(payload, 1);
         throw new IllegalStateException("the caller failed after enqueuing " + payload);
     }
