@@ -98,7 +98,8 @@ final class BatchSorter {
             // message will end it, so without this it stays in the holds table for good
             ledger().clearAttempts(List.of(m));
         }
-        LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationHandle(), m.messageTypeName(), failed);
+        LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationId(), m.conversationHandle(),
+                m.messageTypeName(), failed);
         if (settings.deadLetterService() != null) {
             sendToDeadLetterService(m);
         }

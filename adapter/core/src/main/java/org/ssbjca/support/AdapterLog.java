@@ -172,9 +172,10 @@ public interface AdapterLog extends BasicLogger {
     void receivedFirstAndLost(String reader, int messages);
 
     @LogMessage(level = WARN)
-    @Message(id = 42, value = "%s: message %d of conversation %s (%s) failed %d deliveries; moved to the dead-letter"
-            + " table")
-    void deadLettered(String reader, long sequence, UUID handle, String messageType, int failures);
+    @Message(id = 42, value = "%s: message %d of conversation %s (handle %s here, %s) failed %d deliveries; moved to"
+            + " the dead-letter table")
+    void deadLettered(String reader, long sequence, UUID conversationId, UUID handle, String messageType,
+            int failures);
 
     @LogMessage(level = DEBUG)
     @Message(id = 43, value = "conversation %s had already ended")

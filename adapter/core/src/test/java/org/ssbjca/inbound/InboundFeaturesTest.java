@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,13 +28,14 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.DeadLetter;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
 
 /** Poison messages, live settings, pause, priorities, redelivery and receive-commits-first, against fakes. */
 class InboundFeaturesTest {
 
     @Test
     void aPoisonMessageIsDeadLetteredAfterMaxAttemptsWhileOthersFlow() throws Exception {
-        try (InboundHarness h = new InboundHarness()) {
+        try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(BatchSorter.class)) {
             AtomicInteger poisonAttempts = new AtomicInteger();
             List<String> done = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
@@ -48,12 +50,16 @@ class InboundFeaturesTest {
             spec.setMaxReaders(2);
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
 
-            h.send("poison");
+            Conversation poison = h.send("poison");
             for (int i = 0; i < 20; i++) {
                 h.send("ok " + i);
             }
 
             await(() -> done.size() == 20 && deadLetters(h).size() == 1);
+            // the WARN names the conversation as its sender knows it (its id), not only this side's handle
+            List<String> warned = log.messages(Level.WARNING, "SSBJCA0042");
+            assertEquals(1, warned.size(), warned.toString());
+            assertTrue(warned.get(0).contains("conversation " + poison.conversationId()), warned.get(0));
             // the bean saw the 20th message before its delivery committed and was counted
             EndpointActivation counted = h.ra.activations().get(0);
             await(() -> counted.metrics().delivered() == 20 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
