@@ -190,7 +190,10 @@ final class TableReader implements Runnable {
         // rolled back: the bean's failure, a failed commit (a deferred constraint), a lost lease or a database error
         activation.failed.increment();
         Throwable cause = failure != null ? failure : ok ? ending : null;
-        if (cause != null) {
+        int maxAttempts = settings.definition.maxAttempts();
+        if (cause != null && failedOn != null && maxAttempts > 0 && failedOn.attempt() >= maxAttempts) {
+            LOG.rowSetAside(cause, name, failedOn, cause.toString(), failedOn.attempt(), maxAttempts);
+        } else if (cause != null) {
             LOG.rowDeliveryFailed(cause, name, failedOn, cause.toString(), settings.retryDelaySeconds);
         }
         try {

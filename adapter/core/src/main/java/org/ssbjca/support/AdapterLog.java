@@ -278,6 +278,11 @@ public interface AdapterLog extends BasicLogger {
     void rowDeliveryFailed(@Cause Throwable cause, String reader, Object row, String what, int retrySeconds);
 
     @LogMessage(level = WARN)
+    @Message(id = 118, value = "%s: the delivery of %s failed (%s), its attempt %d of %d: set aside, no longer taken"
+            + " (the TableActivation MBean's redeliverSetAside gives it another round)")
+    void rowSetAside(@Cause Throwable cause, String reader, Object row, String what, int attempt, int maxAttempts);
+
+    @LogMessage(level = WARN)
     @Message(id = 114, value = "%s failed (%s, failure %d in a row); retrying in %d ms")
     void tableReaderFailed(@Cause Throwable cause, String reader, String what, int failures, long delayMillis);
 

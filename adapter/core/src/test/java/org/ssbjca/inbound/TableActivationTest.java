@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import javax.management.JMX;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,7 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.TableCounts;
 import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.management.ObjectNames;
 import org.ssbjca.management.TableActivationMXBean;
 
@@ -120,7 +122,8 @@ class TableActivationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
     void aJobThatKeepsFailingIsSetAsideAndAnOperatorCanRedeliverIt(String kind) throws Exception {
-        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+        try (InboundHarness h = new InboundHarness(database(kind), false);
+             LogRecords log = LogRecords.of(TableReader.class)) {
             createJobQueue(h);
             execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'poison'), (2, 'fine 1'), (3, 'fine 2')");
             List<String> delivered = new CopyOnWriteArrayList<>();
@@ -145,6 +148,12 @@ class TableActivationTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> activation.counts().setAside() == 1
                         && delivered.size() == 2);
                 assertEquals(List.of(1, 2, 3), poisonAttempts, "each taking counted, then set aside");
+                // the last failure says the job is set aside, not that it will be taken again
+                assertEquals(2, log.messages(Level.WARNING, "SSBJCA0113").size(), log.messages(Level.WARNING,
+                        "SSBJCA0113").toString());
+                List<String> setAside = log.messages(Level.WARNING, "SSBJCA0118");
+                assertEquals(1, setAside.size(), setAside.toString());
+                assertTrue(setAside.get(0).contains("attempt 3 of 3"), setAside.get(0));
                 assertEquals(List.of("fine 1", "fine 2"), delivered);
                 assertEquals(3, activation.failedDeliveries());
                 assertEquals(2, count(h, "SELECT COUNT(*) FROM Job_Queue WHERE Last_Attempt_End_Date IS NOT NULL"));
