@@ -9,7 +9,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
@@ -48,6 +50,7 @@ public final class TableActivation {
     /** Readers waiting to connect again after a failed turn. */
     final FailingReaders failing = new FailingReaders();
     private volatile String lastError;
+    private final AtomicReference<String> reportedFailure = new AtomicReference<>();
     private volatile boolean stopped;
     private final java.util.concurrent.atomic.AtomicBoolean ignoredTimeoutReported =
             new java.util.concurrent.atomic.AtomicBoolean();
@@ -157,10 +160,22 @@ public final class TableActivation {
         return readers.size();
     }
 
-    /** A reader's turn failed (the database, the table, a delivery's commit): it waits and connects again. */
-    void readerFailed(String reader, String error) {
+    /**
+     * A reader's turn failed (the database, the table, a delivery's commit): it waits and connects again.
+     *
+     * @return whether it is news: the first failure since a turn succeeded, or another cause than the last reported
+     */
+    boolean readerFailed(String reader, String error) {
         lastError = error;
         failing.failed(reader);
+        return !Objects.equals(reportedFailure.getAndSet(error), error);
+    }
+
+    /** A reader's turn succeeded: the activation reads again, and its next failure is news. */
+    void readerSucceeded(String reader) {
+        if (failing.succeeded(reader)) {
+            reportedFailure.set(null);
+        }
     }
 
     /**

@@ -56,7 +56,7 @@ final class TableReader implements Runnable {
                 try {
                     ensureReady();
                     boolean took = deliverOnce();
-                    activation.failing.succeeded(name);
+                    activation.readerSucceeded(name);
                     backoff.reset();
                     if (!took) {
                         pause(settings.pollMillis);
@@ -67,10 +67,13 @@ final class TableReader implements Runnable {
                     }
                     long delay = backoff.nextDelayMillis();
                     if (!(e instanceof UnavailableException)) {
-                        activation.readerFailed(name, QueueReader.describe(e));
-                        // the stack trace once per run of failures; the retries say what and when
-                        LOG.tableReaderFailed(backoff.failures() == 1 ? e : null, name, e.getMessage(),
-                                backoff.failures(), delay);
+                        String what = QueueReader.describe(e);
+                        if (activation.readerFailed(name, what)) {
+                            // once per activation and cause, with the stack trace; the retries at debug
+                            LOG.tableReaderFailed(e, name, what, backoff.failures(), delay);
+                        } else {
+                            LOG.tableReaderStillFailing(e, name, what, backoff.failures(), delay);
+                        }
                     }
                     discard();
                     pause(delay);

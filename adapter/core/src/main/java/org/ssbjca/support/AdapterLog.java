@@ -283,8 +283,13 @@ public interface AdapterLog extends BasicLogger {
     void rowSetAside(@Cause Throwable cause, String reader, Object row, String what, int attempt, int maxAttempts);
 
     @LogMessage(level = WARN)
-    @Message(id = 114, value = "%s failed (%s, failure %d in a row); retrying in %d ms")
+    @Message(id = 114, value = "%s failed (%s, failure %d in a row); retrying in %d ms; its readers keep retrying,"
+            + " logged at debug (SSBJCA0119) until one succeeds or the cause changes")
     void tableReaderFailed(@Cause Throwable cause, String reader, String what, int failures, long delayMillis);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 119, value = "%s failed (%s, failure %d in a row); retrying in %d ms")
+    void tableReaderStillFailing(@Cause Throwable cause, String reader, String what, int failures, long delayMillis);
 
     @LogMessage(level = INFO)
     @Message(id = 115, value = "%s: %d set-aside row(s) %s at an operator's request")

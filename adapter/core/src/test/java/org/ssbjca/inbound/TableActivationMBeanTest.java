@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import javax.management.JMX;
 import javax.management.MBeanServer;
@@ -30,6 +31,7 @@ import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.conformance.JobQueueRows;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.management.TableActivationMXBean;
 
 /**
@@ -212,7 +214,8 @@ class TableActivationMBeanTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
     void readersFailingWhileTheTableIsMissingShowSinceWhenAndWhy(String kind) throws Exception {
-        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+        try (InboundHarness h = new InboundHarness(database(kind), false);
+             LogRecords log = LogRecords.of(TableReader.class)) {
             TableActivationSpec spec = jobSpec(h, "leased");
             spec.setMaxReaders("2");
             Jobs bean = new Jobs();
@@ -226,6 +229,11 @@ class TableActivationMBeanTest {
                         "failing since the activation: " + mbean.getFailingSince());
                 assertTrue(mbean.getLastError() != null && mbean.getLastError().contains("Job_Queue"),
                         "names what is missing: " + mbean.getLastError());
+                // said once at WARN for the activation and its cause, as a queue activation does; the retries at
+                // debug
+                await().atMost(Duration.ofSeconds(30)).until(() -> log.messages(Level.FINE, "SSBJCA0119").size() >= 3);
+                List<String> warned = log.messages(Level.WARNING, "SSBJCA0114");
+                assertEquals(1, warned.size(), warned.toString());
 
                 createJobQueue(h);
                 insertJob(h, 1, -60, "first");
