@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.TableActivationTest.count;
 import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
@@ -234,6 +235,9 @@ class TableActivationMBeanTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> log.messages(Level.FINE, "SSBJCA0119").size() >= 3);
                 List<String> warned = log.messages(Level.WARNING, "SSBJCA0114");
                 assertEquals(1, warned.size(), warned.toString());
+                RuntimeException counts = assertThrows(RuntimeException.class, mbean::getAvailableRows,
+                        "the row counts cannot be read while the table is missing");
+                assertTrue(String.valueOf(counts.getMessage()).contains("Job_Queue"), counts.getMessage());
 
                 createJobQueue(h);
                 insertJob(h, 1, -60, "first");
