@@ -15,6 +15,12 @@ final class Batch {
     final List<BrokerMessage> ends = new ArrayList<>();
     /** Messages delivered again after failed deliveries. */
     final List<BrokerMessage> retried = new ArrayList<>();
+    /**
+     * Messages dead-lettered under a redelivery delay: a successful delivery ends their group's hold, as it does a
+     * retried message's (not while sorting: the hold row must stay free for a failure of this very delivery, whose
+     * new hold is written on the bookkeeping connection while this transaction is open).
+     */
+    final List<BrokerMessage> deadLetteredHeld = new ArrayList<>();
     int deadLettered;
     int rejectedPriorityRequests;
     String error;

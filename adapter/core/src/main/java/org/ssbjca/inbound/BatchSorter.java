@@ -58,6 +58,9 @@ final class BatchSorter {
             if (failed >= settings.maxDeliveryAttempts()) {
                 deadLetter(m, failed);
                 batch.deadLettered++;
+                if (settings.redelivery().holds()) {
+                    batch.deadLetteredHeld.add(m);
+                }
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
                 // consumed: the scanner read it where it sat in the queue; one without a priority is set aside
                 if (PriorityScanner.parse(m.body()) == null) {
@@ -93,11 +96,6 @@ final class BatchSorter {
 
     private void deadLetter(BrokerMessage m, int failed) {
         ledger().deadLetter(settings.queue(), m, failed, null);
-        if (settings.redelivery().holds()) {
-            // the hold its failures left on the group has ended (the group was taken); no later success of this
-            // message will end it, so without this it stays in the holds table for good
-            ledger().clearAttempts(List.of(m));
-        }
         LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationId(), m.conversationHandle(),
                 m.messageTypeName(), failed);
         if (settings.deadLetterService() != null) {

@@ -6,6 +6,7 @@ import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.FlightEvents;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.ssbjca.api.BrokerMessage;
@@ -212,8 +213,14 @@ final class DeliverySteps {
             }
         }
         batch.ends.forEach(sorter::endThisSide);
-        if (!batch.retried.isEmpty()) {
-            ledger().clearAttempts(batch.retried);
+        if (!batch.retried.isEmpty() || !batch.deadLetteredHeld.isEmpty()) {
+            // a dead letter's own failures left a hold on the group that no later success of it will end
+            List<BrokerMessage> done = batch.retried;
+            if (!batch.deadLetteredHeld.isEmpty()) {
+                done = new ArrayList<>(batch.retried);
+                done.addAll(batch.deadLetteredHeld);
+            }
+            ledger().clearAttempts(done);
         }
         if (settings.priorityEnabled() && activation.priorities().hasPriority(batch.group())) {
             ledger().clearPriorityIfDrained(settings.queue(), batch.group());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.resource.spi.InvalidPropertyException;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
 
 /**
  * The redelivery delay (issue 12): after a failed delivery a conversation group waits {@code redeliveryDelay}, then
@@ -117,6 +119,50 @@ class RedeliveryDelayTest {
                     + " ms after the last failure");
             assertEquals(List.of("after it, same conversation"), delivered);
             assertEquals(0, holds(h), "the dead letter ended its group's hold (none is left behind)");
+        }
+    }
+
+    /**
+     * A batch that dead-letters one message and hands another of its group to the bean, which fails: the failure's
+     * hold is written on the bookkeeping connection while the delivery's transaction is still open, so that
+     * transaction must not hold the group's hold row (a reader waited on its own transaction: for ever on
+     * PostgreSQL). The dead letter ends the hold only once its delivery succeeds. "poison" fails twice alone, then
+     * twice with "second" behind it (a failed batch counts for both), so the next RECEIVE dead-letters "poison" (4
+     * failures) and gives "second" (2) to the bean, which fails it once.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDeadLetterBesideAFailingMessageOfItsGroupHoldsNoLockTheFailureNeeds(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                String body = m.bodyAsText();
+                seen.add(body + " " + m.deliveryAttempt());
+                if (body.equals("poison") || m.deliveryAttempt() == 3) {
+                    throw new IllegalStateException("fails: " + body);
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(2);
+            spec.setMaxDeliveryAttempts(4);
+            spec.setRedeliveryDelay("1000");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            Conversation c = h.send("poison");
+            Awaitility.await("two failures alone").atMost(Duration.ofSeconds(30))
+                    .until(() -> a.metrics().rolledBack() == 2);
+            h.tx(s -> {
+                s.send(c.handle(), InboundHarness.REQUEST, "second".getBytes(StandardCharsets.UTF_8));
+                return null;
+            });
+            Awaitility.await("dead-lettered, and the second delivered after its own failure")
+                    .atMost(Duration.ofSeconds(60)).until(() -> a.metrics().deadLettered() == 1
+                            && a.metrics().delivered() == 1);
+
+            assertEquals(List.of("poison 1", "poison 2", "poison 3", "poison 4", "second 3", "second 4"), seen);
+            assertEquals(0, holds(h), "no hold left once the group's messages are done");
         }
     }
 
