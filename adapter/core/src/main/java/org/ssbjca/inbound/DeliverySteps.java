@@ -150,15 +150,9 @@ final class DeliverySteps {
         }
     }
 
-    /** RECEIVE in the container's transaction; if it fails, the reader's branch votes to roll back. */
+    /** RECEIVE in the container's transaction (if anything of the turn fails, XaDelivery votes to roll back). */
     List<BrokerMessage> receive() {
-        try {
-            return connection.session().receive(request(), settings.priorityEnabled(),
-                    settings.redelivery().holds());
-        } catch (RuntimeException e) {
-            connection.setRollbackOnly();
-            throw e;
-        }
+        return connection.session().receive(request(), settings.priorityEnabled(), settings.redelivery().holds());
     }
 
     private ReceiveRequest request() {

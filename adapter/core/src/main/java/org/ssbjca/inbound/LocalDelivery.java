@@ -38,7 +38,7 @@ final class LocalDelivery implements DeliveryMode {
         } finally {
             try {
                 steps.endLocal(ok);
-            } catch (Exception e) {
+            } catch (Exception | Error e) {
                 // the turn's own failure (a RECEIVE on a lost connection) is what the reader reports, as in
                 // XaDelivery, not the rollback's on the same dead connection
                 if (failure == null) {

@@ -31,12 +31,16 @@ final class XaDelivery implements DeliveryMode {
                 }
             }
         } catch (Exception | Error e) {
+            // Whatever failed (the RECEIVE, the dead-letter insert of prepare, deliver's bookkeeping after the bean
+            // returned), the reader's branch votes to roll back: afterDelivery would otherwise commit a RECEIVE whose
+            // messages were not all handled (on H2 a failed statement does not doom its transaction).
+            steps.setRollbackOnly();
             failure = e;
             throw e;
         } finally {
             try {
                 steps.afterDelivery();
-            } catch (Exception e) {
+            } catch (Exception | Error e) {
                 // the turn's own failure (a RECEIVE on a lost connection) is what the reader reports, not the
                 // rollback it made afterDelivery fail with
                 if (failure == null) {

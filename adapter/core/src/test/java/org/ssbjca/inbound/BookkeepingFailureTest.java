@@ -1,0 +1,67 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessageListener;
+
+/**
+ * A failure of the reader's own bookkeeping in the delivery's transaction (here the dead-letter insert, which the
+ * database refuses) rolls the RECEIVE back: the message stays queued, and is set aside once the database lets it be.
+ * On H2 a failed statement does not doom its transaction, so only the reader's vote stops the commit.
+ */
+class BookkeepingFailureTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aRefusedDeadLetterKeepsTheMessageQueued(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> calls = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                calls.add(m.bodyAsText());
+                throw new IllegalStateException("poison");
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setMaxDeliveryAttempts(1);
+            execute(h, "ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
+                    + InboundHarness.TARGET_QUEUE + "')");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("poison");
+
+            // the failed delivery, then the dead-letter insert refused at every turn after it
+            Awaitility.await("the dead-letter insert refused").atMost(WAIT)
+                    .until(() -> String.valueOf(a.metrics().lastError()).toLowerCase().contains("refused_by_the_test"));
+            assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "the message is still queued");
+            assertEquals(0, a.metrics().deadLettered());
+
+            execute(h, "ALTER TABLE ssb.dead_letter DROP CONSTRAINT refused_by_the_test");
+
+            Awaitility.await("dead-lettered once the database accepts it").atMost(WAIT)
+                    .until(() -> a.metrics().deadLettered() == 1);
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+            assertEquals(List.of("poison"), InboundFeaturesTest.deadLetters(h).stream()
+                    .map(d -> d.message().bodyAsText()).toList());
+            assertEquals(List.of("poison"), calls, "delivered once, then set aside");
+            assertEquals(1, a.readerCount());
+        }
+    }
+
+    private static void execute(InboundHarness h, String sql) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
+            s.execute(sql);
+            c.commit();
+        }
+    }
+}
