@@ -3,6 +3,8 @@ package org.ssbjca.inbound;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.SQLException;
+import java.util.Objects;
+import java.util.stream.Stream;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.backend.QueueSignals;
@@ -19,6 +21,8 @@ import org.ssbjca.support.TaskEnd;
 final class QueueReader implements Runnable {
 
     private static final AdapterLog LOG = AdapterLog.of(QueueReader.class);
+    /** how long a failed reader's connection may take to say whether it is still alive */
+    private static final int ALIVE_CHECK_SECONDS = 2;
 
     private final EndpointActivation activation;
     private final DeliverySettings settings;
@@ -155,13 +159,28 @@ final class QueueReader implements Runnable {
         if (!(e instanceof BrokerException)) {
             return false;
         }
-        Throwable cause = e.getCause();
-        for (int depth = 0; cause != null && depth < 10; depth++, cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && activation.database().broker().connectionLost(sql)) {
-                return false;
-            }
+        boolean lost = causes(e).anyMatch(c -> c instanceof SQLException sql
+                && activation.database().broker().connectionLost(sql));
+        // a driver's own error while its server went away (H2's TCP server closing a session under a statement
+        // reports a general error, 50000) names no lost connection: the connection itself says it
+        return !lost && connectionAlive();
+    }
+
+    /** @return false only if the reader has a connection and it no longer answers */
+    private boolean connectionAlive() {
+        if (connection == null) {
+            return true;
         }
-        return true;
+        try {
+            return connection.connection().isValid(ALIVE_CHECK_SECONDS);
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** @return the causes of a failure, its own first, at most 10 deep */
+    private static Stream<Throwable> causes(Throwable e) {
+        return Stream.iterate(e, Objects::nonNull, Throwable::getCause).limit(11);
     }
 
     /**
@@ -173,13 +192,7 @@ final class QueueReader implements Runnable {
         if (e.getMessage() != null) {
             return e.getMessage();
         }
-        Throwable cause = e.getCause();
-        for (int depth = 0; cause != null && depth < 10; depth++, cause = cause.getCause()) {
-            if (cause.getMessage() != null) {
-                return cause.toString();
-            }
-        }
-        return e.toString();
+        return causes(e).skip(1).filter(c -> c.getMessage() != null).findFirst().orElse(e).toString();
     }
 
     private void ensureReady() throws Exception {
