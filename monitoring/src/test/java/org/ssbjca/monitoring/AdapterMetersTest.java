@@ -185,6 +185,16 @@ class AdapterMetersTest {
     }
 
     @Test
+    void aGaugeThatCannotBeReadIsNaN() throws JMException {
+        adapter.activation(BEAN, QUEUE).fail("QueueDepth");
+        adapter.tableActivation(TABLE_BEAN, TABLE).fail("AvailableRows");
+        meters.follow();
+
+        assertSeries("gauge", Double.NaN, "ssb_queue_depth", LABELS);
+        assertSeries("gauge", Double.NaN, "ssb_table_rows_available", TABLE_LABELS);
+    }
+
+    @Test
     void theOldestRowAgeIsMinusOneWithNoRow() throws JMException {
         adapter.tableActivation(TABLE_BEAN, TABLE).set("OldestAvailableAgeSeconds", -1L);
         meters.follow();

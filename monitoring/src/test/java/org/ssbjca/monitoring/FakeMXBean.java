@@ -23,6 +23,9 @@ final class FakeMXBean<T> implements InvocationHandler {
     private final Class<T> type;
     private final Map<String, Object> values = new ConcurrentHashMap<>();
 
+    /** The value of an attribute whose reads fail. */
+    private static final Object FAILS = new Object();
+
     private FakeMXBean(Class<T> type) {
         this.type = type;
     }
@@ -59,6 +62,17 @@ final class FakeMXBean<T> implements InvocationHandler {
                 : returned == double.class ? (Object) (double) value : (Object) value);
     }
 
+    /**
+     * @param attribute an attribute of the interface
+     * @return this fake, whose reads of that attribute fail from now on as the adapter's do when its database cannot
+     *     be read
+     */
+    FakeMXBean<T> fail(String attribute) {
+        getter(attribute);
+        values.put(attribute, FAILS);
+        return this;
+    }
+
     /** Registers the fake under that name. */
     void register(MBeanServer server, ObjectName name) throws JMException {
         T proxy = type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, this));
@@ -79,6 +93,9 @@ final class FakeMXBean<T> implements InvocationHandler {
             throw new UnsupportedOperationException(method.getName());
         }
         Object value = values.get(attribute);
+        if (value == FAILS) {
+            throw new IllegalStateException(attribute + " cannot be read: the database is unreachable");
+        }
         return value != null ? value : zero(method.getReturnType());
     }
 
