@@ -84,7 +84,8 @@ async function refreshTables() {
     tr.append(el('td', t.name), el('td', t.mode), el('td', t.readerCount), el('td', t.availableRows),
       el('td', t.waitingRows), el('td', t.leasedRows), el('td', t.setAsideRows),
       el('td', t.oldestAvailableAgeSeconds < 0 ? '' : t.oldestAvailableAgeSeconds), el('td', t.deliveredRows),
-      el('td', t.failedDeliveries), el('td', t.leasesLost));
+      el('td', t.failedDeliveries), el('td', t.leasesLost),
+      el('td', (t.failingSince ? 'failing since ' + t.failingSince + ': ' : '') + (t.lastError || '')));
     const actions = el('td');
     actions.append(button('Redeliver set-aside', () => call('POST', at('set-aside/redeliver'))),
       button('Purge set-aside', () => confirm('Delete the set-aside rows of ' + t.name + '?')

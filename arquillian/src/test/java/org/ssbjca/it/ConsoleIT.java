@@ -235,10 +235,21 @@ class ConsoleIT {
             assertEquals(403, call("DELETE", VIEWER, table + "/set-aside", null, true).statusCode());
             assertEquals("{\"purged\":2}", call("DELETE", OPERATOR, table + "/set-aside", null, true).body());
             assertEquals(0, db.count("SELECT COUNT(*) FROM " + ConsoleTableService.TABLE));
+            // the table's readers failing (the table renamed away) show with what failed, and since when
+            String away = ConsoleTableService.TABLE + "_away";
+            db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " RENAME TO " + away);
+            Pattern failing = Pattern.compile("\"failingSince\":\"[^\"]+\",\"lastError\":\"(?:[^\"\\\\]|\\\\.)*"
+                    + ConsoleTableService.TABLE, Pattern.CASE_INSENSITIVE);
+            String whileMissing = await("the table's readers failing").atMost(Duration.ofSeconds(60)).until(
+                    () -> call("GET", VIEWER, "api/tables", null, false).body(), b -> failing.matcher(b).find());
+            db.execute("ALTER TABLE " + away + " RENAME TO " + ConsoleTableService.TABLE);
+            await("reading again").atMost(Duration.ofSeconds(60)).until(() -> call("GET", VIEWER, "api/tables", null,
+                    false).body().contains("\"failingSince\":null"));
 
             subscribed.cancel(true);
             FIGURES.info("console API: 401 without login, 403 for a viewer's and for a header-less change, 400 for"
-                    + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken);
+                    + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken
+                    + "; a table's readers failing: " + whileMissing);
         } finally {
             stop();
         }
