@@ -8,11 +8,9 @@ import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.BrokerRegistry;
@@ -42,9 +40,7 @@ public final class EndpointActivation {
     private final Redeliveries redeliveries = new Redeliveries();
     private final FailedDeliveryHint attempts = new FailedDeliveryHint();
     private final PriorityScanner priorities;
-    private final AtomicReference<String> reportedFailure = new AtomicReference<>();
-    private final java.util.concurrent.atomic.AtomicBoolean ignoredTimeoutReported =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final FailureReports reports = new FailureReports();
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
@@ -271,25 +267,9 @@ public final class EndpointActivation {
         attempts.recorded();
     }
 
-    /** @return true the first time one of its readers finds that its driver ignores {@code transactionTimeout} */
-    boolean firstIgnoredTimeout() {
-        return ignoredTimeoutReported.compareAndSet(false, true);
-    }
-
-    /**
-     * @param failure why a reader failed
-     * @return whether it is news for this activation: the first failure since a reader last succeeded, or another
-     *         cause than the last one reported
-     */
-    boolean firstReport(String failure) {
-        return !Objects.equals(reportedFailure.getAndSet(failure), failure);
-    }
-
-    /** A reader's turn succeeded: the next failure is reported again. */
-    void recovered() {
-        if (reportedFailure.get() != null) {
-            reportedFailure.set(null);
-        }
+    /** @return which of the readers' failures are news (logged at WARN once per cause) */
+    FailureReports reports() {
+        return reports;
     }
 
     ActivationEvents events() {

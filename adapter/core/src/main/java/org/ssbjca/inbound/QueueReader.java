@@ -55,7 +55,7 @@ final class QueueReader implements Runnable {
                         activation.metrics().readerSucceeded(name);
                     }
                     backoff.reset();
-                    activation.recovered();
+                    activation.reports().recovered();
                 } catch (Exception | Error e) {
                     // An Error (a class the bean needs cannot be loaded, a stack overflow) must not end the
                     // reader silently: it would stay counted in readerCount() and never be replaced.
@@ -131,7 +131,7 @@ final class QueueReader implements Runnable {
                 activation.events().reconnecting(settings.queue(), name, delay, what);
             }
             boolean queue = queueFailure(e);
-            if (queue && activation.firstReport(what)) {
+            if (queue && activation.reports().firstReport(what)) {
                 // Once per activation and cause (a queue declared after the bean started fails every reader on
                 // every retry until it exists); the retries are logged at debug.
                 LOG.queueFailing(name, what, backoff.failures(), delay);
@@ -201,7 +201,7 @@ final class QueueReader implements Runnable {
             try {
                 if (!stopped) {
                     connection = ReaderConnection.open(activation.database(), settings.transactionTimeout());
-                    if (connection.timeoutIgnored() && activation.firstIgnoredTimeout()) {
+                    if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
                         LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeout(),
                                 activation.database().source().config());
                     }

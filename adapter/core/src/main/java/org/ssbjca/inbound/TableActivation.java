@@ -9,9 +9,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
@@ -50,10 +48,8 @@ public final class TableActivation {
     /** Readers waiting to connect again after a failed turn. */
     final FailingReaders failing = new FailingReaders();
     private volatile String lastError;
-    private final AtomicReference<String> reportedFailure = new AtomicReference<>();
+    private final FailureReports reports = new FailureReports();
     private volatile boolean stopped;
-    private final java.util.concurrent.atomic.AtomicBoolean ignoredTimeoutReported =
-            new java.util.concurrent.atomic.AtomicBoolean();
     private BrokerRegistry.Entry database;
     private volatile TableQueue queue;
     private Method method;
@@ -168,13 +164,13 @@ public final class TableActivation {
     boolean readerFailed(String reader, String error) {
         lastError = error;
         failing.failed(reader);
-        return !Objects.equals(reportedFailure.getAndSet(error), error);
+        return reports.firstReport(error);
     }
 
     /** A reader's turn succeeded: the activation reads again, and its next failure is news. */
     void readerSucceeded(String reader) {
         if (failing.succeeded(reader)) {
-            reportedFailure.set(null);
+            reports.recovered();
         }
     }
 
@@ -276,9 +272,9 @@ public final class TableActivation {
         return queue;
     }
 
-    /** @return true the first time one of its readers finds that its driver ignores {@code transactionTimeout} */
-    boolean firstIgnoredTimeout() {
-        return ignoredTimeoutReported.compareAndSet(false, true);
+    /** @return which of the readers' failures are news (logged at WARN once per cause) */
+    FailureReports reports() {
+        return reports;
     }
 
     TableSettings settings() {

@@ -297,7 +297,7 @@ final class TableReader implements Runnable {
     private void ensureReady() throws Exception {
         if (connection == null) {
             connection = ReaderConnection.open(activation.database(), settings.transactionTimeoutSeconds);
-            if (connection.timeoutIgnored() && activation.firstIgnoredTimeout()) {
+            if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
                 LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeoutSeconds,
                         activation.database().source().config());
             }

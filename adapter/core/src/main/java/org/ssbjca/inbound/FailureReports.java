@@ -1,0 +1,48 @@
+package org.ssbjca.inbound;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
+
+/**
+ * Which of an activation's reader failures are news, so that a cause is logged at WARN once rather than at every
+ * retry of every reader (a queue or table declared after the bean started, a database down for an hour), and that
+ * a transaction timeout the driver ignores is said once. Shared by its readers.
+ */
+final class FailureReports {
+
+    private static final Pattern CONNECTION_ID = Pattern.compile("ClientConnectionId: ?[0-9A-Fa-f-]{36}");
+
+    private final AtomicReference<String> reported = new AtomicReference<>();
+    private final AtomicBoolean ignoredTimeoutReported = new AtomicBoolean();
+
+    /**
+     * @param failure what a reader's turn failed with
+     * @return whether it is news: the first failure since a turn succeeded, or another cause than the last reported
+     */
+    boolean firstReport(String failure) {
+        String cause = cause(failure);
+        return !Objects.equals(reported.getAndSet(cause), cause);
+    }
+
+    /** A reader's turn succeeded: the next failure is news again. */
+    void recovered() {
+        if (reported.get() != null) {
+            reported.set(null);
+        }
+    }
+
+    /** @return true the first time only: a transaction timeout the driver ignores is said once per activation */
+    boolean firstIgnoredTimeout() {
+        return ignoredTimeoutReported.compareAndSet(false, true);
+    }
+
+    /**
+     * @return the failure as a cause: its text without what differs from one connection to the next (mssql-jdbc
+     *     appends {@code ClientConnectionId:<uuid>}, a new one for each connection a reader opens)
+     */
+    static String cause(String failure) {
+        return failure == null ? null : CONNECTION_ID.matcher(failure).replaceAll("ClientConnectionId:");
+    }
+}
