@@ -25,6 +25,8 @@ final class Batch {
     int rejectedPriorityRequests;
     String error;
     boolean failuresRecorded;
+    /** How many of {@link #application} a per-message bean was called with, or -1: all (a batch bean). */
+    int called = -1;
 
     Batch(List<BrokerMessage> received) {
         this.received = received;
@@ -35,6 +37,14 @@ final class Batch {
         Batch b = new Batch(messages);
         b.application.addAll(messages);
         return b;
+    }
+
+    /**
+     * @return the messages the bean was given: all of them, except for a per-message bean that failed, which saw
+     *     those up to the one that failed
+     */
+    List<BrokerMessage> seen() {
+        return called < 0 ? application : application.subList(0, called);
     }
 
     UUID group() {

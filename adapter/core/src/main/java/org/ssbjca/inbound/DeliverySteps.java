@@ -181,15 +181,17 @@ final class DeliverySteps {
                 if (activation.batchListener()) {
                     ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
                 } else {
-                    for (BrokerMessage m : batch.application) {
-                        ((BrokerMessageListener) endpoint).onMessage(m);
+                    List<BrokerMessage> messages = batch.application;
+                    for (int i = 0; i < messages.size(); i++) {
+                        batch.called = i + 1;
+                        ((BrokerMessageListener) endpoint).onMessage(messages.get(i));
                     }
                 }
             } catch (RuntimeException | Error e) {
                 // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
                 // exception: rolled back and counted, never taken for a success.
                 batch.error = e.getClass().getName() + ": " + e.getMessage();
-                LOG.beanFailed(e, reader, batch.application.get(0));
+                LOG.beanFailed(e, reader, batch.application.get(Math.max(batch.called - 1, 0)));
                 return false;
             } finally {
                 DeliveryContext.leave();
@@ -272,7 +274,8 @@ final class DeliverySteps {
     }
 
     /**
-     * Counts a failed delivery for each message the bean saw, in a transaction of its own on the bookkeeping
+     * Counts a failed delivery for each message the bean saw ({@link Batch#seen}: a per-message bean stops at the
+     * message that failed, and those after it were not delivered), in a transaction of its own on the bookkeeping
      * connection. Done before the delivery's transaction ends: its branch still holds the group, so no other reader
      * can take the message before the count is written.
      */
@@ -284,7 +287,7 @@ final class DeliverySteps {
         try {
             DeliveryLedger ledger = activation.database().broker().ledger(c);
             int most = 0;
-            for (BrokerMessage m : batch.application) {
+            for (BrokerMessage m : batch.seen()) {
                 most = Math.max(most, ledger.recordFailure(settings.queue(), m, batch.error));
             }
             RedeliveryPolicy redelivery = settings.redelivery();

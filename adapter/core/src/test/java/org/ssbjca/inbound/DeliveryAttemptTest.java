@@ -47,6 +47,42 @@ class DeliveryAttemptTest {
         }
     }
 
+    /**
+     * A per-message bean given a batch stops at the message that failed: only that message and those before it were
+     * delivered, so only theirs count as failed deliveries; the ones after it are not dead-lettered unseen.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void onlyTheMessagesTheBeanSawCountAsFailedDeliveries(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> calls = new CopyOnWriteArrayList<>();
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                calls.add(m.bodyAsText() + "#" + m.deliveryAttempt());
+                if (m.bodyAsText().equals("poison")) {
+                    throw new IllegalStateException("poison");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(3);
+            spec.setMaxDeliveryAttempts(2);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("poison", "after 1", "after 2");
+
+            Awaitility.await("the poison dead-lettered, the others delivered").atMost(Duration.ofSeconds(60))
+                    .until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0 && a.metrics().deadLettered() >= 1);
+            assertEquals(List.of("poison"), InboundFeaturesTest.deadLetters(h).stream()
+                    .map(d -> d.message().bodyAsText()).toList());
+            assertEquals(List.of("after 1", "after 2"), done);
+            assertEquals(List.of("poison#1", "poison#2", "after 1#1", "after 2#1"), calls,
+                    "the messages after the poison were never delivered before, so this is their first attempt");
+        }
+    }
+
     /** README, {@code maxDeliveryAttempts}: always 1 with {@code commitBeforeDelivery} (a failed call loses it). */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
