@@ -28,7 +28,8 @@ final class ReceiveFirstDelivery implements DeliveryMode {
             connection.commitLocal();
             steps.countSetAside(sorted);
             steps.wakeOthersIfMoreWait(received);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: turning auto-commit back on below would commit the RECEIVE, its messages unseen
             connection.rollbackLocal();
             throw e;
         } finally {
@@ -47,16 +48,39 @@ final class ReceiveFirstDelivery implements DeliveryMode {
         } else {
             messages.forEach(m -> deliveries.add(List.of(m)));
         }
-        for (List<BrokerMessage> delivery : deliveries) {
-            deliver(steps, delivery);
+        // a failure of the container (not the bean's) goes to the reader's failure path; the committed messages it
+        // leaves undelivered are lost, and said so
+        for (int i = 0; i < deliveries.size(); i++) {
+            try {
+                steps.beforeDelivery();
+            } catch (Exception | Error e) {
+                lost(steps, deliveries.subList(i, deliveries.size()));
+                throw e;
+            }
+            try {
+                deliver(steps, deliveries.get(i));
+            } catch (Exception | Error e) {
+                lost(steps, deliveries.subList(i + 1, deliveries.size()));
+                throw e;
+            }
         }
     }
 
+    private static void lost(DeliverySteps steps, List<List<BrokerMessage>> deliveries) {
+        int messages = deliveries.stream().mapToInt(List::size).sum();
+        if (messages > 0) {
+            LOG.receivedFirstAndLost(steps.reader(), messages);
+        }
+    }
+
+    /**
+     * One call of the bean after its {@code beforeDelivery}, in the container's transaction if it is transacted; its
+     * messages lost if it fails.
+     */
     private static void deliver(DeliverySteps steps, List<BrokerMessage> delivery) throws Exception {
         Batch batch = Batch.forBean(delivery);
         long start = System.nanoTime();
         boolean ok = true;
-        steps.beforeDelivery();
         try {
             ok = steps.deliver(batch);
         } finally {

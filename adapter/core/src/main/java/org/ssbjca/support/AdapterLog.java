@@ -167,8 +167,8 @@ public interface AdapterLog extends BasicLogger {
     void priorityRequestIgnored(String messageType, UUID group, String queue);
 
     @LogMessage(level = WARN)
-    @Message(id = 41, value = "%s: the bean failed on %d message(s) received with commitBeforeDelivery; they are not"
-            + " delivered again")
+    @Message(id = 41, value = "%s: %d message(s) received with commitBeforeDelivery were not delivered (the bean or its"
+            + " container failed); they are not delivered again")
     void receivedFirstAndLost(String reader, int messages);
 
     @LogMessage(level = WARN)

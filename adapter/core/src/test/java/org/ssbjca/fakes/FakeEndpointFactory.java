@@ -49,6 +49,8 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
      */
     private volatile boolean componentStopping;
     private volatile boolean commitOnBeanException;
+    private final AtomicInteger beforeDeliveries = new AtomicInteger();
+    private volatile int failingBeforeDelivery;
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -75,6 +77,14 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
      */
     public void commitOnBeanException(boolean commit) {
         this.commitOnBeanException = commit;
+    }
+
+    /**
+     * @param call which call of {@code beforeDelivery} fails (1 the first, counted over every endpoint of this
+     *        factory), the way a container's does when it cannot begin the delivery's transaction; 0: none
+     */
+    public void failBeforeDelivery(int call) {
+        this.failingBeforeDelivery = call;
     }
 
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
@@ -112,6 +122,10 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                 new Class<?>[] {MessageEndpoint.class, listenerInterface}, (proxy, method, args) -> {
                     switch (method.getName()) {
                         case "beforeDelivery":
+                            if (beforeDeliveries.incrementAndGet() == failingBeforeDelivery) {
+                                throw new jakarta.resource.spi.UnavailableException(
+                                        "simulated: the container cannot begin the delivery");
+                            }
                             state.before();
                             return null;
                         case "afterDelivery":

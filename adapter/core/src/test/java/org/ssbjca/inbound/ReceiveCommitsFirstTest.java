@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.sql.Connection;
@@ -109,6 +110,79 @@ class ReceiveCommitsFirstTest {
     private static Map<UUID, Integer> priorities(InboundHarness h) throws Exception {
         try (Connection c = h.db.source().open()) {
             return h.db.broker().ledger(c).priorities(InboundHarness.TARGET_QUEUE);
+        }
+    }
+
+    /**
+     * An Error while the RECEIVE's transaction sets aside what the bean must not see (here a JMX notification
+     * listener's, for a rejected priority request) rolls the RECEIVE back, as an exception does: turning auto-commit
+     * back on would commit it, and the messages received with it would be lost unseen.
+     */
+    @Test
+    void anErrorWhileSettingAsideRollsTheReceiveBack() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            spec.setReceiveBatchSize(2);
+            spec.setMaxReaders(1);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            java.util.concurrent.atomic.AtomicInteger notified = new java.util.concurrent.atomic.AtomicInteger();
+            a.setEvents(new ActivationEvents() {
+                @Override
+                public void deadLettered(String queue, org.ssbjca.api.BrokerMessage message, int attempts) {
+                    if (notified.incrementAndGet() == 1) {
+                        throw new AssertionError("simulated: a notification listener's Error");
+                    }
+                }
+            });
+
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, org.ssbjca.api.DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.SET_PRIORITY, "<priority>high</priority>".getBytes(UTF_8));
+                s.send(c.handle(), InboundHarness.REQUEST, "a".getBytes(UTF_8));
+                return c;
+            });
+
+            await(() -> seen.size() == 1 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            assertEquals(List.of("a"), seen, "received again after the Error, and delivered");
+            assertEquals(2, notified.get(), "the rejected request set aside twice: the first time rolled back");
+            assertEquals(1, a.metrics().deadLettered());
+        }
+    }
+
+    /**
+     * With commitBeforeDelivery the batch is committed before the bean's calls; when the container fails one of
+     * them ({@code beforeDelivery}), the messages not delivered are lost, and said so ({@code SSBJCA0041}), not
+     * dropped in silence.
+     */
+    @Test
+    void messagesLostWhenTheContainerFailsADeliveryAreLogged() throws Exception {
+        try (InboundHarness h = new InboundHarness();
+             org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(ReceiveFirstDelivery.class)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            spec.setReceiveBatchSize(5);
+            spec.setMaxReaders(1);
+            org.ssbjca.fakes.FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+            f.failBeforeDelivery(2);
+
+            h.send("a", "b", "c", "d", "e");
+
+            Awaitility.await("the loss logged").atMost(Duration.ofSeconds(30))
+                    .until(() -> !logs.messages(java.util.logging.Level.WARNING, "SSBJCA0041").isEmpty());
+            assertEquals(List.of("a"), seen);
+            List<String> lost = logs.messages(java.util.logging.Level.WARNING, "SSBJCA0041");
+            assertEquals(1, lost.size(), lost.toString());
+            assertTrue(lost.get(0).contains(" 4 message(s)"), lost.get(0));
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "committed before delivery");
+            assertEquals(0, f.pairingErrors.get());
         }
     }
 }
