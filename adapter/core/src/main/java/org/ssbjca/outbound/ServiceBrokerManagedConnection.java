@@ -177,7 +177,8 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
             }
             fail(e);
             throw new BrokerException("broker connection failed: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // an Error too: left open, the verb's work would be committed by the next verb on this pooled connection
             if (own) {
                 rollbackQuietly();
             }

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerException;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.fakes.TestXid;
 
@@ -169,6 +171,28 @@ class ManagedConnectionTest {
         events.all.forEach(e -> assertSame(mc, e.getSource()));
         OutboundFixture.sendRequest(h, "after");
         assertEquals(2, fx.targetDepth(), "back to a transaction per verb");
+        mc.destroy();
+    }
+
+    /**
+     * A verb outside any transaction that fails with an Error (not an exception) after it wrote rolls its own
+     * transaction back, as one that throws an exception does: left open, the next verb on the pooled connection, by
+     * whatever caller, committed it.
+     */
+    @Test
+    void aVerbFailingWithAnErrorOutsideAnyTransactionRollsBack() throws Exception {
+        ServiceBrokerManagedConnection mc = fx.managedConnection();
+        ServiceBrokerConnection h = (ServiceBrokerConnection) mc.getConnection(null, null);
+
+        assertThrows(AssertionError.class, () -> mc.execute(session -> {
+            Conversation c = session.beginDialog(OutboundFixture.INITIATOR, OutboundFixture.TARGET,
+                    OutboundFixture.CONTRACT, DialogOptions.defaults());
+            session.send(c.handle(), OutboundFixture.REQUEST, "half done".getBytes(StandardCharsets.UTF_8));
+            throw new AssertionError("simulated: an Error in the verb after its SEND");
+        }, null));
+        OutboundFixture.sendRequest(h, "next user");
+
+        assertEquals(1, fx.targetDepth(), "only the next user's message");
         mc.destroy();
     }
 
