@@ -126,7 +126,20 @@ final class TableReader implements Runnable {
         if (local) {
             connection.connection().setAutoCommit(false);
         }
-        endpoint.beforeDelivery(activation.method());
+        try {
+            endpoint.beforeDelivery(activation.method());
+        } catch (Exception | Error e) {
+            // the container failed the delivery before the bean: leased rows are taken again after the retry delay,
+            // as after a failed delivery, not once their whole lease has run out
+            if (leased != null) {
+                try {
+                    afterFailure(queue, leased, true);
+                } catch (Exception released) {
+                    e.addSuppressed(released);
+                }
+            }
+            throw e;
+        }
         try {
             if (rows == null) {
                 rows = queue.take(connection.connection(), settings.batchSize);

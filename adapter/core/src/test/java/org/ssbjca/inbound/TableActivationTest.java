@@ -171,6 +171,37 @@ class TableActivationTest {
     }
 
     /**
+     * Leased: when the container fails a delivery before the bean (its {@code beforeDelivery}), the rows' leases end
+     * after the retry delay, as after a failed delivery, not after the whole lease ({@code leaseSeconds}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void leasedRowsWhoseDeliveryTheContainerFailsAreTakenAgainAfterTheRetryDelay(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createJobQueue(h);
+            execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'job')");
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> delivered.add(row.payloadText() + "#" + row.attempt());
+            TableActivationSpec spec = jobSpec(h);
+            spec.setMaxReaders("1");
+            spec.setLeaseSeconds("600");
+            spec.setRetryDelaySeconds("0");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            factory.failBeforeDelivery(1);
+            h.ra.endpointActivation(factory, spec);
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 1);
+                assertEquals(List.of("job#2"), delivered, "the first taking's delivery failed before the bean");
+                assertEquals(0, factory.pairingErrors.get());
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /**
      * A delivery whose commit fails (here a deferred constraint of the user's table refuses the poison job's
      * completion at commit, after the bean returned, with an integrity error: the transaction is known to have rolled
      * back, pgjdbc's XA says {@code XA_RBINTEGRITY}) is a failed delivery like one whose bean threw: counted in
