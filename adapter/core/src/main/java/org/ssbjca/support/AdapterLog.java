@@ -258,6 +258,11 @@ public interface AdapterLog extends BasicLogger {
             + " check after a commit had been lost")
     void parkedGroupsRepaired(int groups, Object queues);
 
+    @LogMessage(level = WARN)
+    @Message(id = 120, value = "firing conversation timers and lifetimes (or repairing parked groups) after a RECEIVE"
+            + " that took messages failed: %s; the messages are delivered, and it runs again at a later look")
+    void housekeepingFailed(@Cause Throwable cause, String what);
+
     // ---- table activations
 
     @LogMessage(level = INFO)

@@ -47,13 +47,28 @@ final class Housekeeping {
     }
 
     /**
-     * Runs what is due, after a session looked at a queue.
+     * Runs what is due, after a session looked at a queue. When the look found messages a failure is logged
+     * ({@code SSBJCA0120}), not thrown: the RECEIVE's messages reach its caller.
      *
      * @param looking the session
      * @param found whether its look found something: then only what is a whole interval overdue runs
      */
     void runIfDue(PortableSession looking, boolean found) {
-        repairIfDue(found);
+        try {
+            repairIfDue(found);
+            passIfDue(looking, found);
+        } catch (RuntimeException e) {
+            if (!found) {
+                throw e;
+            }
+            // The look took messages: they are returned, not lost to a failure of what runs after them (a caller
+            // that caught it and committed would have committed their delete). What failed runs again at a later
+            // look, an interval on.
+            LOG.housekeepingFailed(e, e.getMessage());
+        }
+    }
+
+    private void passIfDue(PortableSession looking, boolean found) {
         if (!claimRun(nextRun, intervalNanos, found)) {
             return;
         }
