@@ -156,7 +156,8 @@ public interface BrokerSession {
     /**
      * Makes a RECEIVE or GET CONVERSATION GROUP that is waiting on another thread return empty at once (and every
      * later wait of this session, too). Called when a reader is stopped; never interrupts threads, since an interrupt
-     * can break the JDBC connection.
+     * can break the JDBC connection. A RECEIVE that the cancellation reaches once it may have taken messages throws
+     * {@link ReceiveCancelledException} instead (SQL Server), so that its transaction rolls back.
      */
     void cancel();
 
@@ -164,7 +165,8 @@ public interface BrokerSession {
      * Makes a RECEIVE or GET CONVERSATION GROUP that is waiting on another thread return empty now, as if its time
      * had run out; later ones wait as usual. A wake that comes while no wait is in progress may have no effect (or end
      * the next wait at once), so a caller that needs a reader back repeats it until it sees the reader come back.
-     * Never interrupts threads.
+     * Never interrupts threads. As with {@link #cancel()}, a RECEIVE that may have taken messages throws
+     * {@link ReceiveCancelledException} instead.
      */
     void wake();
 

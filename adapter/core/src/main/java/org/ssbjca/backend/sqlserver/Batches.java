@@ -4,12 +4,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.Jdbc;
 
@@ -47,37 +45,33 @@ final class Batches {
      * @param c connection
      * @param sql the batch
      * @param queryTimeoutSeconds the JDBC query timeout, 0 for none
-     * @param running receives the statement while it runs, and null once it is done; may be null
+     * @param running publishes the statement while it runs; may be null
      * @param mapper maps the rows of the first result set
      * @param params the parameters, UUIDs already as strings
      * @param <T> row type
      * @return the rows of the first result set (empty if the batch returned none)
-     * @throws SQLException on error, including one raised after the first result set
+     * @throws SQLException on error, including one raised after the first result set; a
+     *         {@link CancellableStatement.Cancelled} when {@code running} cancelled the statement
      */
-    static <T> List<T> query(Connection c, String sql, int queryTimeoutSeconds,
-            AtomicReference<Statement> running, Jdbc.RowMapper<T> mapper, Object... params) throws SQLException {
+    static <T> List<T> query(Connection c, String sql, int queryTimeoutSeconds, CancellableStatement running,
+            Jdbc.RowMapper<T> mapper, Object... params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            if (running != null) {
-                running.set(ps);
+            if (running == null) {
+                return results(ps, queryTimeoutSeconds, mapper, () -> { }, params);
             }
-            try {
-                return results(ps, queryTimeoutSeconds, mapper, params);
-            } finally {
-                if (running != null) {
-                    running.set(null);
-                }
-            }
+            return running.run(ps, resultBegun -> results(ps, queryTimeoutSeconds, mapper, resultBegun, params));
         }
     }
 
     private static <T> List<T> results(PreparedStatement ps, int queryTimeoutSeconds, Jdbc.RowMapper<T> mapper,
-            Object... params) throws SQLException {
+            Runnable resultBegun, Object... params) throws SQLException {
         if (queryTimeoutSeconds > 0) {
             ps.setQueryTimeout(queryTimeoutSeconds);
         }
         Jdbc.bind(ps, params);
         List<T> rows = null;
         boolean isResultSet = ps.execute();
+        resultBegun.run();
         while (true) {
             if (isResultSet) {
                 try (ResultSet rs = ps.getResultSet()) {

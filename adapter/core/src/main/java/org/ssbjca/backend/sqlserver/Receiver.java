@@ -4,18 +4,17 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
+import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.ReceiveCancelledException;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 
 /**
@@ -32,6 +31,10 @@ import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
  * RECEIVE of one group that never waits for a group lock; when none yields a message it pauses (at most
  * {@link #HELD_PAUSE_MILLIS}, never longer than its timeout) instead of waiting in WAITFOR (RECEIVE ...), which would
  * take the held group. Nothing is rolled back for a held group, so holds never count toward disabling the queue.
+ *
+ * <p>A wake or a stop cancels the statement that waits ({@link CancellableStatement}). Cancelled while it waited, a
+ * RECEIVE returns empty; cancelled once its result had begun, it may have taken messages it did not return, and it
+ * throws {@link ReceiveCancelledException} so that its transaction rolls back instead of committing them away.
  */
 final class Receiver {
 
@@ -51,8 +54,7 @@ final class Receiver {
 
     private final GroupPresence presence;
     private final GroupPresence holds;
-    private final AtomicReference<Statement> waiting = new AtomicReference<>();
-    private final AtomicBoolean woken = new AtomicBoolean();
+    private final CancellableStatement waiting = new CancellableStatement();
     private volatile boolean cancelled;
 
     Receiver(Connection c, GroupPresence presence, GroupPresence holds) {
@@ -61,19 +63,25 @@ final class Receiver {
         this.holds = holds;
     }
 
-    /** Ends a WAITFOR running on another thread (the driver cancels the statement) and every later one. */
+    /**
+     * Ends a WAITFOR running on another thread (the driver cancels the statement) and every later one; see
+     * {@link #receive} for what the cancelled RECEIVE returns.
+     */
     void cancel() {
         cancelled = true;
-        Statement s = waiting.get();
-        if (s != null) {
-            try {
-                s.cancel();
-            } catch (SQLException e) {
-                // the statement finished meanwhile
-            }
-        }
+        waiting.cancel();
     }
 
+    /**
+     * @param r the request
+     * @param priorities whether the adapter's prioritised groups are tried first
+     * @param skipHeld whether the groups a redelivery delay holds are left out
+     * @return the messages received; empty when none came in time, or when a wake or stop ended the wait before the
+     *         RECEIVE took any
+     * @throws ReceiveCancelledException when a wake or stop reached the RECEIVE once its result had begun: it may
+     *         have taken messages that it did not return, and the transaction must roll back
+     * @throws BrokerException any other failure, translated ({@link SqlServerErrors})
+     */
     List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         if (cancelled) {
             return List.of();
@@ -98,10 +106,14 @@ final class Receiver {
                 }
             }
             return receive(queue, TSql.Filter.NONE, r, null);
-        } catch (SQLException e) {
-            if (cancelled || woken.getAndSet(false)) {
-                return List.of();
+        } catch (CancellableStatement.Cancelled e) {
+            if (!e.afterResultBegan()) {
+                return List.of(); // woken or stopped while it waited: nothing taken
             }
+            throw new ReceiveCancelledException(what + " was cancelled (the reader woken or stopped) while its result"
+                    + " was read: it may have taken messages that it did not return; its transaction must roll back,"
+                    + " which puts them back on the queue", e);
+        } catch (SQLException e) {
             throw SqlServerErrors.translate(what, r.queue(), e);
         }
     }
@@ -117,7 +129,8 @@ final class Receiver {
         try {
             return receive(queue, filter, r, key);
         } catch (SQLException e) {
-            if (!cancelled && SqlServerErrors.number(e) == SqlServerErrors.LOCK_TIMEOUT) {
+            if (!(e instanceof CancellableStatement.Cancelled)
+                    && SqlServerErrors.number(e) == SqlServerErrors.LOCK_TIMEOUT) {
                 return List.of();
             }
             throw e;
@@ -192,8 +205,12 @@ final class Receiver {
         if (batch.isEmpty() && !r.timeout().isZero()) {
             long pause = ReceiveRequest.FOREVER.equals(r.timeout()) ? HELD_PAUSE_MILLIS
                     : Math.min(HELD_PAUSE_MILLIS, r.timeout().toMillis());
-            Batches.query(c, TSql.PAUSE, Batches.queryTimeoutSeconds((int) pause), waiting, rs -> null,
-                    Batches.delay(pause));
+            try {
+                Batches.query(c, TSql.PAUSE, Batches.queryTimeoutSeconds((int) pause), waiting, rs -> null,
+                        Batches.delay(pause));
+            } catch (CancellableStatement.Cancelled woken) {
+                // woken or stopped: the pause ends early; it takes nothing
+            }
         }
         return batch;
     }
@@ -202,6 +219,9 @@ final class Receiver {
      * GET CONVERSATION GROUP takes SQL Server's next group. Unlike RECEIVE it cannot be pointed at a group, and no
      * statement locks a chosen group without receiving or changing something, so the adapter's priorities do not
      * apply here: GET CONVERSATION GROUP follows SQL Server's own broker priorities.
+     *
+     * <p>A wake or stop ends it empty even once its result had begun: it takes no message, and the group lock it may
+     * have taken ends with the transaction.
      */
     Optional<UUID> getConversationGroup(String queueName, Duration timeout) {
         if (cancelled) {
@@ -216,28 +236,20 @@ final class Receiver {
                     rs -> Batches.uuid(rs, "conversation_group_id"),
                     Batches.params(waitFor ? millis : null));
             return group.isEmpty() ? Optional.empty() : Optional.ofNullable(group.get(0));
+        } catch (CancellableStatement.Cancelled woken) {
+            return Optional.empty();
         } catch (SQLException e) {
-            if (cancelled || woken.getAndSet(false)) {
-                return Optional.empty();
-            }
             throw SqlServerErrors.translate("GET CONVERSATION GROUP from queue " + queue, queueName, e);
         }
     }
 
     /**
      * Ends the WAITFOR running on another thread now: the driver cancels the statement, and the RECEIVE or GET
-     * CONVERSATION GROUP returns empty; later ones wait as usual. Without a WAITFOR running it does nothing.
+     * CONVERSATION GROUP returns empty (a RECEIVE whose result had begun throws, see {@link #receive}); later ones
+     * wait as usual. Without a WAITFOR running it does nothing.
      */
     void wake() {
-        Statement s = waiting.get();
-        if (s != null) {
-            woken.set(true);
-            try {
-                s.cancel();
-            } catch (SQLException e) {
-                // the statement finished meanwhile
-            }
-        }
+        waiting.cancel();
     }
 
     static BrokerMessage message(ResultSet rs) throws SQLException {

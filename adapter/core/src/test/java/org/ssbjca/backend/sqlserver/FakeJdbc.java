@@ -45,6 +45,14 @@ final class FakeJdbc {
     private static final Object NOTHING = new Object();
     private static final Object UNTIL_CANCELLED = new Object();
 
+    /**
+     * Rows whose statement another thread cancels while it runs: {@code canceller} runs once the statement has
+     * started (as a wake or stop would, while the statement is published for cancelling), then the rows are read;
+     * if {@code cancelReachesResult}, reading past them fails as the driver's cancelled statement does.
+     */
+    private record Racing(List<Map<String, Object>> rows, Runnable canceller, boolean cancelReachesResult) {
+    }
+
     /** Counted down when a statement scripted with {@link #waitsUntilCancelled()} starts waiting. */
     final CountDownLatch waiting = new CountDownLatch(1);
 
@@ -62,6 +70,27 @@ final class FakeJdbc {
     /** The next statement returns no result set. */
     FakeJdbc nothing() {
         responses.add(NOTHING);
+        return this;
+    }
+
+    /**
+     * The next statement runs {@code canceller} once it has started, as another thread's wake or stop would, and
+     * answers with these rows; the cancel reaches it while they are read: after the last one the driver reports the
+     * cancellation (mssql-jdbc checks for it at the DONE token after a result). The batch's RECEIVE had run.
+     */
+    @SafeVarargs
+    final FakeJdbc rowsThenCancelled(Runnable canceller, Map<String, Object>... rows) {
+        responses.add(new Racing(List.of(rows), canceller, true));
+        return this;
+    }
+
+    /**
+     * The next statement runs {@code canceller} once it has started, but it had already finished: its rows are read
+     * as usual, the cancel comes too late to matter.
+     */
+    @SafeVarargs
+    final FakeJdbc rowsDespiteCancel(Runnable canceller, Map<String, Object>... rows) {
+        responses.add(new Racing(List.of(rows), canceller, false));
         return this;
     }
 
@@ -142,7 +171,7 @@ final class FakeJdbc {
                     cancelled.countDown();
                     return null;
                 case "getResultSet":
-                    return resultSet(current);
+                    return resultSet(current, cancelled);
                 case "getMoreResults":
                     current[0] = null;
                     return false;
@@ -163,7 +192,7 @@ final class FakeJdbc {
                 case "execute":
                     return execute(new Call((String) a[0]), current, null);
                 case "getResultSet":
-                    return resultSet(current);
+                    return resultSet(current, null);
                 case "getMoreResults":
                     current[0] = null;
                     return false;
@@ -189,7 +218,10 @@ final class FakeJdbc {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw new SQLException("The query was canceled.", "HY008", 0);
+            throw cancelledByDriver();
+        }
+        if (response instanceof Racing racing) {
+            racing.canceller().run();
         }
         if (response instanceof SQLException) {
             throw (SQLException) response;
@@ -201,14 +233,27 @@ final class FakeJdbc {
         return true;
     }
 
+    /** How mssql-jdbc reports a statement that Statement.cancel() ended. */
+    private static SQLException cancelledByDriver() {
+        return new SQLException("The query was canceled.", "HY008", 0);
+    }
+
     @SuppressWarnings("unchecked")
-    private static ResultSet resultSet(Object[] current) {
-        Iterator<Map<String, Object>> it = ((List<Map<String, Object>>) current[0]).iterator();
+    private static ResultSet resultSet(Object[] current, CountDownLatch cancelled) {
+        Racing racing = current[0] instanceof Racing r ? r : null;
+        List<Map<String, Object>> rows = racing != null ? racing.rows() : (List<Map<String, Object>>) current[0];
+        Iterator<Map<String, Object>> it = rows.iterator();
         Object[] row = new Object[1];
         return proxy(ResultSet.class, (p, m, a) -> {
             switch (m.getName()) {
                 case "next":
                     row[0] = it.hasNext() ? it.next() : null;
+                    if (row[0] == null && racing != null && racing.cancelReachesResult()) {
+                        if (cancelled == null || cancelled.getCount() != 0) {
+                            throw new IllegalStateException("the racing statement was never cancelled");
+                        }
+                        throw cancelledByDriver();
+                    }
                     return row[0] != null;
                 case "close":
                     return null;

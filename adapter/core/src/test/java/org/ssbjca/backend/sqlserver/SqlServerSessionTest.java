@@ -27,6 +27,7 @@ import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.backend.ReceiveCancelledException;
 
 /** The session's binding, flow and error mapping, against a scripted JDBC connection. */
 class SqlServerSessionTest {
@@ -321,6 +322,106 @@ class SqlServerSessionTest {
         assertEquals(waitFor, jdbc.calls.get(0).sql);
         assertEquals(waitFor, jdbc.calls.get(1).sql);
         assertTrue(jdbc.allResponsesUsed());
+    }
+
+    /**
+     * A wake that reaches the WAITFOR (RECEIVE ...) while its result is read: the RECEIVE has taken the messages, in
+     * the reader's transaction, and the caller did not get them all. Returning empty would let the turn commit them
+     * away; the RECEIVE fails instead, so that the transaction rolls back and puts them back on the queue.
+     */
+    @Test
+    void aWakeWhileTheReceivedRowsAreReadFailsTheReceiveSoThatItsTransactionRollsBack() {
+        ReceiveRequest waitLong = ReceiveRequest.from("EchoServiceQueue").conversation(Conversation.ofHandle(HANDLE))
+                .timeout(Duration.ofSeconds(600));
+        jdbc.rowsThenCancelled(session::wake, message(GROUP, 1), message(GROUP, 2)).rows(message(GROUP, 3));
+
+        ReceiveCancelledException e = assertThrows(ReceiveCancelledException.class, () -> session.receive(waitLong));
+
+        assertInstanceOf(SQLException.class, e.getCause());
+        assertTrue(e.getMessage().startsWith("RECEIVE from queue [EchoServiceQueue]"), e.getMessage());
+        assertTrue(e.getMessage().contains("roll back"), e.getMessage());
+        assertEquals(1, session.receive(waitLong).size(), "the next RECEIVE runs as usual");
+        assertTrue(jdbc.allResponsesUsed());
+    }
+
+    /** The same race with a stop (undeploy, MaxReaders lowered): the RECEIVE fails, and later ones return at once. */
+    @Test
+    void aStopWhileTheReceivedRowsAreReadFailsTheReceive() {
+        jdbc.rowsThenCancelled(session::cancel, message(GROUP, 1));
+        ReceiveRequest request = ReceiveRequest.from("EchoServiceQueue").timeout(ReceiveRequest.FOREVER);
+
+        assertThrows(ReceiveCancelledException.class, () -> session.receive(request, false));
+
+        assertEquals(List.of(), session.receive(request, false));
+        assertEquals(1, jdbc.calls.size(), "a stopped session runs no RECEIVE");
+    }
+
+    /** A stop that ends a RECEIVE while it waits, before it took anything: empty, as a wake. */
+    @Test
+    void aStopWhileWaitingEndsTheReceiveEmpty() throws Exception {
+        jdbc.waitsUntilCancelled();
+        java.util.concurrent.CompletableFuture<List<BrokerMessage>> waiting =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(
+                        ReceiveRequest.from("EchoServiceQueue").timeout(ReceiveRequest.FOREVER), false));
+        assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the WAITFOR started");
+
+        session.cancel();
+
+        assertEquals(List.of(), waiting.get(10, java.util.concurrent.TimeUnit.SECONDS));
+    }
+
+    /**
+     * A wake that reached a RECEIVE just as it finished (the statement was still published, its rows complete) must
+     * not mark the session: the next RECEIVE's own failure is thrown, not taken for a woken wait.
+     */
+    @Test
+    void aWakeAfterTheReceiveFinishedDoesNotHideTheNextFailure() {
+        ReceiveRequest waitLong = ReceiveRequest.from("EchoServiceQueue").conversation(Conversation.ofHandle(HANDLE))
+                .timeout(Duration.ofSeconds(600));
+        jdbc.rowsDespiteCancel(session::wake, message(GROUP, 1))
+                .error(1205, "Transaction (Process ID 53) was deadlocked on lock resources with another process");
+
+        assertEquals(1, session.receive(waitLong).size());
+
+        BrokerException e = assertThrows(BrokerException.class, () -> session.receive(waitLong));
+        assertTrue(e.getMessage().contains("SQL Server error 1205"), e.getMessage());
+    }
+
+    /** The same for GET CONVERSATION GROUP. */
+    @Test
+    void aWakeAfterGetConversationGroupFinishedDoesNotHideTheNextFailure() {
+        jdbc.rowsDespiteCancel(session::wake, row("conversation_group_id", GROUP.toString()))
+                .error(1205, "Transaction (Process ID 53) was deadlocked on lock resources with another process");
+
+        assertEquals(Optional.of(GROUP), session.getConversationGroup("EchoServiceQueue", Duration.ofSeconds(60)));
+
+        assertThrows(BrokerException.class,
+                () -> session.getConversationGroup("EchoServiceQueue", Duration.ofSeconds(60)));
+    }
+
+    /**
+     * GET CONVERSATION GROUP only locks a group: woken even while its result is read, it returns empty, and the
+     * lock ends with the transaction.
+     */
+    @Test
+    void aWakeWhileGetConversationGroupIsReadReturnsEmpty() {
+        jdbc.rowsThenCancelled(session::wake, row("conversation_group_id", GROUP.toString()));
+        assertEquals(Optional.empty(), session.getConversationGroup("EchoServiceQueue", Duration.ofSeconds(60)));
+    }
+
+    /** A reader that skips held groups and found none free pauses; a wake ends the pause, empty. */
+    @Test
+    void aWakeDuringThePauseOfAReaderThatFoundOnlyHeldGroupsReturnsEmpty() throws Exception {
+        jdbc.rows(row("x", 1)).rows().waitsUntilCancelled();
+        java.util.concurrent.CompletableFuture<List<BrokerMessage>> paused =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(
+                        ReceiveRequest.from("EchoServiceQueue").timeout(Duration.ofSeconds(30)), false, true));
+        assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the pause started");
+
+        session.wake();
+
+        assertEquals(List.of(), paused.get(10, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(TSql.PAUSE, jdbc.calls.get(2).sql);
     }
 
     @Test

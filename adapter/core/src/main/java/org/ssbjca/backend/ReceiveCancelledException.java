@@ -1,0 +1,25 @@
+package org.ssbjca.backend;
+
+import org.ssbjca.api.BrokerException;
+
+/**
+ * A RECEIVE ended by a cancellation (a reader woken or stopped while it read the RECEIVE's result, or the driver's
+ * query timeout) at a point where it may already have taken messages that it did not return. They are deleted in the
+ * caller's transaction, which a cancelled batch leaves open and committable: the transaction must roll back, which
+ * puts them back on the queue, and never commit as a turn that received nothing.
+ *
+ * <p>Only readers' sessions are cancelled, so only readers see it; their delivery modes roll back on any failure of
+ * the RECEIVE.
+ */
+public final class ReceiveCancelledException extends BrokerException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message what was cancelled and when, ending with what the caller must do
+     * @param cause the driver's exception
+     */
+    public ReceiveCancelledException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
