@@ -43,8 +43,9 @@ final class Receiver {
 
     /**
      * The JDBC query timeout of one prioritised attempt. The attempt runs with LOCK_TIMEOUT 0; should a conversation
-     * group lock wait not obey it (Microsoft does not say), the driver cancels the attempt after this long and the
-     * group is skipped as a locked one.
+     * group lock wait not obey it (Microsoft does not say), the driver cancels the attempt after this long. The
+     * RECEIVE then fails ({@link ReceiveCancelledException}) rather than skip the group: the timeout cannot tell a lock
+     * wait from a RECEIVE that already took messages.
      */
     static final int PRIORITISED_QUERY_TIMEOUT_SECONDS = 1;
 
@@ -78,8 +79,9 @@ final class Receiver {
      * @param skipHeld whether the groups a redelivery delay holds are left out
      * @return the messages received; empty when none came in time, or when a wake or stop ended the wait before the
      *         RECEIVE took any
-     * @throws ReceiveCancelledException when a wake or stop reached the RECEIVE once its result had begun: it may
-     *         have taken messages that it did not return, and the transaction must roll back
+     * @throws ReceiveCancelledException when a wake or stop reached the RECEIVE once its result had begun, or the
+     *         query timeout ended a prioritised attempt: it may have taken messages that it did not return, and the
+     *         transaction must roll back
      * @throws BrokerException any other failure, translated ({@link SqlServerErrors})
      */
     List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
@@ -163,7 +165,14 @@ final class Receiver {
         return receiveFirstFree(queue, groups, top);
     }
 
-    /** Tries the groups in order with the RECEIVE of one group that never waits for a group lock. */
+    /**
+     * Tries the groups in order with the RECEIVE of one group that never waits for a group lock.
+     *
+     * <p>An attempt that runs into its query timeout is not skipped as a locked group: mssql-jdbc's timeout runs
+     * until the first packet of the answer arrives (TDSCommand.startResponse), and the batch answers only with its
+     * SELECT after the RECEIVE, so the timeout may have ended the batch after its RECEIVE took messages, which stay
+     * deleted in the transaction. It throws {@link ReceiveCancelledException}: the transaction must roll back.
+     */
     private List<BrokerMessage> receiveFirstFree(QueueName queue, List<UUID> groups, int top) throws SQLException {
         String sql = TSql.receivePrioritisedGroup(queue);
         for (UUID group : new java.util.LinkedHashSet<>(groups)) {
@@ -171,8 +180,11 @@ final class Receiver {
             try {
                 batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, Receiver::message, top,
                         Batches.text(group));
-            } catch (SQLTimeoutException lockWaitNotBounded) {
-                continue; // cancelled by the driver: held by another transaction, skipped as after error 1222
+            } catch (SQLTimeoutException e) {
+                throw new ReceiveCancelledException("RECEIVE from group " + group + " of queue " + queue
+                        + " did not answer within its query timeout of " + PRIORITISED_QUERY_TIMEOUT_SECONDS
+                        + " s: it may have taken messages that it did not return; its transaction must roll back,"
+                        + " which puts them back on the queue", e);
             }
             if (!batch.isEmpty()) {
                 return unmodifiable(batch);
