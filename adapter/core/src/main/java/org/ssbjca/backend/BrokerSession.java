@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
@@ -65,6 +66,38 @@ public interface BrokerSession {
      * @param body the body, or null for none
      */
     void send(UUID handle, String messageType, byte[] body);
+
+    /**
+     * Runs verbs whose failure the transaction is to outlive (the copy of a dead letter to a dead-letter service):
+     * when they throw a {@link BrokerException}, what they wrote is undone and the transaction goes on. The portable
+     * schema rolls back to a savepoint taken before them: nothing they wrote stays (a dialog begun, a target
+     * endpoint), and on PostgreSQL, where a failed statement aborts the whole transaction until then, the transaction
+     * can go on and commit. The savepoint costs two round trips (SAVEPOINT, RELEASE SAVEPOINT), so only verbs that run
+     * seldom go through here. By default, where there is no savepoint to go back to, {@code cleanup} undoes what it
+     * can: SQL Server's statement errors leave the transaction usable (unless XACT_ABORT is on, which the adapter
+     * never sets), and its distributed transactions refuse savepoints (SAVE TRANSACTION). Not nested.
+     *
+     * @param verbs the verbs, on this session
+     * @param cleanup undoes what the verbs wrote where no savepoint does (it may find nothing to undo); when it
+     *        fails, its failure is added to the verbs' as suppressed
+     * @return null when the verbs succeeded; else what they threw, what they wrote undone
+     * @throws BrokerException when they failed and could not be undone (the rollback to the savepoint failed; the
+     *         verbs' failure is suppressed in it), or the savepoint could not be taken or released: the transaction
+     *         cannot go on
+     */
+    default BrokerException attempt(Runnable verbs, Runnable cleanup) {
+        try {
+            verbs.run();
+            return null;
+        } catch (BrokerException failed) {
+            try {
+                cleanup.run();
+            } catch (BrokerException cleanupFailed) {
+                failed.addSuppressed(cleanupFailed);
+            }
+            return failed;
+        }
+    }
 
     /**
      * END CONVERSATION, normally or WITH ERROR.

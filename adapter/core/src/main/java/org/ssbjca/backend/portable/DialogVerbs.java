@@ -155,6 +155,26 @@ final class DialogVerbs {
     }
 
     /**
+     * @return why this transaction must not commit so far (a held BEGIN DIALOG that could not be written), or null:
+     *         what {@link #undoneTo} puts back after a rollback to a savepoint taken now
+     */
+    BrokerException failedSoFar() {
+        return heldFailed;
+    }
+
+    /**
+     * After a rollback to a savepoint taken when nothing was held back and {@link #failedSoFar} returned
+     * {@code failedBefore}: a BEGIN DIALOG held or written since, and a failure to write one, went with it.
+     *
+     * @param failedBefore what {@link #failedSoFar} returned when the savepoint was taken
+     */
+    synchronized void undoneTo(BrokerException failedBefore) {
+        held = null;
+        begun = null;
+        heldFailed = failedBefore;
+    }
+
+    /**
      * Holds the BEGIN DIALOG back when this session may: in a transaction, its checks known to pass. Under the same
      * lock as {@link #transactionEnded}, which a transaction manager's thread may call meanwhile (a timeout): a
      * BEGIN DIALOG is held in the transaction it was called in, or written at once.

@@ -134,6 +134,47 @@ final class PortableSession implements BrokerSession {
         dialogs.send(handle, messageType, body);
     }
 
+    /**
+     * In a transaction: a savepoint ({@link PortableSql#SAVEPOINT}) before the verbs, what they held back written
+     * before its release, and on their failure the rollback to it, after which this session forgets what they began
+     * or held back. Its other notes of the transaction stay (queues to signal, groups to check, endpoints removed):
+     * after the commit they cost a look that finds nothing. Outside one (autocommit) there is no savepoint to take:
+     * the default.
+     */
+    @Override
+    public BrokerException attempt(Runnable verbs, Runnable cleanup) {
+        settle();
+        try {
+            if (st.connection().getAutoCommit()) {
+                return BrokerSession.super.attempt(verbs, cleanup);
+            }
+            st.update(PortableSql.SAVEPOINT);
+        } catch (SQLException e) {
+            throw failure("SAVEPOINT", e);
+        }
+        BrokerException failedBefore = dialogs.failedSoFar();
+        try {
+            verbs.run();
+            settle();
+        } catch (BrokerException failed) {
+            try {
+                st.update(PortableSql.ROLLBACK_TO_SAVEPOINT);
+            } catch (SQLException e) {
+                BrokerException notUndone = failure("ROLLBACK TO SAVEPOINT", e);
+                notUndone.addSuppressed(failed);
+                throw notUndone;
+            }
+            dialogs.undoneTo(failedBefore);
+            return failed;
+        }
+        try {
+            st.update(PortableSql.RELEASE_SAVEPOINT);
+        } catch (SQLException e) {
+            throw failure("RELEASE SAVEPOINT", e);
+        }
+        return null;
+    }
+
     @Override
     public void endConversation(UUID handle, Integer errorCode, String errorDescription) {
         settle();

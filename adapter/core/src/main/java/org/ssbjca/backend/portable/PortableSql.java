@@ -13,6 +13,15 @@ final class PortableSql {
     static final String ENDPOINT_COLUMNS = "conversation_handle, conversation_id, is_initiator, conversation_group_id,"
             + " service_name, far_service, service_contract_name, state, send_sequence, lifetime_expires_at";
 
+    /**
+     * A savepoint before verbs whose failure is undone ({@code PortableSession.attempt}), the rollback to it, its
+     * release: the same on H2 and PostgreSQL. Run as SQL on the verbs' statements, not through
+     * {@link java.sql.Connection#setSavepoint}, which pgjdbc's XA handle is written to refuse while a branch is active.
+     */
+    static final String SAVEPOINT = "SAVEPOINT ssb_attempt";
+    static final String ROLLBACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT ssb_attempt";
+    static final String RELEASE_SAVEPOINT = "RELEASE SAVEPOINT ssb_attempt";
+
     // ---- declared objects
     final String contractExists = "SELECT 1 FROM ssb.contract WHERE contract_name = ?";
     final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";
