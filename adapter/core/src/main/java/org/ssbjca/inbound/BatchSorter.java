@@ -2,11 +2,12 @@ package org.ssbjca.inbound;
 
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
-import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
+import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.support.AdapterLog;
 
@@ -117,28 +118,43 @@ final class BatchSorter {
     /**
      * Sends a copy of a dead letter to the activation's dead-letter service, in this transaction: a dialog from the
      * message's service on its contract, one SEND with its message type and body, and END CONVERSATION (the service
-     * reads it and ends its side). A SEND the broker refuses at once (the service or the contract is not there, the
-     * contract does not let this side send that type) leaves the copy in the table only, with a WARN; the transaction
-     * goes on. On SQL Server most refusals come later, as an Error message on this queue (logged as SSBJCA0044).
+     * reads it and ends its side). When that fails, at once (the service or the contract is not there, the contract
+     * does not let this side send that type) or in the database (the service's queue refuses the rows), it is undone
+     * ({@link BrokerSession#attempt}: on H2 and PostgreSQL to a savepoint, since a failed statement aborts a
+     * PostgreSQL transaction; on SQL Server by ending the dialog WITH CLEANUP) and the letter is in the table only,
+     * with a WARN; the transaction goes on. On SQL Server most refusals come later, as an Error message on this queue
+     * (logged as SSBJCA0044).
      */
     private void sendToDeadLetterService(BrokerMessage m) {
         String service = settings.deadLetterService();
-        Conversation dialog = null;
-        try {
-            dialog = connection.session().beginDialog(m.serviceName(), service, m.serviceContractName(),
-                    DialogOptions.defaults());
-            connection.session().send(dialog.handle(), m.messageTypeName(), m.body());
-            connection.session().endConversation(dialog.handle(), null, null);
-        } catch (BrokerException e) {
-            LOG.deadLetterNotSent(reader, m.messageSequenceNumber(), m.conversationHandle(), service, e.getMessage());
-            if (dialog != null) {
+        BrokerSession session = connection.session();
+        UUID[] dialog = new UUID[1];
+        BrokerException refused = session.attempt(() -> {
+            dialog[0] = session.beginDialog(m.serviceName(), service, m.serviceContractName(),
+                    DialogOptions.defaults()).handle();
+            session.send(dialog[0], m.messageTypeName(), m.body());
+            session.endConversation(dialog[0], null, null);
+        }, () -> {
+            if (dialog[0] != null) {
                 try {
-                    connection.session().endConversationWithCleanup(dialog.handle());
-                } catch (BrokerException ended) {
-                    LOG.deadLetterConversationAlreadyEnded(dialog.handle());
+                    session.endConversationWithCleanup(dialog[0]);
+                } catch (ConversationEndedException ended) {
+                    LOG.deadLetterConversationAlreadyEnded(dialog[0]);
                 }
             }
+        });
+        if (refused != null) {
+            LOG.deadLetterNotSent(reader, m.messageSequenceNumber(), m.conversationHandle(), service, why(refused));
         }
+    }
+
+    /** @return the failure's message, and that of the cleanup that failed after it (SQL Server) */
+    private static String why(BrokerException refused) {
+        StringBuilder why = new StringBuilder(String.valueOf(refused.getMessage()));
+        for (Throwable t : refused.getSuppressed()) {
+            why.append("; the dialog could not be ended either: ").append(t.getMessage());
+        }
+        return why.toString();
     }
 
     /**

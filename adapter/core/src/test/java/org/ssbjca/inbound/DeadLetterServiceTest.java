@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +24,9 @@ import org.ssbjca.fakes.LogRecords;
 /**
  * {@code deadLetterService} (issue 12): a dead letter also goes to a service of the application's, in the
  * transaction that moves it to the dead-letter table, with its message type and body; when the broker refuses the
- * SEND at once (here: no such service) it stays in the table only, with a WARN, and the readers go on.
+ * SEND at once (here: no such service) it stays in the table only, with a WARN, and the readers go on; so it does when
+ * the database refuses the copy's rows (on PostgreSQL a failed statement dooms its transaction unless it is undone to a
+ * savepoint).
  */
 class DeadLetterServiceTest {
 
@@ -80,6 +85,52 @@ class DeadLetterServiceTest {
         }
     }
 
+    /**
+     * The copies' SENDs fail in the database (the dead-letter service's queue refuses rows: a trigger on PostgreSQL,
+     * a CHECK constraint on H2). Each letter is in the table all the same, once, the poison is not delivered again,
+     * the other messages flow, and nothing of the copies is left: no message, no dialog. Two poison messages: on
+     * PostgreSQL the second's BEGIN DIALOG, its declared objects known by then, is held back and written with its
+     * SEND in one statement.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aCopyTheDatabaseRefusesLeavesTheDeadLetterInTheTableOnly(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+             LogRecords log = LogRecords.of(BatchSorter.class)) {
+            declareDeadLetterService(h);
+            refuseRowsOf(h, backend, DEAD_LETTER_QUEUE);
+            List<String> calls = new CopyOnWriteArrayList<>();
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            BrokerMessageListener poisonFails = poisonFails(delivered);
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(2);
+            spec.setDeadLetterService(DEAD_LETTERS);
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
+                calls.add(m.bodyAsText());
+                poisonFails.onMessage(m);
+            }, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("poison");
+            h.send("poison");
+            h.send("fine");
+
+            Awaitility.await("dead-lettered").atMost(Duration.ofSeconds(30)).until(() -> a.metrics().deadLettered() == 2
+                    && delivered.contains("fine") && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            assertEquals(List.of("poison", "poison"), InboundFeaturesTest.deadLetters(h).stream()
+                    .map(d -> d.message().bodyAsText()).toList(), "in the table, once each");
+            assertEquals(4, calls.stream().filter("poison"::equals).count(),
+                    "maxDeliveryAttempts deliveries each, then no more: " + calls);
+            assertEquals(List.of("fine"), delivered);
+            assertEquals(0, h.depth(DEAD_LETTER_QUEUE), "no copy");
+            assertEquals(0, count(h, "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE service_name = '"
+                    + DEAD_LETTERS + "' OR far_service = '" + DEAD_LETTERS + "'"), "no dialog of the copies left");
+            List<String> warnings = log.messages(Level.WARNING, "SSBJCA0046");
+            assertEquals(2, warnings.size(), String.valueOf(warnings));
+            assertTrue(warnings.get(0).contains(DEAD_LETTERS), warnings.get(0));
+        }
+    }
+
     /** README: "Priority requests without a priority (SSBJCA0045) go to the table only." */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -115,6 +166,32 @@ class DeadLetterServiceTest {
             a.createQueue(DEAD_LETTER_QUEUE);
             a.createService(DEAD_LETTERS, DEAD_LETTER_QUEUE, InboundHarness.CONTRACT);
         });
+    }
+
+    /** Makes the database refuse every row for a queue's messages, as a full or broken table would. */
+    private static void refuseRowsOf(InboundHarness h, String backend, String queue) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
+            if (backend.equals("PostgreSQL")) {
+                s.execute("CREATE FUNCTION refused_by_the_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                        + " RAISE EXCEPTION 'refused by the test'; END $$");
+                s.execute("CREATE TRIGGER refused_by_the_test BEFORE INSERT ON ssb.message FOR EACH ROW"
+                        + " WHEN (NEW.queue_name = '" + queue + "') EXECUTE FUNCTION refused_by_the_test()");
+            } else {
+                s.execute("ALTER TABLE ssb.message ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
+                        + queue + "')");
+            }
+            c.commit();
+        }
+    }
+
+    private static long count(InboundHarness h, String sql) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            long n = rs.getLong(1);
+            c.commit();
+            return n;
+        }
     }
 
     private static BrokerMessageListener poisonFails(List<String> delivered) {
