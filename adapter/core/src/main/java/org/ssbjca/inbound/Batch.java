@@ -25,6 +25,8 @@ final class Batch {
     int rejectedPriorityRequests;
     String error;
     boolean failuresRecorded;
+    /** What is said of the batch's dead letters once its transaction commits (logs, notifications), or null. */
+    private List<Runnable> announcements;
     /** How many of {@link #application} a per-message bean was called with, or -1: all (a batch bean). */
     int called = -1;
 
@@ -37,6 +39,21 @@ final class Batch {
         Batch b = new Batch(messages);
         b.application.addAll(messages);
         return b;
+    }
+
+    /** @param announcement said once the batch's transaction commits: a rolled-back move is moved again, and said then */
+    void announceOnCommit(Runnable announcement) {
+        if (announcements == null) {
+            announcements = new ArrayList<>(1);
+        }
+        announcements.add(announcement);
+    }
+
+    /** Says what the committed batch set aside. */
+    void announce() {
+        if (announcements != null) {
+            announcements.forEach(Runnable::run);
+        }
     }
 
     /**

@@ -57,7 +57,7 @@ final class BatchSorter {
         for (BrokerMessage m : messages) {
             int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
             if (failed >= settings.maxDeliveryAttempts()) {
-                deadLetter(m, failed);
+                deadLetter(batch, m, failed);
                 batch.deadLettered++;
                 if (settings.redelivery().holds()) {
                     batch.deadLetteredHeld.add(m);
@@ -65,7 +65,7 @@ final class BatchSorter {
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
                 // consumed: the scanner read it where it sat in the queue; one without a priority is set aside
                 if (PriorityScanner.parse(m.body()) == null) {
-                    rejectPriorityRequest(m);
+                    rejectPriorityRequest(batch, m);
                     batch.deadLettered++;
                     batch.rejectedPriorityRequests++;
                 }
@@ -82,27 +82,35 @@ final class BatchSorter {
         return batch;
     }
 
-    /** A priority request without a priority: a dead letter that says why, in this transaction, and a WARN. */
-    private void rejectPriorityRequest(BrokerMessage m) {
+    /**
+     * A priority request without a priority: a dead letter that says why, in this transaction, and a WARN with a
+     * notification once it commits.
+     */
+    private void rejectPriorityRequest(Batch batch, BrokerMessage m) {
         ledger().deadLetter(settings.queue(), m, 0, "not a priority request: the body must be <priority>n</priority>"
                 + " or the number alone, n from 0 to 255");
-        LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationHandle(), m.conversationGroupId(),
-                abbreviated(m.bodyAsText()));
-        activation.events().deadLettered(settings.queue(), m, 0);
+        batch.announceOnCommit(() -> {
+            LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationHandle(), m.conversationGroupId(),
+                    abbreviated(m.bodyAsText()));
+            activation.events().deadLettered(settings.queue(), m, 0);
+        });
     }
 
     private static String abbreviated(String body) {
         return body == null || body.length() <= 100 ? body : body.substring(0, 100) + "...";
     }
 
-    private void deadLetter(BrokerMessage m, int failed) {
+    /** Moves a poison message to the dead-letter table, in this transaction; said (WARN, notification) once it commits. */
+    private void deadLetter(Batch batch, BrokerMessage m, int failed) {
         ledger().deadLetter(settings.queue(), m, failed, null);
-        LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationId(), m.conversationHandle(),
-                m.messageTypeName(), failed);
+        batch.announceOnCommit(() -> {
+            LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationId(), m.conversationHandle(),
+                    m.messageTypeName(), failed);
+            activation.events().deadLettered(settings.queue(), m, failed);
+        });
         if (settings.deadLetterService() != null) {
             sendToDeadLetterService(m);
         }
-        activation.events().deadLettered(settings.queue(), m, failed);
         if (settings.endConversationOnDeadLetter()) {
             try {
                 connection.session().endConversation(m.conversationHandle(), 500,

@@ -26,8 +26,6 @@ final class ReceiveFirstDelivery implements DeliveryMode {
             received = steps.receiveLocal();
             sorted = steps.setAside(received);
             connection.commitLocal();
-            steps.countSetAside(sorted);
-            steps.wakeOthersIfMoreWait(received);
         } catch (RuntimeException | Error e) {
             // an Error too: turning auto-commit back on below would commit the RECEIVE, its messages unseen
             connection.rollbackLocal();
@@ -38,6 +36,13 @@ final class ReceiveFirstDelivery implements DeliveryMode {
             connection.connection().setAutoCommit(true);
         }
         steps.metrics().received.add(received.size());
+        try {
+            steps.countSetAside(sorted); // says what was set aside (a JMX listener's Error comes through here)
+            steps.wakeOthersIfMoreWait(received);
+        } catch (RuntimeException | Error e) {
+            lost(steps, List.of(sorted.application));
+            throw e;
+        }
         List<BrokerMessage> messages = sorted.application;
         if (messages.isEmpty()) {
             return;

@@ -83,6 +83,48 @@ class DeliveryAttemptTest {
         }
     }
 
+    /**
+     * A dead letter is announced (SSBJCA0042, the {@code deadLettered} notification) once the transaction that moves
+     * it commits: here its batch first rolls back (the bean fails the message behind it), which undoes the move, and
+     * the next turn moves it again. One dead letter, one announcement, as the {@code DeadLettered} count.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDeadLetterIsAnnouncedOnceItsMoveCommits(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+             org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(BatchSorter.class)) {
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (m.bodyAsText().equals("poison") || m.deliveryAttempt() == 1) {
+                    throw new IllegalStateException("fails: " + m.bodyAsText() + " #" + m.deliveryAttempt());
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(2);
+            spec.setMaxDeliveryAttempts(2);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            List<String> announced = new CopyOnWriteArrayList<>();
+            a.setEvents(new ActivationEvents() {
+                @Override
+                public void deadLettered(String queue, org.ssbjca.api.BrokerMessage message, int attempts) {
+                    announced.add(message.bodyAsText());
+                }
+            });
+
+            // the bean stops at "poison" twice ("behind" unseen); then "poison" is moved and "behind" fails once
+            h.send("poison", "behind");
+            Awaitility.await("the poison dead-lettered, the other delivered at its second attempt")
+                    .atMost(Duration.ofSeconds(30)).until(() -> done.size() == 1 && a.metrics().deadLettered() == 1);
+
+            assertEquals(3, a.metrics().rolledBack(), "twice the poison, then the batch that moved it");
+            assertEquals(List.of("poison"), announced);
+            assertEquals(1, logs.messages(java.util.logging.Level.WARNING, "SSBJCA0042").size());
+        }
+    }
+
     /** README, {@code maxDeliveryAttempts}: always 1 with {@code commitBeforeDelivery} (a failed call loses it). */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
