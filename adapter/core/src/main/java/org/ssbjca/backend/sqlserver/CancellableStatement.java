@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class CancellableStatement {
 
     private final AtomicReference<Execution> running = new AtomicReference<>();
+    private volatile boolean closed;
 
     /** Ends the statement running now (the driver cancels it); without one running it does nothing. */
     void cancel() {
@@ -41,6 +42,15 @@ final class CancellableStatement {
     }
 
     /**
+     * Ends the statement running now and every later one before it starts (a stop: a statement that comes after it,
+     * such as the WAITFOR after the queries that choose a group, must not wait out its whole timeout).
+     */
+    void close() {
+        closed = true;
+        cancel();
+    }
+
+    /**
      * Runs a statement, published for {@link #cancel()} while it runs.
      *
      * @param statement the statement
@@ -53,6 +63,10 @@ final class CancellableStatement {
         Execution e = new Execution(statement);
         running.set(e);
         try {
+            if (closed) { // after publishing: a close() either sees this execution or is seen here
+                e.cancelled = true;
+                throw new SQLException("cancelled before it started: the reader stopped");
+            }
             return work.run(() -> e.resultBegun = true);
         } catch (SQLException failure) {
             if (e.cancelled) {

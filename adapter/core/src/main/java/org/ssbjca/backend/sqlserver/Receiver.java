@@ -70,7 +70,7 @@ final class Receiver {
      */
     void cancel() {
         cancelled = true;
-        waiting.cancel();
+        waiting.close();
     }
 
     /**

@@ -361,6 +361,19 @@ class SqlServerSessionTest {
         assertEquals(1, jdbc.calls.size(), "a stopped session runs no RECEIVE");
     }
 
+    /**
+     * A stop (undeploy, MaxReaders lowered) that comes while the reader asks which prioritised groups have messages,
+     * before its WAITFOR started: the WAITFOR is not started, so the reader does not wait out its whole timeout.
+     */
+    @Test
+    void aStopBeforeTheWaitforStartsEndsTheReceiveWithoutIt() {
+        jdbc.rowsDespiteCancel(session::cancel).rows(message(GROUP, 1));
+
+        assertEquals(List.of(), session.receive(ReceiveRequest.from("EchoServiceQueue")
+                .timeout(ReceiveRequest.FOREVER)));
+        assertEquals(1, jdbc.calls.size(), "no WAITFOR after the stop: " + jdbc.calls);
+    }
+
     /** A stop that ends a RECEIVE while it waits, before it took anything: empty, as a wake. */
     @Test
     void aStopWhileWaitingEndsTheReceiveEmpty() throws Exception {
