@@ -54,24 +54,12 @@ final class Housekeeping {
      * @param found whether its look found something: then only what is a whole interval overdue runs
      */
     void runIfDue(PortableSession looking, boolean found) {
-        try {
-            repairIfDue(found);
-            passIfDue(looking, found);
-        } catch (RuntimeException e) {
-            if (!found) {
-                throw e;
-            }
-            // The look took messages: they are returned, not lost to a failure of what runs after them (a caller
-            // that caught it and committed would have committed their delete). What failed runs again at a later
-            // look, an interval on.
-            LOG.housekeepingFailed(e, e.getMessage());
-        }
-    }
-
-    private void passIfDue(PortableSession looking, boolean found) {
+        tolerated(found, () -> repairIfDue(found));
         if (!claimRun(nextRun, intervalNanos, found)) {
             return;
         }
+        // asked in the looking session's transaction: a failure here is the caller's (on PostgreSQL it aborted that
+        // transaction), thrown so that it rolls back
         try {
             Instant at = broker.now();
             Connection c = looking.connection();
@@ -81,6 +69,27 @@ final class Housekeeping {
         } catch (SQLException e) {
             throw PortableSession.failure("looking for due conversation timers and lifetimes", e);
         }
+        tolerated(found, this::pass);
+    }
+
+    /**
+     * Runs work on a connection of its own. When the look found messages its failure is logged, not thrown: the
+     * messages are returned, not lost to it (a caller that caught it and committed would have committed their
+     * delete), and the work runs again at a later look, an interval on.
+     */
+    private static void tolerated(boolean found, Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            if (!found) {
+                throw e;
+            }
+            LOG.housekeepingFailed(e, e.getMessage());
+        }
+    }
+
+    /** Fires the due timers and lifetimes on a connection of its own, committed at once. */
+    private void pass() {
         try (Connection own = broker.source().open()) {
             PortableSession session = new PortableSession(broker, own);
             boolean committed = false;

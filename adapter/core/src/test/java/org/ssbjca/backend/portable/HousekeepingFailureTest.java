@@ -1,6 +1,7 @@
 package org.ssbjca.backend.portable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -54,6 +55,28 @@ class HousekeepingFailureTest {
                     .timeout(Duration.ofSeconds(10))));
             assertEquals(1, timer.size(), "the timer fires at a later look: " + timer);
             assertTrue(timer.get(0).isDialogTimer(), timer.get(0).toString());
+        }
+    }
+
+    /**
+     * What housekeeping asks on the looking session's own connection (whether anything is due) is part of the
+     * caller's transaction: its failure is thrown, so that the RECEIVE rolls back, not swallowed with the messages
+     * returned (on PostgreSQL that transaction is aborted: the bean would get messages its commit gives back).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aFailureInTheCallersTransactionIsThrownAndTheReceiveRollsBack(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            h.send("a");
+            // the look for due timers reads this column; the RECEIVE does not
+            execute(h, "ALTER TABLE ssb.conversation_endpoint RENAME COLUMN timer_expires_at TO renamed_by_the_test");
+            try {
+                assertThrows(org.ssbjca.api.BrokerException.class,
+                        () -> h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE))));
+                assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "rolled back: the message is still queued");
+            } finally {
+                execute(h, "ALTER TABLE ssb.conversation_endpoint RENAME COLUMN renamed_by_the_test TO timer_expires_at");
+            }
         }
     }
 
