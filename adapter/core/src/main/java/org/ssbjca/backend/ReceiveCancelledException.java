@@ -8,8 +8,10 @@ import org.ssbjca.api.BrokerException;
  * caller's transaction, which a cancelled batch leaves open and committable: the transaction must roll back, which
  * puts them back on the queue, and never commit as a turn that received nothing.
  *
- * <p>Only readers' sessions are cancelled, so only readers see it; their delivery modes roll back on any failure of
- * the RECEIVE.
+ * <p>Readers see it when they are woken or stopped (only their sessions are cancelled), and any RECEIVE that tries
+ * the adapter's prioritised groups when one attempt runs into its query timeout (an application's through the
+ * connection factory too). The readers' delivery modes roll back on any failure of the RECEIVE; an application that
+ * catches it must not commit its transaction.
  */
 public final class ReceiveCancelledException extends BrokerException {
 

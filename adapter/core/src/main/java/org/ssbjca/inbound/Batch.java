@@ -56,6 +56,20 @@ final class Batch {
         }
     }
 
+    /** @return how many of the messages handed to the bean ({@link #seen}) it had been given before */
+    int retriedSeen() {
+        if (called < 0 || called >= application.size()) {
+            return retried.size();
+        }
+        int n = 0;
+        for (BrokerMessage m : application.subList(0, called)) {
+            if (retried.contains(m)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * @return the messages the bean was given: all of them, except for a per-message bean that failed, which saw
      *     those up to the one that failed

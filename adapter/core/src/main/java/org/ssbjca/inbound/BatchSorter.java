@@ -109,7 +109,7 @@ final class BatchSorter {
             activation.events().deadLettered(settings.queue(), m, failed);
         });
         if (settings.deadLetterService() != null) {
-            sendToDeadLetterService(m);
+            sendToDeadLetterService(batch, m);
         }
         if (settings.endConversationOnDeadLetter()) {
             try {
@@ -130,10 +130,10 @@ final class BatchSorter {
      * does not let this side send that type) or in the database (the service's queue refuses the rows), it is undone
      * ({@link BrokerSession#attempt}: on H2 and PostgreSQL to a savepoint, since a failed statement aborts a
      * PostgreSQL transaction; on SQL Server by ending the dialog WITH CLEANUP) and the letter is in the table only,
-     * with a WARN; the transaction goes on. On SQL Server most refusals come later, as an Error message on this queue
+     * with a WARN once the transaction commits; the transaction goes on. On SQL Server most refusals come later, as an Error message on this queue
      * (logged as SSBJCA0044).
      */
-    private void sendToDeadLetterService(BrokerMessage m) {
+    private void sendToDeadLetterService(Batch batch, BrokerMessage m) {
         String service = settings.deadLetterService();
         BrokerSession session = connection.session();
         UUID[] dialog = new UUID[1];
@@ -152,7 +152,9 @@ final class BatchSorter {
             }
         });
         if (refused != null) {
-            LOG.deadLetterNotSent(reader, m.messageSequenceNumber(), m.conversationHandle(), service, why(refused));
+            String why = why(refused);
+            batch.announceOnCommit(() -> LOG.deadLetterNotSent(reader, m.messageSequenceNumber(),
+                    m.conversationHandle(), service, why));
         }
     }
 

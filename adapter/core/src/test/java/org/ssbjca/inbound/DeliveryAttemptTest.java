@@ -104,6 +104,7 @@ class DeliveryAttemptTest {
             spec.setMaxReaders(1);
             spec.setReceiveBatchSize(2);
             spec.setMaxDeliveryAttempts(2);
+            spec.setDeadLetterService("NoSuchService"); // the copy fails: SSBJCA0046, once too
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             List<String> announced = new CopyOnWriteArrayList<>();
@@ -122,6 +123,39 @@ class DeliveryAttemptTest {
             assertEquals(3, a.metrics().rolledBack(), "twice the poison, then the batch that moved it");
             assertEquals(List.of("poison"), announced);
             assertEquals(1, logs.messages(java.util.logging.Level.WARNING, "SSBJCA0042").size());
+            assertEquals(1, logs.messages(java.util.logging.Level.WARNING, "SSBJCA0046").size());
+        }
+    }
+
+    /**
+     * {@code Redelivered} counts the messages handed to the bean again: a per-message bean that stops at the first
+     * message of a batch was not handed the second, whatever that one's failures before.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void redeliveredCountsOnlyTheMessagesHandedToTheBean(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> calls = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                String call = m.bodyAsText() + "#" + m.deliveryAttempt();
+                calls.add(call);
+                if (call.equals("B#1") || call.equals("A#2")) {
+                    throw new IllegalStateException("fails: " + call);
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(2);
+            spec.setMaxDeliveryAttempts(5);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("A", "B");
+
+            Awaitility.await("both delivered").atMost(Duration.ofSeconds(30))
+                    .until(() -> a.metrics().committed() == 1);
+            assertEquals(List.of("A#1", "B#1", "A#2", "A#3", "B#2"), calls);
+            assertEquals(3, a.metrics().redelivered(), "A#2, then A#3 and B#2: B was not handed over with A#2");
         }
     }
 

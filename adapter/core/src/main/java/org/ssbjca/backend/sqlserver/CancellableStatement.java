@@ -63,7 +63,10 @@ final class CancellableStatement {
         Execution e = new Execution(statement);
         running.set(e);
         try {
-            if (closed) { // after publishing: a close() either sees this execution or is seen here
+            // after publishing: a close() either sees this execution or is seen here; one that comes between this check
+            // and the driver sending the statement is lost (mssql-jdbc ignores a cancel before that), and the
+            // statement then runs its course
+            if (closed) {
                 e.cancelled = true;
                 throw new SQLException("cancelled before it started: the reader stopped");
             }
