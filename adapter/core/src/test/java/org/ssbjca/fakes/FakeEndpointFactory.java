@@ -51,6 +51,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     private volatile boolean commitOnBeanException;
     private final AtomicInteger beforeDeliveries = new AtomicInteger();
     private volatile int failingBeforeDelivery;
+    private volatile Error afterDeliveryError;
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -85,6 +86,14 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
      */
     public void failBeforeDelivery(int call) {
         this.failingBeforeDelivery = call;
+    }
+
+    /**
+     * @param error what every {@code afterDelivery} throws once it has ended the transaction, whatever that ending
+     *        threw (null: nothing), as a container whose completion hits an Error
+     */
+    public void failAfterDelivery(Error error) {
+        this.afterDeliveryError = error;
     }
 
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
@@ -129,7 +138,13 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                             state.before();
                             return null;
                         case "afterDelivery":
-                            state.after();
+                            try {
+                                state.after();
+                            } finally {
+                                if (afterDeliveryError != null) {
+                                    throw afterDeliveryError;
+                                }
+                            }
                             return null;
                         case "release":
                             liveEndpoints.decrementAndGet();

@@ -2,8 +2,6 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,7 +31,7 @@ class BookkeepingFailureTest {
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(1);
             spec.setMaxDeliveryAttempts(1);
-            execute(h, "ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
+            h.execute("ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
                     + InboundHarness.TARGET_QUEUE + "')");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -46,7 +44,7 @@ class BookkeepingFailureTest {
             assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "the message is still queued");
             assertEquals(0, a.metrics().deadLettered());
 
-            execute(h, "ALTER TABLE ssb.dead_letter DROP CONSTRAINT refused_by_the_test");
+            h.execute("ALTER TABLE ssb.dead_letter DROP CONSTRAINT refused_by_the_test");
 
             Awaitility.await("dead-lettered once the database accepts it").atMost(WAIT)
                     .until(() -> a.metrics().deadLettered() == 1);
@@ -58,10 +56,32 @@ class BookkeepingFailureTest {
         }
     }
 
-    private static void execute(InboundHarness h, String sql) throws Exception {
-        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
-            s.execute(sql);
-            c.commit();
+    /**
+     * The turn's own failure is what the reader reports, also when ending the transaction then fails with an Error
+     * (added to the turn's failure as suppressed): the refused dead letter, not the container's Error.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void theTurnsFailureIsReportedWhenEndingItFailsWithAnError(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            BrokerMessageListener bean = m -> {
+                throw new IllegalStateException("poison");
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setMaxDeliveryAttempts(1);
+            h.execute("ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
+                    + InboundHarness.TARGET_QUEUE + "')");
+            org.ssbjca.fakes.FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            f.failAfterDelivery(new AssertionError("simulated: the container's completion failed"));
+
+            h.send("poison");
+
+            Awaitility.await("the refused dead letter reported").atMost(WAIT).until(
+                    () -> String.valueOf(a.metrics().lastError()).toLowerCase().contains("refused_by_the_test"));
+            f.failAfterDelivery(null);
+            assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "the message is still queued");
         }
     }
 }

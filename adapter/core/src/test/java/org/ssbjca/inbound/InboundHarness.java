@@ -146,6 +146,16 @@ public final class InboundHarness implements AutoCloseable {
         });
     }
 
+    /** Runs statements (DDL, test data) on a connection of their own, committed: the database as a user changes it. */
+    public void execute(String... statements) throws SQLException {
+        try (Connection c = db.source().open(); java.sql.Statement s = c.createStatement()) {
+            for (String sql : statements) {
+                s.execute(sql);
+            }
+            c.commit();
+        }
+    }
+
     public long depth(String queue) {
         return query(a -> a.queueDepth(queue));
     }

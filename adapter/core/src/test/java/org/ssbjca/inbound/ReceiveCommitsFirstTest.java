@@ -124,11 +124,8 @@ class ReceiveCommitsFirstTest {
              org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(ReceiveFirstDelivery.class)) {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
-            ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            ServiceBrokerActivationSpec spec = oneReaderCommittingFirst(h, 2);
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
-            spec.setReceiveBatchSize(2);
-            spec.setMaxReaders(1);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             java.util.concurrent.atomic.AtomicInteger notified = new java.util.concurrent.atomic.AtomicInteger();
@@ -169,10 +166,7 @@ class ReceiveCommitsFirstTest {
              org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(ReceiveFirstDelivery.class)) {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
-            ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
-            spec.setReceiveBatchSize(5);
-            spec.setMaxReaders(1);
+            ServiceBrokerActivationSpec spec = oneReaderCommittingFirst(h, 5);
             org.ssbjca.fakes.FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
             f.failBeforeDelivery(2);
 
@@ -187,5 +181,15 @@ class ReceiveCommitsFirstTest {
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "committed before delivery");
             assertEquals(0, f.pairingErrors.get());
         }
+    }
+
+    /** @return the harness's spec with commitBeforeDelivery, one reader and that batch size */
+    private static ServiceBrokerActivationSpec oneReaderCommittingFirst(InboundHarness h, int batchSize)
+            throws Exception {
+        ServiceBrokerActivationSpec spec = h.spec();
+        spec.setCommitBeforeDelivery(true);
+        spec.setReceiveBatchSize(batchSize);
+        spec.setMaxReaders(1);
+        return spec;
     }
 }

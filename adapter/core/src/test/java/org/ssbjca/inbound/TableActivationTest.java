@@ -459,12 +459,7 @@ class TableActivationTest {
     }
 
     static void execute(InboundHarness h, String... statements) throws Exception {
-        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-            c.commit();
-        }
+        h.execute(statements);
     }
 
     static long count(InboundHarness h, String query) throws Exception {

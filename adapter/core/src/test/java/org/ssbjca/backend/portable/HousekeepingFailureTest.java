@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.Level;
@@ -38,7 +36,7 @@ class HousekeepingFailureTest {
                 return null;
             });
             long due = System.nanoTime() + Duration.ofMillis(1_100).toNanos();
-            execute(h, "ALTER TABLE ssb.message ADD CONSTRAINT refused_by_the_test CHECK (message_type_name <> '"
+            h.execute("ALTER TABLE ssb.message ADD CONSTRAINT refused_by_the_test CHECK (message_type_name <> '"
                     + MessageTypes.DIALOG_TIMER + "')");
             Awaitility.await("the timer due").atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= due);
 
@@ -50,7 +48,7 @@ class HousekeepingFailureTest {
             assertEquals(1, failed.size(), failed.toString());
             assertTrue(failed.get(0).toLowerCase().contains("refused_by_the_test"), failed.get(0));
 
-            execute(h, "ALTER TABLE ssb.message DROP CONSTRAINT refused_by_the_test");
+            h.execute("ALTER TABLE ssb.message DROP CONSTRAINT refused_by_the_test");
             List<BrokerMessage> timer = h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.INITIATOR_QUEUE)
                     .timeout(Duration.ofSeconds(10))));
             assertEquals(1, timer.size(), "the timer fires at a later look: " + timer);
@@ -69,21 +67,14 @@ class HousekeepingFailureTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             h.send("a");
             // the look for due timers reads this column; the RECEIVE does not
-            execute(h, "ALTER TABLE ssb.conversation_endpoint RENAME COLUMN timer_expires_at TO renamed_by_the_test");
+            h.execute("ALTER TABLE ssb.conversation_endpoint RENAME COLUMN timer_expires_at TO renamed_by_the_test");
             try {
                 assertThrows(org.ssbjca.api.BrokerException.class,
                         () -> h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE))));
                 assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "rolled back: the message is still queued");
             } finally {
-                execute(h, "ALTER TABLE ssb.conversation_endpoint RENAME COLUMN renamed_by_the_test TO timer_expires_at");
+                h.execute("ALTER TABLE ssb.conversation_endpoint RENAME COLUMN renamed_by_the_test TO timer_expires_at");
             }
-        }
-    }
-
-    private static void execute(InboundHarness h, String sql) throws Exception {
-        try (Connection c = h.db.source().open(); Statement s = c.createStatement()) {
-            s.execute(sql);
-            c.commit();
         }
     }
 }
