@@ -161,10 +161,16 @@ public final class EndpointActivation {
      * reader waiting in its RECEIVE is woken for it; when every reader is delivering, the first one done takes it.
      *
      * @param deadLetterId the dead letter's id
-     * @return completes with true when the bean took it and the transaction committed
+     * @return completes with true when the bean took it and the transaction committed; false when it failed, or at
+     *         once when the activation has stopped
      */
     public CompletableFuture<Boolean> redeliver(long deadLetterId) {
         CompletableFuture<Boolean> result = redeliveries.add(deadLetterId);
+        if (stopped) {
+            // stop() may have answered the waiting letters before this one came: no reader will take it
+            redeliveries.failAll();
+            return result;
+        }
         wakeForRedeliveries();
         return result;
     }

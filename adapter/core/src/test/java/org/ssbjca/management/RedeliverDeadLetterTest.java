@@ -32,6 +32,21 @@ import org.ssbjca.inbound.ServiceBrokerActivationSpec;
  */
 class RedeliverDeadLetterTest {
 
+    /**
+     * A redelivery asked of an activation that has stopped (an operator's JMX call racing an undeploy) is answered
+     * at once, not delivered: no reader will take it, and its caller must not wait for one.
+     */
+    @Test
+    void aRedeliveryAskedOfAStoppedActivationIsAnsweredAtOnce() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> { }, true, h.spec());
+            EndpointActivation a = h.ra.activations().get(0);
+            a.stop();
+
+            assertEquals(Boolean.FALSE, a.redeliver(1).getNow(null));
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aRedeliveryWakesAWaitingReaderAndReturnsAtOnce(String backend) throws Exception {
