@@ -33,6 +33,8 @@ public final class EndpointActivation {
     private final MessageEndpointFactory factory;
     private final ServiceBrokerActivationSpec spec;
     private final List<QueueReader> readers = new CopyOnWriteArrayList<>();
+    /** Readers retired by a lower MaxReaders that may still finish a delivery: {@link #stop()} waits for them too. */
+    private final List<QueueReader> retired = new ArrayList<>();
     private final Semaphore reconnectGate = new Semaphore(1);
     private final DeliverySettings settings;
     private final ActivationMetrics metrics = new ActivationMetrics();
@@ -112,8 +114,11 @@ public final class EndpointActivation {
                 throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
             }
         }
+        retired.removeIf(r -> r.end().await(0));
         while (readers.size() > n) {
-            readers.remove(readers.size() - 1).stop();
+            QueueReader r = readers.remove(readers.size() - 1);
+            r.stop();
+            retired.add(r);
         }
     }
 
@@ -123,7 +128,9 @@ public final class EndpointActivation {
         synchronized (this) { // not while setMaxReaders (JMX) adds readers: none may escape the stop
             stopped = true;
             stopping = new ArrayList<>(readers);
+            stopping.addAll(retired);
             readers.clear();
+            retired.clear();
         }
         stopping.forEach(QueueReader::stop);
         for (QueueReader r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, QueueReader::end)) {

@@ -1,0 +1,61 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.fakes.FakeEndpointFactory;
+
+/**
+ * A reader retired by lowering MaxReaders finishes its delivery in flight; the activation's stop (an undeploy)
+ * waits for it as for the others, so that no delivery outlives the deactivation and every endpoint is released when
+ * it returns.
+ */
+class RetiredReadersTest {
+
+    @Test
+    void stopWaitsForAReaderRetiredByLoweringMaxReaders() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            CountDownLatch first = new CountDownLatch(1);
+            CountDownLatch second = new CountDownLatch(1);
+            Set<String> delivering = ConcurrentHashMap.newKeySet();
+            BrokerMessageListener bean = m -> {
+                // the fake work manager names each thread after its work: "fake-work-reader <n> of ..."
+                boolean isSecond = Thread.currentThread().getName().contains("reader 2 ");
+                delivering.add(isSecond ? "reader 2" : "reader 1");
+                try {
+                    (isSecond ? second : first).await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(2);
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            h.send("one");
+            h.send("two"); // another conversation, another group: the second reader takes it
+            Awaitility.await("both readers in a delivery").atMost(Duration.ofSeconds(30))
+                    .until(() -> delivering.size() == 2);
+
+            a.setMaxReaders(1); // retires reader 2 in its delivery
+            CompletableFuture<Void> stopped = CompletableFuture.runAsync(a::stop);
+            first.countDown();
+
+            assertThrows(TimeoutException.class, () -> stopped.get(1, TimeUnit.SECONDS),
+                    "the stop waits for the retired reader's delivery");
+            second.countDown();
+            stopped.get(30, TimeUnit.SECONDS);
+            assertEquals(0, f.liveEndpoints.get(), "every endpoint released when the stop returns");
+        }
+    }
+}
