@@ -269,8 +269,12 @@ final class PortableSession implements BrokerSession {
             if (queue == null) {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
-            st.update(sql.deletePriority, group);
-            st.update(sql.insertPriority, group, queue, priority, broker.now());
+            if (sql.upsertPriority != null) {
+                st.update(sql.upsertPriority, group, queue, priority, broker.now());
+            } else {
+                st.update(sql.deletePriority, group);
+                st.update(sql.insertPriority, group, queue, priority, broker.now());
+            }
             prioritiesSet.set();
         } catch (SQLException e) {
             throw failure("set priority of conversation group " + group, e);

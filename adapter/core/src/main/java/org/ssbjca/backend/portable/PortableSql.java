@@ -339,6 +339,12 @@ final class PortableSql {
     // ---- priorities
     final String deletePriority = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?";
     final String insertPriority;
+    /**
+     * PostgreSQL (null on H2): a group's priority set in one statement, replacing the one it had. Two transactions
+     * setting one group's priority at once (two nodes' scans of one request) then wait for each other and the later
+     * wins; a DELETE then INSERT failed the second on the primary key ({@code ConcurrentSetPriorityTest}).
+     */
+    final String upsertPriority;
 
     // ---- delivery ledger
     final String hasAttempts = "SELECT 1 FROM ssb.delivery_attempt WHERE queue_name = ? LIMIT 1";
@@ -556,6 +562,9 @@ final class PortableSql {
                 + " FROM (" + knownSendChecks + ") c");
         insertPriority = "INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priority,"
                 + " request_order, requested_at) VALUES (?, ?, ?, " + dialect.nextPriorityRequest + ", ?)";
+        upsertPriority = dialect.receivesInOneStatement ? insertPriority + " ON CONFLICT (conversation_group_id)"
+                + " DO UPDATE SET queue_name = EXCLUDED.queue_name, priority = EXCLUDED.priority,"
+                + " request_order = EXCLUDED.request_order, requested_at = EXCLUDED.requested_at" : null;
         if (dialect.receivesInOneStatement) { // PostgreSQL; H2 runs the statements one by one
             for (boolean holds : new boolean[] {false, true}) {
                 String notHeld = holds ? " AND " + NOT_HELD : "";
