@@ -182,6 +182,11 @@ public final class ActivationMetrics {
         return totalDeliveryNanos.sum() / 1e6;
     }
 
+    /** @return whether that reader's bean is being called now */
+    boolean delivering(String reader) {
+        return inFlight.containsKey(reader);
+    }
+
     /** @return the deliveries in flight, by reader name */
     public Map<String, InFlight> inFlight() {
         return Map.copyOf(inFlight);

@@ -241,7 +241,10 @@ final class QueueReader implements Runnable {
     void stop() {
         stopped = true;
         ReaderConnection c = connection;
-        if (c != null) {
+        // A reader in a delivery sees the stop when its delivery ends; its session is the bean's too (its verbs
+        // through the connection factory), and cancelling it would end the bean's own RECEIVE empty. A stop that
+        // comes between the reader's RECEIVE and its bean's call still cancels it.
+        if (c != null && !activation.metrics().delivering(name)) {
             c.cancel();
         }
         activation.wakePaused();

@@ -58,4 +58,63 @@ class RetiredReadersTest {
             assertEquals(0, f.liveEndpoints.get(), "every endpoint released when the stop returns");
         }
     }
+
+    /**
+     * A reader retired while its bean runs leaves the bean's own verbs on the reader's session working until the
+     * delivery ends: the bean's RECEIVE finds the message waiting, instead of an empty answer from a session the stop
+     * had cancelled.
+     */
+    @Test
+    void aBeanWhoseReaderIsRetiredStillReceivesInItsDelivery() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory mcf =
+                    new org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(h.ra);
+            CountDownLatch first = new CountDownLatch(1);
+            CountDownLatch second = new CountDownLatch(1);
+            Set<String> delivering = ConcurrentHashMap.newKeySet();
+            java.util.List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                boolean isSecond = Thread.currentThread().getName().contains("reader 2 ");
+                delivering.add(isSecond ? "reader 2" : "reader 1");
+                try {
+                    (isSecond ? second : first).await(30, TimeUnit.SECONDS);
+                    if (isSecond) {
+                        jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
+                        try (org.ssbjca.api.ServiceBrokerConnection broker =
+                                (org.ssbjca.api.ServiceBrokerConnection) mc.getConnection(null, null)) {
+                            broker.receive(org.ssbjca.api.ReceiveRequest.from(InboundHarness.TARGET_QUEUE)
+                                    .timeout(Duration.ofSeconds(5))).forEach(r -> received.add(r.bodyAsText()));
+                        } finally {
+                            mc.destroy();
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (jakarta.resource.ResourceException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(2);
+            h.activate(BrokerMessageListener.class, bean, false, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            h.send("one");
+            h.send("two");
+            Awaitility.await("both readers in a delivery").atMost(Duration.ofSeconds(30))
+                    .until(() -> delivering.size() == 2);
+            h.send("waiting"); // a third group, which no reader is free to take
+
+            try {
+                a.setMaxReaders(1); // retires reader 2 in its delivery
+                second.countDown();
+
+                Awaitility.await("the retired reader's bean received").atMost(Duration.ofSeconds(30))
+                        .until(() -> a.metrics().committed() >= 1);
+                assertEquals(java.util.List.of("waiting"), received);
+            } finally {
+                first.countDown();
+            }
+        }
+    }
 }
