@@ -22,6 +22,10 @@ final class ReaderConnection implements AutoCloseable {
     private final XAResource enlisted;
     private final BrokerRegistry.Entry database;
     private Connection bookkeeping;
+    private long bookkeepingUsedAt;
+    /** A bookkeeping connection idle longer than this is checked before it is used (one round trip). */
+    private static final long BOOKKEEPING_IDLE_CHECK_NANOS = 1_000_000_000L;
+    private static final int BOOKKEEPING_CHECK_SECONDS = 2;
     private volatile Boolean lastOutcome;
     private final boolean timeoutIgnored;
 
@@ -129,16 +133,38 @@ final class ReaderConnection implements AutoCloseable {
     /**
      * A second, plain connection for the adapter's bookkeeping in transactions of its own while a delivery's
      * branch is still open (failed deliveries must be counted before the rollback puts the message back, where
-     * another reader could take it). Opened on first use.
+     * another reader could take it). Opened on first use; checked (and opened again if the server ended it) when it
+     * has been idle over a second.
      *
      * @return the connection, auto-commit off
      * @throws SQLException if it cannot be opened
      */
     Connection bookkeeping() throws SQLException {
+        long now = System.nanoTime();
+        if (bookkeeping != null && now - bookkeepingUsedAt > BOOKKEEPING_IDLE_CHECK_NANOS && !alive(bookkeeping)) {
+            // idle since its last use (a queue reader's is used only when a delivery fails): the server may have
+            // ended it meanwhile (PostgreSQL's idle_session_timeout, a DBA, a NAT), and the failure it is to count
+            // would be lost with it
+            try {
+                bookkeeping.close();
+            } catch (SQLException e) {
+                // gone anyway
+            }
+            bookkeeping = null;
+        }
         if (bookkeeping == null) {
             bookkeeping = database.source().open();
         }
+        bookkeepingUsedAt = now;
         return bookkeeping;
+    }
+
+    private static boolean alive(Connection c) {
+        try {
+            return c.isValid(BOOKKEEPING_CHECK_SECONDS);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     /** Wakes a RECEIVE that is waiting on another thread, and ends every later one at once (the reader stops). */
