@@ -21,8 +21,6 @@ import org.ssbjca.support.TaskEnd;
 final class QueueReader implements Runnable {
 
     private static final AdapterLog LOG = AdapterLog.of(QueueReader.class);
-    /** how long a failed reader's connection may take to say whether it is still alive */
-    private static final int ALIVE_CHECK_SECONDS = 2;
 
     private final EndpointActivation activation;
     private final DeliverySettings settings;
@@ -163,20 +161,9 @@ final class QueueReader implements Runnable {
                 && activation.database().broker().connectionLost(sql));
         // a driver's own error while its server went away (H2's TCP server closing a session under a statement
         // reports a general error, 50000) names no lost connection: the connection itself says it
-        return !lost && connectionAlive();
+        return !lost && (connection == null || connection.alive());
     }
 
-    /** @return false only if the reader has a connection and it no longer answers */
-    private boolean connectionAlive() {
-        if (connection == null) {
-            return true;
-        }
-        try {
-            return connection.connection().isValid(ALIVE_CHECK_SECONDS);
-        } catch (SQLException | RuntimeException e) {
-            return false;
-        }
-    }
 
     /** @return the causes of a failure, its own first, at most 10 deep */
     private static Stream<Throwable> causes(Throwable e) {

@@ -25,7 +25,8 @@ final class ReaderConnection implements AutoCloseable {
     private long bookkeepingUsedAt;
     /** A bookkeeping connection idle longer than this is checked before it is used (one round trip). */
     private static final long BOOKKEEPING_IDLE_CHECK_NANOS = 1_000_000_000L;
-    private static final int BOOKKEEPING_CHECK_SECONDS = 2;
+    /** How long a connection may take to say whether it is still alive. */
+    private static final int ALIVE_CHECK_SECONDS = 2;
     private volatile Boolean lastOutcome;
     private final boolean timeoutIgnored;
 
@@ -159,10 +160,15 @@ final class ReaderConnection implements AutoCloseable {
         return bookkeeping;
     }
 
+    /** @return whether the reader's connection still answers (one round trip; false once it is closed) */
+    boolean alive() {
+        return alive(connection);
+    }
+
     private static boolean alive(Connection c) {
         try {
-            return c.isValid(BOOKKEEPING_CHECK_SECONDS);
-        } catch (SQLException e) {
+            return c.isValid(ALIVE_CHECK_SECONDS);
+        } catch (SQLException | RuntimeException e) {
             return false;
         }
     }
