@@ -50,6 +50,11 @@ final class CancellableStatement {
         cancel();
     }
 
+    /** @return whether {@link #close()} was called: no statement runs any more */
+    boolean isClosed() {
+        return closed;
+    }
+
     /**
      * Runs a statement, published for {@link #cancel()} while it runs.
      *

@@ -56,7 +56,6 @@ final class Receiver {
     private final GroupPresence presence;
     private final GroupPresence holds;
     private final CancellableStatement waiting = new CancellableStatement();
-    private volatile boolean cancelled;
 
     Receiver(Connection c, GroupPresence presence, GroupPresence holds) {
         this.c = c;
@@ -69,7 +68,6 @@ final class Receiver {
      * {@link #receive} for what the cancelled RECEIVE returns.
      */
     void cancel() {
-        cancelled = true;
         waiting.close();
     }
 
@@ -85,7 +83,7 @@ final class Receiver {
      * @throws BrokerException any other failure, translated ({@link SqlServerErrors})
      */
     List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
-        if (cancelled) {
+        if (waiting.isClosed()) {
             return List.of();
         }
         QueueName queue = SqlServerNames.queue(r.queue());
@@ -236,7 +234,7 @@ final class Receiver {
      * have taken ends with the transaction.
      */
     Optional<UUID> getConversationGroup(String queueName, Duration timeout) {
-        if (cancelled) {
+        if (waiting.isClosed()) {
             return Optional.empty();
         }
         QueueName queue = SqlServerNames.queue(queueName);
