@@ -28,11 +28,7 @@ class BookkeepingFailureTest {
                 calls.add(m.bodyAsText());
                 throw new IllegalStateException("poison");
             };
-            ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(1);
-            h.execute("ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
-                    + InboundHarness.TARGET_QUEUE + "')");
+            ServiceBrokerActivationSpec spec = oneAttemptAndDeadLettersRefused(h);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -40,7 +36,7 @@ class BookkeepingFailureTest {
 
             // the failed delivery, then the dead-letter insert refused at every turn after it
             Awaitility.await("the dead-letter insert refused").atMost(WAIT)
-                    .until(() -> String.valueOf(a.metrics().lastError()).toLowerCase().contains("refused_by_the_test"));
+                    .until(() -> namesTheRefusal(a));
             assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "the message is still queued");
             assertEquals(0, a.metrics().deadLettered());
 
@@ -67,11 +63,7 @@ class BookkeepingFailureTest {
             BrokerMessageListener bean = m -> {
                 throw new IllegalStateException("poison");
             };
-            ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(1);
-            h.execute("ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
-                    + InboundHarness.TARGET_QUEUE + "')");
+            ServiceBrokerActivationSpec spec = oneAttemptAndDeadLettersRefused(h);
             org.ssbjca.fakes.FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             f.failAfterDelivery(new AssertionError("simulated: the container's completion failed"));
@@ -79,9 +71,23 @@ class BookkeepingFailureTest {
             h.send("poison");
 
             Awaitility.await("the refused dead letter reported").atMost(WAIT).until(
-                    () -> String.valueOf(a.metrics().lastError()).toLowerCase().contains("refused_by_the_test"));
+                    () -> namesTheRefusal(a));
             f.failAfterDelivery(null);
             assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "the message is still queued");
         }
+    }
+
+    /** @return one reader, one attempt before the dead letter, and a database that refuses the dead-letter insert */
+    private static ServiceBrokerActivationSpec oneAttemptAndDeadLettersRefused(InboundHarness h) throws Exception {
+        ServiceBrokerActivationSpec spec = h.spec();
+        spec.setMaxReaders(1);
+        spec.setMaxDeliveryAttempts(1);
+        h.execute("ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
+                + InboundHarness.TARGET_QUEUE + "')");
+        return spec;
+    }
+
+    private static boolean namesTheRefusal(EndpointActivation a) {
+        return String.valueOf(a.metrics().lastError()).toLowerCase().contains("refused_by_the_test");
     }
 }
