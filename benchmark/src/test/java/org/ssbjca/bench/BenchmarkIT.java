@@ -26,6 +26,7 @@ import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.backend.portable.ReaderReceive;
 import org.ssbjca.bench.server.BenchControlMXBean;
 
 /**
@@ -194,14 +195,20 @@ class BenchmarkIT {
         List<Drain> artemis = new ArrayList<>();
         List<Drain> loop = new ArrayList<>();
         List<Drain> inWildFly = new ArrayList<>();
+        List<Drain> loopReceive = new ArrayList<>();
+        List<Drain> inWildFlyReceive = new ArrayList<>();
+        String receive = ReaderReceive.perMessage();
         double[] toArtemis = new double[Rounds.COUNT];
         double[] toLoop = new double[Rounds.COUNT];
         double[] inWildFlyToLoop = new double[Rounds.COUNT];
         double[] toInWildFly = new double[Rounds.COUNT];
+        double[] receiveToLoop = new double[Rounds.COUNT];
+        double[] toInWildFlyReceive = new double[Rounds.COUNT];
         double[] statement = null;
         for (int round = 0; round < Rounds.COUNT; round++) {
             boolean first = round == 0;
-            for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly"))) {
+            for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly", "loop-receive",
+                    "in-wildfly-receive"))) {
                 if (first && ("ssb".equals(system) || "loop".equals(system))) {
                     resetStatements();
                 }
@@ -214,6 +221,8 @@ class BenchmarkIT {
                     }
                     case "artemis" -> artemis.add(artemisDrain(BenchDeployments.artemisConsumer(4), THROUGHPUT));
                     case "in-wildfly" -> inWildFly.add(containerDrain(4, THROUGHPUT));
+                    case "loop-receive" -> loopReceive.add(loopDrain(receive, 4, THROUGHPUT));
+                    case "in-wildfly-receive" -> inWildFlyReceive.add(containerDrain(receive, 4, THROUGHPUT));
                     default -> {
                         loop.add(loopDrain(4, THROUGHPUT));
                         if (first) {
@@ -226,6 +235,8 @@ class BenchmarkIT {
             toLoop[round] = ssb.get(round).rate() / loop.get(round).rate();
             inWildFlyToLoop[round] = inWildFly.get(round).rate() / loop.get(round).rate();
             toInWildFly[round] = ssb.get(round).rate() / inWildFly.get(round).rate();
+            receiveToLoop[round] = loopReceive.get(round).rate() / loop.get(round).rate();
+            toInWildFlyReceive[round] = ssb.get(round).rate() / inWildFlyReceive.get(round).rate();
         }
         this.ssb4 = median(ssb);
         String journal = BenchServer.journal();
@@ -257,6 +268,21 @@ class BenchmarkIT {
         report.row("ceiling", "ssb-jca (4 readers) / the loop inside WildFly", Report.ratio(Rounds.median(
                 toInWildFly)), "what ssb-jca itself costs: its RECEIVE, bookkeeping, the MessageEndpoint; "
                         + eachRound(toInWildFly));
+        report.row("ceiling", "the plain JDBC loop running the readers' own RECEIVE statement (ssb-jca's text, no"
+                + " adapter), 4 threads", Report.rate(median(loopReceive)), "the ceiling's loop with ssb-jca's"
+                        + " statement instead of the ceiling's" + roundsNote(loopReceive) + "; "
+                        + cpuOf(loopReceive, true));
+        report.row("ceiling", "the loop with the readers' RECEIVE / the plain JDBC loop", Report.ratio(Rounds.median(
+                receiveToLoop)), "what ssb-jca's statement costs against the ceiling's (parking a drained group,"
+                        + " the disabled queue, the race marker, whether it took the last messages); "
+                        + eachRound(receiveToLoop));
+        report.row("ceiling", "the loop inside WildFly running the readers' RECEIVE statement, 4 threads",
+                Report.rate(median(inWildFlyReceive)), "the container's steps around ssb-jca's statement, no adapter"
+                        + roundsNote(inWildFlyReceive) + "; " + cpuOf(inWildFlyReceive, false));
+        report.row("ceiling", "ssb-jca (4 readers) / the loop inside WildFly running its RECEIVE",
+                Report.ratio(Rounds.median(toInWildFlyReceive)), "what the adapter's Java costs around its statement:"
+                        + " the reader, its bookkeeping, the MessageEndpoint, reading every column; "
+                        + eachRound(toInWildFlyReceive));
     }
 
     /** The median per-message rate of the throughput phase's ssb-jca drains (the batch phase's denominator). */
@@ -1133,11 +1159,16 @@ class BenchmarkIT {
 
     /** The plain JDBC loop ({@link JdbcCeiling}) drains {@code messages} with {@code threads} threads. */
     private Drain loopDrain(int threads, int messages) throws Exception {
+        return loopDrain(JdbcCeiling.TAKE, threads, messages);
+    }
+
+    /** @param statement the ceiling's ({@link JdbcCeiling#TAKE}) or the readers' own RECEIVE ({@link ReaderReceive}) */
+    private Drain loopDrain(String statement, int threads, int messages) throws Exception {
         int n = loadSsb(messages);
         CpuMeter.Reading before = cpuNow();
         lastWindowFrom = System.nanoTime();
         CpuMeter.Reading[] used = {null};
-        long[] r = JdbcCeiling.drain(pg, SsbLoader.QUEUE, threads, n, () -> {
+        long[] r = JdbcCeiling.drain(pg, statement, SsbLoader.QUEUE, threads, n, () -> {
             lastWindowTo = System.nanoTime();
             used[0] = since(before);
         });
@@ -1152,10 +1183,15 @@ class BenchmarkIT {
      * as the MDBs' drains are.
      */
     private Drain containerDrain(int threads, int messages) throws Exception {
+        return containerDrain(JdbcCeiling.TAKE, threads, messages);
+    }
+
+    /** @param statement the ceiling's ({@link JdbcCeiling#TAKE}) or the readers' own RECEIVE ({@link ReaderReceive}) */
+    private Drain containerDrain(String statement, int threads, int messages) throws Exception {
         int n = loadSsb(messages);
         control.arm(n);
         control.startContainerLoop(new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD},
-                JdbcCeiling.TAKE, SsbLoader.QUEUE, threads, n);
+                statement, SsbLoader.QUEUE, threads, n);
         int[] taken = {-1};
         long[] r = awaitTimed(n, () -> taken[0] = control.joinContainerLoop());
         String what = "the in-WildFly loop with " + threads + " thread(s)";

@@ -110,21 +110,24 @@ final class JdbcCeiling {
      * @return {elapsed nanoseconds, messages taken}
      */
     static long[] drain(BenchPostgres pg, String queue, int threads, int expected) throws Exception {
-        return drain(pg, queue, threads, expected, () -> { });
+        return drain(pg, TAKE, queue, threads, expected, () -> { });
     }
 
     /**
+     * @param statement {@link #TAKE}, or the readers' own RECEIVE; every parameter is the queue's name, and a row whose
+     *        first column is null is no message (the RECEIVE's marker: run it again)
      * @param atEnd runs once every thread has finished, before they close their connections (so that their
      *        backends' CPU can still be read)
      */
-    static long[] drain(BenchPostgres pg, String queue, int threads, int expected, Runnable atEnd)
-            throws Exception {
+    static long[] drain(BenchPostgres pg, String statement, String queue, int threads, int expected,
+            Runnable atEnd) throws Exception {
         java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
         PGXADataSource ds = dataSource(pg);
         AtomicInteger taken = new AtomicInteger();
         AtomicLong firstTake = new AtomicLong();
         AtomicLong lastCommit = new AtomicLong();
-        inThreads(threads, "ceiling-", worker -> loop(ds, queue, worker, expected, taken, firstTake, lastCommit, done));
+        inThreads(threads, "ceiling-", worker -> loop(ds, statement, queue, worker, expected, taken, firstTake,
+                lastCommit, done));
         return new long[] {lastCommit.get() - firstTake.get(), taken.get()};
     }
 
@@ -167,12 +170,13 @@ final class JdbcCeiling {
         }
     }
 
-    private static void loop(PGXADataSource ds, String queue, int worker, int expected, AtomicInteger taken,
-            AtomicLong firstTake, AtomicLong lastCommit, java.util.concurrent.CyclicBarrier done) throws Exception {
+    private static void loop(PGXADataSource ds, String statement, String queue, int worker, int expected,
+            AtomicInteger taken, AtomicLong firstTake, AtomicLong lastCommit, java.util.concurrent.CyclicBarrier done)
+            throws Exception {
         XAConnection xa = ds.getXAConnection();
-        try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(TAKE)) {
+        try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(statement)) {
             XAResource resource = xa.getXAResource();
-            take.setString(1, queue);
+            ContainerLoop.bindQueue(take, statement, queue);
             int emptyInARow = 0;
             for (long n = 0; taken.get() < expected && emptyInARow < 100; n++) {
                 Xid xid = new BenchXid(worker, n);
@@ -185,8 +189,10 @@ final class JdbcCeiling {
                 for (int look = 0; rows == 0 && look < ContainerLoop.LOOKS; look++) {
                     try (ResultSet rs = take.executeQuery()) {
                         while (rs.next()) {
-                            rs.getBytes("message_body");
-                            rows++;
+                            if (rs.getObject(1) != null) {
+                                rs.getBytes("message_body");
+                                rows++;
+                            }
                         }
                     }
                 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,11 +64,22 @@ public final class ContainerLoop {
         return loop;
     }
 
+    /**
+     * Binds the queue's name to every parameter of {@code statement}: the loops' statements (the ceiling's and the
+     * readers' own RECEIVE) take no other parameter.
+     */
+    public static void bindQueue(PreparedStatement take, String statement, String queue) throws SQLException {
+        int parameters = (int) statement.chars().filter(ch -> ch == '?').count();
+        for (int i = 1; i <= parameters; i++) {
+            take.setString(i, queue);
+        }
+    }
+
     private void run(TransactionManager tm, ContainerTaker taker, PGXADataSource ds, String statement, String queue,
             int expected) throws Exception {
         XAConnection xa = ds.getXAConnection();
         try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(statement)) {
-            take.setString(1, queue);
+            bindQueue(take, statement, queue);
             XAResource resource = xa.getXAResource();
             int emptyInARow = 0;
             while (taken.get() < expected && emptyInARow < 100) {
