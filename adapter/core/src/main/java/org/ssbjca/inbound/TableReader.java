@@ -36,7 +36,7 @@ final class TableReader implements Runnable {
     private final Backoff backoff = new Backoff(500, 30_000, 0.5);
     private final TaskEnd end = new TaskEnd();
     private volatile boolean stopped;
-    private volatile ReaderConnection connection;
+    private ReaderConnection connection;
     private MessageEndpoint endpoint;
 
     TableReader(TableActivation activation, int id) {
@@ -324,12 +324,14 @@ final class TableReader implements Runnable {
         return stopped;
     }
 
+    /**
+     * Stops the loop: a reader in a delivery sees it when the delivery ends, a pausing one within 100 ms. Its session
+     * is not cancelled (a queue reader's is, outside its bean's call): the reader itself never waits on it, only the
+     * bean's verbs through the connection factory run on it, and a cancelled session ended the bean's RECEIVE empty
+     * at once.
+     */
     void stop() {
         stopped = true;
-        ReaderConnection c = connection;
-        if (c != null) {
-            c.cancel();
-        }
     }
 
     /** @return the end of the reader's loop, reached once it has left its thread */
