@@ -48,6 +48,13 @@ final class PgNotifier extends BackgroundTask {
     static final long INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** The shortest time from a commit that finds the notifier idle to the round that announces it. */
     static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * How long the notifier waits for each answer of the database before it gives its connection up: its statements
+     * never wait for a lock (the unpark skips locked groups) and take well under a millisecond, and a connection left
+     * half-open by a network failure or a failover would otherwise hold the notifier (and every later commit in
+     * {@link #pending}) for good. Below {@link PortableBroker#STOP_WAIT_MILLIS}, so that a stop waits it out.
+     */
+    static final int NETWORK_TIMEOUT_MILLIS = 3_000;
     private final Backoff backoff = new Backoff(200, 10_000, 0.5);
     private Connection connection;
     /** The backend process of {@link #connection}, whose notifications the listener of this JVM ignores; 0: none. */
@@ -153,13 +160,14 @@ final class PgNotifier extends BackgroundTask {
     /**
      * @param source the database
      * @return a connection for the notifier, in auto-commit, that keeps its statements' generic plans
-     *         ({@link PortableSql#GENERIC_PLANS})
+     *         ({@link PortableSql#GENERIC_PLANS}) and waits at most {@link #NETWORK_TIMEOUT_MILLIS} for an answer
      * @throws SQLException if the database refuses
      */
     static Connection open(ConnectionSource source) throws SQLException {
         Connection c = source.open();
         try {
             c.setAutoCommit(true);
+            c.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MILLIS);
             try (java.sql.Statement s = c.createStatement()) {
                 s.execute(PortableSql.GENERIC_PLANS);
             }

@@ -33,7 +33,8 @@ public final class PortableBroker implements Broker {
     /**
      * How long {@link #close()} waits at most for the listener and the notifier to end: the listener looks at its stop
      * flag every 500 ms, between waits for notifications; longer only while it checks a silent connection (at most
-     * 2 s) or connects to a database that does not answer.
+     * 2 s) or connects to a database that does not answer; the notifier waits at most
+     * {@link PgNotifier#NETWORK_TIMEOUT_MILLIS} for each answer of the database.
      */
     static final long STOP_WAIT_MILLIS = 5_000;
 

@@ -2,6 +2,7 @@ package org.ssbjca.backend.portable;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -90,6 +91,40 @@ class PgNotifierTest {
             notifier.stop();
             thread.interrupt();
             thread.join(10_000);
+        }
+    }
+
+    /**
+     * A connection left half-open (the server gone with no FIN or RST reaching the client, as after a network failure
+     * or a failover) is given up and replaced: without that, the notifier waited for the answer to its NOTIFY for good,
+     * announced no commit again, kept every commit's queue in its pending ones, and did not end when stopped.
+     */
+    @Test
+    void aNotifierWhoseConnectionWentSilentConnectsAgain() throws Exception {
+        org.ssbjca.backend.DatabaseConfig database = PostgresServer.get().newDatabase("notifier_half_open");
+        try (BlackHoleProxy proxy = new BlackHoleProxy(database);
+                Connection listening = listening(new ConnectionSource(database))) {
+            PgNotifier notifier = new PgNotifier(new ConnectionSource(proxy.through(database)),
+                    new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+            Thread thread = new Thread(notifier, "notifier");
+            thread.start();
+            try {
+                PGConnection pg = listening.unwrap(PGConnection.class);
+                notifier.committed(List.of(QUEUE));
+                nextArrival(pg);
+                proxy.blackHole();
+                notifier.committed(List.of(QUEUE)); // its NOTIFY goes into the black hole
+
+                await("a commit after the black hole is announced").atMost(Duration.ofSeconds(30)).until(() -> {
+                    notifier.committed(List.of(QUEUE));
+                    PGNotification[] got = pg.getNotifications(500);
+                    return got != null && List.of(got).stream().anyMatch(n -> QUEUE.equals(n.getParameter()));
+                });
+            } finally {
+                notifier.stop();
+                thread.join(10_000);
+            }
+            assertFalse(thread.isAlive(), "the notifier ended when stopped");
         }
     }
 
