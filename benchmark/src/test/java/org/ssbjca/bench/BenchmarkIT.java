@@ -1190,8 +1190,10 @@ class BenchmarkIT {
     private Drain containerDrain(String statement, int threads, int messages) throws Exception {
         int n = loadSsb(messages);
         control.arm(n);
-        control.startContainerLoop(new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD},
-                statement, SsbLoader.QUEUE, threads, n);
+        String[] database = JdbcCeiling.TAKE.equals(statement)
+                ? new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD}
+                : new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD, JdbcCeiling.READER_OPTIONS};
+        control.startContainerLoop(database, statement, SsbLoader.QUEUE, threads, n);
         int[] taken = {-1};
         long[] r = awaitTimed(n, () -> taken[0] = control.joinContainerLoop());
         String what = "the in-WildFly loop with " + threads + " thread(s)";

@@ -56,6 +56,12 @@ final class JdbcCeiling {
             + " message_type_name, message_body, enqueued_at) VALUES ('" + SsbLoader.QUEUE + "', ?, ?, 0,"
             + " 'BenchRequest', ?, now())";
 
+    /**
+     * The session options of the adapter's PostgreSQL connections, for the loops that run the readers' own RECEIVE
+     * (the ceiling's statement runs without them, as it always has).
+     */
+    static final String READER_OPTIONS = org.ssbjca.backend.ConnectionSource.POSTGRESQL_OPTIONS;
+
     private JdbcCeiling() {
     }
 
@@ -123,6 +129,9 @@ final class JdbcCeiling {
             Runnable atEnd) throws Exception {
         java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
         PGXADataSource ds = dataSource(pg);
+        if (!TAKE.equals(statement)) {
+            ds.setOptions(READER_OPTIONS); // the readers' statement in a session like theirs
+        }
         AtomicInteger taken = new AtomicInteger();
         AtomicLong firstTake = new AtomicLong();
         AtomicLong lastCommit = new AtomicLong();

@@ -48,6 +48,9 @@ public final class ContainerLoop {
         ds.setUrl(database[0]);
         ds.setUser(database[1]);
         ds.setPassword(database[2]);
+        if (database.length > 3) {
+            ds.setOptions(database[3]);
+        }
         for (int t = 0; t < count; t++) {
             Thread thread = new Thread(() -> {
                 try {
