@@ -216,6 +216,18 @@ public interface BrokerSession {
     }
 
     /**
+     * Whether this session's last RECEIVE may have taken the last messages of a group that has a priority: its reader
+     * then drops that priority ({@link DeliveryLedger#clearPriorityIfDrained}) even though no scan of its own saw it
+     * (set through the outbound connection or by another node since the scan).
+     *
+     * @return false only when the backend knows that the RECEIVE did not find its queue with prioritised groups, or
+     *         (PostgreSQL) that it left its group messages; true when it may have, or when not known
+     */
+    default boolean mayHaveDrainedPrioritised() {
+        return true;
+    }
+
+    /**
      * Lets this session hold back a write until the next verb or {@link #flush()} when that saves a round trip (on
      * PostgreSQL: a BEGIN DIALOG in a new group whose declared objects the broker has already found, written
      * together with the dialog's first SEND in one statement). Only an owner that calls {@link #flush()} before

@@ -47,6 +47,12 @@ final class DeliverySteps {
     private final BatchSorter sorter;
     /** The delivery runs in the reader's local transaction, which the bean's verbs join when it has no JTA one. */
     private boolean localTransaction;
+    /**
+     * Whether this transaction's RECEIVE may have drained a group with a priority that this activation's scans have
+     * not seen (set through the outbound connection since the last scan): its priority is then dropped as a known
+     * one's is.
+     */
+    private boolean mayHaveDrainedPrioritised;
 
     DeliverySteps(EndpointActivation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
         this.activation = activation;
@@ -127,8 +133,18 @@ final class DeliverySteps {
 
     /** RECEIVE in the reader's local transaction; the caller rolls back if it fails. */
     List<BrokerMessage> receiveLocal() {
-        return connection.session().receive(request(), settings.priorityEnabled(),
-                settings.redelivery().holds());
+        return received(connection.session().receive(request(), settings.priorityEnabled(),
+                settings.redelivery().holds()));
+    }
+
+    /**
+     * Notes whether the RECEIVE may have drained a prioritised group, as the backend says (it found prioritised
+     * groups; on PostgreSQL, it also left its group without messages).
+     */
+    private List<BrokerMessage> received(List<BrokerMessage> messages) {
+        mayHaveDrainedPrioritised = settings.priorityEnabled() && !messages.isEmpty()
+                && connection.session().mayHaveDrainedPrioritised();
+        return messages;
     }
 
     void endLocal(boolean commit) throws java.sql.SQLException {
@@ -152,7 +168,8 @@ final class DeliverySteps {
 
     /** RECEIVE in the container's transaction (if anything of the turn fails, XaDelivery votes to roll back). */
     List<BrokerMessage> receive() {
-        return connection.session().receive(request(), settings.priorityEnabled(), settings.redelivery().holds());
+        return received(connection.session().receive(request(), settings.priorityEnabled(),
+                settings.redelivery().holds()));
     }
 
     private ReceiveRequest request() {
@@ -218,7 +235,8 @@ final class DeliverySteps {
             }
             ledger().clearAttempts(done);
         }
-        if (settings.priorityEnabled() && activation.priorities().hasPriority(batch.group())) {
+        if (settings.priorityEnabled()
+                && (mayHaveDrainedPrioritised || activation.priorities().hasPriority(batch.group()))) {
             ledger().clearPriorityIfDrained(settings.queue(), batch.group());
         }
         return true;

@@ -36,6 +36,8 @@ final class MessageStore {
     private final java.util.Set<UUID> groupsToCheck = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Whether the last {@link #receiveOnce} took the last messages waiting for a reader (only known on PostgreSQL). */
     private boolean tookLast;
+    /** See {@link #mayHaveDrainedPrioritised}. */
+    private boolean mayHaveDrainedPrioritised;
 
     MessageStore(PortableBroker broker, Statements statements, TouchedQueues touchedQueues) {
         this.broker = broker;
@@ -160,6 +162,7 @@ final class MessageStore {
      */
     List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         tookLast = false;
+        mayHaveDrainedPrioritised = true;
         try {
             if (r.conversationHandle() != null) {
                 UUID group = st.first(sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
@@ -181,7 +184,9 @@ final class MessageStore {
             if (checksEnabled(r)) {
                 return takeNext(r.queue(), r.top(), heldAt, priorities && mayHavePriorities(r.queue()));
             }
-            for (UUID group : candidates(r.queue(), heldAt, priorities)) {
+            List<UUID> prioritised = prioritisedCandidates(r.queue(), heldAt, priorities);
+            mayHaveDrainedPrioritised = !prioritised.isEmpty();
+            for (UUID group : candidates(r.queue(), heldAt, prioritised)) {
                 if (st.exists(sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
                     if (!batch.isEmpty()) {
@@ -283,6 +288,7 @@ final class MessageStore {
             }
         }
         tookLast = last[0];
+        mayHaveDrainedPrioritised = prioritised && parked[0];
         if (parked[0]) {
             // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
             groupsToCheck.add(batch.get(0).conversationGroupId());
@@ -297,6 +303,16 @@ final class MessageStore {
      */
     boolean tookLast() {
         return tookLast;
+    }
+
+    /**
+     * @return whether the last {@link #receiveOnce} may have taken the last messages of a group with a priority: on
+     *         PostgreSQL, its statement tried the prioritised groups first and left its group without messages
+     *         (parked); on H2, its queue had prioritised groups with messages; true for a RECEIVE of one
+     *         conversation or group
+     */
+    boolean mayHaveDrainedPrioritised() {
+        return mayHaveDrainedPrioritised;
     }
 
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */
@@ -322,9 +338,18 @@ final class MessageStore {
      * @param priorities false: the groups in round-robin order only
      */
     private Iterable<UUID> candidates(String queue, Instant heldAt, boolean priorities) throws SQLException {
-        List<UUID> prioritised = priorities ? st.list(sql.priorityCandidates,
-                rs -> Jdbc.uuid(rs, "conversation_group_id"), queue, heldAt, CANDIDATE_PAGE) : List.of();
+        return candidates(queue, heldAt, prioritisedCandidates(queue, heldAt, priorities));
+    }
+
+    /** As {@link #candidates(String, Instant, boolean)}, the prioritised groups already read. */
+    private Iterable<UUID> candidates(String queue, Instant heldAt, List<UUID> prioritised) {
         return () -> new GroupCursor(prioritised, queue, heldAt);
+    }
+
+    /** @return the first page of prioritised groups with messages, best first; none when {@code priorities} is false */
+    private List<UUID> prioritisedCandidates(String queue, Instant heldAt, boolean priorities) throws SQLException {
+        return priorities ? st.list(sql.priorityCandidates, rs -> Jdbc.uuid(rs, "conversation_group_id"), queue,
+                heldAt, CANDIDATE_PAGE) : List.of();
     }
 
     private List<BrokerMessage> take(UUID group, String query, UUID key, int top) throws SQLException {

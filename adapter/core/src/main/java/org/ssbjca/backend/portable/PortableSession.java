@@ -238,6 +238,12 @@ final class PortableSession implements BrokerSession {
         return !drainedKnown;
     }
 
+    /** See {@link MessageStore#mayHaveDrainedPrioritised}. */
+    @Override
+    public boolean mayHaveDrainedPrioritised() {
+        return messages.mayHaveDrainedPrioritised();
+    }
+
     /**
      * One look of a RECEIVE's wait: the batch, or null when there was nothing. Housekeeping runs after the RECEIVE,
      * so that a message found is not held back by it ({@link Housekeeping}).

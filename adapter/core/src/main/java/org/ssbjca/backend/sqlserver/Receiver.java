@@ -56,6 +56,8 @@ final class Receiver {
     private final GroupPresence presence;
     private final GroupPresence holds;
     private final CancellableStatement waiting = new CancellableStatement();
+    /** See {@link #mayHaveDrainedPrioritised}. */
+    private boolean prioritisedFound = true;
 
     Receiver(Connection c, GroupPresence presence, GroupPresence holds) {
         this.c = c;
@@ -88,6 +90,7 @@ final class Receiver {
         }
         QueueName queue = SqlServerNames.queue(r.queue());
         String what = "RECEIVE from queue " + queue;
+        prioritisedFound = r.conversationHandle() != null || r.conversationGroupId() != null;
         try {
             if (r.conversationHandle() != null) {
                 return receiveFiltered(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()));
@@ -160,6 +163,7 @@ final class Receiver {
             return List.of();
         }
         presence.found(queue.quoted());
+        prioritisedFound = true;
         return receiveFirstFree(queue, groups, top);
     }
 
@@ -191,6 +195,14 @@ final class Receiver {
         return List.of();
     }
 
+    /**
+     * @return whether the last {@link #receive} found its queue with prioritised groups (it tried them first), so it
+     *         may have taken the last messages of one; true for a RECEIVE of one conversation or group
+     */
+    boolean mayHaveDrainedPrioritised() {
+        return prioritisedFound;
+    }
+
     private boolean hasHolds(QueueName queue, String queueName) throws SQLException {
         GroupPresence.Ask ask = holds.ask();
         if (Batches.query(c, TSqlLedger.HAS_HOLDS, 0, rs -> rs.getInt(1), queueName).isEmpty()) {
@@ -208,6 +220,7 @@ final class Receiver {
         if (priorities) {
             groups.addAll(Batches.query(c, TSql.priorityCandidates(queue, true), 0,
                     rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES));
+            prioritisedFound = !groups.isEmpty();
         }
         groups.addAll(Batches.query(c, TSql.unheldCandidates(queue), 0,
                 rs -> Batches.uuid(rs, "conversation_group_id"), r.queue(), PRIORITY_CANDIDATES));

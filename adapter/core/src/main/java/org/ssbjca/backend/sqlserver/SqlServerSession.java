@@ -192,6 +192,12 @@ final class SqlServerSession implements BrokerSession {
         return receiver.receive(Objects.requireNonNull(request, "request"), priorities, skipHeld);
     }
 
+    /** See {@link Receiver#mayHaveDrainedPrioritised}. */
+    @Override
+    public boolean mayHaveDrainedPrioritised() {
+        return receiver.mayHaveDrainedPrioritised();
+    }
+
     @Override
     public void setPriority(UUID group, int priority) {
         Objects.requireNonNull(group, "conversation group");

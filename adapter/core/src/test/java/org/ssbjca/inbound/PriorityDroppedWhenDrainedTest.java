@@ -1,0 +1,103 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ssbjca.inbound.InboundFeaturesTest.bytes;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+
+/**
+ * A priority set outside this activation's scans (the outbound {@code setPriority}, here in the transaction that
+ * sends the group's message) on a group the reader takes and drains before its next scan is dropped once the
+ * delivery committed, as a priority the scan found is: the group's later messages do not overtake older ones.
+ */
+class PriorityDroppedWhenDrainedTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPrioritySetOutsideTheScansIsDroppedOnceItsGroupIsDrained(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            HoldingBean bean = new HoldingBean();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setWaitTimeout(60_000L); // the idle reader waits in its RECEIVE: no scan until a message comes
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            // a group served before the urgent one: in turn order, its next message goes before the urgent group's
+            Conversation earlier = h.send("first");
+            await("the first delivery committed", () -> a.metrics().committed() == 1);
+            await("the reader waits in its RECEIVE", () -> a.priorities().scans() >= 1
+                    && h.db.broker().signals().waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+
+            // the application sends a request and sets its group's priority in one transaction
+            UUID[] group = new UUID[1];
+            Conversation urgent = h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, bytes("urgent"));
+                group[0] = h.db.broker().ledger(s.connection()).pendingGroups(InboundHarness.TARGET_QUEUE, 10)
+                        .get(0).groupId();
+                s.setPriority(group[0], 200);
+                return c;
+            });
+            await("the urgent request's delivery committed", () -> a.metrics().committed() == 2);
+            await("the drained group's priority is dropped", () -> priorities(h).isEmpty());
+
+            // the group's next message waits its turn behind an older one of a group served before it
+            h.send("hold");
+            await("the reader holds the next delivery", () -> bean.seen.size() == 3);
+            send(h, earlier, "older");
+            send(h, urgent, "later");
+            bean.release.countDown();
+            await("every message delivered", () -> bean.seen.size() == 5);
+            assertEquals(List.of("first", "urgent", "hold", "older", "later"), bean.seen);
+        }
+    }
+
+    private static void send(InboundHarness h, Conversation c, String body) {
+        h.tx(s -> {
+            s.send(c.handle(), InboundHarness.REQUEST, bytes(body));
+            return null;
+        });
+    }
+
+    private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(condition);
+    }
+
+    private static Map<UUID, Integer> priorities(InboundHarness h) throws Exception {
+        try (Connection c = h.db.source().open()) {
+            return h.db.broker().ledger(c).priorities(InboundHarness.TARGET_QUEUE);
+        }
+    }
+
+    /** Records the bodies delivered; holds the delivery of "hold" until the test releases it. */
+    static final class HoldingBean implements BrokerMessageListener {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void onMessage(BrokerMessage message) {
+            seen.add(message.bodyAsText());
+            try {
+                if ("hold".equals(message.bodyAsText()) && !release.await(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("the test never released the held delivery");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
