@@ -49,8 +49,8 @@ final class DeliverySteps {
     private boolean localTransaction;
     /**
      * Whether this transaction's RECEIVE may have drained a group with a priority that this activation's scans have
-     * not seen (set through the outbound connection since the last scan): its priority is then dropped as a known
-     * one's is.
+     * not seen (set through the outbound connection, or by another node's scan, since the last scan): its priority is
+     * then dropped as a known one's is.
      */
     private boolean mayHaveDrainedPrioritised;
 
@@ -138,13 +138,26 @@ final class DeliverySteps {
     }
 
     /**
-     * Notes whether the RECEIVE may have drained a prioritised group, as the backend says (it found prioritised
-     * groups; on PostgreSQL, it also left its group without messages).
+     * Notes whether the RECEIVE may have drained a prioritised group: the backend says so (it found prioritised
+     * groups; on PostgreSQL, it also left its group without messages), or the batch holds a priority request, which
+     * another node's scan may have recorded before this activation's.
      */
     private List<BrokerMessage> received(List<BrokerMessage> messages) {
         mayHaveDrainedPrioritised = settings.priorityEnabled() && !messages.isEmpty()
-                && connection.session().mayHaveDrainedPrioritised();
+                && (connection.session().mayHaveDrainedPrioritised() || hasPriorityRequest(messages));
         return messages;
+    }
+
+    private boolean hasPriorityRequest(List<BrokerMessage> messages) {
+        String type = settings.priorityMessageType();
+        if (type != null) {
+            for (BrokerMessage m : messages) {
+                if (type.equals(m.messageTypeName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     void endLocal(boolean commit) throws java.sql.SQLException {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ssbjca.inbound.InboundFeaturesTest.bytes;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,7 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
 
 /**
  * A priority set outside this activation's scans (the outbound {@code setPriority}, here in the transaction that
@@ -63,6 +66,51 @@ class PriorityDroppedWhenDrainedTest {
             bean.release.countDown();
             await("every message delivered", () -> bean.seen.size() == 5);
             assertEquals(List.of("first", "urgent", "hold", "older", "later"), bean.seen);
+        }
+    }
+
+    /**
+     * A priority another node's scan recorded from a priority request (written to the table directly, unseen by this
+     * server, which believes the queue without priorities for 500 ms) on a group this activation's reader then takes,
+     * request and all, before it scans: the request in the batch says the group may have a priority.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPriorityAnotherNodeRecordedIsDroppedOnceItsGroupIsDrained(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            HoldingBean bean = new HoldingBean();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setWaitTimeout(60_000L);
+            spec.setReceiveBatchSize(10); // the request and the priority request in one RECEIVE, no scan between
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            await("the first scan ran and the reader waits in its RECEIVE", () -> a.priorities().scans() >= 1
+                    && h.db.broker().signals().waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            // a RECEIVE of this server finds the queue without prioritised groups, and believes it for 500 ms
+            h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE).timeout(Duration.ZERO)));
+
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, bytes("urgent"));
+                s.send(c.handle(), InboundHarness.SET_PRIORITY, bytes("<priority>200</priority>"));
+                UUID group = h.db.broker().ledger(s.connection()).pendingGroups(InboundHarness.TARGET_QUEUE, 10)
+                        .get(0).groupId();
+                try (PreparedStatement st = s.connection().prepareStatement("INSERT INTO ssb.conversation_priority"
+                        + " (conversation_group_id, queue_name, priority, request_order, requested_at)"
+                        + " VALUES (?, ?, 200, 1, CURRENT_TIMESTAMP)")) {
+                    st.setObject(1, group);
+                    st.setString(2, InboundHarness.TARGET_QUEUE);
+                    st.executeUpdate();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+                return c;
+            });
+            await("the urgent request's delivery committed", () -> a.metrics().committed() == 1);
+            await("the drained group's priority is dropped", () -> priorities(h).isEmpty());
+            assertEquals(List.of("urgent"), bean.seen);
         }
     }
 
