@@ -146,6 +146,27 @@ public final class InboundHarness implements AutoCloseable {
         });
     }
 
+    /**
+     * A RECEIVE from {@link #TARGET_QUEUE} through the connection factory, as a bean calls it (in its delivery, on the
+     * delivery's session).
+     *
+     * @return the bodies received
+     */
+    public java.util.List<String> receiveThroughConnectionFactory(java.time.Duration timeout)
+            throws jakarta.resource.ResourceException {
+        org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory mcf =
+                new org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory();
+        mcf.setResourceAdapter(ra);
+        jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
+        try (org.ssbjca.api.ServiceBrokerConnection broker =
+                (org.ssbjca.api.ServiceBrokerConnection) mc.getConnection(null, null)) {
+            return broker.receive(org.ssbjca.api.ReceiveRequest.from(TARGET_QUEUE).timeout(timeout)).stream()
+                    .map(org.ssbjca.api.BrokerMessage::bodyAsText).toList();
+        } finally {
+            mc.destroy();
+        }
+    }
+
     /** Runs statements (DDL, test data) on a connection of their own, committed: the database as a user changes it. */
     public void execute(String... statements) throws SQLException {
         try (Connection c = db.source().open(); java.sql.Statement s = c.createStatement()) {

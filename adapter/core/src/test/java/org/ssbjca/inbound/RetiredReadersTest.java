@@ -67,9 +67,6 @@ class RetiredReadersTest {
     @Test
     void aBeanWhoseReaderIsRetiredStillReceivesInItsDelivery() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory mcf =
-                    new org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             CountDownLatch first = new CountDownLatch(1);
             CountDownLatch second = new CountDownLatch(1);
             Set<String> delivering = ConcurrentHashMap.newKeySet();
@@ -80,14 +77,7 @@ class RetiredReadersTest {
                 try {
                     (isSecond ? second : first).await(30, TimeUnit.SECONDS);
                     if (isSecond) {
-                        jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
-                        try (org.ssbjca.api.ServiceBrokerConnection broker =
-                                (org.ssbjca.api.ServiceBrokerConnection) mc.getConnection(null, null)) {
-                            broker.receive(org.ssbjca.api.ReceiveRequest.from(InboundHarness.TARGET_QUEUE)
-                                    .timeout(Duration.ofSeconds(5))).forEach(r -> received.add(r.bodyAsText()));
-                        } finally {
-                            mc.destroy();
-                        }
+                        received.addAll(h.receiveThroughConnectionFactory(Duration.ofSeconds(5)));
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

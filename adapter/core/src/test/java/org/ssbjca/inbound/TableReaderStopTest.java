@@ -3,7 +3,6 @@ package org.ssbjca.inbound;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import jakarta.resource.spi.ManagedConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,11 +11,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.ssbjca.api.ReceiveRequest;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
-import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * A table activation stopped (an undeploy) while its bean runs lets that delivery finish as it would have: the bean's
@@ -36,8 +32,6 @@ class TableReaderStopTest {
             h.declare();
             TableActivationTest.createMessages(h, 1);
             h.send("waiting");
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             CountDownLatch inDelivery = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             List<String> received = new CopyOnWriteArrayList<>();
@@ -45,13 +39,7 @@ class TableReaderStopTest {
                 inDelivery.countDown();
                 try {
                     release.await(30, TimeUnit.SECONDS);
-                    ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        broker.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE).timeout(Duration.ofSeconds(5)))
-                                .forEach(m -> received.add(m.bodyAsText()));
-                    } finally {
-                        mc.destroy();
-                    }
+                    received.addAll(h.receiveThroughConnectionFactory(Duration.ofSeconds(5)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (jakarta.resource.ResourceException e) {
