@@ -216,6 +216,19 @@ public interface BrokerSession {
     }
 
     /**
+     * The failed deliveries recorded for the messages of this session's last RECEIVE, read by that RECEIVE itself, in
+     * its transaction, after it took them: so they include those another node recorded a moment before (a reader that
+     * relied on its own cache of "this queue has no failed deliveries" could deliver such a message once more than
+     * {@code maxDeliveryAttempts}, and on SQL Server one rollback more than the queue's poison limit allows).
+     *
+     * @return the counts by {@link DeliveryLedger#key}, messages without any left out; null when the backend does not
+     *         read them with the RECEIVE (the reader then asks the ledger)
+     */
+    default java.util.Map<String, Integer> recordedAttempts() {
+        return null;
+    }
+
+    /**
      * Whether this session's last RECEIVE may have taken the last messages of a group that has a priority: its reader
      * then drops that priority ({@link DeliveryLedger#clearPriorityIfDrained}) even though no scan of its own saw it
      * (set through the outbound connection or by another node since the scan).

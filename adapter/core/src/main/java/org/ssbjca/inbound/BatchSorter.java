@@ -37,11 +37,19 @@ final class BatchSorter {
         return connection.ledger();
     }
 
-    /** Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. */
+    /**
+     * Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. Their
+     * failed deliveries come with the RECEIVE where the backend reads them there (SQL Server), so that a failure
+     * another node recorded a moment before counts whatever this activation's cache says; otherwise from the ledger
+     * when the cache says the queue may have some ({@link FailedDeliveryHint}).
+     */
     Batch prepare(List<BrokerMessage> messages) {
         DeliveryLedger ledger = ledger();
-        Map<String, Integer> attempts = activation.mayHaveAttempts(() -> ledger.hasAttempts(settings.queue()))
-                ? ledger.attempts(messages) : Map.of();
+        Map<String, Integer> attempts = connection.session().recordedAttempts();
+        if (attempts == null) {
+            attempts = activation.mayHaveAttempts(() -> ledger.hasAttempts(settings.queue()))
+                    ? ledger.attempts(messages) : Map.of();
+        }
         return sort(messages, attempts);
     }
 

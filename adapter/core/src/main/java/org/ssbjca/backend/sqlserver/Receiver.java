@@ -6,12 +6,15 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.ReceiveCancelledException;
@@ -58,6 +61,8 @@ final class Receiver {
     private final CancellableStatement waiting = new CancellableStatement();
     /** See {@link #mayHaveDrainedPrioritised}. */
     private boolean prioritisedFound = true;
+    /** See {@link #recordedAttempts}; null until a RECEIVE returned. */
+    private Map<String, Integer> recordedAttempts;
 
     Receiver(Connection c, GroupPresence presence, GroupPresence holds) {
         this.c = c;
@@ -85,6 +90,7 @@ final class Receiver {
      * @throws BrokerException any other failure, translated ({@link SqlServerErrors})
      */
     List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
+        recordedAttempts = new HashMap<>();
         if (waiting.isClosed()) {
             return List.of();
         }
@@ -145,7 +151,7 @@ final class Receiver {
         boolean waitFor = !r.timeout().isZero();
         int timeout = waitFor ? Batches.waitForMillis(r.timeout()) : 0;
         return unmodifiable(Batches.query(c, TSql.receive(queue, filter, waitFor),
-                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, Receiver::message,
+                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, this::received,
                 Batches.params(r.top(), waitFor ? timeout : null, key)));
     }
 
@@ -180,7 +186,7 @@ final class Receiver {
         for (UUID group : new java.util.LinkedHashSet<>(groups)) {
             List<BrokerMessage> batch;
             try {
-                batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, Receiver::message, top,
+                batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, this::received, top,
                         Batches.text(group));
             } catch (SQLTimeoutException e) {
                 throw new ReceiveCancelledException("RECEIVE from group " + group + " of queue " + queue
@@ -273,6 +279,24 @@ final class Receiver {
      */
     void wake() {
         waiting.cancel();
+    }
+
+    /**
+     * @return the failed deliveries recorded for the messages of the last {@link #receive}, read by its batch
+     *         ({@link TSql#SELECT_RECEIVED}), by {@link DeliveryLedger#key}; null before any
+     */
+    Map<String, Integer> recordedAttempts() {
+        return recordedAttempts;
+    }
+
+    /** A row of {@link TSql#SELECT_RECEIVED}: the message, its recorded failed deliveries noted. */
+    private BrokerMessage received(ResultSet rs) throws SQLException {
+        BrokerMessage m = message(rs);
+        Object attempts = rs.getObject("recorded_attempts");
+        if (attempts != null) {
+            recordedAttempts.put(DeliveryLedger.key(m), ((Number) attempts).intValue());
+        }
+        return m;
     }
 
     static BrokerMessage message(ResultSet rs) throws SQLException {

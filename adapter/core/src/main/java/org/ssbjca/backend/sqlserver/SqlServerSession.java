@@ -192,6 +192,12 @@ final class SqlServerSession implements BrokerSession {
         return receiver.receive(Objects.requireNonNull(request, "request"), priorities, skipHeld);
     }
 
+    /** See {@link Receiver#recordedAttempts}. */
+    @Override
+    public java.util.Map<String, Integer> recordedAttempts() {
+        return receiver.recordedAttempts();
+    }
+
     /** See {@link Receiver#mayHaveDrainedPrioritised}. */
     @Override
     public boolean mayHaveDrainedPrioritised() {

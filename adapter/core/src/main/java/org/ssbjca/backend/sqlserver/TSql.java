@@ -39,13 +39,24 @@ final class TSql {
      * ascending message_sequence_number. A table variable keeps no order of its own, so the ORDER BY rebuilds it
      * (conversations of equal priority by their first message in the queue). NOLOCK: conversation_id never changes,
      * and the read must not wait for a transaction that is sending to this conversation.
+     * <p>
+     * With each message, the failed deliveries recorded for it ({@code recorded_attempts}, NULL for none), read by
+     * the ledger's primary key in the same batch: a node that failed the message recorded them, on a connection of
+     * its own, before its transaction rolled back and gave the message back, so this read, after the RECEIVE took
+     * it, sees them. Without it a reader whose cache says the queue has no failed deliveries would deliver once more
+     * a message another node failed {@code maxDeliveryAttempts} times: a fifth rollback, after which SQL Server
+     * disables the queue (https://learn.microsoft.com/sql/database-engine/service-broker/remove-poison-messages).
+     * Read committed, not NOLOCK: a count whose recording rolled back is no failure.
      */
     static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
-            + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id\n"
+            + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
+            + " a.attempts AS recorded_attempts\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
             + " ON e.conversation_handle = r.conversation_handle\n"
+            + "LEFT JOIN ssb.delivery_attempt AS a ON a.conversation_handle = r.conversation_handle"
+            + " AND a.message_sequence_number = r.message_sequence_number\n"
             + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
             + " r.conversation_handle, r.message_sequence_number;";
 

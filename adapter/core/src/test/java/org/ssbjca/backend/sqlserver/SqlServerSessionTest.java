@@ -268,6 +268,25 @@ class SqlServerSessionTest {
                 jdbc.calls.get(0).sql);
     }
 
+    /**
+     * The RECEIVE's batch reads the failed deliveries recorded for the messages it took (SELECT_RECEIVED joins the
+     * ledger), in the same round trip: a reader then knows the count another node recorded a moment before, whatever
+     * its own cache says.
+     */
+    @Test
+    void aReceiveReadsTheFailedDeliveriesRecordedForItsMessages() {
+        Map<String, Object> failedThrice = new java.util.LinkedHashMap<>(message(GROUP, 1));
+        failedThrice.put("recorded_attempts", 3);
+        jdbc.rows(failedThrice, message(GROUP, 2));
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
+        assertEquals(2, got.size());
+        assertEquals(1, jdbc.calls.size(), "no statement besides the RECEIVE's batch");
+        assertEquals(Map.of(HANDLE + "/1", 3), session.recordedAttempts());
+        jdbc.rows();
+        session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
+        assertEquals(Map.of(), session.recordedAttempts(), "an empty RECEIVE leaves nothing of the one before");
+    }
+
     @Test
     void aFilteredReceiveOfAGroupAnotherTransactionHoldsFindsNothing() {
         // the caller's SET LOCK_TIMEOUT ran out (error 1222): the group is another reader's, as on the portable backends
@@ -527,6 +546,6 @@ class SqlServerSessionTest {
                 "service_name", "EchoService", "service_contract_name", "EchoContract",
                 "message_type_name", "EchoRequest", "message_body", "hello".getBytes(StandardCharsets.UTF_8),
                 "message_enqueue_time", OffsetDateTime.of(2025, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC),
-                "conversation_id", CONVERSATION.toString());
+                "conversation_id", CONVERSATION.toString(), "recorded_attempts", null);
     }
 }

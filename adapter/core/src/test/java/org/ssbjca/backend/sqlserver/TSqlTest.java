@@ -39,10 +39,13 @@ class TSqlTest {
 
     private static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
-            + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id\n"
+            + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
+            + " a.attempts AS recorded_attempts\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
             + " ON e.conversation_handle = r.conversation_handle\n"
+            + "LEFT JOIN ssb.delivery_attempt AS a ON a.conversation_handle = r.conversation_handle"
+            + " AND a.message_sequence_number = r.message_sequence_number\n"
             + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
             + " r.conversation_handle, r.message_sequence_number;";
 
