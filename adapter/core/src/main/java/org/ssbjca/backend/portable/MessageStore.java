@@ -185,15 +185,17 @@ final class MessageStore {
                 return takeNext(r.queue(), r.top(), heldAt, priorities && mayHavePriorities(r.queue()));
             }
             List<UUID> prioritised = prioritisedCandidates(r.queue(), heldAt, priorities);
-            mayHaveDrainedPrioritised = !prioritised.isEmpty();
             for (UUID group : candidates(r.queue(), heldAt, prioritised)) {
                 if (st.exists(sql.tryLockGroup, group)) {
                     List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
                     if (!batch.isEmpty()) {
+                        // a full page of prioritised groups may have left this one's priority out
+                        mayHaveDrainedPrioritised = prioritised.contains(group) || prioritised.size() >= CANDIDATE_PAGE;
                         return batch;
                     }
                 }
             }
+            mayHaveDrainedPrioritised = false;
             return List.of();
         } catch (SQLException e) {
             throw PortableSession.failure("RECEIVE from queue '" + r.queue() + "'", e);
@@ -308,8 +310,8 @@ final class MessageStore {
     /**
      * @return whether the last {@link #receiveOnce} may have taken the last messages of a group with a priority: on
      *         PostgreSQL, its statement tried the prioritised groups first and left its group without messages
-     *         (parked); on H2, its queue had prioritised groups with messages; true for a RECEIVE of one
-     *         conversation or group
+     *         (parked); on H2, the group it took was one of the prioritised groups with messages it read first (or
+     *         that page was full); true for a RECEIVE of one conversation or group
      */
     boolean mayHaveDrainedPrioritised() {
         return mayHaveDrainedPrioritised;

@@ -60,7 +60,7 @@ final class Receiver {
     private final GroupPresence holds;
     private final CancellableStatement waiting = new CancellableStatement();
     /** See {@link #mayHaveDrainedPrioritised}. */
-    private boolean prioritisedFound = true;
+    private boolean prioritisedFound;
     /** See {@link #recordedAttempts}; null until a RECEIVE returned. */
     private Map<String, Integer> recordedAttempts;
 
@@ -91,12 +91,12 @@ final class Receiver {
      */
     List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         recordedAttempts = new HashMap<>();
+        prioritisedFound = false;
         if (waiting.isClosed()) {
             return List.of();
         }
         QueueName queue = SqlServerNames.queue(r.queue());
         String what = "RECEIVE from queue " + queue;
-        prioritisedFound = r.conversationHandle() != null || r.conversationGroupId() != null;
         try {
             if (r.conversationHandle() != null) {
                 return receiveFiltered(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()));
@@ -169,7 +169,6 @@ final class Receiver {
             return List.of();
         }
         presence.found(queue.quoted());
-        prioritisedFound = true;
         return receiveFirstFree(queue, groups, top);
     }
 
@@ -202,8 +201,8 @@ final class Receiver {
     }
 
     /**
-     * @return whether the last {@link #receive} found its queue with prioritised groups (it tried them first), so it
-     *         may have taken the last messages of one; true for a RECEIVE of one conversation or group
+     * @return whether a message the last {@link #receive} took belongs to a group with a priority (read by its batch,
+     *         {@link TSql#SELECT_RECEIVED}), so it may have taken the last messages of one
      */
     boolean mayHaveDrainedPrioritised() {
         return prioritisedFound;
@@ -226,7 +225,6 @@ final class Receiver {
         if (priorities) {
             groups.addAll(Batches.query(c, TSql.priorityCandidates(queue, true), 0,
                     rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES));
-            prioritisedFound = !groups.isEmpty();
         }
         groups.addAll(Batches.query(c, TSql.unheldCandidates(queue), 0,
                 rs -> Batches.uuid(rs, "conversation_group_id"), r.queue(), PRIORITY_CANDIDATES));
@@ -289,13 +287,17 @@ final class Receiver {
         return recordedAttempts;
     }
 
-    /** A row of {@link TSql#SELECT_RECEIVED}: the message, its recorded failed deliveries noted. */
+    /**
+     * A row of {@link TSql#SELECT_RECEIVED}: the message, with its recorded failed deliveries and whether its group
+     * has a priority noted.
+     */
     private BrokerMessage received(ResultSet rs) throws SQLException {
         BrokerMessage m = message(rs);
         Object attempts = rs.getObject("recorded_attempts");
         if (attempts != null) {
             recordedAttempts.put(DeliveryLedger.key(m), ((Number) attempts).intValue());
         }
+        prioritisedFound |= rs.getBoolean("has_priority");
         return m;
     }
 

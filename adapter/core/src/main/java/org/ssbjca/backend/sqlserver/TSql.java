@@ -47,11 +47,17 @@ final class TSql {
      * a message another node failed {@code maxDeliveryAttempts} times: a fifth rollback, after which SQL Server
      * disables the queue (https://learn.microsoft.com/sql/database-engine/service-broker/remove-poison-messages).
      * Read committed, not NOLOCK: a count whose recording rolled back is no failure.
+     * <p>
+     * And whether the message's group has a priority ({@code has_priority}), however it got it (a scan, the outbound
+     * connection, another node): the reader then drops it once the group is drained. READPAST, as in
+     * {@link #priorityCandidates}: a priority another transaction is writing is not waited for.
      */
     static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
-            + " a.attempts AS recorded_attempts\n"
+            + " a.attempts AS recorded_attempts,"
+            + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p WITH (READPAST)"
+            + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
             + " ON e.conversation_handle = r.conversation_handle\n"

@@ -2,6 +2,7 @@ package org.ssbjca.backend.sqlserver;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -287,6 +288,22 @@ class SqlServerSessionTest {
         assertEquals(Map.of(), session.recordedAttempts(), "an empty RECEIVE leaves nothing of the one before");
     }
 
+    /**
+     * The RECEIVE's batch says whether a message's group has a priority, however it got it (here while the reader
+     * looked at no priorities, as one waiting in WAITFOR (RECEIVE ...) does): the reader then drops it once drained.
+     */
+    @Test
+    void aReceiveSaysWhetherItTookAGroupWithAPriority() {
+        Map<String, Object> prioritised = new java.util.LinkedHashMap<>(message(GROUP, 1));
+        prioritised.put("has_priority", true);
+        jdbc.rows(prioritised);
+        session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
+        assertTrue(session.mayHaveDrainedPrioritised(), "a group whose priority no scan of this reader saw");
+        jdbc.rows(message(GROUP, 2));
+        session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
+        assertFalse(session.mayHaveDrainedPrioritised(), "a group without a priority");
+    }
+
     @Test
     void aFilteredReceiveOfAGroupAnotherTransactionHoldsFindsNothing() {
         // the caller's SET LOCK_TIMEOUT ran out (error 1222): the group is another reader's, as on the portable backends
@@ -546,6 +563,6 @@ class SqlServerSessionTest {
                 "service_name", "EchoService", "service_contract_name", "EchoContract",
                 "message_type_name", "EchoRequest", "message_body", "hello".getBytes(StandardCharsets.UTF_8),
                 "message_enqueue_time", OffsetDateTime.of(2025, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC),
-                "conversation_id", CONVERSATION.toString(), "recorded_attempts", null);
+                "conversation_id", CONVERSATION.toString(), "recorded_attempts", null, "has_priority", false);
     }
 }
