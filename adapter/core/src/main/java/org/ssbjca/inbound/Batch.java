@@ -23,6 +23,8 @@ final class Batch {
     final List<BrokerMessage> deadLetteredHeld = new ArrayList<>();
     int deadLettered;
     int rejectedPriorityRequests;
+    /** Priority requests the batch held (consumed, never delivered), with or without a priority. */
+    int priorityRequests;
     String error;
     boolean failuresRecorded;
     /** What is said of the batch's dead letters once its transaction commits (logs, notifications), or null. */

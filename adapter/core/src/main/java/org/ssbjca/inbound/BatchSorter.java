@@ -72,6 +72,7 @@ final class BatchSorter {
                 }
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
                 // consumed: the scanner read it where it sat in the queue; one without a priority is set aside
+                batch.priorityRequests++;
                 if (PriorityScanner.parse(m.body()) == null) {
                     rejectPriorityRequest(batch, m);
                     batch.deadLettered++;

@@ -131,33 +131,19 @@ final class DeliverySteps {
         return sorter.setAside(received);
     }
 
-    /** RECEIVE in the reader's local transaction; the caller rolls back if it fails. */
-    List<BrokerMessage> receiveLocal() {
-        return received(connection.session().receive(request(), settings.priorityEnabled(),
-                settings.redelivery().holds()));
-    }
-
     /**
-     * Notes whether the RECEIVE may have drained a prioritised group: the backend says so (it found prioritised
-     * groups; on PostgreSQL, it also left its group without messages), or the batch holds a priority request, which
-     * another node's scan may have recorded before this activation's.
+     * RECEIVE in the turn's transaction: the container's (if anything of the turn fails, XaDelivery votes to roll
+     * back) or the reader's local one (the caller rolls back). Notes whether it may have drained a prioritised group
+     * (the backend says so: on SQL Server a message's group has a priority; on PostgreSQL the statement tried the
+     * prioritised groups and left its group without messages; on H2 its group was one of the prioritised), read now,
+     * before the bean's own verbs run on the same session.
      */
-    private List<BrokerMessage> received(List<BrokerMessage> messages) {
+    List<BrokerMessage> receive() {
+        List<BrokerMessage> messages = connection.session().receive(request(), settings.priorityEnabled(),
+                settings.redelivery().holds());
         mayHaveDrainedPrioritised = settings.priorityEnabled() && !messages.isEmpty()
-                && (connection.session().mayHaveDrainedPrioritised() || hasPriorityRequest(messages));
+                && connection.session().mayHaveDrainedPrioritised();
         return messages;
-    }
-
-    private boolean hasPriorityRequest(List<BrokerMessage> messages) {
-        String type = settings.priorityMessageType();
-        if (type != null) {
-            for (BrokerMessage m : messages) {
-                if (type.equals(m.messageTypeName())) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     void endLocal(boolean commit) throws java.sql.SQLException {
@@ -177,12 +163,6 @@ final class DeliverySteps {
         if (messages.size() >= settings.batchSize() && connection.session().mayHaveLeftMore()) {
             activation.database().broker().signals().handOff(settings.queue());
         }
-    }
-
-    /** RECEIVE in the container's transaction (if anything of the turn fails, XaDelivery votes to roll back). */
-    List<BrokerMessage> receive() {
-        return received(connection.session().receive(request(), settings.priorityEnabled(),
-                settings.redelivery().holds()));
     }
 
     private ReceiveRequest request() {
@@ -248,11 +228,20 @@ final class DeliverySteps {
             }
             ledger().clearAttempts(done);
         }
-        if (settings.priorityEnabled()
-                && (mayHaveDrainedPrioritised || activation.priorities().hasPriority(batch.group()))) {
+        dropPriorityIfDrained(batch);
+        return true;
+    }
+
+    /**
+     * Drops the batch's group's priority if the group has no message left: one its scans know, or one the RECEIVE
+     * may have drained unseen ({@link #receive}), or one a priority request in the batch may have set (another
+     * node's scan may have recorded it while this one believed the queue without priorities).
+     */
+    void dropPriorityIfDrained(Batch batch) {
+        if (settings.priorityEnabled() && (mayHaveDrainedPrioritised || batch.priorityRequests > 0
+                || activation.priorities().hasPriority(batch.group()))) {
             ledger().clearPriorityIfDrained(settings.queue(), batch.group());
         }
-        return true;
     }
 
     /**

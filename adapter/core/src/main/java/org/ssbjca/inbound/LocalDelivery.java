@@ -17,7 +17,7 @@ final class LocalDelivery implements DeliveryMode {
         long start = 0;
         Throwable failure = null;
         try {
-            List<BrokerMessage> messages = steps.receiveLocal();
+            List<BrokerMessage> messages = steps.receive();
             if (!messages.isEmpty()) {
                 start = System.nanoTime();
                 batch = steps.prepare(messages);

@@ -23,8 +23,13 @@ final class ReceiveFirstDelivery implements DeliveryMode {
         List<BrokerMessage> received;
         Batch sorted;
         try {
-            received = steps.receiveLocal();
+            received = steps.receive();
             sorted = steps.setAside(received);
+            if (!received.isEmpty()) {
+                // here, not only after a delivery: a batch with nothing for the bean (a priority request, an
+                // EndDialog, a dead letter) may be the one that drains the group
+                steps.dropPriorityIfDrained(sorted);
+            }
             connection.commitLocal();
         } catch (RuntimeException | Error e) {
             // an Error too: turning auto-commit back on below would commit the RECEIVE, its messages unseen

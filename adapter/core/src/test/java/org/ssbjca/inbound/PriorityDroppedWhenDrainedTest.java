@@ -114,6 +114,36 @@ class PriorityDroppedWhenDrainedTest {
         }
     }
 
+    /**
+     * With {@code commitBeforeDelivery}, a RECEIVE that takes nothing for the bean (here the group's priority request,
+     * behind the request the bean was given) drains the group as well: its priority is dropped in that RECEIVE's
+     * transaction, not only after a delivery, which this batch never has.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aReceiveFirstBatchWithNothingForTheBeanDropsTheDrainedGroupsPriority(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            HoldingBean bean = new HoldingBean();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setCommitBeforeDelivery(true);
+            spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, bytes("urgent"));
+                s.send(c.handle(), InboundHarness.SET_PRIORITY, bytes("<priority>200</priority>"));
+                return c;
+            });
+            await("the request delivered and the priority request consumed",
+                    () -> bean.seen.size() == 1 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await("the drained group's priority is dropped", () -> priorities(h).isEmpty());
+            assertEquals(List.of("urgent"), bean.seen);
+            assertEquals(true, a.priorities().scans() >= 1, "a scan ran");
+        }
+    }
+
     private static void send(InboundHarness h, Conversation c, String body) {
         h.tx(s -> {
             s.send(c.handle(), InboundHarness.REQUEST, bytes(body));
