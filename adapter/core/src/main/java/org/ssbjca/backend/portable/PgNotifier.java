@@ -151,8 +151,13 @@ final class PgNotifier extends BackgroundTask {
         } catch (SQLException e) {
             close();
             long delay = backoff.nextDelayMillis();
-            // the groups are not lost for good: the periodic repair (Housekeeping) gives them their turn
             LOG.notificationsNotSent(queues, e.getMessage(), delay);
+            // into the next round (merged with what commits meanwhile): a round a slow or lost answer cut short is
+            // not dropped, nor are the groups it was to give their turn, which every reader skips until then
+            if (!stopped()) {
+                pending.addAll(groups);
+                pending.addAll(queues);
+            }
             Thread.sleep(delay);
         }
     }

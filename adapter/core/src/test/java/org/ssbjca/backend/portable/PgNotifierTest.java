@@ -128,6 +128,38 @@ class PgNotifierTest {
         }
     }
 
+    /**
+     * A round whose statements the network timeout cut short is not dropped: its queues (and the groups it was to
+     * give their turn, which every reader would otherwise skip until the periodic repair) go into the next round.
+     */
+    @Test
+    void aRoundCutShortByTheNetworkTimeoutIsSentAgain() throws Exception {
+        org.ssbjca.backend.DatabaseConfig database = PostgresServer.get().newDatabase("notifier_round_again");
+        try (BlackHoleProxy proxy = new BlackHoleProxy(database);
+                Connection listening = listening(new ConnectionSource(database))) {
+            PgNotifier notifier = new PgNotifier(new ConnectionSource(proxy.through(database)),
+                    new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+            Thread thread = new Thread(notifier, "notifier");
+            thread.start();
+            try {
+                PGConnection pg = listening.unwrap(PGConnection.class);
+                notifier.committed(List.of(QUEUE));
+                nextArrival(pg);
+                proxy.blackHole();
+                notifier.committed(List.of("CutShortQueue")); // once: its round goes into the black hole
+
+                await("the round cut short is sent again").atMost(Duration.ofSeconds(30)).until(() -> {
+                    PGNotification[] got = pg.getNotifications(500);
+                    return got != null && List.of(got).stream().anyMatch(n -> "CutShortQueue".equals(n.getParameter()));
+                });
+            } finally {
+                notifier.stop();
+                thread.join(10_000);
+            }
+            assertFalse(thread.isAlive(), "the notifier ended when stopped");
+        }
+    }
+
     /** @return a connection in auto-commit that listens on the adapter's channel */
     private static Connection listening(ConnectionSource source) throws Exception {
         Connection c = autoCommitting(source);
