@@ -67,7 +67,13 @@ final class BlackHoleProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
-                Socket upstream = new Socket(host, port);
+                Socket upstream;
+                try {
+                    upstream = new Socket(host, port);
+                } catch (IOException e) {
+                    client.close();
+                    throw e;
+                }
                 Carried c = new Carried(client, upstream);
                 carried.add(c);
                 accepted.incrementAndGet();

@@ -46,6 +46,7 @@ class PgListenerTest {
                 listener.stop();
                 listening.join(10_000);
             }
+            org.junit.jupiter.api.Assertions.assertFalse(listening.isAlive(), "the listener ended when stopped");
         }
     }
 
