@@ -101,31 +101,14 @@ class PgNotifierTest {
      */
     @Test
     void aNotifierWhoseConnectionWentSilentConnectsAgain() throws Exception {
-        org.ssbjca.backend.DatabaseConfig database = PostgresServer.get().newDatabase("notifier_half_open");
-        try (BlackHoleProxy proxy = new BlackHoleProxy(database);
-                Connection listening = listening(new ConnectionSource(database))) {
-            PgNotifier notifier = new PgNotifier(new ConnectionSource(proxy.through(database)),
-                    new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
-            Thread thread = new Thread(notifier, "notifier");
-            thread.start();
-            try {
-                PGConnection pg = listening.unwrap(PGConnection.class);
+        throughBlackHole("notifier_half_open", (notifier, pg) -> {
+            notifier.committed(List.of(QUEUE)); // its NOTIFY goes into the black hole
+            await("a commit after the black hole is announced").atMost(Duration.ofSeconds(30)).until(() -> {
                 notifier.committed(List.of(QUEUE));
-                nextArrival(pg);
-                proxy.blackHole();
-                notifier.committed(List.of(QUEUE)); // its NOTIFY goes into the black hole
-
-                await("a commit after the black hole is announced").atMost(Duration.ofSeconds(30)).until(() -> {
-                    notifier.committed(List.of(QUEUE));
-                    PGNotification[] got = pg.getNotifications(500);
-                    return got != null && List.of(got).stream().anyMatch(n -> QUEUE.equals(n.getParameter()));
-                });
-            } finally {
-                notifier.stop();
-                thread.join(10_000);
-            }
-            assertFalse(thread.isAlive(), "the notifier ended when stopped");
-        }
+                PGNotification[] got = pg.getNotifications(500);
+                return got != null && List.of(got).stream().anyMatch(n -> QUEUE.equals(n.getParameter()));
+            });
+        });
     }
 
     /**
@@ -134,7 +117,28 @@ class PgNotifierTest {
      */
     @Test
     void aRoundCutShortByTheNetworkTimeoutIsSentAgain() throws Exception {
-        org.ssbjca.backend.DatabaseConfig database = PostgresServer.get().newDatabase("notifier_round_again");
+        throughBlackHole("notifier_round_again", (notifier, pg) -> {
+            notifier.committed(List.of("CutShortQueue")); // once: its round goes into the black hole
+            await("the round cut short is sent again").atMost(Duration.ofSeconds(30)).until(() -> {
+                PGNotification[] got = pg.getNotifications(500);
+                return got != null && List.of(got).stream().anyMatch(n -> "CutShortQueue".equals(n.getParameter()));
+            });
+        });
+    }
+
+    /** What a test does once the notifier's connection went into the black hole. */
+    @FunctionalInterface
+    private interface AfterBlackHole {
+        void run(PgNotifier notifier, PGConnection listening) throws Exception;
+    }
+
+    /**
+     * Runs {@code steps} with a notifier whose connection goes through a {@link BlackHoleProxy}, once that connection
+     * announced a first commit and was then black-holed; a listener of its own, straight to the database, hears what
+     * it sends. The notifier must end when stopped.
+     */
+    private static void throughBlackHole(String name, AfterBlackHole steps) throws Exception {
+        org.ssbjca.backend.DatabaseConfig database = PostgresServer.get().newDatabase(name);
         try (BlackHoleProxy proxy = new BlackHoleProxy(database);
                 Connection listening = listening(new ConnectionSource(database))) {
             PgNotifier notifier = new PgNotifier(new ConnectionSource(proxy.through(database)),
@@ -146,12 +150,7 @@ class PgNotifierTest {
                 notifier.committed(List.of(QUEUE));
                 nextArrival(pg);
                 proxy.blackHole();
-                notifier.committed(List.of("CutShortQueue")); // once: its round goes into the black hole
-
-                await("the round cut short is sent again").atMost(Duration.ofSeconds(30)).until(() -> {
-                    PGNotification[] got = pg.getNotifications(500);
-                    return got != null && List.of(got).stream().anyMatch(n -> "CutShortQueue".equals(n.getParameter()));
-                });
+                steps.run(notifier, pg);
             } finally {
                 notifier.stop();
                 thread.join(10_000);
