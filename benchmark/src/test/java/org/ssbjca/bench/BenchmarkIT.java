@@ -522,6 +522,19 @@ class BenchmarkIT {
                         idle[1], idle[2], idle[3]),
                 String.format(Locale.ROOT, "%,d each; the gap between messages at %d msg/s is 10 ms: a delivery's"
                         + " RECEIVE is such a round trip after an idle wait", ROUND_TRIPS, LATENCY_RATE));
+        loadSsb(2 * (ROUND_TRIPS + TAKES_WARM_UP));
+        long[][] takes = JdbcCeiling.afterIdle(pg, ReaderReceive.perMessage(), SsbLoader.QUEUE, ROUND_TRIPS,
+                TAKES_WARM_UP, 1_000_000_000L / LATENCY_RATE);
+        loader.clear();
+        double[] ceilingTake = percentilesOf(takes[0]);
+        double[] readersTake = percentilesOf(takes[1]);
+        report.row("latency", "taking a message from PostgreSQL after 10 ms idle (from the benchmark's JVM, the first"
+                + " statement of an XA transaction): the ceiling's statement; the readers' RECEIVE, p50 / p99",
+                String.format(Locale.ROOT, "%.3f / %.3f; %.3f / %.3f ms", ceilingTake[0], ceilingTake[1],
+                        readersTake[0], readersTake[1]),
+                String.format(Locale.ROOT, "%,d each, alternately, one message each, its commit not counted: what"
+                        + " any consumer woken by a message's arrival pays to take it from the database before its"
+                        + " bean runs", ROUND_TRIPS));
         report.target("latency at 100 msg/s: p50 and p99 ≤ Artemis's, max ≤ 2× Artemis's", "≤ 1×, ≤ 1×, ≤ 2×",
                 String.format(Locale.ROOT, "%.2f×, %.2f×, %.2f×", s[0] / a[0], s[1] / a[1], s[2] / a[2]),
                 s[0] <= a[0] && s[1] <= a[1] && s[2] <= 2 * a[2]);
@@ -582,6 +595,8 @@ class BenchmarkIT {
     }
 
     private static final int ROUND_TRIPS = 1_000;
+    /** Takes after idle not kept, of each statement: the first executions plan and prepare it. */
+    private static final int TAKES_WARM_UP = 20;
 
     /**
      * What one round trip to PostgreSQL costs on this machine, back to back and after the machine was idle for the

@@ -140,6 +140,58 @@ final class JdbcCeiling {
         return new long[] {lastCommit.get() - firstTake.get(), taken.get()};
     }
 
+    /**
+     * The ceiling's statement and the readers' RECEIVE, alternately, each the first statement of an XA transaction
+     * (committed in one phase) after {@code idleNanos} of idle, one message each, on one connection with the
+     * adapter's session options: the statement's time (its round trip), not the commit's. The first
+     * {@code warmUp} of each are not kept.
+     *
+     * @return {the ceiling statement's nanos, the RECEIVE's nanos}, {@code n} each
+     */
+    static long[][] afterIdle(BenchPostgres pg, String receive, String queue, int n, int warmUp, long idleNanos)
+            throws Exception {
+        PGXADataSource ds = dataSource(pg);
+        ds.setOptions(READER_OPTIONS);
+        XAConnection xa = ds.getXAConnection();
+        try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(TAKE);
+                PreparedStatement readers = c.prepareStatement(receive)) {
+            ContainerLoop.bindQueue(take, TAKE, queue);
+            ContainerLoop.bindQueue(readers, receive, queue);
+            XAResource resource = xa.getXAResource();
+            long[][] nanos = new long[2][n];
+            for (int i = 0; i < 2 * (warmUp + n); i++) {
+                long until = System.nanoTime() + idleNanos;
+                for (long left = idleNanos; left > 0; left = until - System.nanoTime()) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(left);
+                }
+                Xid xid = new BenchXid(900, i);
+                resource.start(xid, XAResource.TMNOFLAGS);
+                long start = System.nanoTime();
+                int rows = 0;
+                try (ResultSet rs = (i % 2 == 0 ? take : readers).executeQuery()) {
+                    while (rs.next()) {
+                        if (rs.getObject(1) != null) {
+                            rs.getBytes("message_body");
+                            rows++;
+                        }
+                    }
+                }
+                long took = System.nanoTime() - start;
+                resource.end(xid, XAResource.TMSUCCESS);
+                resource.commit(xid, true);
+                if (rows != 1) {
+                    throw new IllegalStateException("a statement alone on the queue took " + rows + " messages");
+                }
+                if (i / 2 >= warmUp) {
+                    nanos[i % 2][i / 2 - warmUp] = took;
+                }
+            }
+            return nanos;
+        } finally {
+            xa.close();
+        }
+    }
+
     private static PGXADataSource dataSource(BenchPostgres pg) {
         PGXADataSource ds = new PGXADataSource();
         ds.setUrl(pg.url());
