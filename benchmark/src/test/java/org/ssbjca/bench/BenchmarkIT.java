@@ -522,7 +522,7 @@ class BenchmarkIT {
                         idle[1], idle[2], idle[3]),
                 String.format(Locale.ROOT, "%,d each; the gap between messages at %d msg/s is 10 ms: a delivery's"
                         + " RECEIVE is such a round trip after an idle wait", ROUND_TRIPS, LATENCY_RATE));
-        loadSsb(2 * (ROUND_TRIPS + TAKES_WARM_UP));
+        loadSsb(2 * (ROUND_TRIPS + TAKES_WARM_UP) + CONVERSATIONS); // whole conversations: at least as many
         long[][] takes = JdbcCeiling.afterIdle(pg, ReaderReceive.perMessage(), SsbLoader.QUEUE, ROUND_TRIPS,
                 TAKES_WARM_UP, 1_000_000_000L / LATENCY_RATE);
         loader.clear();
