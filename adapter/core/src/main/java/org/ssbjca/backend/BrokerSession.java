@@ -233,8 +233,10 @@ public interface BrokerSession {
      * then drops that priority ({@link DeliveryLedger#clearPriorityIfDrained}) even though no scan of its own saw it
      * (set through the outbound connection or by another node since the scan).
      *
-     * @return false only when the backend knows that the RECEIVE did not find its queue with prioritised groups, or
-     *         (PostgreSQL) that it left its group messages; true when it may have, or when not known
+     * @return false only when the backend knows that the RECEIVE took nothing from a group with a priority (SQL
+     *         Server reads it with each message; H2 from the prioritised groups it tried first; PostgreSQL when its
+     *         statement left out the prioritised groups), or (PostgreSQL) that it left its group messages; true when
+     *         it may have, or when not known
      */
     default boolean mayHaveDrainedPrioritised() {
         return true;

@@ -139,8 +139,8 @@ final class BatchSorter {
      * does not let this side send that type) or in the database (the service's queue refuses the rows), it is undone
      * ({@link BrokerSession#attempt}: on H2 and PostgreSQL to a savepoint, since a failed statement aborts a
      * PostgreSQL transaction; on SQL Server by ending the dialog WITH CLEANUP) and the letter is in the table only,
-     * with a WARN once the transaction commits; the transaction goes on. On SQL Server most refusals come later, as an Error message on this queue
-     * (logged as SSBJCA0044).
+     * with a WARN once the transaction commits; the transaction goes on. On SQL Server most refusals come later, as
+     * an Error message on this queue (logged as SSBJCA0044).
      */
     private void sendToDeadLetterService(Batch batch, BrokerMessage m) {
         String service = settings.deadLetterService();

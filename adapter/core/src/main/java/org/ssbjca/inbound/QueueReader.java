@@ -164,7 +164,6 @@ final class QueueReader implements Runnable {
         return !lost && (connection == null || connection.alive());
     }
 
-
     /** @return the causes of a failure, its own first, at most 10 deep */
     private static Stream<Throwable> causes(Throwable e) {
         return Stream.iterate(e, Objects::nonNull, Throwable::getCause).limit(11);
