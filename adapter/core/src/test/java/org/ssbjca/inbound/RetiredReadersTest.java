@@ -25,19 +25,7 @@ class RetiredReadersTest {
     @Test
     void stopWaitsForAReaderRetiredByLoweringMaxReaders() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            CountDownLatch first = new CountDownLatch(1);
-            CountDownLatch second = new CountDownLatch(1);
-            Set<String> delivering = ConcurrentHashMap.newKeySet();
-            BrokerMessageListener bean = m -> {
-                // the fake work manager names each thread after its work: "fake-work-reader <n> of ..."
-                boolean isSecond = Thread.currentThread().getName().contains("reader 2 ");
-                delivering.add(isSecond ? "reader 2" : "reader 1");
-                try {
-                    (isSecond ? second : first).await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            };
+            HeldReaders bean = new HeldReaders();
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(2);
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
@@ -45,15 +33,15 @@ class RetiredReadersTest {
             h.send("one");
             h.send("two"); // another conversation, another group: the second reader takes it
             Awaitility.await("both readers in a delivery").atMost(Duration.ofSeconds(30))
-                    .until(() -> delivering.size() == 2);
+                    .until(() -> bean.delivering.size() == 2);
 
             a.setMaxReaders(1); // retires reader 2 in its delivery
             CompletableFuture<Void> stopped = CompletableFuture.runAsync(a::stop);
-            first.countDown();
+            bean.first.countDown();
 
             assertThrows(TimeoutException.class, () -> stopped.get(1, TimeUnit.SECONDS),
                     "the stop waits for the retired reader's delivery");
-            second.countDown();
+            bean.second.countDown();
             stopped.get(30, TimeUnit.SECONDS);
             assertEquals(0, f.liveEndpoints.get(), "every endpoint released when the stop returns");
         }
@@ -67,24 +55,9 @@ class RetiredReadersTest {
     @Test
     void aBeanWhoseReaderIsRetiredStillReceivesInItsDelivery() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            CountDownLatch first = new CountDownLatch(1);
-            CountDownLatch second = new CountDownLatch(1);
-            Set<String> delivering = ConcurrentHashMap.newKeySet();
             java.util.List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                boolean isSecond = Thread.currentThread().getName().contains("reader 2 ");
-                delivering.add(isSecond ? "reader 2" : "reader 1");
-                try {
-                    (isSecond ? second : first).await(30, TimeUnit.SECONDS);
-                    if (isSecond) {
-                        received.addAll(h.receiveThroughConnectionFactory(Duration.ofSeconds(5)));
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (jakarta.resource.ResourceException e) {
-                    throw new IllegalStateException(e);
-                }
-            };
+            HeldReaders bean = new HeldReaders();
+            bean.secondThen = () -> received.addAll(h.receiveThroughConnectionFactory(Duration.ofSeconds(5)));
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(2);
             h.activate(BrokerMessageListener.class, bean, false, spec);
@@ -92,18 +65,46 @@ class RetiredReadersTest {
             h.send("one");
             h.send("two");
             Awaitility.await("both readers in a delivery").atMost(Duration.ofSeconds(30))
-                    .until(() -> delivering.size() == 2);
+                    .until(() -> bean.delivering.size() == 2);
             h.send("waiting"); // a third group, which no reader is free to take
 
             try {
                 a.setMaxReaders(1); // retires reader 2 in its delivery
-                second.countDown();
+                bean.second.countDown();
 
                 Awaitility.await("the retired reader's bean received").atMost(Duration.ofSeconds(30))
                         .until(() -> a.metrics().committed() >= 1);
                 assertEquals(java.util.List.of("waiting"), received);
             } finally {
-                first.countDown();
+                bean.first.countDown();
+            }
+        }
+    }
+
+    /**
+     * Holds each of two readers' deliveries until the test releases that reader's latch; the fake work manager names
+     * each thread after its work ("fake-work-reader <n> of ...").
+     */
+    private static final class HeldReaders implements BrokerMessageListener {
+        final CountDownLatch first = new CountDownLatch(1);
+        final CountDownLatch second = new CountDownLatch(1);
+        final Set<String> delivering = ConcurrentHashMap.newKeySet();
+        /** What reader 2's delivery does once released. */
+        volatile java.util.concurrent.Callable<?> secondThen = () -> null;
+
+        @Override
+        public void onMessage(org.ssbjca.api.BrokerMessage m) {
+            boolean isSecond = Thread.currentThread().getName().contains("reader 2 ");
+            delivering.add(isSecond ? "reader 2" : "reader 1");
+            try {
+                (isSecond ? second : first).await(30, TimeUnit.SECONDS);
+                if (isSecond) {
+                    secondThen.call();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
             }
         }
     }
