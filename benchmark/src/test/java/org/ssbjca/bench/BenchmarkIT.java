@@ -1205,9 +1205,9 @@ class BenchmarkIT {
     private Drain containerDrain(String statement, int threads, int messages) throws Exception {
         int n = loadSsb(messages);
         control.arm(n);
-        String[] database = JdbcCeiling.TAKE.equals(statement)
-                ? new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD}
-                : new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD, JdbcCeiling.READER_OPTIONS};
+        String options = JdbcCeiling.optionsFor(statement);
+        String[] database = options == null ? new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD}
+                : new String[] {pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD, options};
         control.startContainerLoop(database, statement, SsbLoader.QUEUE, threads, n);
         int[] taken = {-1};
         long[] r = awaitTimed(n, () -> taken[0] = control.joinContainerLoop());

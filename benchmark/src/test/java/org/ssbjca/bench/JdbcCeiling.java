@@ -62,6 +62,14 @@ final class JdbcCeiling {
      */
     static final String READER_OPTIONS = org.ssbjca.backend.ConnectionSource.POSTGRESQL_OPTIONS;
 
+    /**
+     * @return the session options a loop running {@code statement} uses: the readers' statement in a session like
+     *         theirs ({@link #READER_OPTIONS}), the ceiling's without any (null)
+     */
+    static String optionsFor(String statement) {
+        return TAKE.equals(statement) ? null : READER_OPTIONS;
+    }
+
     private JdbcCeiling() {
     }
 
@@ -129,8 +137,9 @@ final class JdbcCeiling {
             Runnable atEnd) throws Exception {
         java.util.concurrent.CyclicBarrier done = new java.util.concurrent.CyclicBarrier(threads, atEnd);
         PGXADataSource ds = dataSource(pg);
-        if (!TAKE.equals(statement)) {
-            ds.setOptions(READER_OPTIONS); // the readers' statement in a session like theirs
+        String options = optionsFor(statement);
+        if (options != null) {
+            ds.setOptions(options);
         }
         AtomicInteger taken = new AtomicInteger();
         AtomicLong firstTake = new AtomicLong();
