@@ -642,13 +642,17 @@ class BenchmarkIT {
             List<Drain> artemis = new ArrayList<>();
             List<Drain> loop = new ArrayList<>();
             List<Drain> inWildFly = new ArrayList<>();
+            List<Drain> inWildFlyReceive = new ArrayList<>();
+            String receive = ReaderReceive.perMessage();
             double[] toArtemis = new double[Rounds.COUNT];
             double[] loopToArtemis = new double[Rounds.COUNT];
             double[] inWildFlyToArtemis = new double[Rounds.COUNT];
+            double[] inWildFlyReceiveToArtemis = new double[Rounds.COUNT];
             // the RECEIVE statement of each database consumer in the first round: executions, mean ms in PostgreSQL
             Map<String, double[]> receives = new HashMap<>();
             for (int round = 0; round < Rounds.COUNT; round++) {
-                for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly"))) {
+                for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly",
+                        "in-wildfly-receive"))) {
                     boolean counted = round == 0 && !"artemis".equals(system);
                     if (counted) {
                         resetStatements();
@@ -658,6 +662,8 @@ class BenchmarkIT {
                         case "artemis" -> artemis.add(artemisDrain(BenchDeployments.artemisConsumer(readers), SCALING));
                         // what the container allows with as many threads: the loop's statement inside WildFly
                         case "in-wildfly" -> inWildFly.add(containerDrain(readers, SCALING));
+                        // ...and with the readers' own RECEIVE: what the container and ssb-jca's statement allow
+                        case "in-wildfly-receive" -> inWildFlyReceive.add(containerDrain(receive, readers, SCALING));
                         // what the database allows with as many threads: the same drain by the plain JDBC loop
                         default -> loop.add(loopDrain(readers, SCALING));
                     }
@@ -668,6 +674,7 @@ class BenchmarkIT {
                 toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
                 loopToArtemis[round] = loop.get(round).rate() / artemis.get(round).rate();
                 inWildFlyToArtemis[round] = inWildFly.get(round).rate() / artemis.get(round).rate();
+                inWildFlyReceiveToArtemis[round] = inWildFlyReceive.get(round).rate() / artemis.get(round).rate();
             }
             double ratio = Rounds.median(toArtemis);
             ratios.append(ratios.length() == 0 ? "" : " / ").append(Report.ratio(ratio));
@@ -677,10 +684,13 @@ class BenchmarkIT {
                     String.format(Locale.ROOT, "ratio %.2f× (%s); %,d messages; ssb-jca %s; Artemis %s; the plain"
                             + " JDBC loop with %d thread(s): %s, %.2f× Artemis (%s; %s); the same loop inside"
                             + " WildFly (its transaction manager and an EJB call per message, no ssb-jca): %s, %.2f×"
-                            + " Artemis (%s; %s)", ratio, eachRound(toArtemis), SCALING, cpuOf(ssb, false),
+                            + " Artemis (%s; %s); the loop inside WildFly running the readers' RECEIVE statement:"
+                            + " %s, %.2f× Artemis (%s; %s)", ratio, eachRound(toArtemis), SCALING, cpuOf(ssb, false),
                             cpuOf(artemis, false), readers, Report.rate(median(loop)), Rounds.median(loopToArtemis),
                             eachRound(loopToArtemis), cpuOf(loop, true), Report.rate(median(inWildFly)),
-                            Rounds.median(inWildFlyToArtemis), eachRound(inWildFlyToArtemis), cpuOf(inWildFly, false))
+                            Rounds.median(inWildFlyToArtemis), eachRound(inWildFlyToArtemis), cpuOf(inWildFly, false),
+                            Report.rate(median(inWildFlyReceive)), Rounds.median(inWildFlyReceiveToArtemis),
+                            eachRound(inWildFlyReceiveToArtemis), cpuOf(inWildFlyReceive, false))
                             + receivesNote(receives));
         }
         report.target("per-message throughput ≥ 1.2× Artemis at 1, 2, 4 and 8 readers", "≥ 1.20× each",
@@ -696,7 +706,7 @@ class BenchmarkIT {
                 + " and mean ms in PostgreSQL:");
         String sep = " ";
         for (String[] consumer : new String[][] {{"ssb", "ssb-jca"}, {"loop", "the plain loop"},
-            {"in-wildfly", "the loop inside WildFly"}}) {
+            {"in-wildfly", "the loop inside WildFly"}, {"in-wildfly-receive", "with the readers' RECEIVE"}}) {
             double[] r = receives.get(consumer[0]);
             note.append(sep).append(String.format(Locale.ROOT, "%s %.3f of %.3f", consumer[1], r[0] / SCALING, r[1]));
             sep = ", ";
