@@ -129,6 +129,87 @@ class ReceiveRowLocksTest {
         }
     }
 
+    /**
+     * Several readers drain a queue of many groups, one message per RECEIVE and transaction, as an activation's
+     * readers do: each message costs one execution of the statement. A group that another reader released after this
+     * RECEIVE's snapshot (its messages taken, a new turn) counts as held: locked with the newest version of its row,
+     * it would be picked with messages already gone, and the statement run again. (Before, 4 readers ran it about 1.17
+     * times per message, as pgbench did.)
+     */
+    @Test
+    void severalReadersRunTheStatementOncePerMessage() throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("receive_races");
+        ConnectionSource source = new ConnectionSource(db);
+        int readers = 4;
+        int conversations = 40;
+        int each = 25;
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
+                PortableOptions.defaults()); Connection c = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            IdleGroupsReceiveTest.send(broker, c, conversations, each);
+            java.util.concurrent.atomic.AtomicInteger executions = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger emptyLooks = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(readers);
+            List<CompletableFuture<Void>> done = new ArrayList<>();
+            for (int r = 0; r < readers; r++) {
+                done.add(CompletableFuture.runAsync(() -> {
+                    try (Connection own = source.open()) {
+                        Connection counted = countingReceives(own, executions);
+                        BrokerSession s = broker.session(counted);
+                        start.await(30, TimeUnit.SECONDS);
+                        while (true) {
+                            List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").top(1));
+                            counted.commit();
+                            s.afterCompletion(true);
+                            if (got.isEmpty()) {
+                                emptyLooks.incrementAndGet();
+                                return;
+                            }
+                            taken.addAndGet(got.size());
+                        }
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, java.util.concurrent.Executors.newSingleThreadExecutor()));
+            }
+            CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+            assertEquals(conversations * each, taken.get(), "every message taken once");
+            assertEquals(taken.get() + emptyLooks.get(), executions.get(),
+                    "executions of the RECEIVE statement: one per message taken and one per reader's last, empty look");
+        }
+    }
+
+    /** @return {@code c}, counting the executions of the one-statement RECEIVE its prepared statements run */
+    private static Connection countingReceives(Connection c, java.util.concurrent.atomic.AtomicInteger executions) {
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(ReceiveRowLocksTest.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("unwrap") && args[0] == Connection.class) {
+                        return proxy; // the session's statements go through this connection, not the driver's
+                    }
+                    Object result = invoke(method, c, args);
+                    if (method.getName().equals("prepareStatement") && ((String) args[0]).startsWith("WITH grp ")) {
+                        PreparedStatement ps = (PreparedStatement) result;
+                        return java.lang.reflect.Proxy.newProxyInstance(ReceiveRowLocksTest.class.getClassLoader(),
+                                new Class<?>[] {PreparedStatement.class}, (p, m, a) -> {
+                                    if (m.getName().startsWith("execute")) {
+                                        executions.incrementAndGet();
+                                    }
+                                    return invoke(m, ps, a);
+                                });
+                    }
+                    return result;
+                });
+    }
+
+    private static Object invoke(java.lang.reflect.Method m, Object target, Object[] args) throws Throwable {
+        try {
+            return m.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     private static boolean waitsForALock(Connection watch, int pid) throws SQLException {
         try (PreparedStatement ps = watch.prepareStatement(
                 "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = ?")) {
