@@ -216,13 +216,28 @@ public interface BrokerSession {
     }
 
     /**
+     * Lets this session's RECEIVEs read the failed deliveries recorded for the messages they take
+     * ({@link #recordedAttempts}), for a reader that sorts each batch by them. Where that costs a statement of its own
+     * (the portable schema on H2, and its RECEIVE of one conversation or group on PostgreSQL) only a session told
+     * reads them, so that a bean's RECEIVE through the connection factory does not pay for what it never uses. By
+     * default nothing: a backend that reads them in the RECEIVE's own round trip (SQL Server's batch, the portable
+     * schema's RECEIVE from a whole queue on PostgreSQL) always does.
+     */
+    default void readAttemptsWithReceive() {
+    }
+
+    /**
      * The failed deliveries recorded for the messages of this session's last RECEIVE, read by that RECEIVE itself, in
-     * its transaction, after it took them: so they include those another node recorded a moment before (a reader that
-     * relied on its own cache of "this queue has no failed deliveries" could deliver such a message once more than
-     * {@code maxDeliveryAttempts}, and on SQL Server one rollback more than the queue's poison limit allows).
+     * its transaction, after it took them: so they include those another node recorded before the rollback that put
+     * the messages back released their group (a reader that relied on its own cache of "this queue has no failed
+     * deliveries" could deliver such a message once more than {@code maxDeliveryAttempts}, and on SQL Server one
+     * rollback more than the queue's poison limit allows). On PostgreSQL a RECEIVE from a whole queue reads them with
+     * its statement's snapshot, which can miss a failure committed while the statement ran
+     * ({@code PortableSql.receiveNext}).
      *
-     * @return the counts by {@link DeliveryLedger#key}, messages without any left out; null when the backend does not
-     *         read them with the RECEIVE (the reader then asks the ledger)
+     * @return the counts by {@link DeliveryLedger#key}, messages without any left out (empty: none, or nothing taken);
+     *         null when the RECEIVE did not read them (before the first RECEIVE; a backend or a RECEIVE that reads them
+     *         only when told, {@link #readAttemptsWithReceive}): the reader then asks the ledger
      */
     default java.util.Map<String, Integer> recordedAttempts() {
         return null;

@@ -31,7 +31,16 @@ public interface DeliveryLedger {
      * @return the key under which its failed deliveries are counted
      */
     static String key(BrokerMessage m) {
-        return m.conversationHandle() + "/" + m.messageSequenceNumber();
+        return key(m.conversationHandle(), m.messageSequenceNumber());
+    }
+
+    /**
+     * @param conversationHandle a message's conversation handle
+     * @param messageSequenceNumber its sequence number
+     * @return the key under which its failed deliveries are counted, as {@link #key(BrokerMessage)}
+     */
+    static String key(UUID conversationHandle, long messageSequenceNumber) {
+        return conversationHandle + "/" + messageSequenceNumber;
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.UUID;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DeadLetter;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.PendingGroup;
@@ -48,6 +49,64 @@ class LedgerConformanceTest {
             return null;
         });
         assertFalse(hasAttempts(db, o.targetQueue));
+    }
+
+    /**
+     * A RECEIVE reports the failed deliveries recorded for the messages it took, read in its own transaction, so that a
+     * reader knows the counts another node recorded whatever it last saw of the queue; none for the messages it left.
+     * For a whole queue (on PostgreSQL the RECEIVE's one statement), one conversation and one group.
+     */
+    @BackendTest
+    void aReceiveReportsTheFailedDeliveriesRecordedForTheMessagesItTook(Db db) {
+        Db.Objects o = db.objects();
+        Conversation a = begin(db, o);
+        Conversation b = begin(db, o);
+        db.run(s -> {
+            s.send(a.handle(), o.request, bytes("a0"));
+            s.send(a.handle(), o.request, bytes("a1"));
+            s.send(b.handle(), o.request, bytes("b0"));
+        });
+        List<BrokerMessage> ofA;
+        List<BrokerMessage> ofB;
+        try (Db.Tx first = db.begin(); Db.Tx second = db.begin()) { // each takes a group, then both roll back
+            ofA = first.session().receive(ReceiveRequest.from(o.targetQueue).top(10));
+            ofB = second.session().receive(ReceiveRequest.from(o.targetQueue).top(10));
+        }
+        assertEquals(List.of("a0", "a1"), ofA.stream().map(LedgerConformanceTest::text).toList());
+        assertEquals(List.of("b0"), ofB.stream().map(LedgerConformanceTest::text).toList());
+        ledger(db, l -> {
+            l.recordFailure(o.targetQueue, ofA.get(0), "boom");
+            l.recordFailure(o.targetQueue, ofA.get(0), "boom");
+            l.recordFailure(o.targetQueue, ofB.get(0), "boom");
+            return null;
+        });
+        Map<String, Integer> failedA0 = Map.of(DeliveryLedger.key(ofA.get(0)), 2);
+
+        try (Db.Reader reader = db.reader()) {
+            reader.session().readAttemptsWithReceive(); // as a queue reader's session is
+            ReceiveRequest any = ReceiveRequest.from(o.targetQueue).top(10);
+            assertEquals(failedA0, recorded(reader, s -> s.receive(any, true, true), 2),
+                    "the whole queue's first group");
+            assertEquals(Map.of(DeliveryLedger.key(ofB.get(0)), 1), recorded(reader,
+                    s -> s.receive(any.conversation(Conversation.ofHandle(ofB.get(0).conversationHandle()))), 1),
+                    "one conversation");
+            assertEquals(failedA0, recorded(reader,
+                    s -> s.receive(any.conversationGroup(ofA.get(0).conversationGroupId())), 2), "one group");
+            assertEquals(Map.of(), recorded(reader,
+                    s -> s.receive(ReceiveRequest.from(o.initiatorQueue).timeout(Duration.ZERO)), 0),
+                    "an empty RECEIVE: none");
+        }
+    }
+
+    /**
+     * @return the failed deliveries the session reports for a RECEIVE, read in its transaction, which then rolls back
+     */
+    private static Map<String, Integer> recorded(Db.Reader reader,
+            java.util.function.Function<BrokerSession, List<BrokerMessage>> receive, int expectedMessages) {
+        return reader.rollback(s -> {
+            assertEquals(expectedMessages, receive.apply(s).size(), "messages taken");
+            return s.recordedAttempts();
+        });
     }
 
     /**

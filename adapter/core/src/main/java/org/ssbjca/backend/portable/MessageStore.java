@@ -6,14 +6,17 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.Statements;
@@ -38,6 +41,10 @@ final class MessageStore {
     private boolean tookLast;
     /** See {@link #mayHaveDrainedPrioritised}. */
     private boolean mayHaveDrainedPrioritised;
+    /** See {@link #readAttemptsWithReceive}. */
+    private boolean readsAttempts;
+    /** See {@link #recordedAttempts}. */
+    private Map<String, Integer> recordedAttempts = Map.of();
 
     MessageStore(PortableBroker broker, Statements statements, TouchedQueues touchedQueues) {
         this.broker = broker;
@@ -163,6 +170,7 @@ final class MessageStore {
     List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         tookLast = false;
         mayHaveDrainedPrioritised = true;
+        recordedAttempts = Map.of();
         try {
             if (r.conversationHandle() != null) {
                 UUID group = st.first(sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
@@ -260,6 +268,7 @@ final class MessageStore {
             throws SQLException {
         boolean[] parked = {false};
         boolean[] last = {false};
+        Map<String, Integer> attempts = new HashMap<>();
         boolean holds = heldAt != NO_HOLDS;
         String statement = sql.receiveNext(top, prioritised, holds);
         List<Object> parameters = new ArrayList<>(5);
@@ -279,7 +288,12 @@ final class MessageStore {
                 }
                 parked[0] |= rs.getBoolean("parked");
                 last[0] |= rs.getBoolean("took_last");
-                return readMessage(rs);
+                BrokerMessage m = readMessage(rs);
+                int failed = rs.getInt("recorded_attempts");
+                if (!rs.wasNull()) {
+                    attempts.put(DeliveryLedger.key(m), failed);
+                }
+                return m;
             }, parameters.toArray());
             boolean noneLeft = batch.size() == 1 && batch.get(0) == null;
             if (!noneLeft) {
@@ -291,6 +305,7 @@ final class MessageStore {
         }
         tookLast = last[0];
         mayHaveDrainedPrioritised = prioritised && parked[0];
+        recordedAttempts = attempts;
         if (parked[0]) {
             // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
             groupsToCheck.add(batch.get(0).conversationGroupId());
@@ -315,6 +330,26 @@ final class MessageStore {
      */
     boolean mayHaveDrainedPrioritised() {
         return mayHaveDrainedPrioritised;
+    }
+
+    /**
+     * Makes every later {@link #receiveOnce} read the failed deliveries recorded for the messages it takes
+     * ({@link #recordedAttempts}): the statement of a RECEIVE from a whole queue on PostgreSQL reads them always; the
+     * others then run one statement more after the take ({@link PortableSql#attemptsOfMessages}).
+     */
+    void readAttemptsWithReceive() {
+        readsAttempts = true;
+    }
+
+    /**
+     * @return the failed deliveries recorded for the messages the last {@link #receiveOnce} took, by
+     *         {@link DeliveryLedger#key}, read in its transaction after it took them (on PostgreSQL, a RECEIVE from a
+     *         whole queue, by its statement, with the statement's snapshot: {@link PortableSql#receiveNext}); empty
+     *         when it took none; null when it did not read them (a RECEIVE of one conversation or group, or on H2,
+     *         unless {@link #readAttemptsWithReceive})
+     */
+    Map<String, Integer> recordedAttempts() {
+        return recordedAttempts;
     }
 
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */
@@ -375,6 +410,7 @@ final class MessageStore {
         } else {
             st.update(sql.nextTurn, group);
         }
+        recordedAttempts = readsAttempts ? PortableLedger.attempts(sql, c, batch, st::list) : null;
         return Collections.unmodifiableList(batch);
     }
 

@@ -39,17 +39,49 @@ final class PortableLedger implements DeliveryLedger {
 
     @Override
     public Map<String, Integer> attempts(List<BrokerMessage> messages) {
-        return get("reading failed deliveries", () -> {
-            Map<String, Integer> out = new HashMap<>();
-            for (BrokerMessage m : messages) {
-                Integer n = Jdbc.first(c, sql.attemptsOf, rs -> rs.getInt("attempts"), m.conversationHandle(),
-                        m.messageSequenceNumber());
-                if (n != null) {
-                    out.put(DeliveryLedger.key(m), n);
-                }
+        return get("reading failed deliveries", () -> attempts(sql, c, messages, (q, m, p) -> Jdbc.list(c, q, m, p)));
+    }
+
+    /** Runs a query: {@link Jdbc#list} on a connection, or a session's kept statements ({@code Statements.list}). */
+    @FunctionalInterface
+    interface Rows {
+        List<Object[]> list(String sql, Jdbc.RowMapper<Object[]> mapper, Object... params) throws SQLException;
+    }
+
+    /**
+     * The failed deliveries recorded for messages, in one statement ({@link PortableSql#attemptsOfMessages}): what the
+     * ledger's {@link #attempts} returns, and what a RECEIVE reads for the messages it took
+     * ({@code MessageStore.take}).
+     *
+     * @param c the connection the arrays are made on
+     * @param messages messages
+     * @param rows runs the statement, in the caller's transaction
+     * @return their failed deliveries by {@link DeliveryLedger#key}; messages without any are absent
+     */
+    static Map<String, Integer> attempts(PortableSql sql, Connection c, List<BrokerMessage> messages, Rows rows)
+            throws SQLException {
+        if (messages.isEmpty()) {
+            return Map.of();
+        }
+        UUID[] handles = new UUID[messages.size()];
+        Long[] numbers = new Long[messages.size()];
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        for (int i = 0; i < handles.length; i++) {
+            BrokerMessage m = messages.get(i);
+            handles[i] = m.conversationHandle();
+            numbers[i] = m.messageSequenceNumber();
+            keys.add(DeliveryLedger.key(m));
+        }
+        Map<String, Integer> out = new HashMap<>();
+        for (Object[] row : rows.list(sql.attemptsOfMessages, rs -> new Object[] {
+            DeliveryLedger.key(Jdbc.uuid(rs, "conversation_handle"), rs.getLong("message_sequence_number")),
+            rs.getInt("attempts")}, c.createArrayOf("UUID", handles), c.createArrayOf("BIGINT", numbers))) {
+            // on H2 a row may pair one message's handle with another's number: only the batch's own count
+            if (keys.contains((String) row[0])) {
+                out.put((String) row[0], (Integer) row[1]);
             }
-            return out;
-        });
+        }
+        return out;
     }
 
     @Override

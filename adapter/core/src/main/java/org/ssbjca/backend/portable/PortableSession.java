@@ -54,6 +54,8 @@ final class PortableSession implements BrokerSession {
      */
     private volatile boolean tookLast;
     private volatile boolean drainedKnown;
+    /** See {@link #recordedAttempts}; null until a RECEIVE returned. */
+    private Map<String, Integer> recordedAttempts;
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
@@ -223,6 +225,7 @@ final class PortableSession implements BrokerSession {
         boolean checkedByReceive = messages.checksEnabled(request);
         tookLast = false;
         drainedKnown = false;
+        recordedAttempts = Map.of(); // a wait that ends before a look took nothing
         List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(),
                 MessageStore.wholeQueue(request), this::waitEnds,
                 () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
@@ -236,6 +239,22 @@ final class PortableSession implements BrokerSession {
     @Override
     public boolean mayHaveLeftMore() {
         return !drainedKnown;
+    }
+
+    /**
+     * The RECEIVE from a whole queue on PostgreSQL reads the counts in its statement whether told or not; H2, and a
+     * RECEIVE of one conversation or group, run one statement more once told
+     * ({@link MessageStore#readAttemptsWithReceive}).
+     */
+    @Override
+    public void readAttemptsWithReceive() {
+        messages.readAttemptsWithReceive();
+    }
+
+    /** See {@link MessageStore#recordedAttempts}. */
+    @Override
+    public Map<String, Integer> recordedAttempts() {
+        return recordedAttempts;
     }
 
     /** See {@link MessageStore#mayHaveDrainedPrioritised}. */
@@ -257,6 +276,7 @@ final class PortableSession implements BrokerSession {
         List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
         ReceiveEvent.finish(event, request.queue(), batch.size());
         tookLast = messages.tookLast();
+        recordedAttempts = messages.recordedAttempts();
         broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {
             messages.requireEnabled(request.queue());

@@ -293,6 +293,19 @@ final class PortableSql {
      * the group was parked. Measured on one connection (200 groups of 20 messages, 7,000 executions interleaved with
      * the statement without the column, each rolled back): 3 µs more per execution of about 300 when the probe does
      * not run; written as a plain {@code EXISTS} that always runs, 9 to 12 µs more.
+     * <p>
+     * Column {@code recorded_attempts} is the failed deliveries {@code ssb.delivery_attempt} holds for each message
+     * taken (NULL for none), so that a reader sorts its batch by the counts every node recorded, in the RECEIVE's
+     * transaction and without another statement ({@code BrokerSession.recordedAttempts}). It is a {@code LATERAL}
+     * subquery with a {@code LIMIT}, as the endpoint's is: one probe of the ledger's primary key per message taken,
+     * whatever the statistics. It reads the ledger with the statement's snapshot, taken when the statement starts. A
+     * node records a failure in a transaction of its own and commits it before its delivery rolls back, and the
+     * delivery's transaction holds the group until then: so a failure committed before this statement starts is
+     * seen, and one whose rollback has not released the group when this statement reaches it leaves the group to
+     * another RECEIVE (SKIP LOCKED). Not seen is a failure committed while this statement runs whose rollback also
+     * comes before the statement reaches the group: that message is delivered once more than
+     * {@code maxDeliveryAttempts} allows. The statements H2 runs one by one read the ledger after the group is locked
+     * ({@link #attemptsOfMessages}), each with a snapshot of its own, and see every such failure (at READ COMMITTED).
      */
     private final String receiveNext;
     /**
@@ -347,6 +360,16 @@ final class PortableSql {
     final String upsertPriority;
 
     // ---- delivery ledger
+    /**
+     * The failed deliveries recorded for a batch of messages, in one statement: run by a RECEIVE that the one statement
+     * ({@link #receiveNext}) did not take, after its take, in its transaction; and by the ledger's
+     * {@code attempts}. Parameters: the messages' conversation handles (UUID[]) and sequence numbers (BIGINT[]), in
+     * the same order. Columns: conversation_handle, message_sequence_number, attempts, one row per message that has a
+     * count. On PostgreSQL one probe of the ledger's primary key per message (a {@code LATERAL} subquery with a
+     * {@code LIMIT}, see {@link #receiveNext}); on H2, which has no {@code LATERAL}, the rows whose handle and number
+     * are both among the batch's, which the caller matches to its messages.
+     */
+    final String attemptsOfMessages;
     final String hasAttempts = "SELECT 1 FROM ssb.delivery_attempt WHERE queue_name = ? LIMIT 1";
     final String attemptsOf = "SELECT conversation_handle, message_sequence_number, attempts FROM ssb.delivery_attempt"
             + " WHERE conversation_handle = ? AND message_sequence_number = ?";
@@ -480,6 +503,14 @@ final class PortableSql {
         insertGroupAndEndpoint = dialect.receivesInOneStatement ? "WITH g AS (" + insertGroup + ") " + insertEndpoint
                 : null;
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
+        attemptsOfMessages = dialect.receivesInOneStatement
+                ? "SELECT k.conversation_handle, k.message_sequence_number, a.attempts"
+                        + " FROM unnest(CAST(? AS UUID[]), CAST(? AS BIGINT[])) AS k(conversation_handle,"
+                        + " message_sequence_number) CROSS JOIN LATERAL (SELECT a.attempts FROM ssb.delivery_attempt a"
+                        + " WHERE a.conversation_handle = k.conversation_handle"
+                        + " AND a.message_sequence_number = k.message_sequence_number LIMIT 1) a"
+                : "SELECT conversation_handle, message_sequence_number, attempts FROM ssb.delivery_attempt"
+                        + " WHERE conversation_handle = ANY (?) AND message_sequence_number = ANY (?)";
         String hasMessages = "EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)";
         // One primary-key probe per group (a LATERAL subquery with a LIMIT is never flattened into a join), and the
         // UPDATE takes the rows it locked by their address: whatever the statistics say about the table's size
@@ -641,13 +672,17 @@ final class PortableSql {
                 + " e.service_contract_name, (SELECT t.parked FROM turn t) AS parked,"
                 + " CASE WHEN (SELECT t.parked FROM turn t) THEN NOT EXISTS (SELECT 1 FROM ssb.conversation_group o"
                 + " WHERE o.queue_name = ? AND o.turn < " + PARKED
-                + " AND o.conversation_group_id <> (SELECT conversation_group_id FROM grp)) ELSE FALSE END AS took_last"
+                + " AND o.conversation_group_id <> (SELECT conversation_group_id FROM grp)) ELSE FALSE END"
+                + " AS took_last, a.attempts AS recorded_attempts"
                 + " FROM taken m"
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
                 + " ON TRUE"
+                + " LEFT JOIN LATERAL (SELECT a.attempts FROM ssb.delivery_attempt a"
+                + " WHERE a.conversation_handle = m.conversation_handle"
+                + " AND a.message_sequence_number = m.message_sequence_number LIMIT 1) a ON TRUE"
                 // the marker: picked messages, none of them left to take (see the javadoc)
-                + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+                + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
                 + " WHERE EXISTS (SELECT 1 FROM picked) AND NOT EXISTS (SELECT 1 FROM taken)"
                 + " ORDER BY queuing_order";
     }

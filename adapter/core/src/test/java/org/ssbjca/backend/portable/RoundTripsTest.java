@@ -229,6 +229,34 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * A RECEIVE of one conversation runs its statements one by one (find and lock the group, take, the group's turn);
+     * on a session told to read the failed deliveries of what it takes ({@link BrokerSession#readAttemptsWithReceive},
+     * a queue reader's) one statement more reads them, on another (the connection factory's) none.
+     */
+    @Test
+    void aReceiveOfOneConversationReadsTheFailedDeliveriesInOneRoundTripMoreOnlyWhenTold() throws Exception {
+        try (Fixture f = new Fixture("round_trips_attempts")) {
+            long[] trips = new long[2];
+            for (int told = 0; told < 2; told++) {
+                if (told == 1) {
+                    f.s.readAttemptsWithReceive();
+                }
+                for (int i = 0; i <= WARM_UP; i++) {
+                    java.util.UUID target = f.targetHandle(f.dialog(DialogOptions.defaults()));
+                    long before = CountingSocketFactory.roundTrips();
+                    assertEquals(1, f.s.receive(ReceiveRequest.from("QT").conversation(Conversation.ofHandle(target)))
+                            .size());
+                    f.commit();
+                    trips[told] = CountingSocketFactory.roundTrips() - before;
+                    assertEquals(told == 1 ? java.util.Map.of() : null, f.s.recordedAttempts());
+                }
+            }
+            assertEquals(1, trips[1] - trips[0], "one statement more when told (" + trips[0] + ", then " + trips[1]
+                    + ")");
+        }
+    }
+
     @Test
     void aReceiveWithAReplyAndTheCommitAreFourRoundTrips() throws Exception {
         try (Fixture f = new Fixture("round_trips_reply")) {
@@ -272,6 +300,20 @@ class RoundTripsTest {
 
         void commit() throws Exception {
             counted.commit();
+        }
+
+        /** @return the target's side of a dialog */
+        java.util.UUID targetHandle(Conversation initiator) throws Exception {
+            try (java.sql.PreparedStatement st = counted.c.prepareStatement("SELECT conversation_handle"
+                    + " FROM ssb.conversation_endpoint WHERE conversation_id = ? AND NOT is_initiator")) {
+                st.setObject(1, initiator.conversationId());
+                try (java.sql.ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    return rs.getObject(1, java.util.UUID.class);
+                }
+            } finally {
+                counted.c.commit();
+            }
         }
 
         /** @return the round trips of a RECEIVE from QT (that takes {@code expected} messages) and its commit */

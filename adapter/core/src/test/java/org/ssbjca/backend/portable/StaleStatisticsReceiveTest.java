@@ -33,13 +33,18 @@ class StaleStatisticsReceiveTest {
     private static final int CONVERSATIONS = 2000;
     private static final int MESSAGES_EACH = 2;
     /**
-     * Buffers one RECEIVE of one message may touch: the group lookups, the message, its endpoint, the group's new turn
-     * and the indexes on the way (about 30), and for the first RECEIVE the index entries the drained rows left behind,
-     * not yet vacuumed (about 230 here). A plan that reads the queue costs thousands here (6,798 for the first).
+     * Buffers one RECEIVE of one message may touch: the group lookups, the message, its endpoint, its failed
+     * deliveries, the group's new turn and the indexes on the way (about 30), and for the first RECEIVE the index
+     * entries the drained rows left behind, not yet vacuumed (about 230 here). A plan that reads the queue costs
+     * thousands here (6,798 for the first).
      */
     private static final int MAX_BUFFERS_PER_RECEIVE = 400;
-    /** Buffers per RECEIVE on average over the drain (36.6 when this was written). */
-    private static final int MAX_MEAN_BUFFERS = 60;
+    /**
+     * Buffers per RECEIVE on average over the drain: 36.6 when this was written; 57.5 to 57.6 at 51a2098 (three runs;
+     * the bound was 60); 59.5 to 60.0 (four runs) once the statement read each message's failed deliveries (a probe
+     * of the empty ledger's primary key, 2 buffers per message).
+     */
+    private static final int MAX_MEAN_BUFFERS = 70;
 
     @Test
     void receiveStaysCheapAfterTheQueueTableWasAnalysedEmpty() throws Exception {
