@@ -39,16 +39,16 @@ final class BatchSorter {
 
     /**
      * Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. Their
-     * failed deliveries come with the RECEIVE where the backend reads them there (SQL Server), so that a failure
-     * another node recorded a moment before counts whatever this activation's cache says; otherwise from the ledger
-     * when the cache says the queue may have some ({@link FailedDeliveryHint}).
+     * failed deliveries are those the RECEIVE read for the messages it took, in this transaction, after it took them
+     * ({@link BrokerSession#recordedAttempts}; the reader's session is told to, {@link
+     * BrokerSession#readAttemptsWithReceive}): so a failure another node recorded before its rollback released the
+     * group counts here too (on PostgreSQL, one committed while the RECEIVE's statement ran may be missed: see
+     * {@code PortableSql.receiveNext}). A session that did not read them leaves it to the ledger, in this transaction.
      */
     Batch prepare(List<BrokerMessage> messages) {
-        DeliveryLedger ledger = ledger();
         Map<String, Integer> attempts = connection.session().recordedAttempts();
         if (attempts == null) {
-            attempts = activation.mayHaveAttempts(() -> ledger.hasAttempts(settings.queue()))
-                    ? ledger.attempts(messages) : Map.of();
+            attempts = ledger().attempts(messages);
         }
         return sort(messages, attempts);
     }

@@ -187,6 +187,8 @@ final class QueueReader implements Runnable {
             try {
                 if (!stopped) {
                     connection = ReaderConnection.open(activation.database(), settings.transactionTimeout());
+                    // its batches are sorted by the failed deliveries their RECEIVE read (BatchSorter.prepare)
+                    connection.session().readAttemptsWithReceive();
                     if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
                         LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeout(),
                                 activation.database().source().config());

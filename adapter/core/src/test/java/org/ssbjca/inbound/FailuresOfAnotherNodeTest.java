@@ -1,0 +1,91 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ssbjca.inbound.InboundFeaturesTest.bytes;
+import static org.ssbjca.inbound.InboundFeaturesTest.deadLetters;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.backend.DeadLetter;
+
+/**
+ * Failed deliveries count across nodes: a message another node (here its ledger rows, written as that node's reader
+ * writes them) failed {@code maxDeliveryAttempts} times is dead-lettered by this node's reader, which has just looked
+ * at the queue and found no failed delivery, and has failed none itself.
+ */
+class FailuresOfAnotherNodeTest {
+
+    private static final int MAX_DELIVERY_ATTEMPTS = 3;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aMessageAnotherNodeFailedMaxDeliveryAttemptsTimesIsDeadLetteredNotDelivered(String backend)
+            throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS);
+            spec.setWaitTimeout(60_000L); // the idle reader waits in its RECEIVE, and takes the message at once
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> seen.add(m.bodyAsText()), true,
+                    spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            // this node's reader sorts a batch: the queue has no failed delivery recorded, and it fails none
+            h.send("first");
+            await("the first delivery committed", () -> a.metrics().committed() == 1);
+
+            // the other node failed the message maxDeliveryAttempts times: its counts are committed before its last
+            // rollback puts the message back where a reader can take it (here, in the transaction that sends it)
+            h.tx(s -> {
+                Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                        InboundHarness.CONTRACT, DialogOptions.defaults());
+                s.send(c.handle(), InboundHarness.REQUEST, bytes("failed on the other node"));
+                BrokerMessage queued = queued(s.connection());
+                for (int attempt = 1; attempt <= MAX_DELIVERY_ATTEMPTS; attempt++) {
+                    h.db.broker().ledger(s.connection()).recordFailure(InboundHarness.TARGET_QUEUE, queued,
+                            "failed on the other node, attempt " + attempt);
+                }
+                return c;
+            });
+
+            await("the message dead-lettered or delivered",
+                    () -> !deadLetters(h).isEmpty() || seen.contains("failed on the other node"));
+            assertEquals(List.of("first"), seen, "the bean never sees a message failed maxDeliveryAttempts times");
+            DeadLetter d = deadLetters(h).get(0);
+            assertEquals("failed on the other node", d.message().bodyAsText());
+            assertEquals(MAX_DELIVERY_ATTEMPTS, d.attempts());
+            assertEquals("failed on the other node, attempt 3", d.lastError());
+            await("the dead letter counted", () -> a.metrics().deadLettered() == 1);
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+        }
+    }
+
+    /** @return the one message on the target queue, as far as the ledger keys it (handle, sequence number) */
+    private static BrokerMessage queued(java.sql.Connection c) {
+        try (PreparedStatement st = c.prepareStatement("SELECT conversation_handle, message_sequence_number"
+                + " FROM ssb.message WHERE queue_name = ?")) {
+            st.setString(1, InboundHarness.TARGET_QUEUE);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return BrokerMessage.builder().conversationHandle(rs.getObject(1, java.util.UUID.class))
+                        .messageSequenceNumber(rs.getLong(2)).messageTypeName(InboundHarness.REQUEST).build();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(condition);
+    }
+}
