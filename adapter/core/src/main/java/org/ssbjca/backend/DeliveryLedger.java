@@ -54,12 +54,6 @@ public interface DeliveryLedger {
     }
 
     /**
-     * @param queue a queue
-     * @return whether failed deliveries are recorded for any message of the queue
-     */
-    boolean hasAttempts(String queue);
-
-    /**
      * @param messages messages just received
      * @return failed deliveries so far, by {@link #key(BrokerMessage)}; messages without any are absent
      */

@@ -321,7 +321,6 @@ final class DeliverySteps {
             }
             c.commit();
             batch.failuresRecorded = true;
-            activation.attemptsRecorded();
         } catch (RuntimeException e) {
             c.rollback();
             throw e;

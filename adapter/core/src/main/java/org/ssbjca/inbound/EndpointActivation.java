@@ -40,7 +40,6 @@ public final class EndpointActivation {
     private final ActivationMetrics metrics = new ActivationMetrics();
     private final PauseGate pause = new PauseGate();
     private final Redeliveries redeliveries = new Redeliveries();
-    private final FailedDeliveryHint attempts = new FailedDeliveryHint();
     private final PriorityScanner priorities;
     private final FailureReports reports = new FailureReports();
     private volatile ActivationEvents events = ActivationEvents.NONE;
@@ -269,15 +268,6 @@ public final class EndpointActivation {
 
     Redeliveries.Redelivery takeRedelivery() {
         return redeliveries.take();
-    }
-
-    /** @see FailedDeliveryHint#mayHaveAttempts */
-    boolean mayHaveAttempts(BooleanSupplier lookInDatabase) {
-        return attempts.mayHaveAttempts(lookInDatabase);
-    }
-
-    void attemptsRecorded() {
-        attempts.recorded();
     }
 
     /** @return which of the readers' failures are news (logged at WARN once per cause) */

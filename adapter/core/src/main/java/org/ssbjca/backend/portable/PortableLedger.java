@@ -33,11 +33,6 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
-    public boolean hasAttempts(String queue) {
-        return get("reading failed deliveries of " + queue, () -> Jdbc.exists(c, sql.hasAttempts, queue));
-    }
-
-    @Override
     public Map<String, Integer> attempts(List<BrokerMessage> messages) {
         return get("reading failed deliveries", () -> attempts(sql, c, messages, (q, m, p) -> Jdbc.list(c, q, m, p)));
     }

@@ -370,7 +370,6 @@ final class PortableSql {
      * are both among the batch's, which the caller matches to its messages.
      */
     final String attemptsOfMessages;
-    final String hasAttempts = "SELECT 1 FROM ssb.delivery_attempt WHERE queue_name = ? LIMIT 1";
     final String attemptsOf = "SELECT conversation_handle, message_sequence_number, attempts FROM ssb.delivery_attempt"
             + " WHERE conversation_handle = ? AND message_sequence_number = ?";
     final String incrementAttempts = "UPDATE ssb.delivery_attempt SET attempts = attempts + 1, last_error = ?,"

@@ -31,12 +31,6 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
-    public boolean hasAttempts(String queue) {
-        return !get("reading failed deliveries of " + queue, queue,
-                () -> Batches.query(c, TSqlLedger.HAS_ATTEMPTS, 0, rs -> Boolean.TRUE, queue)).isEmpty();
-    }
-
-    @Override
     public Map<String, Integer> attempts(List<BrokerMessage> messages) {
         if (messages.isEmpty()) {
             return Map.of();

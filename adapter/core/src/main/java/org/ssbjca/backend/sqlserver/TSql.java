@@ -43,9 +43,10 @@ final class TSql {
      * With each message, the failed deliveries recorded for it ({@code recorded_attempts}, NULL for none), read by
      * the ledger's primary key in the same batch: a node that failed the message recorded them, on a connection of
      * its own, before its transaction rolled back and gave the message back, so this read, after the RECEIVE took
-     * it, sees them. Without it a reader whose cache says the queue has no failed deliveries would deliver once more
-     * a message another node failed {@code maxDeliveryAttempts} times: a fifth rollback, after which SQL Server
-     * disables the queue (https://learn.microsoft.com/sql/database-engine/service-broker/remove-poison-messages).
+     * it, sees them. A reader that trusted a cache of "this queue has no failed deliveries" instead (as the readers
+     * did before) delivered once more a message another node had failed {@code maxDeliveryAttempts} times: a fifth
+     * rollback, after which SQL Server disables the queue
+     * (https://learn.microsoft.com/sql/database-engine/service-broker/remove-poison-messages).
      * Read committed, not NOLOCK: a count whose recording rolled back is no failure.
      * <p>
      * And whether the message's group has a priority ({@code has_priority}), however it got it (a scan, the outbound

@@ -13,9 +13,6 @@ final class TSqlLedger {
 
     private static final String PROLOGUE = "SET NOCOUNT ON;\n";
 
-    /** Parameters: queue name (as the application names it). */
-    static final String HAS_ATTEMPTS = "SELECT TOP (1) 1 FROM ssb.delivery_attempt WHERE queue_name = ?;";
-
     /**
      * The failed deliveries of a batch's messages, in one statement whatever the batch's size: the keys come as one
      * XML value, {@code <k h="handle" s="sequence"/>...} ({@link SqlServerLedger#keys}), shredded with
