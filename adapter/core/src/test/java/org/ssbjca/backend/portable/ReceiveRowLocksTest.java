@@ -36,7 +36,9 @@ import org.ssbjca.conformance.PostgresServer;
  * The statement sees one snapshot, taken before it locks the group, so the messages it picks may have been deleted
  * meanwhile by a transaction that committed (an END CONVERSATION, which holds the conversation, not its group; or the
  * RECEIVE that held the group). It then takes what is left, and when that leaves it nothing while the queue still has
- * messages, it looks again: a RECEIVE never comes back empty from a queue with messages it may take.
+ * messages, it looks again: a RECEIVE never comes back empty from a queue with messages it may take. A group that a
+ * RECEIVE released after the statement's snapshot counts as still held (as if this RECEIVE had looked a moment
+ * earlier): passed over, not taken and found emptied.
  */
 class ReceiveRowLocksTest {
 
