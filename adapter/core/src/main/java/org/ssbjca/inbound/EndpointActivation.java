@@ -121,7 +121,10 @@ public final class EndpointActivation {
         }
     }
 
-    /** Stops every reader and waits (at most 30 s) for deliveries in flight to finish. */
+    /**
+     * Stops every reader and waits (at most 30 s) for deliveries in flight to finish. A reader still waiting for a
+     * thread of the work manager is not waited for: it never runs.
+     */
     public void stop() {
         List<QueueReader> stopping;
         synchronized (this) { // not while setMaxReaders (JMX) adds readers: none may escape the stop

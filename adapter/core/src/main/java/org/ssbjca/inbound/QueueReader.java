@@ -44,6 +44,9 @@ final class QueueReader implements Runnable {
 
     @Override
     public void run() {
+        if (!end.begin()) {
+            return; // stopped while it waited for a thread: it never runs, and its end was reached by the stop
+        }
         try {
             while (!stopped) {
                 try {
@@ -228,6 +231,9 @@ final class QueueReader implements Runnable {
 
     void stop() {
         stopped = true;
+        if (end.dropIfWaiting()) {
+            return; // it had no thread yet, and now never runs: nothing to cancel
+        }
         ReaderConnection c = connection;
         // A reader in a delivery sees the stop when its delivery ends; its session is the bean's too (its verbs
         // through the connection factory), and cancelling it would end the bean's own RECEIVE empty. A stop that
@@ -238,7 +244,12 @@ final class QueueReader implements Runnable {
         activation.wakePaused();
     }
 
-    /** @return the end of the reader's loop, reached once it has left its thread */
+    /** @return whether the reader waits for a thread of the work manager: scheduled, not begun, not stopped */
+    boolean waiting() {
+        return end.waiting();
+    }
+
+    /** @return the end of the reader's loop, reached once it has left its thread (or by a stop before it began) */
     TaskEnd end() {
         return end;
     }

@@ -47,7 +47,7 @@ final class Redeliveries {
         List<QueueReader> running = new ArrayList<>(readers);
         for (int i = 0; i < running.size(); i++) {
             QueueReader r = running.get(Math.floorMod(nextWake.getAndIncrement(), running.size()));
-            if (!delivering.contains(r.name())) {
+            if (!delivering.contains(r.name()) && !r.waiting()) { // one waiting for a thread has no RECEIVE
                 r.wake();
                 return;
             }

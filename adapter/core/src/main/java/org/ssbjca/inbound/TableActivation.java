@@ -115,7 +115,10 @@ public final class TableActivation {
                 transacted ? "XA transacted" : "local transaction");
     }
 
-    /** Stops every reader and waits (at most 30 s) for deliveries in flight to finish. */
+    /**
+     * Stops every reader and waits (at most 30 s) for deliveries in flight to finish. A reader still waiting for a
+     * thread of the work manager is not waited for: it never runs.
+     */
     public void stop() {
         List<TableReader> stopping;
         synchronized (this) {

@@ -51,6 +51,9 @@ final class TableReader implements Runnable {
 
     @Override
     public void run() {
+        if (!end.begin()) {
+            return; // stopped while it waited for a thread: it never runs, and its end was reached by the stop
+        }
         try {
             while (!stopped) {
                 try {
@@ -332,9 +335,15 @@ final class TableReader implements Runnable {
      */
     void stop() {
         stopped = true;
+        end.dropIfWaiting(); // one that had no thread yet now never runs
     }
 
-    /** @return the end of the reader's loop, reached once it has left its thread */
+    /** @return whether the reader waits for a thread of the work manager: scheduled, not begun, not stopped */
+    boolean waiting() {
+        return end.waiting();
+    }
+
+    /** @return the end of the reader's loop, reached once it has left its thread (or by a stop before it began) */
     TaskEnd end() {
         return end;
     }

@@ -38,6 +38,8 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public final AtomicInteger pairingErrors = new AtomicInteger();
     /** Endpoints created and not released. */
     public final AtomicInteger liveEndpoints = new AtomicInteger();
+    /** Endpoints created, released or not. */
+    public final AtomicInteger createdEndpoints = new AtomicInteger();
     /** What the transaction manager asked of each branch of the deliveries with a resource {@link #enlist}ed. */
     public final List<String> xaCalls = new CopyOnWriteArrayList<>();
 
@@ -126,6 +128,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     @Override
     public MessageEndpoint createEndpoint(XAResource xaResource, long timeout) throws UnavailableException {
         liveEndpoints.incrementAndGet();
+        createdEndpoints.incrementAndGet();
         Endpoint state = new Endpoint(xaResource);
         return (MessageEndpoint) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {MessageEndpoint.class, listenerInterface}, (proxy, method, args) -> {

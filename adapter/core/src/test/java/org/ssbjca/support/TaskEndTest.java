@@ -51,4 +51,56 @@ class TaskEndTest {
             Thread.interrupted();
         }
     }
+
+    /**
+     * A task scheduled on a pool that has not run it yet (a reader waiting for a thread) is dropped by its owner's
+     * stop: its end is reached at once, and the task, should the pool run it later, does not begin.
+     */
+    @Test
+    void aTaskDroppedBeforeItBeganEndsAtOnceAndNeverBegins() {
+        TaskEnd end = new TaskEnd();
+        assertTrue(end.waiting());
+        assertTrue(end.dropIfWaiting());
+        assertTrue(end.await(0), "its end reached by the drop");
+        assertFalse(end.waiting());
+        assertFalse(end.begin(), "run later, it does not begin");
+    }
+
+    @Test
+    void aTaskThatBeganIsNotDroppedAndEndsWhenItSaysSo() {
+        TaskEnd end = new TaskEnd();
+        assertTrue(end.begin());
+        assertFalse(end.waiting());
+        assertFalse(end.dropIfWaiting(), "it runs: its own stop path ends it");
+        assertFalse(end.await(0));
+        end.reached();
+        assertTrue(end.await(0));
+    }
+
+    /** A task that begins as it is dropped either begins (and ends itself) or is dropped: never both, never neither. */
+    @Test
+    void aBeginRacingADropWinsOrLosesWhole() throws Exception {
+        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 2_000; i++) {
+                TaskEnd end = new TaskEnd();
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                java.util.concurrent.Future<Boolean> began = two.submit(() -> {
+                    go.await();
+                    return end.begin();
+                });
+                java.util.concurrent.Future<Boolean> dropped = two.submit(() -> {
+                    go.await();
+                    return end.dropIfWaiting();
+                });
+                go.countDown();
+                boolean b = began.get(10, TimeUnit.SECONDS);
+                boolean d = dropped.get(10, TimeUnit.SECONDS);
+                assertTrue(b ^ d, "began " + b + ", dropped " + d);
+                assertEquals(d, end.await(0), "the end is reached by the drop only");
+            }
+        } finally {
+            two.shutdownNow();
+        }
+    }
 }
