@@ -41,8 +41,10 @@ final class AdapterStatistics implements StatisticsPlugin {
         this.readings = readings;
         add("Activations", int.class, "message-driven beans fed from queues whose readers run now (table activations"
                 + " not included)", total(a -> 1));
-        add("Readers", int.class, "readers running now, over every queue activation",
-                total(EndpointActivation::readerCount));
+        add("Readers", int.class, "readers over every queue activation (their MaxReaders), those waiting for a thread"
+                + " included", total(EndpointActivation::readerCount));
+        add("WaitingReaders", int.class, "of those, readers waiting for a thread of the work manager's long-running"
+                + " pool: they read nothing until one frees", total(EndpointActivation::waitingReaders));
         add("ActiveReaders", int.class, "readers delivering now, over every queue activation (the activation MBeans'"
                 + " ActiveReaders)", total(a -> a.metrics().inFlight().size()));
         add("ParkedReaders", int.class, "readers waiting for a paused activation to resume",

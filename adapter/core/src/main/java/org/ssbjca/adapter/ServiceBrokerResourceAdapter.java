@@ -89,6 +89,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     private final Map<MessageEndpointFactory, TableActivation> tableActivations = new ConcurrentHashMap<>();
     private volatile BrokerRegistry registry;
     private volatile WorkManager workManager;
+    private volatile java.util.Timer timer;
     private volatile TransactionSynchronizationRegistry transactions;
     private volatile Management management;
     private volatile AutoCloseable transactionManagerRecovery;
@@ -106,6 +107,7 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
             throw new ResourceAdapterInternalException("connectionUrl: " + e.getMessage(), e);
         }
         this.workManager = ctx.getWorkManager();
+        this.timer = timer(ctx);
         this.transactions = ctx.getTransactionSynchronizationRegistry();
         this.registry = new BrokerRegistry(new WorkManagerRunner(workManager),
                 new PortableOptions(fallbackPollMillis, 1000, java.time.Clock.systemUTC()),
@@ -125,6 +127,11 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         activations.clear();
         tableActivations.values().forEach(TableActivation::stop);
         tableActivations.clear();
+        java.util.Timer t = timer;
+        if (t != null) {
+            t.cancel();
+            timer = null;
+        }
         TransactionManagerRecovery.stop(transactionManagerRecovery);
         transactionManagerRecovery = null;
         BrokerRegistry r = registry;
@@ -253,6 +260,20 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     @Override
     public WorkManager workManager() {
         return workManager;
+    }
+
+    @Override
+    public java.util.Timer timer() {
+        return timer;
+    }
+
+    /** @return the container's timer, or null if it has none (the activations then never look at their readers) */
+    private static java.util.Timer timer(BootstrapContext ctx) {
+        try {
+            return ctx.createTimer();
+        } catch (jakarta.resource.spi.UnavailableException e) {
+            return null;
+        }
     }
 
     /** @return the key of the JTA transaction active on this thread, or null (none, or no registry) */

@@ -16,6 +16,12 @@ public interface AdapterContext {
     /** @return the container's work manager; null before start */
     WorkManager workManager();
 
+    /**
+     * @return the container's timer for the adapter ({@code BootstrapContext.createTimer()}), for short checks that
+     *         must not wait for a work thread; null before start, or if the container has none
+     */
+    java.util.Timer timer();
+
     /** @return the key of the JTA transaction active on this thread, or null (none, or no registry) */
     Object transactionKey();
 

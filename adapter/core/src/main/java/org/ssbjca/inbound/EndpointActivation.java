@@ -42,6 +42,7 @@ public final class EndpointActivation {
     private final Redeliveries redeliveries = new Redeliveries();
     private final PriorityScanner priorities;
     private final FailureReports reports = new FailureReports();
+    private final ReaderStarts starts;
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
@@ -65,6 +66,7 @@ public final class EndpointActivation {
         this.settings = new DeliverySettings(spec);
         this.priorities = settings.priorityEnabled()
                 ? new PriorityScanner(settings.queue(), settings.priorityMessageType()) : null;
+        this.starts = new ReaderStarts(LOG, name(), this::readerCount, this::waitingReaders);
     }
 
     /**
@@ -93,7 +95,9 @@ public final class EndpointActivation {
     }
 
     /**
-     * Starts or stops readers until there are {@code n}. Readers that stop finish their delivery in flight first.
+     * Starts or stops readers until there are {@code n}. Readers that stop finish their delivery in flight first. A
+     * reader is scheduled on the container's work manager; one that gets no thread there within
+     * {@value ReaderStarts#WAIT_MILLIS} ms is reported (SSBJCA0014) and counted in {@link #waitingReaders()}.
      *
      * @param n 1 to 256
      * @throws ResourceException if a reader cannot be started
@@ -103,7 +107,9 @@ public final class EndpointActivation {
             throw new IllegalArgumentException("MaxReaders must be between " + DeliverySettings.MIN_READERS + " and "
                     + DeliverySettings.MAX_READERS + ", was " + n);
         }
+        boolean added = false;
         while (readers.size() < n && !stopped) {
+            added = true;
             QueueReader reader = new QueueReader(this, ++nextReaderId);
             readers.add(reader);
             try {
@@ -112,6 +118,9 @@ public final class EndpointActivation {
                 readers.remove(reader);
                 throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
             }
+        }
+        if (added) {
+            starts.added(ra.timer());
         }
         retired.removeIf(r -> r.end().await(0));
         while (readers.size() > n) {
@@ -129,6 +138,7 @@ public final class EndpointActivation {
         List<QueueReader> stopping;
         synchronized (this) { // not while setMaxReaders (JMX) adds readers: none may escape the stop
             stopped = true;
+            starts.cancel();
             stopping = new ArrayList<>(readers);
             stopping.addAll(retired);
             readers.clear();
@@ -158,8 +168,8 @@ public final class EndpointActivation {
     }
 
     /**
-     * @return the readers waiting for {@link #resume()}; once it equals {@link #readerCount()} after a pause, no
-     *         delivery is in flight and none starts until resumed
+     * @return the readers waiting for {@link #resume()}; once it equals {@link #readerCount()} less
+     *         {@link #waitingReaders()} after a pause, no delivery is in flight and none starts until resumed
      */
     public int parkedReaders() {
         return pause.parked();
@@ -216,9 +226,20 @@ public final class EndpointActivation {
         return metrics;
     }
 
-    /** @return the running readers */
+    /**
+     * @return the readers (MaxReaders): those running and those still waiting for a thread of the container's work
+     *         manager ({@link #waitingReaders()}), which read nothing until they get one
+     */
     public int readerCount() {
         return readers.size();
+    }
+
+    /**
+     * @return of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool (all
+     *         its threads taken): they read nothing until one frees
+     */
+    public int waitingReaders() {
+        return (int) readers.stream().filter(QueueReader::waiting).count();
     }
 
     /** @return the RECEIVE batch size */

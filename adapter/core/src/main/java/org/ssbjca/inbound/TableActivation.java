@@ -49,6 +49,7 @@ public final class TableActivation {
     final FailingReaders failing = new FailingReaders();
     private volatile String lastError;
     private final FailureReports reports = new FailureReports();
+    private final ReaderStarts starts;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
     private volatile TableQueue queue;
@@ -68,6 +69,7 @@ public final class TableActivation {
         this.factory = factory;
         this.spec = spec;
         this.settings = new TableSettings(spec);
+        this.starts = new ReaderStarts(LOG, name(), this::readerCount, this::waitingReaders);
     }
 
     /**
@@ -109,6 +111,7 @@ public final class TableActivation {
                     throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
                 }
             }
+            starts.added(ra.timer());
         }
         LOG.tableActivated(name(), settings.definition.table(), database.source().config(), settings.maxReaders,
                 settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT),
@@ -123,6 +126,7 @@ public final class TableActivation {
         List<TableReader> stopping;
         synchronized (this) {
             stopped = true;
+            starts.cancel();
             stopping = new ArrayList<>(readers);
             readers.clear();
         }
@@ -154,9 +158,17 @@ public final class TableActivation {
         return settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT);
     }
 
-    /** @return the readers running */
+    /**
+     * @return the readers: those running and those still waiting for a thread of the container's work manager
+     *         ({@link #waitingReaders()}), which read nothing until they get one
+     */
     public int readerCount() {
         return readers.size();
+    }
+
+    /** @return of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool */
+    public int waitingReaders() {
+        return (int) readers.stream().filter(TableReader::waiting).count();
     }
 
     /**

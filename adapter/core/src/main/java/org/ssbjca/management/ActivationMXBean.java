@@ -23,7 +23,10 @@ public interface ActivationMXBean {
     /** @return the backend kind and the database (JDBC URL and user, passwords masked) */
     String getBackend();
 
-    /** @return how many readers run (at most this many deliveries at a time) */
+    /**
+     * @return how many readers the activation has (at most this many deliveries at a time), including those still
+     *         waiting for a thread of the container's work manager ({@link #getWaitingReaders()})
+     */
     int getMaxReaders();
 
     /**
@@ -33,10 +36,19 @@ public interface ActivationMXBean {
      */
     void setMaxReaders(int maxReaders);
 
+    /**
+     * @return of {@link #getMaxReaders()}, the readers waiting for a thread of the work manager's long-running pool
+     *         (its threads all taken, by this and other activations): they read nothing until one frees (SSBJCA0014)
+     */
+    int getWaitingReaders();
+
     /** @return how many readers are delivering to the bean right now */
     int getActiveReaders();
 
-    /** @return how many readers wait for {@link #resume()}: equal to MaxReaders once a pause took effect */
+    /**
+     * @return how many readers wait for {@link #resume()}: equal to MaxReaders (less WaitingReaders, readers with no
+     *         thread) once a pause took effect
+     */
     int getParkedReaders();
 
     /** @return the most messages of one conversation group one RECEIVE takes */
@@ -129,7 +141,8 @@ public interface ActivationMXBean {
 
     /**
      * Readers stop taking messages: deliveries in flight finish, a RECEIVE already waiting may still take one
-     * message; {@code ParkedReaders} reaches {@code MaxReaders} when nothing more is delivered.
+     * message; {@code ParkedReaders} reaches {@code MaxReaders} (less {@code WaitingReaders}) when nothing more is
+     * delivered.
      */
     void pause();
 

@@ -70,6 +70,11 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     }
 
     @Override
+    public int getWaitingReaders() {
+        return activation.waitingReaders();
+    }
+
+    @Override
     public void setMaxReaders(int maxReaders) {
         try {
             activation.setMaxReaders(maxReaders);

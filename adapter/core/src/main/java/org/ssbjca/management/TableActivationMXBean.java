@@ -15,8 +15,17 @@ public interface TableActivationMXBean {
     /** @return transactional or leased */
     String getMode();
 
-    /** @return readers running */
+    /**
+     * @return the readers, including those still waiting for a thread of the container's work manager
+     *         ({@link #getWaitingReaders()})
+     */
     int getReaderCount();
+
+    /**
+     * @return of {@link #getReaderCount()}, the readers waiting for a thread of the work manager's long-running pool:
+     *         they read nothing until one frees (SSBJCA0014)
+     */
+    int getWaitingReaders();
 
     /** @return rows a reader would take now */
     long getAvailableRows();

@@ -40,6 +40,11 @@ final class TableActivationManagement implements TableActivationMXBean {
     }
 
     @Override
+    public int getWaitingReaders() {
+        return activation.waitingReaders();
+    }
+
+    @Override
     public long getAvailableRows() {
         return counts().available();
     }

@@ -98,6 +98,14 @@ public interface AdapterLog extends BasicLogger {
     void transactionTimeoutIgnored(String activation, int seconds, Object database);
 
     @LogMessage(level = WARN)
+    @Message(id = 14, value = "%s: %d reader(s) running, %d waiting for a thread of the container's work manager"
+            + " after %d ms: those read nothing until a thread frees. The readers of every activation (and, per"
+            + " PostgreSQL database, the adapter's LISTEN and NOTIFY tasks) share its long-running pool: raise"
+            + " core-threads and max-threads of /subsystem=jca/workmanager=default/long-running-threads=default"
+            + " (jboss-cli write-attribute, then reload), or lower maxReaders")
+    void readersWaitingForThreads(String activation, int running, int waiting, long millis);
+
+    @LogMessage(level = WARN)
     @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")
     void readerFailed(@Cause Throwable cause, String reader, int failures, long delayMillis);
 

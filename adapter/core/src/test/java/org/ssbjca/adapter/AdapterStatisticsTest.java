@@ -52,7 +52,8 @@ class AdapterStatisticsTest {
             Awaitility.await().atMost(Duration.ofSeconds(30))
                     .until(() -> a.metrics().delivered() == 2 && a.metrics().deadLettered() == 1);
 
-            assertEquals(List.of("Activations", "Readers", "ActiveReaders", "ParkedReaders", "ReconnectingReaders", "Reconnects",
+            assertEquals(List.of("Activations", "Readers", "WaitingReaders", "ActiveReaders", "ParkedReaders",
+                    "ReconnectingReaders", "Reconnects",
                     "Received", "Delivered", "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived",
                     "PriorityRequestsRejected", "DeliveriesTimed", "DeliveryMillisTotal", "QueueDepth",
                     "OldestMessageAgeSeconds", "PendingConversationGroups", "DeadLetters", "ConversationEndpoints",

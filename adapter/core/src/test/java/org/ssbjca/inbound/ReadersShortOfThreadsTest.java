@@ -2,28 +2,94 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
+import static org.ssbjca.inbound.TableActivationTest.jobSpec;
 
 import jakarta.resource.spi.work.Work;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.FakeWorkManager;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.management.ObjectNames;
 
 /**
  * Readers are long-running works of the container's work manager, whose long-running pool (WildFly's default: 50
  * threads, a queue of 50) is shared by every activation: readers beyond its threads wait in its queue and do not read.
- * Over a fake work manager that runs at most a few works at a time: the activation stops at once without waiting for
- * readers that never began (which, run later, do nothing).
+ * Over a fake work manager that runs at most a few works at a time: the activation says so once at WARN, counts those
+ * readers apart, and stops at once without waiting for readers that never began (which, run later, do nothing).
  */
 class ReadersShortOfThreadsTest {
+
+    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
+    private static final String POOL = "/subsystem=jca/workmanager=default/long-running-threads=default";
+
+    @BeforeEach
+    void shortWait() {
+        ReaderStarts.waitMillis = 300;
+    }
+
+    @AfterEach
+    void usualWait() {
+        ReaderStarts.waitMillis = ReaderStarts.WAIT_MILLIS;
+    }
+
+    @Test
+    void aWarningSaysHowManyReadersWaitForAThreadAndWhatToRaise() throws Exception {
+        try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
+            h.context.fakeWorkManager().limitThreads(2);
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(4);
+            h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+            List<String> warnings = log.messages(Level.WARNING, "SSBJCA0014");
+            assertEquals(1, warnings.size(), warnings.toString());
+            String warning = warnings.get(0);
+            assertTrue(warning.contains(a.name()) && warning.contains("2 reader(s) running")
+                    && warning.contains("2 waiting for a thread") && warning.contains(POOL), warning);
+
+            assertEquals(4, a.readerCount(), "MaxReaders: the readers the activation has");
+            assertEquals(2, a.waitingReaders(), "of which waiting for a thread");
+            ObjectName mbean = ObjectNames.activation(a.name());
+            assertEquals(4, SERVER.getAttribute(mbean, "MaxReaders"));
+            assertEquals(2, SERVER.getAttribute(mbean, "WaitingReaders"));
+            assertEquals(4, h.ra.getStatistics().getValue("Readers"));
+            assertEquals(2, h.ra.getStatistics().getValue("WaitingReaders"));
+        }
+    }
+
+    @Test
+    void noWarningWhenEveryReaderGetsAThread() throws Exception {
+        try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
+            h.context.fakeWorkManager().limitThreads(4);
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(4);
+            h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            Awaitility.await("every reader running").atMost(Duration.ofSeconds(10))
+                    .until(() -> a.waitingReaders() == 0);
+            Awaitility.await("no warning, well past the wait").during(Duration.ofMillis(1500))
+                    .atMost(Duration.ofSeconds(5)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+        }
+    }
 
     @Test
     void stopReturnsAtOnceWhenReadersNeverGotAThreadAndTheyNeverRun() throws Exception {
@@ -47,6 +113,43 @@ class ReadersShortOfThreadsTest {
         }
     }
 
+    @Test
+    void aTableActivationWarnsCountsAndStopsAlike() throws Exception {
+        try (InboundHarness h = new InboundHarness(h2(), false);
+                LogRecords log = LogRecords.of(TableActivation.class)) {
+            createJobQueue(h);
+            FakeWorkManager works = h.context.fakeWorkManager();
+            Blocker other = occupyTheOnlyThread(works);
+            TableActivationSpec spec = jobSpec(h, "leased");
+            spec.setMaxReaders("2");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new QuietRows(), true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            String name = "QuietRows@Job_Queue";
+
+            Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+            String warning = log.messages(Level.WARNING, "SSBJCA0014").get(0);
+            assertTrue(warning.contains(name) && warning.contains("0 reader(s) running")
+                    && warning.contains("2 waiting for a thread") && warning.contains(POOL), warning);
+            ObjectName mbean = ObjectNames.tableActivation(name);
+            assertEquals(2, SERVER.getAttribute(mbean, "ReaderCount"));
+            assertEquals(2, SERVER.getAttribute(mbean, "WaitingReaders"));
+
+            CompletableFuture.runAsync(() -> h.ra.endpointDeactivation(factory, spec)).get(5, TimeUnit.SECONDS);
+            assertEquals(List.of(), log.messages(Level.WARNING, "SSBJCA0011"), "no reader said not stopped");
+            other.release.countDown();
+            Awaitility.await("the queued readers ran and ended").atMost(Duration.ofSeconds(5))
+                    .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
+            assertEquals(0, factory.createdEndpoints.get(), "a reader stopped before it began never ran");
+        }
+    }
+
+    private static DatabaseConfig h2() {
+        return new DatabaseConfig("jdbc:h2:mem:short-of-threads-" + java.util.UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", null, null);
+    }
+
     /** Takes the work manager's one thread with a work that holds it (another activation's reader, say). */
     private static Blocker occupyTheOnlyThread(FakeWorkManager works) throws Exception {
         works.limitThreads(1);
@@ -59,6 +162,12 @@ class ReadersShortOfThreadsTest {
     private static final class Quiet implements BrokerMessageListener {
         @Override
         public void onMessage(org.ssbjca.api.BrokerMessage m) {
+        }
+    }
+
+    private static final class QuietRows implements TableRowListener {
+        @Override
+        public void onRow(org.ssbjca.api.TableRow row) {
         }
     }
 
