@@ -138,6 +138,7 @@ public class AdapterMeters implements NotificationListener {
     /** The gauges of an activation read straight from an attribute: meter name, MBean attribute. */
     private static final String[][] GAUGES = {
         {"ssb.readers.max", "MaxReaders"},
+        {"ssb.readers.waiting", "WaitingReaders"},
         {"ssb.readers.active", "ActiveReaders"},
         {"ssb.readers.parked", "ParkedReaders"},
         {"ssb.readers.reconnecting", "ReconnectingReaders"},
@@ -189,6 +190,7 @@ public class AdapterMeters implements NotificationListener {
      */
     private static final String[][] TABLE_GAUGES = {
         {"ssb.table.readers", "ReaderCount"},
+        {"ssb.table.readers.waiting", "WaitingReaders"},
         {"ssb.table.rows.available", "AvailableRows"},
         {"ssb.table.rows.waiting", "WaitingRows"},
         {"ssb.table.rows.leased", "LeasedRows"},

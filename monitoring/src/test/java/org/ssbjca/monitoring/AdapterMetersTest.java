@@ -43,16 +43,16 @@ class AdapterMetersTest {
             "ssb_messages_delivered_total", "ssb_deliveries_committed_total", "ssb_deliveries_rolled_back_total",
             "ssb_messages_redelivered_total", "ssb_messages_dead_lettered_total", "ssb_errors_received_total",
             "ssb_priority_requests_rejected_total", "ssb_delivery_seconds_count", "ssb_delivery_seconds_sum",
-            "ssb_delivery_time_p99_seconds", "ssb_readers_max", "ssb_readers_active", "ssb_readers_parked",
-            "ssb_readers_reconnecting", "ssb_reader_reconnects_total", "ssb_readers_failing_seconds",
+            "ssb_delivery_time_p99_seconds", "ssb_readers_max", "ssb_readers_waiting", "ssb_readers_active",
+            "ssb_readers_parked", "ssb_readers_reconnecting", "ssb_reader_reconnects_total", "ssb_readers_failing_seconds",
             "ssb_activation_paused", "ssb_queue_disabled", "ssb_queue_depth", "ssb_queue_oldest_message_age_seconds",
             "ssb_conversation_groups_pending", "ssb_dead_letters");
 
     /** The README's metrics of a table activation. */
     private static final Set<String> TABLE_METRICS = Set.of("ssb_table_rows_delivered_total",
             "ssb_table_deliveries_failed_total", "ssb_table_leases_lost_total", "ssb_table_readers",
-            "ssb_table_rows_available", "ssb_table_rows_waiting", "ssb_table_rows_leased", "ssb_table_rows_set_aside",
-            "ssb_table_oldest_row_age_seconds", "ssb_table_readers_failing_seconds");
+            "ssb_table_readers_waiting", "ssb_table_rows_available", "ssb_table_rows_waiting", "ssb_table_rows_leased",
+            "ssb_table_rows_set_aside", "ssb_table_oldest_row_age_seconds", "ssb_table_readers_failing_seconds");
 
     private final FakeAdapter adapter = new FakeAdapter();
     private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -90,6 +90,7 @@ class AdapterMetersTest {
         "ssb_reader_reconnects_total, counter, Reconnects",
         "ssb_delivery_seconds_count, summary, TimedDeliveries",
         "ssb_readers_max, gauge, MaxReaders",
+        "ssb_readers_waiting, gauge, WaitingReaders",
         "ssb_readers_active, gauge, ActiveReaders",
         "ssb_readers_parked, gauge, ParkedReaders",
         "ssb_readers_reconnecting, gauge, ReconnectingReaders",
@@ -171,6 +172,7 @@ class AdapterMetersTest {
         "ssb_table_deliveries_failed_total, counter, FailedDeliveries",
         "ssb_table_leases_lost_total, counter, LeasesLost",
         "ssb_table_readers, gauge, ReaderCount",
+        "ssb_table_readers_waiting, gauge, WaitingReaders",
         "ssb_table_rows_available, gauge, AvailableRows",
         "ssb_table_rows_waiting, gauge, WaitingRows",
         "ssb_table_rows_leased, gauge, LeasedRows",
