@@ -16,6 +16,9 @@ abstract class BackgroundTask implements Runnable {
 
     @Override
     public final void run() {
+        if (!end.begin()) {
+            return; // stopped while it waited for a thread of the pool: it never runs (the stop reached its end)
+        }
         synchronized (this) {
             thread = Thread.currentThread();
         }
@@ -39,15 +42,21 @@ abstract class BackgroundTask implements Runnable {
         return stopped;
     }
 
-    /** Asks the task to stop: the flag, and an interrupt for a task that sleeps or waits. */
+    /**
+     * Asks the task to stop: the flag, and an interrupt for a task that sleeps or waits. A task that has not begun
+     * (waiting for a thread of a full pool) never will, and its end is reached now.
+     */
     final synchronized void stop() {
         stopped = true;
+        if (end.dropIfWaiting()) {
+            return;
+        }
         if (thread != null) {
             thread.interrupt();
         }
     }
 
-    /** @return the task's end, reached once it has left its thread */
+    /** @return the task's end, reached once it has left its thread, or by a stop before it began */
     final TaskEnd end() {
         return end;
     }

@@ -46,6 +46,35 @@ class BrokerCloseTest {
         }
     }
 
+    /**
+     * The listener and the notifier are long-running works too: on a work manager whose long-running pool has no free
+     * thread they wait in its queue. Closing the broker does not wait for them (before, it waited 5 s and logged
+     * SSBJCA0117 for each), and, run later, they return at once without connecting.
+     */
+    @Test
+    void closeDoesNotWaitForTasksThatNeverGotAThread() throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("broker_close_queued");
+        String key = "broker_close_queued";
+        DatabaseConfig tracked = UnconnectedSocketFactory.through(db, Sockets.class, "&socketFactoryArg=" + key);
+        List<Socket> sockets = Sockets.of(key);
+        List<Runnable> queued = new CopyOnWriteArrayList<>();
+        BackgroundRunner noThread = (name, task) -> queued.add(task);
+        try (org.ssbjca.fakes.LogRecords log = org.ssbjca.fakes.LogRecords.of(PortableBroker.class)) {
+            PortableBroker broker = new PortableBroker(new ConnectionSource(tracked), noThread,
+                    new PortableOptions(1000, 1000, Clock.systemUTC()));
+            assertEquals(2, queued.size(), "the listener and the notifier wait for a thread");
+
+            long start = System.nanoTime();
+            broker.close();
+            long millis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+            assertTrue(millis < 2_000, "close() took " + millis + " ms");
+            assertEquals(List.of(), log.messages(java.util.logging.Level.WARNING, "SSBJCA0117"));
+            queued.forEach(Runnable::run); // the pool frees a thread at last
+            assertEquals(List.of(), sockets, "neither connected");
+        }
+    }
+
     /** pgjdbc's {@code socketFactory}: remembers every socket made, under the key given as {@code socketFactoryArg}. */
     public static final class Sockets extends UnconnectedSocketFactory {
         private static final Map<String, List<Socket>> MADE = new ConcurrentHashMap<>();
