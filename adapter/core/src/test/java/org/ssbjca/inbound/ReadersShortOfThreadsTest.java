@@ -91,6 +91,41 @@ class ReadersShortOfThreadsTest {
         }
     }
 
+    /**
+     * MaxReaders raised over JMX past the pool: the reader added is looked at as at the start; lowered again, the
+     * reader retired is the one waiting, which never runs.
+     */
+    @Test
+    void aRaiseOfMaxReadersPastThePoolWarnsAndALowerRetiresTheWaitingReader() throws Exception {
+        try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
+            FakeWorkManager works = h.context.fakeWorkManager();
+            works.limitThreads(2);
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(2);
+            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            Awaitility.await("both readers running").atMost(Duration.ofSeconds(10))
+                    .until(() -> a.waitingReaders() == 0);
+            Awaitility.await("the start's look passed, silent").during(Duration.ofMillis(1000))
+                    .atMost(Duration.ofSeconds(5)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+
+            a.setMaxReaders(3);
+            Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
+                    .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+            String warning = log.messages(Level.WARNING, "SSBJCA0014").get(0);
+            assertTrue(warning.contains("2 reader(s) running, 1 waiting for a thread"), warning);
+            assertEquals(1, a.waitingReaders());
+
+            a.setMaxReaders(2);
+            assertEquals(2, a.readerCount());
+            assertEquals(0, a.waitingReaders(), "the reader retired was the waiting one");
+            CompletableFuture.runAsync(a::stop).get(5, TimeUnit.SECONDS);
+            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(5))
+                    .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
+            assertEquals(0, factory.liveEndpoints.get(), "every endpoint released");
+        }
+    }
+
     @Test
     void stopReturnsAtOnceWhenReadersNeverGotAThreadAndTheyNeverRun() throws Exception {
         try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
