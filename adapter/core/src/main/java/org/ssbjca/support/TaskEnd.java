@@ -49,8 +49,8 @@ public final class TaskEnd {
     }
 
     /**
-     * @return whether the task waits for a thread: neither begun nor dropped (for a task that calls {@link #begin()};
-     *         one that does not, as the PostgreSQL listener, never leaves this state)
+     * @return whether the task waits for a thread: neither begun nor dropped (every task of the adapter calls
+     *         {@link #begin()} first: the readers of queues and tables, the PostgreSQL listener and notifier)
      */
     public boolean waiting() {
         return state.get() == WAITING;
