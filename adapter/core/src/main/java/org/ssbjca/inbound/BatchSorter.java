@@ -43,11 +43,16 @@ final class BatchSorter {
      * ({@link BrokerSession#recordedAttempts}; the reader's session is told to, {@link
      * BrokerSession#readAttemptsWithReceive}): so a failure another node recorded before its rollback released the
      * group counts here too (on PostgreSQL, one committed while the RECEIVE's statement ran may be missed: see
-     * {@code PortableSql.receiveNext}). A session that did not read them leaves it to the ledger, in this transaction.
+     * {@code PortableSql.receiveNext}). A session that did not read them leaves it to the ledger, in this transaction;
+     * so does a RECEIVE after whose start a reader of this activation recorded a failure: on PostgreSQL its statement
+     * read the counts with a snapshot taken before that failure committed, and the message whose rollback followed
+     * can be among those it took (with several readers on one node, once more than {@code maxDeliveryAttempts}).
+     *
+     * @param failuresBeforeReceive {@link EndpointActivation#failuresRecorded} before the RECEIVE
      */
-    Batch prepare(List<BrokerMessage> messages) {
+    Batch prepare(List<BrokerMessage> messages, long failuresBeforeReceive) {
         Map<String, Integer> attempts = connection.session().recordedAttempts();
-        if (attempts == null) {
+        if (attempts == null || activation.failuresRecorded() != failuresBeforeReceive) {
             attempts = ledger().attempts(messages);
         }
         return sort(messages, attempts);

@@ -53,6 +53,11 @@ final class DeliverySteps {
      * then dropped as a known one's is.
      */
     private boolean mayHaveDrainedPrioritised;
+    /**
+     * {@link EndpointActivation#failuresRecorded} before this transaction's RECEIVE: a failure a reader of this
+     * activation recorded after it may be missing from the counts the RECEIVE read ({@link BatchSorter#prepare}).
+     */
+    private long failuresBeforeReceive;
 
     DeliverySteps(EndpointActivation activation, String reader, ReaderConnection connection, MessageEndpoint endpoint) {
         this.activation = activation;
@@ -123,7 +128,7 @@ final class DeliverySteps {
     /** Sorts a batch in the RECEIVE's transaction (see {@link BatchSorter}); poison messages never reach the bean. */
     Batch prepare(List<BrokerMessage> messages) {
         metrics.received.add(messages.size());
-        return sorter.prepare(messages);
+        return sorter.prepare(messages, failuresBeforeReceive);
     }
 
     /** Sorts a receive-first batch and ends what must be ended (see {@link BatchSorter#setAside}). */
@@ -139,6 +144,7 @@ final class DeliverySteps {
      * before the bean's own verbs run on the same session.
      */
     List<BrokerMessage> receive() {
+        failuresBeforeReceive = activation.failuresRecorded();
         List<BrokerMessage> messages = connection.session().receive(request(), settings.priorityEnabled(),
                 settings.redelivery().holds());
         mayHaveDrainedPrioritised = settings.priorityEnabled() && !messages.isEmpty()
@@ -321,6 +327,7 @@ final class DeliverySteps {
             }
             c.commit();
             batch.failuresRecorded = true;
+            activation.failureRecorded();
         } catch (RuntimeException e) {
             c.rollback();
             throw e;

@@ -40,6 +40,8 @@ public final class EndpointActivation {
     private final ActivationMetrics metrics = new ActivationMetrics();
     private final PauseGate pause = new PauseGate();
     private final Redeliveries redeliveries = new Redeliveries();
+    /** See {@link #failuresRecorded}. */
+    private final java.util.concurrent.atomic.AtomicLong failuresRecorded = new java.util.concurrent.atomic.AtomicLong();
     private final PriorityScanner priorities;
     private final FailureReports reports = new FailureReports();
     private final ReaderStarts starts;
@@ -224,6 +226,20 @@ public final class EndpointActivation {
     /** @return the counters and timings */
     public ActivationMetrics metrics() {
         return metrics;
+    }
+
+    /**
+     * @return how many times a reader of this activation recorded failed deliveries (each time after their commit,
+     *         before the delivery's rollback released its group): a RECEIVE that began before such a count moved reads
+     *         the counts again ({@link BatchSorter#prepare})
+     */
+    long failuresRecorded() {
+        return failuresRecorded.get();
+    }
+
+    /** A reader of this activation committed failed deliveries to the ledger. */
+    void failureRecorded() {
+        failuresRecorded.incrementAndGet();
     }
 
     /**

@@ -70,6 +70,45 @@ class FailuresOfAnotherNodeTest {
         }
     }
 
+    /**
+     * One node, several readers, a bean that always fails, {@code maxDeliveryAttempts} 1: each message is delivered
+     * once and dead-lettered by the next reader that takes it. On PostgreSQL a reader's RECEIVE reads the counts with
+     * its statement's snapshot; a failure another reader of this activation commits while that statement runs, whose
+     * rollback releases the group before the statement reaches it, is not among them, and the message was delivered a
+     * second time. The reader then reads the counts again ({@code BatchSorter.prepare}).
+     */
+    @org.junit.jupiter.api.Test
+    void severalReadersOfOneNodeDeliverAMessageNoMoreThanMaxDeliveryAttemptsTimes() throws Exception {
+        int messages = 600;
+        try (InboundHarness h = InboundBackends.harness("PostgreSQL")) {
+            java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> calls =
+                    new java.util.concurrent.ConcurrentHashMap<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxReaders(8);
+            h.tx(s -> {
+                for (int i = 0; i < messages; i++) {
+                    Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                            InboundHarness.CONTRACT, DialogOptions.defaults());
+                    s.send(c.handle(), InboundHarness.REQUEST, bytes("m" + i));
+                }
+                return null;
+            });
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
+                calls.computeIfAbsent(m.bodyAsText(), k -> new java.util.concurrent.atomic.AtomicInteger())
+                        .incrementAndGet();
+                throw new IllegalStateException("always fails");
+            }, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            Awaitility.await("every message dead-lettered").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> a.metrics().deadLettered() == messages);
+            List<String> twice = calls.entrySet().stream().filter(e -> e.getValue().get() > 1)
+                    .map(java.util.Map.Entry::getKey).sorted().toList();
+            assertEquals(messages, calls.size(), "every message delivered");
+            assertEquals(List.of(), twice, "messages delivered more than maxDeliveryAttempts (1) times");
+        }
+    }
+
     /** @return the one message on the target queue, as far as the ledger keys it (handle, sequence number) */
     private static BrokerMessage queued(java.sql.Connection c) {
         try (PreparedStatement st = c.prepareStatement("SELECT conversation_handle, message_sequence_number"
