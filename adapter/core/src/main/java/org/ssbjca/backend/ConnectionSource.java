@@ -34,11 +34,14 @@ public final class ConnectionSource {
 
     private final DatabaseConfig config;
     private final XADataSource xaDataSource;
+    /** PostgreSQL: the data source's URL, its options the adapter's then the URL's; null for the other databases. */
+    private final String postgresqlUrl;
 
     /** @param config where to connect */
     public ConnectionSource(DatabaseConfig config) {
         this.config = config;
         this.xaDataSource = createXaDataSource(config);
+        this.postgresqlUrl = xaDataSource instanceof org.postgresql.ds.common.BaseDataSource pg ? pg.getUrl() : null;
     }
 
     /** @return the configuration */
@@ -51,8 +54,26 @@ public final class ConnectionSource {
      * @throws SQLException if the database refuses
      */
     public XAConnection openXa() throws SQLException {
+        if (config.kind() == BackendKind.POSTGRESQL) {
+            return new org.postgresql.xa.PGXAConnection(openPostgresql().unwrap(org.postgresql.core.BaseConnection.class));
+        }
         return config.user() == null ? xaDataSource.getXAConnection()
                 : xaDataSource.getXAConnection(config.user(), config.password());
+    }
+
+    /**
+     * A PostgreSQL connection from the driver itself, with the data source's URL (the adapter's options and the URL's
+     * own). Not through {@link java.sql.DriverManager}, as pgjdbc's data sources go: WildFly deregisters from it, by
+     * class name, the drivers an undeployed application carried, the adapter's own among them when the application
+     * bundles pgjdbc and sees the adapter's classes, and every later connection would fail with "No suitable driver".
+     */
+    private Connection openPostgresql() throws SQLException {
+        Properties p = credentials();
+        Connection c = PostgresqlDriver.INSTANCE.connect(postgresqlUrl, p);
+        if (c == null) {
+            throw new SQLException("the PostgreSQL driver did not accept " + config);
+        }
+        return c;
     }
 
     /**
@@ -60,24 +81,15 @@ public final class ConnectionSource {
      * @throws SQLException if the database refuses
      */
     public Connection open() throws SQLException {
-        Properties p = new Properties();
-        if (config.user() != null) {
-            p.setProperty("user", config.user());
-        }
-        if (config.password() != null) {
-            p.setProperty("password", config.password());
-        }
+        Properties p = credentials();
         Connection c;
         switch (config.kind()) {
             case H2:
                 c = new org.h2.Driver().connect(config.url(), p);
                 break;
-            case POSTGRESQL: {
-                org.postgresql.ds.PGSimpleDataSource ds = new org.postgresql.ds.PGSimpleDataSource();
-                configure(ds, config);
-                c = config.user() == null ? ds.getConnection() : ds.getConnection(config.user(), config.password());
+            case POSTGRESQL:
+                c = openPostgresql();
                 break;
-            }
             default:
                 c = new com.microsoft.sqlserver.jdbc.SQLServerDriver().connect(config.url(), p);
         }
@@ -86,6 +98,22 @@ public final class ConnectionSource {
         }
         c.setAutoCommit(false);
         return c;
+    }
+
+    /** The adapter's PostgreSQL driver, used directly ({@link #openPostgresql}); loaded on a PostgreSQL's first use. */
+    private static final class PostgresqlDriver {
+        static final java.sql.Driver INSTANCE = new org.postgresql.Driver();
+    }
+
+    private Properties credentials() {
+        Properties p = new Properties();
+        if (config.user() != null) {
+            p.setProperty("user", config.user());
+        }
+        if (config.password() != null) {
+            p.setProperty("password", config.password());
+        }
+        return p;
     }
 
     /**

@@ -47,6 +47,42 @@ class ConnectionSourceTest {
         }
     }
 
+    /**
+     * WildFly deregisters from {@link java.sql.DriverManager} the drivers an undeployed application carried, by class
+     * name, and with them the adapter's own PostgreSQL driver when the application sees it (its
+     * {@code Dependencies: deployment.ssb-jca.rar}) and bundles pgjdbc as well: a redeploy of such an application then
+     * left every reader failing with "No suitable driver found". The adapter's PostgreSQL connections do not go
+     * through {@code DriverManager}.
+     */
+    @Test
+    void postgresqlConnectionsOpenWhileTheDriverIsNotRegistered() throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("connection_unregistered");
+        ConnectionSource source = new ConnectionSource(db);
+        java.util.List<java.sql.Driver> removed = new java.util.ArrayList<>();
+        for (java.sql.Driver d : java.util.Collections.list(java.sql.DriverManager.getDrivers())) {
+            if (d instanceof org.postgresql.Driver) {
+                java.sql.DriverManager.deregisterDriver(d);
+                removed.add(d);
+            }
+        }
+        try {
+            assertEquals(false, removed.isEmpty(), "the PostgreSQL driver was registered");
+            try (Connection c = source.open()) {
+                assertEquals("off", show(c, "enable_seqscan"));
+            }
+            XAConnection xa = source.openXa();
+            try (Connection c = xa.getConnection()) {
+                assertEquals("off", show(c, "enable_seqscan"));
+            } finally {
+                xa.close();
+            }
+        } finally {
+            for (java.sql.Driver d : removed) {
+                java.sql.DriverManager.registerDriver(d);
+            }
+        }
+    }
+
     private static String show(Connection c, String setting) throws Exception {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW " + setting)) {
             rs.next();
