@@ -61,8 +61,10 @@ class LastErrorTest {
 
             h.admin(a -> a.setQueueEnabled(InboundHarness.TARGET_QUEUE, false));
 
-            String disabled = "queue " + InboundHarness.TARGET_QUEUE + " is disabled (STATUS = OFF): enable it with"
-                    + " ALTER QUEUE ... WITH STATUS = ON";
+            // the portable schema's own statement, not SQL Server's ALTER QUEUE
+            String disabled = "queue " + InboundHarness.TARGET_QUEUE + " is disabled: enable it with UPDATE"
+                    + " ssb.service_queue SET is_receive_enabled = TRUE WHERE queue_name = '"
+                    + InboundHarness.TARGET_QUEUE + "'";
             await(() -> mx.isQueueDisabled(), "the disabled queue reported");
             assertEquals(disabled, mx.getLastError());
             assertWithin(before, mx.getLastErrorTime());
