@@ -16,6 +16,17 @@ public interface BrokerAdmin {
 
     /**
      * @param queue the queue
+     * @throws org.ssbjca.api.QueueDisabledException when RECEIVE is not allowed on it, naming the statement that
+     *     enables it on this backend (by default SQL Server's {@code ALTER QUEUE})
+     */
+    default void requireEnabled(String queue) {
+        if (!isQueueEnabled(queue)) {
+            throw new org.ssbjca.api.QueueDisabledException(queue, null);
+        }
+    }
+
+    /**
+     * @param queue the queue
      * @return how many messages it holds
      */
     long queueDepth(String queue);

@@ -212,9 +212,7 @@ final class QueueReader implements Runnable {
      * reported once per retry instead of failing transaction after transaction.
      */
     private void requireQueueReady() {
-        if (!activation.database().broker().admin(connection.connection()).isQueueEnabled(settings.queue())) {
-            throw new QueueDisabledException(settings.queue(), null);
-        }
+        activation.database().broker().admin(connection.connection()).requireEnabled(settings.queue());
     }
 
     /** Ends the reader's RECEIVE if it is waiting, so that it comes back for work the activation has for it. */

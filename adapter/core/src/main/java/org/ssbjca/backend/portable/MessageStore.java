@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
-import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
@@ -145,7 +144,7 @@ final class MessageStore {
                 throw new BrokerException("queue '" + queue + "' does not exist");
             }
             if (!enabled) {
-                throw new QueueDisabledException(queue, null);
+                throw PortableSql.queueDisabled(queue);
             }
         } catch (SQLException e) {
             throw PortableSession.failure("reading the status of queue '" + queue + "'", e);

@@ -29,6 +29,14 @@ final class PortableAdmin implements BrokerAdmin {
         });
     }
 
+    /** Names the portable schema's {@code UPDATE} that enables the queue ({@link PortableSql#enableQueue}). */
+    @Override
+    public void requireEnabled(String queue) {
+        if (!isQueueEnabled(queue)) {
+            throw PortableSql.queueDisabled(queue);
+        }
+    }
+
     @Override
     public long queueDepth(String queue) {
         return get("counting queue " + queue, () -> Jdbc.count(c, sql.queueDepth, queue));

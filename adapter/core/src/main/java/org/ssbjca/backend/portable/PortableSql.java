@@ -22,6 +22,21 @@ final class PortableSql {
     static final String ROLLBACK_TO_SAVEPOINT = "ROLLBACK TO SAVEPOINT ssb_attempt";
     static final String RELEASE_SAVEPOINT = "RELEASE SAVEPOINT ssb_attempt";
 
+    /**
+     * @param queue a queue of the portable schema
+     * @return the statement that enables it again, for an operator to run: the adapter never runs it (nor disables a
+     *         queue); it is named in a {@link org.ssbjca.api.QueueDisabledException}'s message
+     */
+    static String enableQueue(String queue) {
+        return "UPDATE ssb.service_queue SET is_receive_enabled = TRUE WHERE queue_name = '"
+                + queue.replace("'", "''") + "'";
+    }
+
+    /** @return the exception for a disabled queue of the portable schema, naming {@link #enableQueue} */
+    static org.ssbjca.api.QueueDisabledException queueDisabled(String queue) {
+        return new org.ssbjca.api.QueueDisabledException(queue, enableQueue(queue), null);
+    }
+
     // ---- declared objects
     final String contractExists = "SELECT 1 FROM ssb.contract WHERE contract_name = ?";
     final String messageTypeExists = "SELECT 1 FROM ssb.message_type WHERE message_type_name = ?";

@@ -33,6 +33,8 @@ class SqlServerErrorsTest {
         QueueDisabledException disabled = assertInstanceOf(QueueDisabledException.class, e);
         assertEquals("Q", disabled.queue());
         assertSame(cause, e.getCause());
+        assertEquals("queue Q is disabled (STATUS = OFF): enable it with ALTER QUEUE ... WITH STATUS = ON",
+                disabled.getMessage(), "SQL Server's statement (the portable schema names its own UPDATE)");
     }
 
     @ParameterizedTest
