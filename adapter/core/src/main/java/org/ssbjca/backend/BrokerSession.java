@@ -219,9 +219,12 @@ public interface BrokerSession {
      * Lets this session's RECEIVEs read the failed deliveries recorded for the messages they take
      * ({@link #recordedAttempts}), for a reader that sorts each batch by them. Where that costs a statement of its own
      * (the portable schema on H2, and its RECEIVE of one conversation or group on PostgreSQL) only a session told
-     * reads them, so that a bean's RECEIVE through the connection factory does not pay for what it never uses. By
-     * default nothing: a backend that reads them in the RECEIVE's own round trip (SQL Server's batch, the portable
-     * schema's RECEIVE from a whole queue on PostgreSQL) always does.
+     * reads them, so that a RECEIVE on an outbound connection's own session does not pay for what it never uses. A
+     * bean's verbs during a delivery run on the reader's session, which has been told
+     * ({@code DeliveryContext.enter(..., connection.session(), ...)}): there a bean's RECEIVE pays that statement too
+     * (on H2 any RECEIVE, on PostgreSQL one of a conversation or group). By default nothing: a backend that reads them
+     * in the RECEIVE's own round trip (SQL Server's batch, the portable schema's RECEIVE from a whole queue on
+     * PostgreSQL) always does.
      */
     default void readAttemptsWithReceive() {
     }
