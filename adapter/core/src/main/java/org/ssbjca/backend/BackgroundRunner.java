@@ -8,14 +8,19 @@ package org.ssbjca.backend;
 public interface BackgroundRunner {
 
     /**
+     * Hands the task over; returns without waiting for it to start, and within a bounded time even when the
+     * container has no thread for it (WildFly's work manager blocks a caller while its pool's queue is full).
+     *
      * @param name a name for logs and thread dumps
      * @param task the task; it returns when stopped
+     * @param refused called, once, now or later on another thread, if the runner will never run the task (the
+     *        container's work manager refused it): its owner stops it, so that it holds nothing for a run to come
      */
-    void run(String name, Runnable task);
+    void run(String name, Runnable task, Runnable refused);
 
     /** @return a runner that starts a daemon thread per task (outside a container) */
     static BackgroundRunner daemonThreads() {
-        return (name, task) -> {
+        return (name, task, refused) -> {
             Thread t = new Thread(task, name);
             t.setDaemon(true);
             t.start();

@@ -4,7 +4,6 @@ import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.TaskEnd;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
-import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +13,6 @@ import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.BrokerRegistry;
-import org.ssbjca.brokers.WorkManagerRunner;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
@@ -45,6 +43,7 @@ public final class EndpointActivation {
     private final PriorityScanner priorities;
     private final FailureReports reports = new FailureReports();
     private final ReaderStarts starts;
+    private final ReaderSchedule<QueueReader> schedule;
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
@@ -69,12 +68,14 @@ public final class EndpointActivation {
         this.priorities = settings.priorityEnabled()
                 ? new PriorityScanner(settings.queue(), settings.priorityMessageType()) : null;
         this.starts = new ReaderStarts(LOG, name(), this::readerCount, this::waitingReaders);
+        this.schedule = new ReaderSchedule<>(this, readers, LOG, name());
     }
 
     /**
      * Starts the readers.
      *
-     * @throws ResourceException if the bean implements no listener interface of this adapter, or work cannot start
+     * @throws ResourceException if the bean implements no listener interface of this adapter, or the work manager
+     *         refused every reader
      */
     public void start() throws ResourceException {
         database = ra.registry().get(spec.database());
@@ -92,43 +93,50 @@ public final class EndpointActivation {
         deliveryMode = DeliveryMode.of(settings, transacted);
         int readers = new ActivationValues(spec).maxReaders();
         setMaxReaders(readers);
-        LOG.activated(name(), database.source().config(), readers, deliveryMode.describe(),
+        if (readerCount() == 0 && !stopped) {
+            throw new ResourceException("the container's work manager refused every reader of " + name()
+                    + " (SSBJCA0015)");
+        }
+        LOG.activated(name(), database.source().config(), readerCount(), deliveryMode.describe(),
                 batchListener ? "conversation group" : "per message");
     }
 
     /**
      * Starts or stops readers until there are {@code n}. Readers that stop finish their delivery in flight first. A
-     * reader is scheduled on the container's work manager; one that gets no thread there within
-     * {@value ReaderStarts#WAIT_MILLIS} ms is reported (SSBJCA0014) and counted in {@link #waitingReaders()}.
+     * reader is scheduled on the container's work manager, outside this activation's lock ({@link ReaderSchedule}):
+     * one that gets no thread there within {@value ReaderStarts#WAIT_MILLIS} ms is reported (SSBJCA0014) and counted
+     * in {@link #waitingReaders()}; one the work manager refuses (its pool's threads and queue all taken for that
+     * long) never runs, leaves {@link #readerCount()} and is reported (SSBJCA0015).
      *
      * @param n 1 to 256
-     * @throws ResourceException if a reader cannot be started
      */
-    public synchronized void setMaxReaders(int n) throws ResourceException {
+    public void setMaxReaders(int n) {
         if (n < DeliverySettings.MIN_READERS || n > DeliverySettings.MAX_READERS) {
             throw new IllegalArgumentException("MaxReaders must be between " + DeliverySettings.MIN_READERS + " and "
                     + DeliverySettings.MAX_READERS + ", was " + n);
         }
-        boolean added = false;
-        while (readers.size() < n && !stopped) {
-            added = true;
-            QueueReader reader = new QueueReader(this, ++nextReaderId);
-            readers.add(reader);
-            try {
-                ra.workManager().scheduleWork(WorkManagerRunner.longRunning(reader.name(), reader, reader::stop));
-            } catch (WorkException e) {
-                readers.remove(reader);
-                throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
+        List<QueueReader> added = new ArrayList<>();
+        synchronized (this) {
+            while (readers.size() < n && !stopped) {
+                QueueReader reader = new QueueReader(this, ++nextReaderId);
+                readers.add(reader);
+                added.add(reader);
+            }
+            retired.removeIf(r -> r.end().await(0));
+            while (readers.size() > n) {
+                QueueReader r = readers.remove(readers.size() - 1);
+                r.stop();
+                retired.add(r);
             }
         }
-        if (added) {
-            starts.added(ra.timer());
+        if (added.isEmpty()) {
+            return;
         }
-        retired.removeIf(r -> r.end().await(0));
-        while (readers.size() > n) {
-            QueueReader r = readers.remove(readers.size() - 1);
-            r.stop();
-            retired.add(r);
+        schedule.schedule(ra.workManager(), added);
+        synchronized (this) {
+            if (!stopped) {
+                starts.added(ra.timer());
+            }
         }
     }
 

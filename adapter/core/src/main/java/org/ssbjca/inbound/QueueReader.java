@@ -18,7 +18,7 @@ import org.ssbjca.support.TaskEnd;
  * reconnect at a time per activation. It waits while the activation is paused, looks for priority requests when a
  * scan is due, and redelivers dead letters an operator asked for.
  */
-final class QueueReader implements Runnable {
+final class QueueReader implements Reader {
 
     private static final AdapterLog LOG = AdapterLog.of(QueueReader.class);
 
@@ -38,7 +38,8 @@ final class QueueReader implements Runnable {
         this.backoff = settings.newBackoff();
     }
 
-    String name() {
+    @Override
+    public String name() {
         return name;
     }
 
@@ -223,11 +224,13 @@ final class QueueReader implements Runnable {
         }
     }
 
-    boolean isStopped() {
+    @Override
+    public boolean isStopped() {
         return stopped;
     }
 
-    void stop() {
+    @Override
+    public void stop() {
         stopped = true;
         if (end.dropIfWaiting()) {
             return; // it had no thread yet, and now never runs: nothing to cancel
@@ -248,7 +251,8 @@ final class QueueReader implements Runnable {
     }
 
     /** @return the end of the reader's loop, reached once it has left its thread (or by a stop before it began) */
-    TaskEnd end() {
+    @Override
+    public TaskEnd end() {
         return end;
     }
 

@@ -11,12 +11,14 @@ import org.ssbjca.support.AdapterLog;
  * PostgreSQL listener and notifier of each database: readers beyond its threads wait in its queue, and read nothing,
  * until a thread frees. {@value #WAIT_MILLIS} ms after readers are added (the activation starts, MaxReaders is raised)
  * it looks once whether some still wait, and says so at WARN (SSBJCA0014): how many run, how many wait, what to raise.
+ * The same wait bounds each reader's scheduling ({@link ReaderSchedule}): a work manager that has no room for it that
+ * long refuses it.
  */
 final class ReaderStarts {
 
     /** How long readers may wait for a thread before the warning. */
     static final long WAIT_MILLIS = 10_000;
-    /** {@link #WAIT_MILLIS}; tests shorten it. */
+    /** {@link #WAIT_MILLIS}, also each reader's start timeout; tests shorten it. */
     static volatile long waitMillis = WAIT_MILLIS;
 
     private final AdapterLog log;

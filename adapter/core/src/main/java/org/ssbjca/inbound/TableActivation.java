@@ -2,7 +2,6 @@ package org.ssbjca.inbound;
 
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
-import jakarta.resource.spi.work.WorkException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -18,7 +17,6 @@ import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableQueue;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.BrokerRegistry;
-import org.ssbjca.brokers.WorkManagerRunner;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.TaskEnd;
 
@@ -50,6 +48,7 @@ public final class TableActivation {
     private volatile String lastError;
     private final FailureReports reports = new FailureReports();
     private final ReaderStarts starts;
+    private final ReaderSchedule<TableReader> schedule;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
     private volatile TableQueue queue;
@@ -70,13 +69,15 @@ public final class TableActivation {
         this.spec = spec;
         this.settings = new TableSettings(spec);
         this.starts = new ReaderStarts(LOG, name(), this::readerCount, this::waitingReaders);
+        this.schedule = new ReaderSchedule<>(this, readers, LOG, name());
     }
 
     /**
      * Resolves the table and starts the readers.
      *
      * @throws ResourceException if the table or a column does not exist (naming its property), the bean is not a
-     *         {@link TableRowListener}, or work cannot start
+     *         {@link TableRowListener}, or the container's work manager refused every reader (one it refuses, its
+     *         long-running pool's threads and queue all taken, never runs and is logged: SSBJCA0015)
      */
     public void start() throws ResourceException {
         database = ra.registry().get(settings.database);
@@ -99,21 +100,25 @@ public final class TableActivation {
         } catch (NoSuchMethodException e) {
             throw new ResourceException("the bean " + name() + " does not implement TableRowListener", e);
         }
+        List<TableReader> added = new ArrayList<>();
         synchronized (this) {
             while (readers.size() < settings.maxReaders && !stopped) {
                 TableReader reader = new TableReader(this, ++nextReaderId);
                 readers.add(reader);
-                try {
-                    ra.workManager().scheduleWork(WorkManagerRunner.longRunning(reader.name(), reader,
-                            reader::stop));
-                } catch (WorkException e) {
-                    readers.remove(reader);
-                    throw new ResourceException("cannot start " + reader.name() + ": " + e.getMessage(), e);
-                }
+                added.add(reader);
             }
-            starts.added(ra.timer());
         }
-        LOG.tableActivated(name(), settings.definition.table(), database.source().config(), settings.maxReaders,
+        schedule.schedule(ra.workManager(), added); // not holding the lock: a stop does not wait for it
+        synchronized (this) {
+            if (!stopped) {
+                if (readerCount() == 0) {
+                    throw new ResourceException("the container's work manager refused every reader of " + name()
+                            + " (SSBJCA0015)");
+                }
+                starts.added(ra.timer());
+            }
+        }
+        LOG.tableActivated(name(), settings.definition.table(), database.source().config(), readerCount(),
                 settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT),
                 transacted ? "XA transacted" : "local transaction");
     }

@@ -26,7 +26,7 @@ import org.ssbjca.support.TaskEnd;
  * committed on the bookkeeping connection before the delivery; the delivery's transaction removes them (if the lease is
  * still this taking's) with the bean's work; a failed delivery ends their leases after {@code retryDelaySeconds}.
  */
-final class TableReader implements Runnable {
+final class TableReader implements Reader {
 
     private static final AdapterLog LOG = AdapterLog.of(TableReader.class);
 
@@ -45,7 +45,8 @@ final class TableReader implements Runnable {
         this.name = "reader " + id + " of " + activation.name();
     }
 
-    String name() {
+    @Override
+    public String name() {
         return name;
     }
 
@@ -323,7 +324,8 @@ final class TableReader implements Runnable {
         }
     }
 
-    boolean isStopped() {
+    @Override
+    public boolean isStopped() {
         return stopped;
     }
 
@@ -333,7 +335,8 @@ final class TableReader implements Runnable {
      * bean's verbs through the connection factory run on it, and a cancelled session ended the bean's RECEIVE empty
      * at once.
      */
-    void stop() {
+    @Override
+    public void stop() {
         stopped = true;
         end.dropIfWaiting(); // one that had no thread yet now never runs
     }
@@ -344,7 +347,8 @@ final class TableReader implements Runnable {
     }
 
     /** @return the end of the reader's loop, reached once it has left its thread (or by a stop before it began) */
-    TaskEnd end() {
+    @Override
+    public TaskEnd end() {
         return end;
     }
 

@@ -30,7 +30,9 @@ public interface ActivationMXBean {
     int getMaxReaders();
 
     /**
-     * Starts or stops readers at once; a reader that stops finishes its delivery in flight first.
+     * Starts or stops readers at once; a reader that stops finishes its delivery in flight first. A reader the
+     * container's work manager refuses (its long-running pool's threads and queue all taken for 10 s) is not added,
+     * and is logged (SSBJCA0015): {@link #getMaxReaders()} then reads fewer.
      *
      * @param maxReaders 1 to 256
      */

@@ -11,7 +11,6 @@ import javax.management.MBeanNotificationInfo;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationFilter;
 import javax.management.NotificationListener;
-import jakarta.resource.ResourceException;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ActivationMetrics;
@@ -78,7 +77,7 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     public void setMaxReaders(int maxReaders) {
         try {
             activation.setMaxReaders(maxReaders);
-        } catch (ResourceException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw ShortLivedConnection.forClient("setting MaxReaders to " + maxReaders, e);
         }
     }

@@ -106,6 +106,14 @@ public interface AdapterLog extends BasicLogger {
     void readersWaitingForThreads(String activation, int running, int waiting, long millis);
 
     @LogMessage(level = WARN)
+    @Message(id = 15, value = "%s: the container's work manager refused %d reader(s) (%s): they never run, and the"
+            + " activation now has %d reader(s). Its long-running pool's threads and queue are most likely all taken"
+            + " (the readers of every activation, the PostgreSQL LISTEN and NOTIFY tasks): raise core-threads,"
+            + " max-threads and queue-length of /subsystem=jca/workmanager=default/long-running-threads=default"
+            + " (jboss-cli write-attribute, then reload), or lower maxReaders; then set MaxReaders again, or redeploy")
+    void readersRefused(String activation, int refused, String why, int readers);
+
+    @LogMessage(level = WARN)
     @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")
     void readerFailed(@Cause Throwable cause, String reader, int failures, long delayMillis);
 
@@ -265,6 +273,13 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 105, value = "gave %d parked conversation group(s) with messages their turn again (queues %s): the"
             + " check after a commit had been lost")
     void parkedGroupsRepaired(int groups, Object queues);
+
+    @LogMessage(level = WARN)
+    @Message(id = 106, value = "the container's work manager refused %s (%s): it never runs, and readers see the"
+            + " messages other servers send (and theirs this server's) only at their fallback poll. Raise core-threads,"
+            + " max-threads and queue-length of /subsystem=jca/workmanager=default/long-running-threads=default, then"
+            + " reload")
+    void taskRefused(String task, String why);
 
     @LogMessage(level = WARN)
     @Message(id = 120, value = "firing conversation timers and lifetimes (or repairing parked groups) after a RECEIVE"

@@ -85,8 +85,9 @@ public final class PortableBroker implements Broker {
         if (dialect == Dialect.POSTGRESQL) {
             this.notifier = new PgNotifier(source, sql, signals);
             this.listener = new PgListener(source, signals, notifier::backendPid);
-            runner.run("ssb-jca PostgreSQL LISTEN " + config, listener);
-            runner.run("ssb-jca PostgreSQL NOTIFY " + config, notifier);
+            // one the container refuses is stopped: readers hear other JVMs (and they this one) at their poll
+            runner.run("ssb-jca PostgreSQL LISTEN " + config, listener, listener::stop);
+            runner.run("ssb-jca PostgreSQL NOTIFY " + config, notifier, notifier::stop);
         } else {
             this.listener = null;
             this.notifier = null;

@@ -58,7 +58,7 @@ class BrokerCloseTest {
         DatabaseConfig tracked = UnconnectedSocketFactory.through(db, Sockets.class, "&socketFactoryArg=" + key);
         List<Socket> sockets = Sockets.of(key);
         List<Runnable> queued = new CopyOnWriteArrayList<>();
-        BackgroundRunner noThread = (name, task) -> queued.add(task);
+        BackgroundRunner noThread = (name, task, refused) -> queued.add(task);
         try (org.ssbjca.fakes.LogRecords log = org.ssbjca.fakes.LogRecords.of(PortableBroker.class)) {
             PortableBroker broker = new PortableBroker(new ConnectionSource(tracked), noThread,
                     new PortableOptions(1000, 1000, Clock.systemUTC()));

@@ -1,0 +1,19 @@
+package org.ssbjca.inbound;
+
+import org.ssbjca.support.TaskEnd;
+
+/** A reader of an activation (a queue's, a table's): a long-running work of the container's work manager. */
+interface Reader extends Runnable {
+
+    /** @return its name, for logs and thread dumps */
+    String name();
+
+    /** Asks it to stop; one that has no thread yet never runs. */
+    void stop();
+
+    /** @return whether it was asked to stop */
+    boolean isStopped();
+
+    /** @return the end of its loop, reached once it has left its thread (or by a stop before it began) */
+    TaskEnd end();
+}

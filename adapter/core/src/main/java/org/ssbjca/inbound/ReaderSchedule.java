@@ -1,0 +1,79 @@
+package org.ssbjca.inbound;
+
+import jakarta.resource.spi.work.WorkException;
+import jakarta.resource.spi.work.WorkManager;
+import java.util.ArrayList;
+import java.util.List;
+import org.ssbjca.brokers.WorkManagerRunner;
+import org.ssbjca.support.AdapterLog;
+
+/**
+ * Hands an activation's new readers to the container's work manager, not holding the activation's lock: WildFly's
+ * work manager blocks the caller while its long-running pool's threads and queue are all taken, and a stop (an
+ * undeploy) must not wait for that. Each reader is given a start timeout ({@link ReaderStarts#waitMillis}), so that a
+ * deployment or a JMX call waits at most that long; once the work manager refuses one, the readers after it are not
+ * offered (each would wait as long) and are refused with it. A reader refused, at once or later (a container may
+ * reject a work it accepted, when its start timeout passes in the queue), never runs: it leaves the activation's
+ * readers and is said at WARN (SSBJCA0015).
+ *
+ * @param <R> the activation's readers
+ */
+final class ReaderSchedule<R extends Reader> {
+
+    private final Object owner;
+    private final List<R> readers;
+    private final AdapterLog log;
+    private final String activation;
+
+    /**
+     * @param owner the activation, whose lock guards its readers
+     * @param readers its readers
+     * @param log its category
+     * @param activation its name
+     */
+    ReaderSchedule(Object owner, List<R> readers, AdapterLog log, String activation) {
+        this.owner = owner;
+        this.readers = readers;
+        this.log = log;
+        this.activation = activation;
+    }
+
+    /**
+     * Call it without holding the owner's lock.
+     *
+     * @param workManager the container's work manager
+     * @param added readers just added to the owner's readers; those stopped meanwhile are not offered
+     */
+    void schedule(WorkManager workManager, List<R> added) {
+        long timeout = ReaderStarts.waitMillis;
+        WorkException refusal = null;
+        List<R> notRun = new ArrayList<>();
+        for (R r : added) {
+            if (refusal == null && !r.isStopped()) {
+                refusal = WorkManagerRunner.schedule(workManager, r.name(), r, r::stop, timeout,
+                        e -> refused(List.of(r), e, timeout));
+            }
+            if (refusal != null) {
+                notRun.add(r);
+            }
+        }
+        if (refusal != null) {
+            refused(notRun, refusal, timeout);
+        }
+    }
+
+    private void refused(List<R> refused, WorkException e, long timeout) {
+        int dropped = 0;
+        int left;
+        synchronized (owner) {
+            for (R r : refused) {
+                dropped += readers.remove(r) ? 1 : 0;
+            }
+            left = readers.size();
+        }
+        refused.forEach(Reader::stop); // none began: each is dropped, and one run later returns at once
+        if (dropped > 0) {
+            log.readersRefused(activation, dropped, WorkManagerRunner.why(e, timeout), left);
+        }
+    }
+}
