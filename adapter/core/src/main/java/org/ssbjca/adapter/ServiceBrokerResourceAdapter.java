@@ -107,13 +107,15 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
             throw new ResourceAdapterInternalException("connectionUrl: " + e.getMessage(), e);
         }
         this.workManager = ctx.getWorkManager();
-        this.timer = timer(ctx);
         this.transactions = ctx.getTransactionSynchronizationRegistry();
         this.registry = new BrokerRegistry(new WorkManagerRunner(workManager),
                 new PortableOptions(fallbackPollMillis, 1000, java.time.Clock.systemUTC()),
                 !Boolean.FALSE.equals(createSchema));
         this.transactionManagerRecovery = TransactionManagerRecovery.start(registry);
         this.management = Management.start(this);
+        // last: the container calls no stop() after a start that failed, and the timer's thread would keep the RAR's
+        // class loader
+        this.timer = timer(ctx);
         LOG.started(defaultDatabase());
     }
 

@@ -67,9 +67,15 @@ final class ReaderStarts {
         synchronized (this) {
             look = null;
         }
-        int w = waiting.getAsInt();
-        if (w > 0) {
-            log.readersWaitingForThreads(activation, Math.max(0, readers.getAsInt() - w), w, wait);
+        try {
+            int w = waiting.getAsInt();
+            if (w > 0) {
+                log.readersWaitingForThreads(activation, Math.max(0, readers.getAsInt() - w), w, wait);
+            }
+        } catch (RuntimeException e) {
+            // thrown out of a TimerTask it would end the adapter's timer, shared by every activation: each later
+            // look would then be refused (IllegalStateException) and its warning lost
+            log.readerLookFailed(e, activation);
         }
     }
 

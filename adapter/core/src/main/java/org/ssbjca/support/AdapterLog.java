@@ -114,6 +114,11 @@ public interface AdapterLog extends BasicLogger {
     void readersRefused(String activation, int refused, String why, int readers);
 
     @LogMessage(level = WARN)
+    @Message(id = 16, value = "%s: looking whether its readers got a thread of the work manager failed; a warning"
+            + " SSBJCA0014 may be missing (WaitingReaders still counts them)")
+    void readerLookFailed(@Cause Throwable cause, String activation);
+
+    @LogMessage(level = WARN)
     @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")
     void readerFailed(@Cause Throwable cause, String reader, int failures, long delayMillis);
 
