@@ -55,7 +55,8 @@ async function refreshActivations() {
     link.addEventListener('click', ev => { ev.preventDefault(); selected = name(a); refresh(); });
     const first = el('td'); first.append(link);
     tr.append(first, el('td', a.backend),
-      el('td', a.activeReaders + ' / ' + a.maxReaders + ', ' + a.parkedReaders + ' parked'),
+      el('td', a.activeReaders + ' / ' + a.maxReaders + ', ' + a.parkedReaders + ' parked'
+        + (a.waitingReaders ? ', ' + a.waitingReaders + ' waiting for a thread' : '')),
       el('td', a.paused ? 'paused' : 'running'), el('td', a.queueDepth), el('td', a.delivered),
       el('td', a.rolledBack), el('td', a.deadLettered),
       el('td', (a.meanDeliveryMillis ?? 0).toFixed(2) + ' / ' + (a.p99DeliveryMillis ?? 0).toFixed(2)),

@@ -19,7 +19,8 @@ import org.eclipse.microprofile.health.Readiness;
  * The adapter's readiness check, {@code ssb-jca} in {@code /health/ready}: DOWN while the adapter is not running, as
  * soon as a queue an activation reads is disabled, and once an activation's readers (a queue's or a table's) have
  * been failing (the database unreachable, the queue or table missing) for {@code ssb.jca.readiness.failing-seconds} (MicroProfile Config, default
- * {@value #DEFAULT_FAILING_SECONDS}); UP otherwise, with one data entry per activation saying how it reads. There is
+ * {@value #DEFAULT_FAILING_SECONDS}), and while every reader of an activation waits for a thread of the container's
+ * work manager (it reads nothing); UP otherwise, with one data entry per activation saying how it reads. There is
  * deliberately no liveness check: a database that is down is no reason to restart the server.
  */
 @Readiness
@@ -75,11 +76,11 @@ public class AdapterReadiness implements HealthCheck {
                 up = false;
                 response.withData(name, "DOWN: queue " + queue + " is disabled");
             } else {
-                up &= readers(mbeans, activation, name, "reading " + queue, threshold, now, response);
+                up &= readers(mbeans, activation, "MaxReaders", name, "reading " + queue, threshold, now, response);
             }
         }
         for (ObjectName table : mbeans.tableActivations()) {
-            up &= readers(mbeans, table, AdapterMBeans.activationName(table), "reading table "
+            up &= readers(mbeans, table, "ReaderCount", AdapterMBeans.activationName(table), "reading table "
                     + mbeans.text(table, "Table"), threshold, now, response);
         }
         return response.status(up).build();
@@ -87,12 +88,14 @@ public class AdapterReadiness implements HealthCheck {
 
     /**
      * Says how one activation's readers read: failing (since its MBean's {@code FailingSince}, with its
-     * {@code LastError}), or reading.
+     * {@code LastError}), all waiting for a thread of the container's work manager ({@code WaitingReaders}, equal to
+     * its readers: it reads nothing), or reading (and how many of its readers wait for a thread, if some do).
      *
-     * @return false when they have been failing for the threshold or longer
+     * @param readers the attribute that counts its readers, waiting ones included
+     * @return false when they have been failing for the threshold or longer, or all wait for a thread
      */
-    private static boolean readers(AdapterMBeans mbeans, ObjectName activation, String name, String reading,
-            Duration threshold, Instant now, HealthCheckResponseBuilder response) {
+    private static boolean readers(AdapterMBeans mbeans, ObjectName activation, String readers, String name,
+            String reading, Duration threshold, Instant now, HealthCheckResponseBuilder response) {
         if (mbeans.get(activation, "FailingSince") instanceof Date since) {
             long seconds = Duration.between(since.toInstant(), now).getSeconds();
             boolean tooLong = seconds >= threshold.getSeconds();
@@ -101,7 +104,21 @@ public class AdapterReadiness implements HealthCheck {
                     + (error == null ? "" : " (" + error + ")"));
             return !tooLong;
         }
-        response.withData(name, "UP: " + reading);
+        int waiting = count(mbeans, activation, "WaitingReaders");
+        int all = count(mbeans, activation, readers);
+        if (waiting > 0 && waiting >= all) {
+            response.withData(name, "DOWN: not " + reading + ": its " + waiting + " reader(s) all wait for a thread of"
+                    + " the server's work manager (WaitingReaders, SSBJCA0014)");
+            return false;
+        }
+        response.withData(name, "UP: " + reading + (waiting > 0 ? "; " + waiting + " of its " + all
+                + " reader(s) wait for a thread of the server's work manager (WaitingReaders, SSBJCA0014)" : ""));
         return true;
+    }
+
+    /** @return an int attribute, 0 when it cannot be read */
+    private static int count(AdapterMBeans mbeans, ObjectName activation, String attribute) {
+        double n = mbeans.number(activation, attribute);
+        return Double.isNaN(n) ? 0 : (int) n;
     }
 }

@@ -123,6 +123,29 @@ class AdapterReadinessTest {
                 "MailService@Mail_Queue", "UP: readers failing for 4 s (" + ERROR + ")"), check());
     }
 
+    /** Its readers scheduled, none with a thread of the work manager's long-running pool: it reads nothing. */
+    @Test
+    void downWhileEveryReaderOfAnActivationWaitsForAThread() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue").set("MaxReaders", 2).set("WaitingReaders", 2);
+        adapter.tableActivation("JobService", "Job_Queue").set("ReaderCount", 1).set("WaitingReaders", 1);
+        adapter.activation("OrderService", "OrderQueue").set("MaxReaders", 1);
+
+        assertResponse(Status.DOWN, Map.of(
+                "EchoService@EchoServiceQueue", "DOWN: not reading EchoServiceQueue: its 2 reader(s) all wait for a"
+                        + " thread of the server's work manager (WaitingReaders, SSBJCA0014)",
+                "JobService@Job_Queue", "DOWN: not reading table Job_Queue: its 1 reader(s) all wait for a thread of"
+                        + " the server's work manager (WaitingReaders, SSBJCA0014)",
+                "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
+    }
+
+    @Test
+    void upWhileSomeReadersWaitForAThreadSayingHowMany() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue").set("MaxReaders", 4).set("WaitingReaders", 1);
+
+        assertResponse(Status.UP, Map.of("EchoService@EchoServiceQueue", "UP: reading EchoServiceQueue; 1 of its 4"
+                + " reader(s) wait for a thread of the server's work manager (WaitingReaders, SSBJCA0014)"), check());
+    }
+
     @Test
     void aFailureWithoutAnErrorTextSaysNoNull() throws JMException {
         adapter.start().activation("EchoService", "EchoServiceQueue").set("FailingSince", failingFor(THRESHOLD));
