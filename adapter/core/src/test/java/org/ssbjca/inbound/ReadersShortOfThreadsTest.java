@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
 import static org.ssbjca.inbound.TableActivationTest.jobSpec;
 
-import jakarta.resource.spi.work.Work;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import javax.management.MBeanServer;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.TableRowListener;
-import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.FakeWorkManager;
 import org.ssbjca.fakes.LogRecords;
@@ -36,7 +33,6 @@ import org.ssbjca.management.ObjectNames;
 class ReadersShortOfThreadsTest {
 
     private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
-    private static final String POOL = "/subsystem=jca/workmanager=default/long-running-threads=default";
 
     @BeforeEach
     void shortWait() {
@@ -54,7 +50,7 @@ class ReadersShortOfThreadsTest {
             h.context.fakeWorkManager().limitThreads(2);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(4);
-            h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
             Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
@@ -66,7 +62,7 @@ class ReadersShortOfThreadsTest {
             assertEquals(1, warnings.size(), warnings.toString());
             String warning = warnings.get(0);
             assertTrue(warning.contains(a.name()) && warning.contains("2 reader(s) running")
-                    && warning.contains("2 waiting for a thread") && warning.contains(POOL), warning);
+                    && warning.contains("2 waiting for a thread") && warning.contains(ShortPool.POOL), warning);
 
             assertEquals(4, a.readerCount(), "MaxReaders: the readers the activation has");
             assertEquals(2, a.waitingReaders(), "of which waiting for a thread");
@@ -84,7 +80,7 @@ class ReadersShortOfThreadsTest {
             h.context.fakeWorkManager().limitThreads(4);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(4);
-            h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
             Awaitility.await("every reader running").atMost(Duration.ofSeconds(10))
@@ -105,7 +101,7 @@ class ReadersShortOfThreadsTest {
             works.limitThreads(2);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(2);
-            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Awaitility.await("both readers running").atMost(Duration.ofSeconds(10))
                     .until(() -> a.waitingReaders() == 0);
@@ -133,11 +129,11 @@ class ReadersShortOfThreadsTest {
     void stopReturnsAtOnceWhenReadersNeverGotAThreadAndTheyNeverRun() throws Exception {
         try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
             FakeWorkManager works = h.context.fakeWorkManager();
-            Blocker other = occupyTheOnlyThread(works);
+            ShortPool.Blocker other = occupyTheOnlyThread(works);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(2);
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class,
-                    new Quiet(), true, spec);
+                    new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             assertEquals(2, works.queuedWorks(), "both readers wait for the thread");
 
@@ -153,14 +149,14 @@ class ReadersShortOfThreadsTest {
 
     @Test
     void aTableActivationWarnsCountsAndStopsAlike() throws Exception {
-        try (InboundHarness h = new InboundHarness(h2(), false);
+        try (InboundHarness h = new InboundHarness(ShortPool.h2("short-of-threads"), false);
                 LogRecords log = LogRecords.of(TableActivation.class)) {
             createJobQueue(h);
             FakeWorkManager works = h.context.fakeWorkManager();
-            Blocker other = occupyTheOnlyThread(works);
+            ShortPool.Blocker other = occupyTheOnlyThread(works);
             TableActivationSpec spec = jobSpec(h, "leased");
             spec.setMaxReaders("2");
-            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new QuietRows(), true,
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new ShortPool.QuietRows(), true,
                     h.context.transactions());
             h.ra.endpointActivation(factory, spec);
             String name = "QuietRows@Job_Queue";
@@ -169,7 +165,7 @@ class ReadersShortOfThreadsTest {
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
             String warning = log.messages(Level.WARNING, "SSBJCA0014").get(0);
             assertTrue(warning.contains(name) && warning.contains("0 reader(s) running")
-                    && warning.contains("2 waiting for a thread") && warning.contains(POOL), warning);
+                    && warning.contains("2 waiting for a thread") && warning.contains(ShortPool.POOL), warning);
             ObjectName mbean = ObjectNames.tableActivation(name);
             assertEquals(2, SERVER.getAttribute(mbean, "ReaderCount"));
             assertEquals(2, SERVER.getAttribute(mbean, "WaitingReaders"));
@@ -183,54 +179,12 @@ class ReadersShortOfThreadsTest {
         }
     }
 
-    private static DatabaseConfig h2() {
-        return new DatabaseConfig("jdbc:h2:mem:short-of-threads-" + java.util.UUID.randomUUID()
-                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", null, null);
-    }
-
     /** Takes the work manager's one thread with a work that holds it (another activation's reader, say). */
-    private static Blocker occupyTheOnlyThread(FakeWorkManager works) throws Exception {
+    private static ShortPool.Blocker occupyTheOnlyThread(FakeWorkManager works) throws Exception {
         works.limitThreads(1);
-        Blocker other = new Blocker();
+        ShortPool.Blocker other = new ShortPool.Blocker();
         works.scheduleWork(other);
         assertTrue(other.running.await(5, TimeUnit.SECONDS), "the other work runs");
         return other;
-    }
-
-    private static final class Quiet implements BrokerMessageListener {
-        @Override
-        public void onMessage(org.ssbjca.api.BrokerMessage m) {
-        }
-    }
-
-    private static final class QuietRows implements TableRowListener {
-        @Override
-        public void onRow(org.ssbjca.api.TableRow row) {
-        }
-    }
-
-    private static final class Blocker implements Work {
-        final CountDownLatch running = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public void run() {
-            running.countDown();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public void release() {
-            release.countDown();
-        }
-
-        @Override
-        public String toString() {
-            return "another activation's reader";
-        }
     }
 }

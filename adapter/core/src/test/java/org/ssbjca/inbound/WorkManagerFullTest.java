@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
 import static org.ssbjca.inbound.TableActivationTest.jobSpec;
 
-import jakarta.resource.spi.work.Work;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import org.awaitility.Awaitility;
@@ -18,7 +16,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.TableRowListener;
-import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.FakeWorkManager;
 import org.ssbjca.fakes.LogRecords;
@@ -32,7 +29,6 @@ import org.ssbjca.fakes.LogRecords;
  */
 class WorkManagerFullTest {
 
-    private static final String POOL = "/subsystem=jca/workmanager=default/long-running-threads=default";
 
     @BeforeEach
     void shortWait() {
@@ -63,7 +59,7 @@ class WorkManagerFullTest {
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0015").isEmpty());
             String refused = log.messages(Level.WARNING, "SSBJCA0015").get(0);
             assertTrue(refused.contains(a.name()) && refused.contains("refused 2 reader(s)")
-                    && refused.contains("now has 3 reader(s)") && refused.contains(POOL), refused);
+                    && refused.contains("now has 3 reader(s)") && refused.contains(ShortPool.POOL), refused);
             Awaitility.await("the readers waiting for a thread said").atMost(Duration.ofSeconds(5))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
             String waiting = log.messages(Level.WARNING, "SSBJCA0014").get(0);
@@ -83,7 +79,7 @@ class WorkManagerFullTest {
             works.limitQueue(0);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(1);
-            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Awaitility.await("the reader running").atMost(Duration.ofSeconds(5)).until(() -> a.waitingReaders() == 0);
 
@@ -112,7 +108,7 @@ class WorkManagerFullTest {
             works.limitThreads(1);
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(3);
-            h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Awaitility.await("two readers queued").atMost(Duration.ofSeconds(5))
                     .until(() -> works.queuedWorks() == 2);
@@ -129,18 +125,18 @@ class WorkManagerFullTest {
 
     @Test
     void aTableActivationPastThePoolStartsAlike() throws Exception {
-        try (InboundHarness h = new InboundHarness(h2(), false);
+        try (InboundHarness h = new InboundHarness(ShortPool.h2("full-pool"), false);
                 LogRecords log = LogRecords.of(TableActivation.class)) {
             createJobQueue(h);
             FakeWorkManager works = h.context.fakeWorkManager();
             works.limitThreads(1);
-            Blocker other = new Blocker();
+            ShortPool.Blocker other = new ShortPool.Blocker();
             works.scheduleWork(other);
             assertTrue(other.running.await(5, TimeUnit.SECONDS), "the other work runs");
             works.limitQueue(1);
             TableActivationSpec spec = jobSpec(h, "leased");
             spec.setMaxReaders("3");
-            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new QuietRows(), true,
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new ShortPool.QuietRows(), true,
                     h.context.transactions());
             try {
                 CompletableFuture.runAsync(() -> {
@@ -166,7 +162,7 @@ class WorkManagerFullTest {
 
     private static void activate(InboundHarness h, ServiceBrokerActivationSpec spec) {
         try {
-            h.activate(BrokerMessageListener.class, new Quiet(), true, spec);
+            h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -177,44 +173,6 @@ class WorkManagerFullTest {
             a.setMaxReaders(n);
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static DatabaseConfig h2() {
-        return new DatabaseConfig("jdbc:h2:mem:full-pool-" + java.util.UUID.randomUUID()
-                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", null, null);
-    }
-
-    private static final class Quiet implements BrokerMessageListener {
-        @Override
-        public void onMessage(org.ssbjca.api.BrokerMessage m) {
-        }
-    }
-
-    private static final class QuietRows implements TableRowListener {
-        @Override
-        public void onRow(org.ssbjca.api.TableRow row) {
-        }
-    }
-
-    /** Another activation's reader, holding the pool's one thread. */
-    private static final class Blocker implements Work {
-        final CountDownLatch running = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public void run() {
-            running.countDown();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public void release() {
-            release.countDown();
         }
     }
 }
