@@ -16,15 +16,7 @@ class ConnectionSourceTest {
     void postgresqlConnectionsScanSequentiallyOnlyWhereNoIndexServes() throws Exception {
         DatabaseConfig db = PostgresServer.get().newDatabase("connection_options");
         ConnectionSource source = new ConnectionSource(db);
-        try (Connection c = source.open()) {
-            assertEquals("off", show(c, "enable_seqscan"));
-        }
-        XAConnection xa = source.openXa();
-        try (Connection c = xa.getConnection()) {
-            assertEquals("off", show(c, "enable_seqscan"));
-        } finally {
-            xa.close();
-        }
+        assertBothShow(source, "enable_seqscan", "off");
     }
 
     @Test
@@ -67,19 +59,24 @@ class ConnectionSourceTest {
         }
         try {
             assertEquals(false, removed.isEmpty(), "the PostgreSQL driver was registered");
-            try (Connection c = source.open()) {
-                assertEquals("off", show(c, "enable_seqscan"));
-            }
-            XAConnection xa = source.openXa();
-            try (Connection c = xa.getConnection()) {
-                assertEquals("off", show(c, "enable_seqscan"));
-            } finally {
-                xa.close();
-            }
+            assertBothShow(source, "enable_seqscan", "off");
         } finally {
             for (java.sql.Driver d : removed) {
                 java.sql.DriverManager.registerDriver(d);
             }
+        }
+    }
+
+    /** A plain and an XA connection of {@code source} both open and have {@code setting} at {@code value}. */
+    private static void assertBothShow(ConnectionSource source, String setting, String value) throws Exception {
+        try (Connection c = source.open()) {
+            assertEquals(value, show(c, setting));
+        }
+        XAConnection xa = source.openXa();
+        try (Connection c = xa.getConnection()) {
+            assertEquals(value, show(c, setting));
+        } finally {
+            xa.close();
         }
     }
 
