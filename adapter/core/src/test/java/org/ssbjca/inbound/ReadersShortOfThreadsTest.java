@@ -14,8 +14,6 @@ import java.util.logging.Level;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.TableRowListener;
@@ -30,19 +28,10 @@ import org.ssbjca.management.ObjectNames;
  * Over a fake work manager that runs at most a few works at a time: the activation says so once at WARN, counts those
  * readers apart, and stops at once without waiting for readers that never began (which, run later, do nothing).
  */
+@org.junit.jupiter.api.extension.ExtendWith(ShortPool.ShortWait.class)
 class ReadersShortOfThreadsTest {
 
     private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
-
-    @BeforeEach
-    void shortWait() {
-        ReaderStarts.waitMillis = 300;
-    }
-
-    @AfterEach
-    void usualWait() {
-        ReaderStarts.waitMillis = ReaderStarts.WAIT_MILLIS;
-    }
 
     @Test
     void aWarningSaysHowManyReadersWaitForAThreadAndWhatToRaise() throws Exception {

@@ -20,6 +20,20 @@ final class ShortPool {
     private ShortPool() {
     }
 
+    /** Shortens the wait before the look at the readers' threads ({@link ReaderStarts#waitMillis}) for each test. */
+    static final class ShortWait implements org.junit.jupiter.api.extension.BeforeEachCallback,
+            org.junit.jupiter.api.extension.AfterEachCallback {
+        @Override
+        public void beforeEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            ReaderStarts.waitMillis = 300;
+        }
+
+        @Override
+        public void afterEach(org.junit.jupiter.api.extension.ExtensionContext context) {
+            ReaderStarts.waitMillis = ReaderStarts.WAIT_MILLIS;
+        }
+    }
+
     /** @param name the database's name, told apart by a random suffix */
     static DatabaseConfig h2(String name) {
         return new DatabaseConfig("jdbc:h2:mem:" + name + "-" + java.util.UUID.randomUUID()

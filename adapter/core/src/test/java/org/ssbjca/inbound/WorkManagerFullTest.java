@@ -11,8 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.TableRowListener;
@@ -27,18 +25,9 @@ import org.ssbjca.fakes.LogRecords;
  * readers the work manager took, and says which it refused (SSBJCA0015); a stop never waits for a submission that
  * blocks; a reader the container rejects after accepting it is dropped and said alike.
  */
+@org.junit.jupiter.api.extension.ExtendWith(ShortPool.ShortWait.class)
 class WorkManagerFullTest {
 
-
-    @BeforeEach
-    void shortWait() {
-        ReaderStarts.waitMillis = 300;
-    }
-
-    @AfterEach
-    void usualWait() {
-        ReaderStarts.waitMillis = ReaderStarts.WAIT_MILLIS;
-    }
 
     @Test
     void anActivationPastThePoolsThreadsAndQueueStartsWithTheReadersItGotAndSaysWhichWereRefused() throws Exception {
