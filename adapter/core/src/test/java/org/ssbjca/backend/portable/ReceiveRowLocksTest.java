@@ -138,9 +138,10 @@ class ReceiveRowLocksTest {
      * it would be picked with messages already gone, and the statement run again. (Before, 4 readers ran it about 1.17
      * times per message, as pgbench did.)
      */
-    @Test
-    void severalReadersRunTheStatementOncePerMessage() throws Exception {
-        DatabaseConfig db = PostgresServer.get().newDatabase("receive_races");
+    @org.junit.jupiter.params.ParameterizedTest(name = "prioritised groups: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void severalReadersRunTheStatementOncePerMessage(boolean prioritised) throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("receive_races_" + prioritised);
         ConnectionSource source = new ConnectionSource(db);
         int readers = 4;
         int conversations = 40;
@@ -149,6 +150,19 @@ class ReceiveRowLocksTest {
                 PortableOptions.defaults()); Connection c = source.open()) {
             IdleGroupsReceiveTest.declare(broker, c);
             IdleGroupsReceiveTest.send(broker, c, conversations, each);
+            if (prioritised) { // every group with one priority: the statement's variant that tries them first
+                BrokerSession s = broker.session(c);
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                        "SELECT DISTINCT conversation_group_id FROM ssb.message WHERE queue_name = 'QT'")) {
+                    List<UUID> groups = new ArrayList<>();
+                    while (rs.next()) {
+                        groups.add(rs.getObject(1, UUID.class));
+                    }
+                    groups.forEach(g -> s.setPriority(g, 5));
+                }
+                c.commit();
+                s.afterCompletion(true);
+            }
             java.util.concurrent.atomic.AtomicInteger executions = new java.util.concurrent.atomic.AtomicInteger();
             java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
             java.util.concurrent.atomic.AtomicInteger emptyLooks = new java.util.concurrent.atomic.AtomicInteger();
