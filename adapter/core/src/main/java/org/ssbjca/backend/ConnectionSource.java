@@ -55,7 +55,8 @@ public final class ConnectionSource {
      */
     public XAConnection openXa() throws SQLException {
         if (config.kind() == BackendKind.POSTGRESQL) {
-            return new org.postgresql.xa.PGXAConnection(openPostgresql().unwrap(org.postgresql.core.BaseConnection.class));
+            return new org.postgresql.xa.PGXAConnection(
+                    openPostgresql().unwrap(org.postgresql.core.BaseConnection.class));
         }
         return config.user() == null ? xaDataSource.getXAConnection()
                 : xaDataSource.getXAConnection(config.user(), config.password());
@@ -68,7 +69,17 @@ public final class ConnectionSource {
      * bundles pgjdbc and sees the adapter's classes, and every later connection would fail with "No suitable driver".
      */
     private Connection openPostgresql() throws SQLException {
-        Properties p = credentials();
+        org.postgresql.ds.common.BaseDataSource ds = (org.postgresql.ds.common.BaseDataSource) xaDataSource;
+        // as the data source's getConnection(): the configured user, else the one its URL names
+        Properties p = new Properties();
+        String user = config.user() != null ? config.user() : ds.getUser();
+        String password = config.user() != null ? config.password() : ds.getPassword();
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        if (password != null) {
+            p.setProperty("password", password);
+        }
         Connection c = PostgresqlDriver.INSTANCE.connect(postgresqlUrl, p);
         if (c == null) {
             throw new SQLException("the PostgreSQL driver did not accept " + config);

@@ -67,6 +67,16 @@ class ConnectionSourceTest {
         }
     }
 
+    /** A configuration without a user of its own connects as the user its URL names, plain and XA. */
+    @Test
+    void theUserTheUrlNamesConnects() throws Exception {
+        DatabaseConfig db = PostgresServer.get().newDatabase("connection_url_user");
+        String separator = db.url().contains("?") ? "&" : "?";
+        DatabaseConfig inUrl = new DatabaseConfig(db.url() + separator + "user=" + db.user() + "&password="
+                + db.password(), null, null);
+        assertBothShow(new ConnectionSource(inUrl), "session_authorization", db.user());
+    }
+
     /** A plain and an XA connection of {@code source} both open and have {@code setting} at {@code value}. */
     private static void assertBothShow(ConnectionSource source, String setting, String value) throws Exception {
         try (Connection c = source.open()) {
