@@ -39,7 +39,8 @@ public final class EndpointActivation {
     private final PauseGate pause = new PauseGate();
     private final Redeliveries redeliveries = new Redeliveries();
     /** See {@link #failuresRecorded}. */
-    private final java.util.concurrent.atomic.AtomicLong failuresRecorded = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong failuresRecorded =
+            new java.util.concurrent.atomic.AtomicLong();
     private final PriorityScanner priorities;
     private final FailureReports reports = new FailureReports();
     private final ReaderStarts starts;

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.fakes.FakeWorkManager;
 
 /**
- * The container calls no {@code stop()} after a {@code start()} that threw: what the start made must not outlive it. The
- * adapter's timer (a thread of the container's, running the adapter's tasks) would keep the RAR's class loader.
+ * The container calls no {@code stop()} after a {@code start()} that threw: what the start made must not outlive it.
+ * The adapter's timer (a thread of the container's, running the adapter's tasks) would keep the RAR's class loader.
  */
 class StartFailureTest {
 

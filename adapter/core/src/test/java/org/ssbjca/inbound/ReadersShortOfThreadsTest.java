@@ -145,8 +145,8 @@ class ReadersShortOfThreadsTest {
             ShortPool.Blocker other = occupyTheOnlyThread(works);
             TableActivationSpec spec = jobSpec(h, "leased");
             spec.setMaxReaders("2");
-            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new ShortPool.QuietRows(), true,
-                    h.context.transactions());
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class,
+                    new ShortPool.QuietRows(), true, h.context.transactions());
             h.ra.endpointActivation(factory, spec);
             String name = "QuietRows@Job_Queue";
 

@@ -125,8 +125,8 @@ class WorkManagerFullTest {
             works.limitQueue(1);
             TableActivationSpec spec = jobSpec(h, "leased");
             spec.setMaxReaders("3");
-            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, new ShortPool.QuietRows(), true,
-                    h.context.transactions());
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class,
+                    new ShortPool.QuietRows(), true, h.context.transactions());
             try {
                 CompletableFuture.runAsync(() -> {
                     try {

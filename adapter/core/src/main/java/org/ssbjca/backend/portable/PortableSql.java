@@ -472,7 +472,8 @@ final class PortableSql {
      * primary key and turn (with the statistics of an empty table the planner probed the turn index for it instead,
      * 39 buffers a time in {@code StaleStatisticsReceiveTest}).
      */
-    private static final String HAS_MESSAGES_AS_SEEN = "(SELECT TRUE FROM ssb.conversation_group s WHERE s.ctid = g.ctid"
+    private static final String HAS_MESSAGES_AS_SEEN = "(SELECT TRUE FROM ssb.conversation_group s"
+            + " WHERE s.ctid = g.ctid"
             + " AND " + HAS_MESSAGES.replace("{group}", "g.conversation_group_id") + ")";
 
     /** @return whether a RECEIVE from a whole queue is one statement, {@link #receiveNext(int, boolean, boolean)} (not on H2) */
@@ -520,9 +521,7 @@ final class PortableSql {
         attemptsOfMessages = dialect.receivesInOneStatement
                 ? "SELECT k.conversation_handle, k.message_sequence_number, a.attempts"
                         + " FROM unnest(CAST(? AS UUID[]), CAST(? AS BIGINT[])) AS k(conversation_handle,"
-                        + " message_sequence_number) CROSS JOIN LATERAL (SELECT a.attempts FROM ssb.delivery_attempt a"
-                        + " WHERE a.conversation_handle = k.conversation_handle"
-                        + " AND a.message_sequence_number = k.message_sequence_number LIMIT 1) a"
+                        + " message_sequence_number) CROSS JOIN LATERAL " + attemptsOf("k")
                 : "SELECT conversation_handle, message_sequence_number, attempts FROM ssb.delivery_attempt"
                         + " WHERE conversation_handle = ANY (?) AND message_sequence_number = ANY (?)";
         String hasMessages = "EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)";
@@ -667,6 +666,19 @@ final class PortableSql {
         return "WITH k AS (" + known + ")," + statement.substring(k.length());
     }
 
+    /**
+     * @param message the alias of the rows with a message's {@code conversation_handle} and
+     *        {@code message_sequence_number}
+     * @return a {@code LATERAL} subquery {@code a} of the failed deliveries recorded for each: one probe of the
+     *         ledger's primary key, which PostgreSQL cannot flatten into a join whatever the statistics (see
+     *         {@link #receiveNext})
+     */
+    private static String attemptsOf(String message) {
+        return "(SELECT a.attempts FROM ssb.delivery_attempt a WHERE a.conversation_handle = " + message
+                + ".conversation_handle AND a.message_sequence_number = " + message
+                + ".message_sequence_number LIMIT 1) a";
+    }
+
     /** {@link #receiveNext}'s text, the group chosen by {@code pick}. */
     private static String receiveFrom(String pick, Dialect dialect) {
         return "WITH grp AS MATERIALIZED (SELECT " + pick + " AS conversation_group_id"
@@ -692,9 +704,7 @@ final class PortableSql {
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
                 + " ON TRUE"
-                + " LEFT JOIN LATERAL (SELECT a.attempts FROM ssb.delivery_attempt a"
-                + " WHERE a.conversation_handle = m.conversation_handle"
-                + " AND a.message_sequence_number = m.message_sequence_number LIMIT 1) a ON TRUE"
+                + " LEFT JOIN LATERAL " + attemptsOf("m") + " ON TRUE"
                 // the marker: picked messages, none of them left to take (see the javadoc)
                 + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
                 + " WHERE EXISTS (SELECT 1 FROM picked) AND NOT EXISTS (SELECT 1 FROM taken)"
