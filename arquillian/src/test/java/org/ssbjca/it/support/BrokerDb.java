@@ -48,11 +48,8 @@ public final class BrokerDb implements AutoCloseable {
     public BrokerDb(String url, String user, String password) {
         this.config = new DatabaseConfig(url, user, password);
         this.source = new ConnectionSource(config);
-        this.broker = Brokers.create(source, (name, task) -> {
-            Thread t = new Thread(task, name);
-            t.setDaemon(true);
-            t.start();
-        }, new PortableOptions(500, 1000, Clock.systemUTC()));
+        this.broker = Brokers.create(source, org.ssbjca.backend.BackgroundRunner.daemonThreads(),
+                new PortableOptions(500, 1000, Clock.systemUTC()));
     }
 
     /** @param pg the test JVM's PostgreSQL */
