@@ -287,9 +287,20 @@ public interface AdapterLog extends BasicLogger {
     void taskRefused(String task, String why);
 
     @LogMessage(level = WARN)
-    @Message(id = 120, value = "firing conversation timers and lifetimes (or repairing parked groups) after a RECEIVE"
-            + " that took messages failed: %s; the messages are delivered, and it runs again at a later look")
+    @Message(id = 120, value = "firing conversation timers and lifetimes (or repairing parked groups, or moving the"
+            + " transmission queue's messages onto enabled queues) after a RECEIVE that took messages failed: %s; the"
+            + " messages are delivered, and it runs again at a later look")
     void housekeepingFailed(@Cause Throwable cause, String what);
+
+    @LogMessage(level = INFO)
+    @Message(id = 121, value = "moved %d message(s) that waited in ssb.transmission_queue onto queue %s, enabled again;"
+            + " dropped %d whose conversation this side had ended or whose endpoint no longer exists")
+    void transmissionsMoved(int moved, String queue, int dropped);
+
+    @LogMessage(level = WARN)
+    @Message(id = 122, value = "a reader found queue %s enabled again, and moving the messages that waited for it in"
+            + " ssb.transmission_queue failed: %s; the housekeeping's repair pass tries again (every 30 s)")
+    void transmissionsNotMoved(@Cause Throwable cause, String queue, String what);
 
     // ---- table activations
 

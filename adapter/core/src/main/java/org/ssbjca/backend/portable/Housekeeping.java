@@ -12,7 +12,9 @@ import org.ssbjca.backend.Jdbc;
 /**
  * What SQL Server's broker does in the background, done when a session of this JVM has looked at a queue (at most
  * once per interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME
- * expired get an Error message on both sides. A pass runs on a connection of its own and commits at once, so what it
+ * expired get an Error message on both sides; and, at the first look after a start and then every
+ * {@value #REPAIR_MILLIS} ms, a repair pass ({@link #repairIfDue}) that also puts the messages that waited in the
+ * transmission queue for a queue enabled again onto it ({@link Transmissions}). A pass runs on a connection of its own and commits at once, so what it
  * sends is visible and wakes its readers at once, not when the transaction of the session that happened to look ends
  * (an idle reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a
  * later pass. The session that looks first asks, on its own connection and without locking, whether anything is due;
@@ -31,7 +33,10 @@ final class Housekeeping {
     private final AtomicLong nextRun = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong nextRepair = new AtomicLong(Long.MIN_VALUE);
 
-    /** How often parked groups with messages are looked for (PostgreSQL): the backstop of the post-commit check. */
+    /**
+     * How often parked groups with messages are looked for (PostgreSQL), the backstop of the post-commit check, and
+     * the transmission queue's messages for queues enabled again (PostgreSQL and H2).
+     */
     static final long REPAIR_MILLIS = 30_000;
     private static final org.ssbjca.support.AdapterLog LOG = org.ssbjca.support.AdapterLog.of(Housekeeping.class);
 
@@ -133,22 +138,32 @@ final class Housekeeping {
     }
 
     /**
-     * PostgreSQL, at most every {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its
-     * own, queue by queue: gives a turn to parked groups that have messages ({@link PortableSql#PARKED}; left so only
-     * when the check after a commit was lost: a connection failed, the JVM stopped between a commit and its check),
-     * then parks the groups that have a turn and no message (groups of an adapter that did not park yet, or emptied
-     * by a MOVE CONVERSATION), checking those again once that commit is done, as a RECEIVE that parks does.
+     * At most every {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its own:
+     * PostgreSQL, queue by queue, gives a turn to parked groups that have messages ({@link PortableSql#PARKED}; left so
+     * only when the check after a commit was lost: a connection failed, the JVM stopped between a commit and its
+     * check), then parks the groups that have a turn and no message (groups of an adapter that did not park yet, or
+     * emptied by a MOVE CONVERSATION), checking those again once that commit is done, as a RECEIVE that parks does;
+     * PostgreSQL and H2 then move the messages that waited in the transmission queue for a queue that is enabled again
+     * onto it ({@link Transmissions#moveAll}: one statement when there are none).
      */
     private void repairIfDue(boolean found) {
-        if (!broker.sql().receivesInOneStatement()) {
-            return;
-        }
         if (!claimRun(nextRepair, REPAIR_MILLIS * 1_000_000L, found)) {
             return;
         }
-        PortableSql sql = broker.sql();
         try (Connection own = broker.source().open()) {
             own.setAutoCommit(true);
+            if (broker.sql().receivesInOneStatement()) {
+                repairParkedGroups(own);
+            }
+            broker.transmissions().moveAll(own);
+        } catch (SQLException e) {
+            throw PortableSession.failure("the housekeeping's repair pass", e);
+        }
+    }
+
+    private void repairParkedGroups(Connection own) {
+        PortableSql sql = broker.sql();
+        try {
             java.util.Set<String> repaired = new java.util.LinkedHashSet<>();
             int unparked = 0;
             java.util.Set<UUID> parked = new java.util.HashSet<>();

@@ -10,10 +10,12 @@ import org.ssbjca.backend.SqlWork;
 /** What the adapter reads about a queue of the portable schema: queues are rows. */
 final class PortableAdmin implements BrokerAdmin {
 
+    private final PortableBroker broker;
     private final PortableSql sql;
     private final Connection c;
 
     PortableAdmin(PortableBroker broker, Connection connection) {
+        this.broker = broker;
         this.sql = broker.sql();
         this.c = connection;
     }
@@ -29,12 +31,19 @@ final class PortableAdmin implements BrokerAdmin {
         });
     }
 
-    /** Names the portable schema's {@code UPDATE} that enables the queue ({@link PortableSql#enableQueue}). */
+    /**
+     * Names the portable schema's {@code UPDATE} that enables the queue ({@link PortableSql#enableQueue}). A reader
+     * asks as it connects, at its start and again after each failure (a disabled queue's among them): an enabled queue
+     * then gets the messages that waited for it in the transmission queue, moved at once on a connection of their own
+     * ({@link Transmissions#moveIfDue}: one probe when there are none), so that they are delivered within the
+     * readers' backoff, not at the housekeeping's next repair pass.
+     */
     @Override
     public void requireEnabled(String queue) {
         if (!isQueueEnabled(queue)) {
             throw PortableSql.queueDisabled(queue);
         }
+        broker.transmissions().moveIfDue(c, queue);
     }
 
     @Override

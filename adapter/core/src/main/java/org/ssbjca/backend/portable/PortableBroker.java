@@ -50,6 +50,7 @@ public final class PortableBroker implements Broker {
     private final GroupPresence priorities;
     private final Waiting waiting;
     private final Housekeeping housekeeping;
+    private final Transmissions transmissions = new Transmissions(this);
     private final EndedEndpoints endedEndpoints = new EndedEndpoints();
     private final Clock clock;
     private final PgListener listener;
@@ -216,6 +217,11 @@ public final class PortableBroker implements Broker {
 
     Housekeeping housekeeping() {
         return housekeeping;
+    }
+
+    /** @return what moves the transmission queue's messages onto queues enabled again */
+    Transmissions transmissions() {
+        return transmissions;
     }
 
     Instant now() {

@@ -363,6 +363,32 @@ final class PortableSql {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
     final String deleteTransmissionsFrom = "DELETE FROM ssb.transmission_queue WHERE from_handle = ?";
     final String deleteTransmissionsTo = "DELETE FROM ssb.transmission_queue WHERE to_handle = ?";
+    /**
+     * The enabled queues that have messages in the transmission queue ({@link Transmissions}): one probe of
+     * {@code transmission_queue_to} per enabled queue, nothing read when the transmission queue is empty.
+     */
+    final String transmissionsDue = "SELECT q.queue_name FROM ssb.service_queue q WHERE q.is_receive_enabled"
+            + " AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)"
+            + " ORDER BY q.queue_name";
+    /** The same for one queue: a row when it is enabled and has messages in the transmission queue. Parameter: queue. */
+    final String transmissionsDueTo = "SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled"
+            + " AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)";
+    /**
+     * Locks a queue's row while it is enabled, never waiting: the transaction that moves the queue's transmissions holds
+     * it, so that one mover at a time (of any node) takes them, in the order they were sent. Parameter: queue.
+     */
+    final String lockEnabledQueue = "SELECT queue_name FROM ssb.service_queue WHERE queue_name = ?"
+            + " AND is_receive_enabled FOR UPDATE SKIP LOCKED";
+    /**
+     * A queue's next transmissions in the order they were sent, with the target endpoint's group and state (null when
+     * the endpoint no longer exists). Parameters: queue, after this transmission order, limit.
+     */
+    final String pendingTransmissions = "SELECT t.transmission_order, t.to_handle, t.message_sequence_number,"
+            + " t.message_type_name, t.message_body, e.conversation_group_id, e.state FROM ssb.transmission_queue t"
+            + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = t.to_handle"
+            + " WHERE t.to_queue_name = ? AND t.transmission_order > ? ORDER BY t.transmission_order LIMIT ?";
+    /** Takes one transmission out (its update count says whether it was still there). Parameter: transmission order. */
+    final String deleteTransmission = "DELETE FROM ssb.transmission_queue WHERE transmission_order = ?";
 
     // ---- priorities
     final String deletePriority = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?";

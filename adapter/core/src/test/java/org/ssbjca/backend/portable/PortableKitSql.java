@@ -20,11 +20,6 @@ final class PortableKitSql {
             "INSERT INTO ssb.service_contract (service_name, contract_name) VALUES (?, ?)";
     static final String SET_QUEUE_ENABLED =
             "UPDATE ssb.service_queue SET is_receive_enabled = ? WHERE queue_name = ?";
-    static final String PENDING_TRANSMISSIONS = "SELECT t.transmission_order, t.to_handle,"
-            + " t.message_sequence_number, t.message_type_name, t.message_body, t.enqueued_at, e.conversation_group_id"
-            + " FROM ssb.transmission_queue t JOIN ssb.conversation_endpoint e ON e.conversation_handle = t.to_handle"
-            + " WHERE t.to_queue_name = ? ORDER BY t.transmission_order";
-    static final String DELETE_TRANSMISSION = "DELETE FROM ssb.transmission_queue WHERE transmission_order = ?";
     static final String ENDPOINT_STATE = "SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
     static final String ENDPOINT_COUNT = "SELECT COUNT(*) FROM ssb.conversation_endpoint";
     static final String PEER_HANDLE = "SELECT p.conversation_handle FROM ssb.conversation_endpoint e"

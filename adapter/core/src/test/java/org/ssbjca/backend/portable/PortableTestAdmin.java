@@ -108,18 +108,14 @@ public final class PortableTestAdmin implements TestAdmin {
         });
     }
 
-    /** Moves the messages that waited for a disabled queue onto it, in the order they were sent. */
+    /**
+     * Moves the messages that waited for a disabled queue onto it, in the order they were sent, as the adapter does
+     * ({@link Transmissions#move}), in this connection's transaction.
+     */
     private void flushTransmissionQueue(String queue) throws SQLException {
-        List<Object[]> rows = Jdbc.list(c, PortableKitSql.PENDING_TRANSMISSIONS, rs -> new Object[] {
-            rs.getLong("transmission_order"), Jdbc.uuid(rs, "to_handle"), rs.getLong("message_sequence_number"),
-            rs.getString("message_type_name"), rs.getBytes("message_body"), Jdbc.uuid(rs, "conversation_group_id")
-        }, queue);
         PortableSession session = (PortableSession) broker.session(c);
-        for (Object[] r : rows) {
-            session.messages().enqueue(queue, (UUID) r[5], (UUID) r[1], (Long) r[2], (String) r[3], (byte[]) r[4]);
-            Jdbc.update(c, PortableKitSql.DELETE_TRANSMISSION, r[0]);
-        }
-        if (!rows.isEmpty() && c.getAutoCommit()) {
+        Transmissions.Moved moved = Transmissions.move(sql, session, queue);
+        if (moved.moved() > 0 && c.getAutoCommit()) {
             session.afterCompletion(true);
         }
     }
