@@ -47,7 +47,8 @@ class QueueEnabledAgainTest {
             String a = h.send("a1", "a2", "a3").conversationId().toString();
             String b = h.send("b1", "b2", "b3").conversationId().toString();
             String c = h.send("c1").conversationId().toString();
-            assertEquals(7L, (long) h.query(admin -> admin.transmissionQueueDepth()), "the SENDs wait in the transmission queue");
+            assertEquals(7L, (long) h.query(admin -> admin.transmissionQueueDepth()),
+                    "the SENDs wait in the transmission queue");
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
 
             h.execute(ENABLE);
@@ -56,7 +57,8 @@ class QueueEnabledAgainTest {
                     .until(() -> got.size() >= 8);
             // each once: no more arrive
             await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> got.size() == 8);
-            assertEquals(0L, (long) h.query(admin -> admin.transmissionQueueDepth()), "the transmission queue is empty");
+            assertEquals(0L, (long) h.query(admin -> admin.transmissionQueueDepth()),
+                    "the transmission queue is empty");
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
             Map<String, List<String>> byConversation = new TreeMap<>();
             for (String delivery : got.subList(1, got.size())) {

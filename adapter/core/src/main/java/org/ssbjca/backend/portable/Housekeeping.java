@@ -14,12 +14,13 @@ import org.ssbjca.backend.Jdbc;
  * once per interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME
  * expired get an Error message on both sides; and, at the first look after a start and then every
  * {@value #REPAIR_MILLIS} ms, a repair pass ({@link #repairIfDue}) that also puts the messages that waited in the
- * transmission queue for a queue enabled again onto it ({@link Transmissions}). A pass runs on a connection of its own and commits at once, so what it
- * sends is visible and wakes its readers at once, not when the transaction of the session that happened to look ends
- * (an idle reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a
- * later pass. The session that looks first asks, on its own connection and without locking, whether anything is due;
- * only then is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus
- * this interval late while any session of the JVM waits on a queue of the database.
+ * transmission queue for a queue enabled again onto it ({@link Transmissions}). A pass runs on a connection of its
+ * own and commits at once, so what it sends is visible and wakes its readers at once, not when the transaction of the
+ * session that happened to look ends (an idle reader's stays open for its whole WAITFOR). Rows another transaction
+ * holds are skipped and handled on a later pass. The session that looks first asks, on its own connection and without
+ * locking, whether anything is due; only then is the connection of the pass opened. A timer or lifetime therefore
+ * fires at most the fallback poll plus this interval late while any session of the JVM waits on a queue of the
+ * database.
  *
  * <p>A look that found nothing (its session is about to wait) does what is due; a look that found messages leaves it
  * to such a look unless a whole interval more has passed (a queue so busy that no look comes back empty), so that a

@@ -370,12 +370,13 @@ final class PortableSql {
     final String transmissionsDue = "SELECT q.queue_name FROM ssb.service_queue q WHERE q.is_receive_enabled"
             + " AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)"
             + " ORDER BY q.queue_name";
-    /** The same for one queue: a row when it is enabled and has messages in the transmission queue. Parameter: queue. */
-    final String transmissionsDueTo = "SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled"
+    /** For one queue: a row when it is enabled and has messages in the transmission queue. Parameter: queue. */
+    final String transmissionsDueTo = "SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ?"
+            + " AND q.is_receive_enabled"
             + " AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)";
     /**
-     * Locks a queue's row while it is enabled, never waiting: the transaction that moves the queue's transmissions holds
-     * it, so that one mover at a time (of any node) takes them, in the order they were sent. Parameter: queue.
+     * Locks a queue's row while it is enabled, never waiting: the transaction that moves the queue's transmissions
+     * holds it, so that one mover at a time (of any node) takes them, in the order they were sent. Parameter: queue.
      */
     final String lockEnabledQueue = "SELECT queue_name FROM ssb.service_queue WHERE queue_name = ?"
             + " AND is_receive_enabled FOR UPDATE SKIP LOCKED";
