@@ -97,18 +97,10 @@ final class Housekeeping {
     /** Fires the due timers and lifetimes on a connection of its own, committed at once. */
     private void pass() {
         try (Connection own = broker.source().open()) {
-            PortableSession session = new PortableSession(broker, own);
-            boolean committed = false;
-            try {
+            PortableSession.inOwnTransaction(broker, own, session -> {
                 run(session);
-                own.commit();
-                committed = true;
-            } finally {
-                if (!committed) {
-                    own.rollback();
-                }
-                session.afterCompletion(committed);
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw PortableSession.failure("firing conversation timers and lifetimes", e);
         }

@@ -372,4 +372,38 @@ final class PortableSession implements BrokerSession {
     static BrokerException failure(String what, SQLException e) {
         return new BrokerException(what + " failed: " + e.getMessage(), e);
     }
+
+    /** Work in a session of the broker's own, on a connection of its own. */
+    @FunctionalInterface
+    interface OwnWork<T> {
+        T run(PortableSession session) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in a session on {@code c} in one transaction: committed when it returns, rolled back when it
+     * throws, the session told the outcome either way ({@link #afterCompletion}: the readers it woke, the groups to
+     * check after a commit). Auto-commit is off for the work and as it was afterwards.
+     *
+     * @param c a connection of the caller's own (the housekeeping's, a move's)
+     * @return what the work returned
+     * @throws SQLException from the work, the commit or the rollback
+     */
+    static <T> T inOwnTransaction(PortableBroker broker, Connection c, OwnWork<T> work) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        PortableSession session = new PortableSession(broker, c);
+        boolean committed = false;
+        try {
+            T result = work.run(session);
+            c.commit();
+            committed = true;
+            return result;
+        } finally {
+            if (!committed) {
+                c.rollback();
+            }
+            session.afterCompletion(committed);
+            c.setAutoCommit(autoCommit);
+        }
+    }
 }

@@ -106,22 +106,8 @@ final class Transmissions {
     /** Moves one queue's transmissions in a transaction of their own on {@code own}, committed, then logged. */
     private void moveInOwnTransaction(Connection own, String queue) {
         try {
-            boolean autoCommit = own.getAutoCommit();
-            own.setAutoCommit(false);
-            PortableSession session = new PortableSession(broker, own);
-            boolean committed = false;
-            Moved moved;
-            try {
-                moved = move(broker.sql(), session, queue);
-                own.commit();
-                committed = true;
-            } finally {
-                if (!committed) {
-                    own.rollback();
-                }
-                session.afterCompletion(committed);
-                own.setAutoCommit(autoCommit);
-            }
+            Moved moved = PortableSession.inOwnTransaction(broker, own,
+                    session -> move(broker.sql(), session, queue));
             if (moved.moved() > 0 || moved.dropped() > 0) {
                 LOG.transmissionsMoved(moved.moved(), queue, moved.dropped());
             }
