@@ -298,8 +298,8 @@ public interface AdapterLog extends BasicLogger {
     void transmissionsMoved(int moved, String queue, int dropped);
 
     @LogMessage(level = WARN)
-    @Message(id = 122, value = "a reader found queue %s enabled again, and moving the messages that waited for it in"
-            + " ssb.transmission_queue failed: %s; the housekeeping's repair pass tries again (every 30 s)")
+    @Message(id = 122, value = "moving the messages that waited for queue %s in ssb.transmission_queue onto it failed:"
+            + " %s; the housekeeping's next repair pass tries again (every 30 s)")
     void transmissionsNotMoved(@Cause Throwable cause, String queue, String what);
 
     // ---- table activations

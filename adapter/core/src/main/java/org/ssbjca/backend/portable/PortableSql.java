@@ -378,6 +378,12 @@ final class PortableSql {
      * Locks a queue's row while it is enabled, never waiting: the transaction that moves the queue's transmissions
      * holds it, so that one mover at a time (of any node) takes them, in the order they were sent. Parameter: queue.
      */
+    /**
+     * Bounds the lock waits of a move of transmissions ({@code Transmissions.LOCK_WAIT_MILLIS}), in its transaction
+     * (PostgreSQL) or its own connection's session (H2): a row an uncommitted END CONVERSATION deletes, the calling
+     * RECEIVE's own transaction's among them, fails the move at once instead of holding the RECEIVE.
+     */
+    final String moveLockWait;
     final String lockEnabledQueue = "SELECT queue_name FROM ssb.service_queue WHERE queue_name = ?"
             + " AND is_receive_enabled FOR UPDATE SKIP LOCKED";
     /**
@@ -545,6 +551,7 @@ final class PortableSql {
         insertGroupAndEndpoint = dialect.receivesInOneStatement ? "WITH g AS (" + insertGroup + ") " + insertEndpoint
                 : null;
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
+        moveLockWait = dialect.receivesInOneStatement ? "SET LOCAL lock_timeout = '200ms'" : "SET LOCK_TIMEOUT 200";
         attemptsOfMessages = dialect.receivesInOneStatement
                 ? "SELECT k.conversation_handle, k.message_sequence_number, a.attempts"
                         + " FROM unnest(CAST(? AS UUID[]), CAST(? AS BIGINT[])) AS k(conversation_handle,"

@@ -13,7 +13,9 @@ import org.ssbjca.support.AdapterLog;
  * by the housekeeping's repair pass for every enabled queue ({@link Housekeeping}, every
  * {@value Housekeeping#REPAIR_MILLIS} ms and at the first look after a start), and for its own queue by a reader that
  * finds it enabled as it connects again after a failure, a disabled queue's among them ({@link PortableAdmin}), so
- * that the delivery resumes within the readers' backoff. Never on a RECEIVE's or a delivery's path.
+ * that the delivery resumes within the readers' backoff. The repair pass runs after a RECEIVE's look, on that reader's
+ * thread: it moves at most {@value #PAGE} messages per queue and waits at most {@value #LOCK_WAIT_MILLIS} ms for a lock,
+ * and a failure is logged, never the RECEIVE's ({@link #moveSomeOfAll}). Never on a delivery's path.
  *
  * <p>A queue's messages move in one transaction that first locks the queue's row ({@link PortableSql#lockEnabledQueue},
  * never waiting): one mover at a time of any node, the others pass the queue over, so the messages go onto it in the
@@ -38,8 +40,10 @@ import org.ssbjca.support.AdapterLog;
 final class Transmissions {
 
     private static final AdapterLog LOG = AdapterLog.of(Transmissions.class);
-    /** How many rows one read of a queue's transmissions takes. */
-    private static final int PAGE = 200;
+    /** How many rows one read of a queue's transmissions takes, and at most one repair pass moves per queue. */
+    static final int PAGE = 200;
+    /** How long the repair pass's and a reader's move wait at most for a lock. */
+    static final int LOCK_WAIT_MILLIS = 200;
 
     private final PortableBroker broker;
 
@@ -52,33 +56,29 @@ final class Transmissions {
     }
 
     /**
-     * The housekeeping's repair pass: moves the transmissions of every enabled queue that has some, each queue in a
-     * transaction of its own.
+     * The housekeeping's repair pass, which runs after a RECEIVE's look on that reader's thread
+     * ({@link Housekeeping}): moves at most {@value #PAGE} transmissions of each enabled queue that has some, each
+     * queue in a transaction of its own that waits at most {@value #LOCK_WAIT_MILLIS} ms for a lock (a row an
+     * uncommitted END CONVERSATION deletes, the caller's own transaction's among them). A queue's failure is logged
+     * ({@code SSBJCA0122}), never thrown into the RECEIVE; the next pass tries again. A larger backlog moves at the
+     * pace of the passes, unless a reader of the queue moves it as it connects again ({@link #moveIfDue}).
      *
      * @param own a connection of the pass's own, auto-commit on (and so left)
-     * @throws org.ssbjca.api.BrokerException the first queue's failure, once every queue was tried
      */
-    void moveAll(Connection own) {
+    void moveSomeOfAll(Connection own) {
         List<String> queues;
         try {
             queues = Jdbc.list(own, broker.sql().transmissionsDue, rs -> rs.getString(1));
-        } catch (SQLException e) {
-            throw PortableSession.failure("looking for messages in the transmission queue", e);
+        } catch (SQLException | RuntimeException e) {
+            LOG.transmissionsNotMoved(e, "(every queue)", e.getMessage());
+            return;
         }
-        RuntimeException failed = null;
         for (String queue : queues) {
             try {
-                moveInOwnTransaction(own, queue);
+                moveInOwnTransaction(own, queue, PAGE);
             } catch (RuntimeException e) {
-                if (failed == null) {
-                    failed = e;
-                } else {
-                    failed.addSuppressed(e);
-                }
+                LOG.transmissionsNotMoved(e, queue, e.getMessage());
             }
-        }
-        if (failed != null) {
-            throw failed;
         }
     }
 
@@ -96,18 +96,25 @@ final class Transmissions {
                 return;
             }
             try (Connection own = broker.source().open()) {
-                moveInOwnTransaction(own, queue);
+                moveInOwnTransaction(own, queue, Integer.MAX_VALUE);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.transmissionsNotMoved(e, queue, e.getMessage());
         }
     }
 
-    /** Moves one queue's transmissions in a transaction of their own on {@code own}, committed, then logged. */
-    private void moveInOwnTransaction(Connection own, String queue) {
+    /**
+     * Moves at most {@code limit} of one queue's transmissions in a transaction of their own on {@code own}, its lock
+     * waits bounded, committed, then logged.
+     */
+    private void moveInOwnTransaction(Connection own, String queue, int limit) {
         try {
-            Moved moved = PortableSession.inOwnTransaction(broker, own,
-                    session -> move(broker.sql(), session, queue));
+            Moved moved = PortableSession.inOwnTransaction(broker, own, session -> {
+                try (java.sql.Statement st = own.createStatement()) {
+                    st.execute(broker.sql().moveLockWait);
+                }
+                return move(broker.sql(), session, queue, limit);
+            });
             if (moved.moved() > 0 || moved.dropped() > 0) {
                 LOG.transmissionsMoved(moved.moved(), queue, moved.dropped());
             }
@@ -124,10 +131,11 @@ final class Transmissions {
      * @param sql the broker's statements
      * @param session the session
      * @param queue the queue
+     * @param limit at most how many rows it takes (whole pages of {@value #PAGE})
      * @return what it moved and dropped
      * @throws SQLException if the database refuses
      */
-    static Moved move(PortableSql sql, PortableSession session, String queue) throws SQLException {
+    static Moved move(PortableSql sql, PortableSession session, String queue, int limit) throws SQLException {
         Connection c = session.connection();
         if (!Jdbc.exists(c, sql.lockEnabledQueue, queue)) {
             return new Moved(0, 0);
@@ -153,7 +161,7 @@ final class Transmissions {
                     moved++;
                 }
             }
-        } while (rows.size() == PAGE);
+        } while (rows.size() == PAGE && moved + dropped < limit);
         return new Moved(moved, dropped);
     }
 

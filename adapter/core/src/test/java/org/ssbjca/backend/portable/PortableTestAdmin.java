@@ -114,7 +114,7 @@ public final class PortableTestAdmin implements TestAdmin {
      */
     private void flushTransmissionQueue(String queue) throws SQLException {
         PortableSession session = (PortableSession) broker.session(c);
-        Transmissions.Moved moved = Transmissions.move(sql, session, queue);
+        Transmissions.Moved moved = Transmissions.move(sql, session, queue, Integer.MAX_VALUE);
         if (moved.moved() > 0 && c.getAutoCommit()) {
             session.afterCompletion(true);
         }
