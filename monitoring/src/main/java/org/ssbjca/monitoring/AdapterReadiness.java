@@ -104,6 +104,12 @@ public class AdapterReadiness implements HealthCheck {
                     + (error == null ? "" : " (" + error + ")"));
             return !tooLong;
         }
+        double had = mbeans.number(activation, readers);
+        if (had == 0) { // not NaN: read, and none left: the work manager refused every one
+            response.withData(name, "DOWN: not " + reading + ": it has no reader, the server's work manager refused"
+                    + " them (SSBJCA0015)");
+            return false;
+        }
         int waiting = count(mbeans, activation, "WaitingReaders");
         int all = count(mbeans, activation, readers);
         if (waiting > 0 && waiting >= all) {

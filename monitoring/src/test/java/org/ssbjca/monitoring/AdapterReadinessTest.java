@@ -138,6 +138,18 @@ class AdapterReadinessTest {
                 "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
     }
 
+    /** Readers the work manager accepted, then refused (SSBJCA0015), can leave an activation with none at all. */
+    @Test
+    void downWhenAnActivationHasNoReaderLeft() throws JMException {
+        adapter.start().activation("EchoService", "EchoServiceQueue").set("MaxReaders", 0).set("WaitingReaders", 0);
+        adapter.activation("OrderService", "OrderQueue").set("MaxReaders", 1);
+
+        assertResponse(Status.DOWN, Map.of(
+                "EchoService@EchoServiceQueue", "DOWN: not reading EchoServiceQueue: it has no reader, the server's"
+                        + " work manager refused them (SSBJCA0015)",
+                "OrderService@OrderQueue", "UP: reading OrderQueue"), check());
+    }
+
     @Test
     void upWhileSomeReadersWaitForAThreadSayingHowMany() throws JMException {
         adapter.start().activation("EchoService", "EchoServiceQueue").set("MaxReaders", 4).set("WaitingReaders", 1);

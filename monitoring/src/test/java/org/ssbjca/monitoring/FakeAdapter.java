@@ -34,7 +34,8 @@ final class FakeAdapter {
     }
 
     /**
-     * Registers an activation's MBean as the adapter does, {@code Name} and {@code Queue} set.
+     * Registers an activation's MBean as the adapter does, {@code Name} and {@code Queue} set, and its one reader
+     * ({@code MaxReaders}, the activation property's default).
      *
      * @param bean the bean's name
      * @param queue its queue
@@ -42,20 +43,22 @@ final class FakeAdapter {
      */
     FakeMXBean<ActivationMXBean> activation(String bean, String queue) throws JMException {
         FakeMXBean<ActivationMXBean> activation = FakeMXBean.of(ActivationMXBean.class)
-                .set("Name", bean + "@" + queue).set("Queue", queue);
+                .set("Name", bean + "@" + queue).set("Queue", queue).set("MaxReaders", 1);
         activation.register(server, ObjectNames.activation(bean + "@" + queue));
         return activation;
     }
 
     /**
-     * Registers a table activation's MBean as the adapter does, {@code Table} set.
+     * Registers a table activation's MBean as the adapter does, {@code Table} set, and its one reader
+     * ({@code ReaderCount}).
      *
      * @param bean the bean's name
      * @param table its table
      * @return the MBean, to set its other attributes
      */
     FakeMXBean<TableActivationMXBean> tableActivation(String bean, String table) throws JMException {
-        FakeMXBean<TableActivationMXBean> activation = FakeMXBean.of(TableActivationMXBean.class).set("Table", table);
+        FakeMXBean<TableActivationMXBean> activation = FakeMXBean.of(TableActivationMXBean.class).set("Table", table)
+                .set("ReaderCount", 1);
         activation.register(server, ObjectNames.tableActivation(bean + "@" + table));
         return activation;
     }
