@@ -384,6 +384,13 @@ final class PortableSql {
      * RECEIVE's own transaction's among them, fails the move at once instead of holding the RECEIVE.
      */
     final String moveLockWait;
+    /**
+     * The target endpoint of a transmission being moved, locked ({@code Transmissions.move}): its group and state as
+     * committed now, so that an END CONVERSATION or MOVE CONVERSATION of that side waits for the move's commit, or the
+     * move for theirs, and sees what it did. Parameter: the handle. Columns: conversation_group_id, state.
+     */
+    final String lockTargetEndpoint = "SELECT conversation_group_id, state FROM ssb.conversation_endpoint"
+            + " WHERE conversation_handle = ? FOR UPDATE";
     final String lockEnabledQueue = "SELECT queue_name FROM ssb.service_queue WHERE queue_name = ?"
             + " AND is_receive_enabled FOR UPDATE SKIP LOCKED";
     /**

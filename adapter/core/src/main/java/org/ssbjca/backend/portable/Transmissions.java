@@ -14,8 +14,10 @@ import org.ssbjca.support.AdapterLog;
  * {@value Housekeeping#REPAIR_MILLIS} ms and at the first look after a start), and for its own queue by a reader that
  * finds it enabled as it connects again after a failure, a disabled queue's among them ({@link PortableAdmin}), so
  * that the delivery resumes within the readers' backoff. The repair pass runs after a RECEIVE's look, on that reader's
- * thread: it moves at most {@value #PAGE} messages per queue and waits at most {@value #LOCK_WAIT_MILLIS} ms for a lock,
- * and a failure is logged, never the RECEIVE's ({@link #moveSomeOfAll}). Never on a delivery's path.
+ * thread: it moves at most {@value #PAGE} messages per queue and waits at most {@value #LOCK_WAIT_MILLIS} ms for a
+ * lock, and a failure is logged, never the RECEIVE's ({@link #moveSomeOfAll}). Never on a delivery's path. Each row's
+ * target endpoint is locked as its message moves: an END or MOVE CONVERSATION of that side is serialized with the
+ * move.
  *
  * <p>A queue's messages move in one transaction that first locks the queue's row ({@link PortableSql#lockEnabledQueue},
  * never waiting): one mover at a time of any node, the others pass the queue over, so the messages go onto it in the
@@ -154,10 +156,14 @@ final class Transmissions {
                 if (Jdbc.update(c, sql.deleteTransmission, r.order()) == 0) {
                     continue; // an END CONVERSATION removed it meanwhile
                 }
-                if (r.group() == null || Endpoint.DISCONNECTED_OUTBOUND.equals(r.state().trim())) {
+                // the target as committed now, locked until this move commits: an END or MOVE CONVERSATION of that
+                // side that ran since the page was read is seen, and one that comes later sees the moved message
+                Object[] target = r.group() == null ? null : Jdbc.first(c, sql.lockTargetEndpoint,
+                        rs -> new Object[] {Jdbc.uuid(rs, "conversation_group_id"), rs.getString("state")}, r.handle());
+                if (target == null || Endpoint.DISCONNECTED_OUTBOUND.equals(((String) target[1]).trim())) {
                     dropped++;
                 } else {
-                    session.messages().enqueue(queue, r.group(), r.handle(), r.sequence(), r.type(), r.body());
+                    session.messages().enqueue(queue, (UUID) target[0], r.handle(), r.sequence(), r.type(), r.body());
                     moved++;
                 }
             }

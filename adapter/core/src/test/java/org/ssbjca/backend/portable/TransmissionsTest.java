@@ -104,6 +104,34 @@ class TransmissionsTest {
         }
     }
 
+    /**
+     * An END CONVERSATION of the receiving side that has not committed when the move reads the waiting rows: the move
+     * locks that endpoint, so it either waits for the END and drops the row, or fails and leaves it to the next move;
+     * it never puts the message on the queue for a side that ended (the END's deletion of that side's messages ran
+     * before the move's insert). Before, the move read the endpoint's state unlocked and the message stayed queued.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void anEndConversationRacingTheMoveLeavesNothingForTheEndedSide(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            h.execute(DISABLE);
+            Conversation raced = h.send("raced");
+            UUID target = h.query(a -> a.peerHandle(raced.handle()));
+            h.execute(ENABLE);
+            PortableBroker broker = (PortableBroker) h.db.broker();
+            try (Connection ender = h.db.source().open(); Connection c = h.db.source().open()) {
+                BrokerSession ending = broker.session(ender);
+                ending.endConversation(target, null, null); // not committed yet
+                broker.transmissions().moveIfDue(c, QUEUE);
+                ender.commit();
+                ending.afterCompletion(true);
+                broker.transmissions().moveIfDue(c, QUEUE);
+            }
+            assertEquals(0, h.depth(QUEUE), "no message on the queue for the side that ended");
+            assertEquals(0, transmissions(h), "the row dropped");
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void rowsForASideThatEndedOrAnEndpointThatIsGoneAreDropped(String backend) throws Exception {
@@ -155,14 +183,16 @@ class TransmissionsTest {
                     PortableOptions.defaults()); Connection first = h.db.source().open();
                     Connection second = h.db.source().open()) {
                 PortableSession crashing = new PortableSession(broker, first);
-                assertEquals(new Transmissions.Moved(6, 0), Transmissions.move(broker.sql(), crashing, QUEUE, Integer.MAX_VALUE));
+                assertEquals(new Transmissions.Moved(6, 0),
+                        Transmissions.move(broker.sql(), crashing, QUEUE, Integer.MAX_VALUE));
                 first.rollback();
                 crashing.afterCompletion(false);
                 assertEquals(6, transmissions(h), "rolled back: nothing lost");
                 assertEquals(0, h.depth(QUEUE), "nor moved");
 
                 PortableSession moving = new PortableSession(broker, first);
-                assertEquals(new Transmissions.Moved(6, 0), Transmissions.move(broker.sql(), moving, QUEUE, Integer.MAX_VALUE));
+                assertEquals(new Transmissions.Moved(6, 0),
+                        Transmissions.move(broker.sql(), moving, QUEUE, Integer.MAX_VALUE));
                 second.setAutoCommit(true);
                 other.transmissions().moveSomeOfAll(second);
                 first.commit();
