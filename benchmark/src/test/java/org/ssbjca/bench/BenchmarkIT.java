@@ -674,6 +674,10 @@ class BenchmarkIT {
                     }
                     if (counted) {
                         receives.put(system, topStatement());
+                        if ("ssb".equals(system) && readers == 8) {
+                            // what ssb-jca runs per message beside its RECEIVE where it costs PostgreSQL the most
+                            profileStatements(SCALING, report.scalingProfile, PROFILE_REST);
+                        }
                     }
                 }
                 toArtemis[round] = ssb.get(round).rate() / artemis.get(round).rate();
@@ -1379,9 +1383,12 @@ class BenchmarkIT {
         }
     }
 
+    /** The statement profile of a drain: the loader's statements left out, the most called first. */
+    private static final String PROFILE_REST = " AND query NOT LIKE 'INSERT INTO ssb.conversation_%'"
+            + " AND query NOT LIKE 'INSERT INTO ssb.message %' ORDER BY calls DESC LIMIT 15";
+
     private void profileStatements(int messages) throws SQLException {
-        profileStatements(messages, report.profile, " AND query NOT LIKE 'INSERT INTO ssb.conversation_%'"
-                + " AND query NOT LIKE 'INSERT INTO ssb.message %' ORDER BY calls DESC LIMIT 15");
+        profileStatements(messages, report.profile, PROFILE_REST);
     }
 
     /** @param rest more conditions (the loader's statements left out) and the order */

@@ -32,6 +32,8 @@ final class Report {
     final List<String> replyProfile = new ArrayList<>();
     /** The statement profile of ssb-jca's latency run (how many RECEIVEs each message cost at 100 msg/s). */
     final List<String> latencyProfile = new ArrayList<>();
+    /** The statement profile of ssb-jca's first drain by 8 readers in the scaling phase. */
+    final List<String> scalingProfile = new ArrayList<>();
     /** PostgreSQL's CPU by phase of its work (the profile phase, {@link PerfProfile}): table rows. */
     final List<String> perfProfile = new ArrayList<>();
     /** WildFly's readers by component and by delivery step (the profile phase, {@link JfrProfile}): table rows. */
@@ -102,6 +104,7 @@ final class Report {
         statementProfile(b, "ssb-jca outbound run, 4 callers", outboundProfile);
         statementProfile(b, "ssb-jca reply run, 4 readers", replyProfile);
         statementProfile(b, "ssb-jca latency run, 4 readers", latencyProfile);
+        statementProfile(b, "ssb-jca scaling run, 8 readers, the first round", scalingProfile);
         if (!perfProfile.isEmpty()) {
             b.append("\n## PostgreSQL's CPU by phase of its work (perf, µs per message or call)\n\n");
             b.append("The throughput drain of ssb-jca and the JDBC loop's, and the sending side's calls of each, run"
