@@ -23,13 +23,17 @@ import java.util.concurrent.TimeUnit;
  * ever with {@link WorkManager#INDEFINITE}, else at most the start timeout, and then the work is rejected with
  * {@link WorkException#START_TIMED_OUT}. A rejection, there or by {@link #refuseWork(boolean)}, is told to the work's
  * listener ({@code workRejected}) before it is thrown, as IronJacamar does; {@link #rejectQueuedWorks()} rejects
- * works already accepted, as a container may whose start timeout passed before a thread took them.
+ * works already accepted, as a container may whose start timeout passed before a thread took them. With
+ * {@link #hold(java.util.function.Predicate)} it accepts the works of some names and starts them only at
+ * {@link #releaseHeld()}: a container whose pool takes its time.
  */
 public final class FakeWorkManager implements WorkManager {
 
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final Deque<Submitted> queued = new ArrayDeque<>();
     private volatile boolean refusing;
+    private volatile java.util.function.Predicate<String> holding = name -> false;
+    private final List<Submitted> held = new ArrayList<>();
     private int limit = Integer.MAX_VALUE;
     private int queueLimit = Integer.MAX_VALUE;
     private int running;
@@ -72,6 +76,12 @@ public final class FakeWorkManager implements WorkManager {
         }
         if (listener != null) {
             listener.workAccepted(new WorkEvent(this, WorkEvent.WORK_ACCEPTED, work, null));
+        }
+        if (holding.test(String.valueOf(work))) {
+            synchronized (this) {
+                held.add(s);
+            }
+            return;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
         WorkRejectedException rejection = null;
@@ -183,6 +193,37 @@ public final class FakeWorkManager implements WorkManager {
         rejected.forEach(s -> s.rejected(new WorkRejectedException("its start timed out in the queue",
                 WorkException.START_TIMED_OUT)));
         return rejected.size();
+    }
+
+    /**
+     * @param names which works (by their {@code toString()}, a long-running work's name) to accept and keep, not
+     *        started, until {@link #releaseHeld()}, from now on
+     */
+    public void hold(java.util.function.Predicate<String> names) {
+        this.holding = names;
+    }
+
+    /**
+     * Starts the works held so far, each on a thread of its own (whatever the limit of threads), and holds none from
+     * now on.
+     *
+     * @return how many were held
+     */
+    public int releaseHeld() {
+        holding = name -> false;
+        List<Submitted> released;
+        synchronized (this) {
+            released = new ArrayList<>(held);
+            held.clear();
+            running += released.size();
+        }
+        released.forEach(this::start);
+        return released.size();
+    }
+
+    /** @return the names of the works held now, not started */
+    public synchronized List<String> heldWorks() {
+        return held.stream().map(s -> String.valueOf(s.work)).toList();
     }
 
     /** @param refusing whether to refuse new work from now on, as a container short of threads does */
