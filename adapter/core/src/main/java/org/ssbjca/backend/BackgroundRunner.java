@@ -1,8 +1,9 @@
 package org.ssbjca.backend;
 
 /**
- * Runs a long-lived background task of a backend (the PostgreSQL notification listener). In the container it is a
- * WorkManager work; in tests, a thread. The task stops when its owner asks it to, not when the runner says so.
+ * Runs a long-lived background task of a backend (the PostgreSQL notification listener and notifier, the move of a
+ * queue's backlog in the portable schema's transmission queue once the queue is enabled again). In the container it
+ * is a WorkManager work; in tests, a thread. The task stops when its owner asks it to, not when the runner says so.
  */
 @FunctionalInterface
 public interface BackgroundRunner {

@@ -137,8 +137,8 @@ final class Housekeeping {
      * check), then parks the groups that have a turn and no message (groups of an adapter that did not park yet, or
      * emptied by a MOVE CONVERSATION), checking those again once that commit is done, as a RECEIVE that parks does;
      * PostgreSQL and H2 then move the messages that waited in the transmission queue for a queue that is enabled again
-     * onto it, at most a page per queue and never failing the RECEIVE ({@link Transmissions#moveSomeOfAll}: one
-     * statement when there are none).
+     * onto it, at most a page per queue, the rest handed to a background move, and never failing the RECEIVE
+     * ({@link Transmissions#moveSomeOfAll}: one statement when there are none).
      */
     private void repairIfDue(boolean found) {
         if (!claimRun(nextRepair, REPAIR_MILLIS * 1_000_000L, found)) {

@@ -36,7 +36,8 @@ final class PortableAdmin implements BrokerAdmin {
      * asks as it connects, at its start and again after each failure (a disabled queue's among them): an enabled queue
      * then gets the messages that waited for it in the transmission queue, moved at once on a connection of their own
      * ({@link Transmissions#moveIfDue}: one probe when there are none), so that they are delivered within the
-     * readers' backoff, not at the housekeeping's next repair pass.
+     * readers' backoff, not at the housekeeping's next repair pass: a page of them before it returns (the reader
+     * holds its activation's reconnect gate meanwhile), the rest by a background move while the readers deliver.
      */
     @Override
     public void requireEnabled(String queue) {

@@ -31,7 +31,8 @@ public final class PortableBroker implements Broker {
     private static final AdapterLog LOG = AdapterLog.of(PortableBroker.class);
 
     /**
-     * How long {@link #close()} waits at most for the listener and the notifier to end: the listener looks at its stop
+     * How long {@link #close()} waits at most for the moves of transmission backlogs to end (each ends after its page,
+     * whose lock waits are bounded), and for the listener and the notifier: the listener looks at its stop
      * flag every 500 ms, between waits for notifications; longer only while it checks a silent connection (at most
      * 2 s) or connects to a database that does not answer; the notifier waits at most
      * {@link PgNotifier#NETWORK_TIMEOUT_MILLIS} for each answer of the database.
@@ -50,7 +51,7 @@ public final class PortableBroker implements Broker {
     private final GroupPresence priorities;
     private final Waiting waiting;
     private final Housekeeping housekeeping;
-    private final Transmissions transmissions = new Transmissions(this);
+    private final Transmissions transmissions;
     private final EndedEndpoints endedEndpoints = new EndedEndpoints();
     private final Clock clock;
     private final PgListener listener;
@@ -60,7 +61,8 @@ public final class PortableBroker implements Broker {
 
     /**
      * @param source where the database is
-     * @param runner runs the PostgreSQL notification listener; ignored for H2
+     * @param runner runs the PostgreSQL notification listener and notifier, and the moves of larger backlogs of the
+     *        transmission queue onto queues enabled again ({@link BacklogMove})
      * @param options timing options
      */
     public PortableBroker(ConnectionSource source, BackgroundRunner runner, PortableOptions options) {
@@ -83,6 +85,7 @@ public final class PortableBroker implements Broker {
         this.clock = options.clock();
         this.waiting = new Waiting(signals, options.fallbackPollMillis());
         this.housekeeping = new Housekeeping(this, options.housekeepingMillis(), presenceClock);
+        this.transmissions = new Transmissions(this, runner);
         if (dialect == Dialect.POSTGRESQL) {
             this.notifier = new PgNotifier(source, sql, signals);
             this.listener = new PgListener(source, signals, notifier::backendPid);
@@ -184,11 +187,13 @@ public final class PortableBroker implements Broker {
     }
 
     /**
-     * Stops the PostgreSQL listener and notifier and waits for both to end (at most {@link #STOP_WAIT_MILLIS}): in
-     * WildFly they run on the work manager's pool, which the server stops after the adapter.
+     * Stops the moves of transmission backlogs (each after the page it moves now), the PostgreSQL listener and
+     * notifier, and waits for them to end (at most {@link #STOP_WAIT_MILLIS} each): in WildFly they run on the work
+     * manager's pool, which the server stops after the adapter.
      */
     @Override
     public void close() {
+        transmissions.close(STOP_WAIT_MILLIS);
         if (listener != null) {
             listener.stop();
             notifier.stop();

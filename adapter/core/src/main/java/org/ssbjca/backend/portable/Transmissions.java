@@ -3,7 +3,10 @@ package org.ssbjca.backend.portable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.support.AdapterLog;
 
@@ -14,17 +17,23 @@ import org.ssbjca.support.AdapterLog;
  * {@value Housekeeping#REPAIR_MILLIS} ms and at the first look after a start), and for its own queue by a reader that
  * finds it enabled as it connects again after a failure, a disabled queue's among them ({@link PortableAdmin}), so
  * that the delivery resumes within the readers' backoff. The repair pass runs after a RECEIVE's look, on that reader's
- * thread: it moves at most {@value #PAGE} messages per queue and waits at most {@value #LOCK_WAIT_MILLIS} ms for a
- * lock, and a failure is logged, never the RECEIVE's ({@link #moveSomeOfAll}). Never on a delivery's path. Each row's
- * target endpoint is locked as its message moves: an END or MOVE CONVERSATION of that side is serialized with the
- * move.
+ * thread, and the reader holds its activation's reconnect gate (the other readers of its bean that reconnect wait for
+ * it): each moves at most one page of {@value #PAGE} messages per queue, waiting at most {@value #LOCK_WAIT_MILLIS} ms
+ * for a lock, and a failure is logged, never thrown ({@link #moveSomeOfAll}, {@link #moveIfDue}). A larger backlog is
+ * handed to a {@link BacklogMove} on a thread of the broker's {@link BackgroundRunner} (in WildFly a work of the
+ * container's long-running pool), one per queue and broker at a time, which moves the rest a page at a time, each
+ * page committed before the next is read, while the readers deliver the pages already moved. Never on a delivery's
+ * path. Each row's target endpoint is locked as its message moves: an END or MOVE CONVERSATION of that side is
+ * serialized with the move.
  *
- * <p>A queue's messages move in one transaction that first locks the queue's row ({@link PortableSql#lockEnabledQueue},
- * never waiting): one mover at a time of any node, the others pass the queue over, so the messages go onto it in the
- * order they were sent ({@code transmission_order}), which keeps each conversation's order. Each row is deleted, and
- * only when that deleted it (an END CONVERSATION that committed meanwhile took it) put on the queue
- * ({@link MessageStore#enqueue}, which gives a parked group its turn and, after the commit, wakes the readers as a SEND
- * does), in the same transaction: a failure rolls back both and loses nothing, a crash before the commit leaves the
+ * <p>Each page of a queue moves in one transaction that first locks the queue's row
+ * ({@link PortableSql#lockEnabledQueue}, never waiting): one mover at a time of any node, the others pass the queue
+ * over (a background move tries again after {@value #LOCK_WAIT_MILLIS} ms), and each page is the oldest rows left, so
+ * the messages go onto the queue in the order they were sent ({@code transmission_order}), which keeps each
+ * conversation's order. Each row is deleted, and only when that deleted it (an END CONVERSATION that committed
+ * meanwhile took it) put on the queue ({@link MessageStore#enqueue}, which gives a parked group its turn and, after the
+ * commit, wakes the readers as a SEND does), in the same transaction: a failure rolls back that page's deletes and
+ * arrivals together and loses nothing, the pages before it stay moved, and a crash before a commit leaves that page's
  * rows to a later move and duplicates nothing.
  *
  * <p>A row whose target endpoint no longer exists, or whose target side has ended the conversation (state
@@ -36,21 +45,32 @@ import org.ssbjca.support.AdapterLog;
  * its rows.
  *
  * <p>Not closed: a SEND on the conversation that commits after the {@code UPDATE} enabled the queue and before the
- * move puts its message on the queue at once, ahead of the older ones still waiting here (SQL Server queues it behind
- * them).
+ * move of that conversation's waiting messages puts its message on the queue at once, ahead of the older ones still
+ * waiting here (SQL Server queues it behind them).
  */
 final class Transmissions {
 
-    private static final AdapterLog LOG = AdapterLog.of(Transmissions.class);
-    /** How many rows one read of a queue's transmissions takes, and at most one repair pass moves per queue. */
+    /** The log of every move of transmissions (a reader's, the repair pass's, a {@link BacklogMove}). */
+    static final AdapterLog LOG = AdapterLog.of(Transmissions.class);
+    /** How many rows one read of a queue's transmissions takes, and at most one transaction of a move moves. */
     static final int PAGE = 200;
-    /** How long the repair pass's and a reader's move wait at most for a lock. */
+    /** How long a move waits at most for a lock. */
     static final int LOCK_WAIT_MILLIS = 200;
 
     private final PortableBroker broker;
+    private final BackgroundRunner runner;
+    /** The background move of each queue that has one in this broker (started, or waiting for its thread). */
+    private final Map<String, BacklogMove> moves = new ConcurrentHashMap<>();
+    /** Whether the broker closed (guarded by this): no move starts after. */
+    private boolean closed;
 
-    Transmissions(PortableBroker broker) {
+    /**
+     * @param broker the broker
+     * @param runner what runs the moves of larger backlogs
+     */
+    Transmissions(PortableBroker broker, BackgroundRunner runner) {
         this.broker = broker;
+        this.runner = runner;
     }
 
     /** What one move did: messages put on the queue, rows dropped. */
@@ -59,11 +79,11 @@ final class Transmissions {
 
     /**
      * The housekeeping's repair pass, which runs after a RECEIVE's look on that reader's thread
-     * ({@link Housekeeping}): moves at most {@value #PAGE} transmissions of each enabled queue that has some, each
-     * queue in a transaction of its own that waits at most {@value #LOCK_WAIT_MILLIS} ms for a lock (a row an
-     * uncommitted END CONVERSATION deletes, the caller's own transaction's among them). A queue's failure is logged
-     * ({@code SSBJCA0122}), never thrown into the RECEIVE; the next pass tries again. A larger backlog moves at the
-     * pace of the passes, unless a reader of the queue moves it as it connects again ({@link #moveIfDue}).
+     * ({@link Housekeeping}): moves at most {@value #PAGE} transmissions of each enabled queue that has some and no
+     * background move of this broker, each queue in a transaction of its own that waits at most
+     * {@value #LOCK_WAIT_MILLIS} ms for a lock (a row an uncommitted END CONVERSATION deletes, the caller's own
+     * transaction's among them), and hands what is left to a background move ({@link BacklogMove}). A queue's failure
+     * is logged ({@code SSBJCA0122}), never thrown into the RECEIVE; the next pass tries again.
      *
      * @param own a connection of the pass's own, auto-commit on (and so left)
      */
@@ -76,9 +96,13 @@ final class Transmissions {
             return;
         }
         for (String queue : queues) {
+            if (moves.containsKey(queue)) {
+                continue; // its background move takes it
+            }
             try {
-                moveInOwnTransaction(own, queue, PAGE);
-            } catch (RuntimeException e) {
+                logged(queue, movePage(own, queue));
+                moveTheRestIfAny(own, queue);
+            } catch (SQLException | RuntimeException e) {
                 LOG.transmissionsNotMoved(e, queue, e.getMessage());
             }
         }
@@ -86,43 +110,100 @@ final class Transmissions {
 
     /**
      * A reader found its queue enabled: when the queue has messages in the transmission queue (one probe on the
-     * reader's connection), moves them now on a connection of its own. A failure is logged ({@code SSBJCA0122}), not
-     * thrown: the reader goes on with the messages already on the queue, and the repair pass tries again.
+     * reader's connection) and no background move of this broker takes them, moves a page of them now on a
+     * connection of its own, and hands what is left to a background move ({@link BacklogMove}), so that the reader,
+     * which holds its activation's reconnect gate, waits for one page at most. A failure is logged
+     * ({@code SSBJCA0122}), not thrown: the reader goes on with the messages already on the queue, and the repair
+     * pass tries again.
      *
      * @param probeOn the reader's connection
      * @param queue its queue
      */
     void moveIfDue(Connection probeOn, String queue) {
         try {
-            if (!Jdbc.exists(probeOn, broker.sql().transmissionsDueTo, queue)) {
+            if (moves.containsKey(queue) || !Jdbc.exists(probeOn, broker.sql().transmissionsDueTo, queue)) {
                 return;
             }
             try (Connection own = broker.source().open()) {
-                moveInOwnTransaction(own, queue, Integer.MAX_VALUE);
+                logged(queue, movePage(own, queue));
             }
+            moveTheRestIfAny(probeOn, queue);
         } catch (SQLException | RuntimeException e) {
             LOG.transmissionsNotMoved(e, queue, e.getMessage());
         }
     }
 
     /**
-     * Moves at most {@code limit} of one queue's transmissions in a transaction of their own on {@code own}, its lock
-     * waits bounded, committed, then logged.
+     * Moves at most a page ({@value #PAGE}) of one queue's transmissions in a transaction of their own on
+     * {@code own}, its lock waits bounded, committed; nothing when another transaction moves the queue's now.
+     *
+     * @param own a connection of the mover's own
+     * @param queue the queue
+     * @return what it moved and dropped
+     * @throws SQLException if the move failed (rolled back)
      */
-    private void moveInOwnTransaction(Connection own, String queue, int limit) {
-        try {
-            Moved moved = PortableSession.inOwnTransaction(broker, own, session -> {
-                try (java.sql.Statement st = own.createStatement()) {
-                    st.execute(broker.sql().moveLockWait);
-                }
-                return move(broker.sql(), session, queue, limit);
-            });
-            if (moved.moved() > 0 || moved.dropped() > 0) {
-                LOG.transmissionsMoved(moved.moved(), queue, moved.dropped());
+    Moved movePage(Connection own, String queue) throws SQLException {
+        return PortableSession.inOwnTransaction(broker, own, session -> {
+            try (java.sql.Statement st = own.createStatement()) {
+                st.execute(broker.sql().moveLockWait);
             }
-        } catch (SQLException e) {
-            throw PortableSession.failure("moving the messages of the transmission queue onto queue " + queue, e);
+            return move(broker.sql(), session, queue, PAGE);
+        });
+    }
+
+    /** Logs what a move did ({@code SSBJCA0121}) when it did something. */
+    private static Moved logged(String queue, Moved moved) {
+        if (moved.moved() > 0 || moved.dropped() > 0) {
+            LOG.transmissionsMoved(moved.moved(), queue, moved.dropped());
         }
+        return moved;
+    }
+
+    /** Starts a background move of the queue when it still has transmissions and is enabled (one probe). */
+    private void moveTheRestIfAny(Connection probeOn, String queue) throws SQLException {
+        if (Jdbc.exists(probeOn, broker.sql().transmissionsDueTo, queue)) {
+            startMove(queue);
+        }
+    }
+
+    /**
+     * Hands a queue's backlog to a background move, unless one of this broker takes it already or the broker closed.
+     * Returns once the runner took it: at once, or, in WildFly, within the work manager's start timeout when its
+     * long-running pool is full; a move the container refuses never runs (the next repair pass starts another).
+     */
+    private synchronized void startMove(String queue) {
+        if (closed || moves.containsKey(queue)) {
+            return;
+        }
+        BacklogMove move = new BacklogMove(this, broker, queue);
+        moves.put(queue, move);
+        runner.run("ssb-jca move of ssb.transmission_queue onto " + queue + " of " + broker.config(), move, () -> {
+            move.stop();
+            ended(queue, move);
+        });
+    }
+
+    /**
+     * @param queue a queue
+     * @param move its background move, which ended (or will never run)
+     */
+    void ended(String queue, BacklogMove move) {
+        moves.remove(queue, move);
+    }
+
+    /**
+     * Stops the background moves, each after the page it moves now, and waits for them at most {@code millis}.
+     *
+     * @param millis how long to wait at most
+     */
+    void close(long millis) {
+        List<BacklogMove> stopping;
+        synchronized (this) {
+            closed = true;
+            stopping = List.copyOf(moves.values());
+        }
+        stopping.forEach(BacklogMove::stop);
+        org.ssbjca.support.TaskEnd.notEndedWithin(millis, stopping, BacklogMove::end);
     }
 
     /**

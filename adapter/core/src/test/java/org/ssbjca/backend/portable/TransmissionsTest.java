@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,8 +28,9 @@ import org.ssbjca.inbound.InboundHarness;
  * The messages that waited in {@code ssb.transmission_queue} for a queue disabled with the README's {@code UPDATE}
  * are moved onto it once the same {@code UPDATE} enables it ({@link Transmissions}): by the housekeeping's repair pass
  * when no reader saw the queue disabled, each once, in the order they were sent, even with two nodes moving at once;
- * rows whose conversation this side ended, or whose endpoint is gone, are dropped. The readers' prompt move is
- * {@code QueueEnabledAgainTest}'s.
+ * rows whose conversation this side ended, or whose endpoint is gone, are dropped. A backlog of more than a page is
+ * moved a page at a time, each page a transaction of its own: the first by the reader or the repair pass, the rest by
+ * a background task of the broker. The readers' prompt move is {@code QueueEnabledAgainTest}'s.
  */
 class TransmissionsTest {
 
@@ -35,6 +39,10 @@ class TransmissionsTest {
             + QUEUE + "'";
     private static final String ENABLE = "UPDATE ssb.service_queue SET is_receive_enabled = TRUE WHERE queue_name = '"
             + QUEUE + "'";
+    /** A backlog of five pages. */
+    private static final int BACKLOG = 5 * Transmissions.PAGE;
+    /** What the name of the background task that moves a queue's backlog contains. */
+    private static final String MOVE_TASK = "ssb.transmission_queue";
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -203,6 +211,162 @@ class TransmissionsTest {
                 assertEquals(6, h.depth(QUEUE), "each once");
             }
         }
+    }
+
+    /**
+     * A backlog of several pages: a reader's move ({@link Transmissions#moveIfDue}, which a reader runs holding its
+     * activation's reconnect gate) commits one page and returns, and hands the rest to one background task of the
+     * broker's runner (held here until the test runs it), which moves it a page at a time, each page a transaction
+     * of its own (counted by the arrivals the broker's commits signal); a second reader meanwhile leaves the rest to
+     * that task. Every message arrives once, each conversation's in the order sent.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aReaderMovesOnePageAndABackgroundTaskTheRestPageByPage(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            h.execute(DISABLE);
+            Map<UUID, List<String>> sent = sendBacklog(h);
+            h.execute(ENABLE);
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
+                    PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open()) {
+                node.transmissions().moveIfDue(c, QUEUE);
+                assertEquals(Transmissions.PAGE, h.depth(QUEUE), "the reader's move committed one page and returned");
+                assertEquals(BACKLOG - Transmissions.PAGE, transmissions(h), "the rest waits for the background task");
+                assertEquals(1, handedOver.size(), "handed to one background task");
+
+                node.transmissions().moveIfDue(c, QUEUE);
+                assertEquals(Transmissions.PAGE, h.depth(QUEUE), "a second reader leaves the rest to that task");
+                assertEquals(1, handedOver.size(), "and starts no other");
+
+                handedOver.values().iterator().next().run();
+                assertEquals(0, transmissions(h));
+                assertEquals(BACKLOG / Transmissions.PAGE, node.signals().arrivals(QUEUE, InboundHarness.REQUEST),
+                        "a committed transaction per page");
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /**
+     * The repair pass moves one page of a queue's backlog and hands the rest to the broker's background task, which
+     * moves it at once, page by page, not at the passes to come (one page every 30 s: hours for a large backlog).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void theRepairPassMovesAPageAndHandsTheRestToABackgroundTask(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            AtomicLong nanos = new AtomicLong();
+            try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
+                    PortableOptions.defaults(), nanos::get)) {
+                assertEquals(List.of(), receive(node, Duration.ZERO), "the first look ran the pass: nothing yet");
+                h.execute(DISABLE);
+                Map<UUID, List<String>> sent = sendBacklog(h);
+                h.execute(ENABLE);
+
+                nanos.addAndGet(Duration.ofMillis(Housekeeping.REPAIR_MILLIS).toNanos());
+                assertEquals(List.of(), receive(node, Duration.ZERO), "the look that runs the pass found nothing");
+                assertEquals(BACKLOG - Transmissions.PAGE, transmissions(h), "the pass moved one page");
+                assertEquals(1, handedOver.size(), "and handed the rest to a background task");
+
+                handedOver.values().iterator().next().run();
+                assertEquals(0, transmissions(h));
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /**
+     * A page of the background move that fails (a target endpoint another transaction holds past the move's lock
+     * wait) rolls back alone: the pages before it stay committed, the task ends (logged), and a later move takes the
+     * rest; nothing is lost or moved twice, and each conversation's messages arrive in the order sent.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPageThatFailsLeavesTheRestToALaterMoveLosingNothing(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords logs = LogRecords.of(Transmissions.class)) {
+            h.execute(DISABLE);
+            List<Conversation> begun = new ArrayList<>();
+            Map<UUID, List<String>> sent = sendBacklog(h, begun);
+            h.execute(ENABLE);
+            // the sixth conversation's messages are the third page's second half (each conversation half a page)
+            UUID held = h.query(a -> a.peerHandle(begun.get(5).handle()));
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
+                    PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open();
+                    Connection locker = h.db.source().open()) {
+                try (java.sql.Statement st = locker.createStatement()) {
+                    st.execute("SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = '" + held
+                            + "' FOR UPDATE");
+                }
+                node.transmissions().moveIfDue(c, QUEUE);
+                assertEquals(1, handedOver.size(), "the rest handed to a background task");
+                handedOver.values().iterator().next().run();
+                assertEquals(2L * Transmissions.PAGE, h.depth(QUEUE), "the pages before the failing one committed");
+                assertEquals(BACKLOG - 2L * Transmissions.PAGE, transmissions(h), "the failing page rolled back");
+                assertEquals(1, logs.messages(Level.WARNING, "SSBJCA0122").size(), "its failure logged");
+                locker.rollback();
+
+                handedOver.clear();
+                node.transmissions().moveIfDue(c, QUEUE);
+                handedOver.values().iterator().next().run();
+                assertEquals(0, transmissions(h));
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /** @return a runner that keeps the broker's moves of backlogs (by name) for the test to run, and drops the rest */
+    private static BackgroundRunner holding(Map<String, Runnable> moves) {
+        return (name, task, refused) -> {
+            if (name.contains(MOVE_TASK)) {
+                moves.put(name, task);
+            }
+        };
+    }
+
+    /**
+     * Sends {@link #BACKLOG} messages, half a page per conversation, committed.
+     *
+     * @return each conversation's bodies in the order sent, the conversations in the order begun
+     */
+    private static Map<UUID, List<String>> sendBacklog(InboundHarness h) {
+        return sendBacklog(h, new ArrayList<>());
+    }
+
+    /**
+     * As {@link #sendBacklog(InboundHarness)}.
+     *
+     * @param begun where to add the conversations, in the order begun
+     */
+    private static Map<UUID, List<String>> sendBacklog(InboundHarness h, List<Conversation> begun) {
+        Map<UUID, List<String>> sent = new LinkedHashMap<>();
+        int perConversation = Transmissions.PAGE / 2;
+        for (int i = 0; i < BACKLOG / perConversation; i++) {
+            List<String> bodies = new ArrayList<>();
+            for (int j = 0; j < perConversation; j++) {
+                bodies.add("c" + i + "." + j);
+            }
+            Conversation c = h.send(bodies.toArray(String[]::new));
+            begun.add(c);
+            sent.put(c.conversationId(), bodies);
+        }
+        return sent;
+    }
+
+    /** @return every message on the queue, RECEIVEd on the node until it is empty, by conversation in arrival order */
+    private static Map<UUID, List<String>> receiveAll(PortableBroker node) throws Exception {
+        Map<UUID, List<String>> got = new LinkedHashMap<>();
+        List<String> some;
+        while (!(some = receive(node, Duration.ZERO)).isEmpty()) {
+            for (String m : some) {
+                String[] parts = m.split(" ");
+                got.computeIfAbsent(UUID.fromString(parts[0]), k -> new ArrayList<>()).add(parts[1]);
+            }
+        }
+        return got;
     }
 
     /** @return the messages of one RECEIVE on the node, as "conversation body", committed */
