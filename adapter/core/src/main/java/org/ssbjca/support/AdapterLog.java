@@ -280,10 +280,11 @@ public interface AdapterLog extends BasicLogger {
     void parkedGroupsRepaired(int groups, Object queues);
 
     @LogMessage(level = WARN)
-    @Message(id = 106, value = "the container's work manager refused %s (%s): it never runs, and readers see the"
-            + " messages other servers send (and theirs this server's) only at their fallback poll. Raise core-threads,"
-            + " max-threads and queue-length of /subsystem=jca/workmanager=default/long-running-threads=default, then"
-            + " reload")
+    @Message(id = 106, value = "the container's work manager refused %s (%s): it never runs. A PostgreSQL LISTEN or"
+            + " NOTIFY task refused: readers see the messages other servers send (and theirs this server's) only at"
+            + " their fallback poll; a move of a transmission backlog refused: the next repair pass (every 30 s) moves"
+            + " a page and offers the rest again. Raise core-threads, max-threads and queue-length of"
+            + " /subsystem=jca/workmanager=default/long-running-threads=default, then reload")
     void taskRefused(String task, String why);
 
     @LogMessage(level = WARN)

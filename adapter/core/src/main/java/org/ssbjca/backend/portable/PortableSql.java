@@ -375,10 +375,6 @@ final class PortableSql {
             + " AND q.is_receive_enabled"
             + " AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)";
     /**
-     * Locks a queue's row while it is enabled, never waiting: the transaction that moves the queue's transmissions
-     * holds it, so that one mover at a time (of any node) takes them, in the order they were sent. Parameter: queue.
-     */
-    /**
      * Bounds the lock waits of a move of transmissions ({@code Transmissions.LOCK_WAIT_MILLIS}), in its transaction
      * (PostgreSQL) or its own connection's session (H2): a row an uncommitted END CONVERSATION deletes, the calling
      * RECEIVE's own transaction's among them, fails the move at once instead of holding the RECEIVE.
@@ -391,6 +387,11 @@ final class PortableSql {
      */
     final String lockTargetEndpoint = "SELECT conversation_group_id, state FROM ssb.conversation_endpoint"
             + " WHERE conversation_handle = ? FOR UPDATE";
+    /**
+     * Locks a queue's row while it is enabled, never waiting: the transaction that moves a page of the queue's
+     * transmissions holds it, so that one mover at a time (of any node) takes them, the oldest first, in the order
+     * they were sent. Parameter: queue.
+     */
     final String lockEnabledQueue = "SELECT queue_name FROM ssb.service_queue WHERE queue_name = ?"
             + " AND is_receive_enabled FOR UPDATE SKIP LOCKED";
     /**
