@@ -318,6 +318,52 @@ class TransmissionsTest {
         }
     }
 
+    /**
+     * A background move that waits for its turn (another mover, here a session of the test, holds the queue's row) is
+     * stopped by the broker's close, which returns once the move has left its thread; the backlog is left as it was
+     * for a later move, nothing lost.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void closingTheBrokerStopsItsBacklogMoveAndWaitsForIt(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords logs = LogRecords.of(Transmissions.class)) {
+            h.execute(DISABLE);
+            sendBacklog(h);
+            h.execute(ENABLE);
+            List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<BacklogMove> moves = new java.util.concurrent.CopyOnWriteArrayList<>();
+            BackgroundRunner runner = (name, task, refused) -> {
+                if (name.contains(MOVE_TASK)) {
+                    Thread t = new Thread(task, name);
+                    t.setDaemon(true);
+                    threads.add(t);
+                    moves.add((BacklogMove) task);
+                    t.start();
+                }
+            };
+            PortableBroker node = new PortableBroker(h.db.source(), runner, PortableOptions.defaults(),
+                    new AtomicLong()::get);
+            try (Connection c = h.db.source().open(); Connection other = h.db.source().open();
+                    java.sql.Statement st = other.createStatement()) {
+                st.execute("SELECT queue_name FROM ssb.service_queue WHERE queue_name = '" + QUEUE + "' FOR UPDATE");
+                node.transmissions().moveIfDue(c, QUEUE);
+                assertEquals(1, moves.size(), "the backlog handed to a background move, which waits for its turn");
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> threads.get(0).getState() == Thread.State.TIMED_WAITING);
+
+                node.close();
+                assertTrue(moves.get(0).end().await(0), "the close returned once the move had ended");
+                other.rollback();
+            } finally {
+                node.close();
+            }
+            assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0122"), "waiting for its turn is no failure");
+            assertEquals(BACKLOG, transmissions(h), "nothing moved, nothing lost");
+            assertEquals(0, h.depth(QUEUE));
+        }
+    }
+
     /** @return a runner that keeps the broker's moves of backlogs (by name) for the test to run, and drops the rest */
     private static BackgroundRunner holding(Map<String, Runnable> moves) {
         return (name, task, refused) -> {
