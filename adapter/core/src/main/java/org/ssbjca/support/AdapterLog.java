@@ -303,6 +303,11 @@ public interface AdapterLog extends BasicLogger {
             + " %s; the housekeeping's next repair pass tries again (every 30 s)")
     void transmissionsNotMoved(@Cause Throwable cause, String queue, String what);
 
+    @LogMessage(level = DEBUG)
+    @Message(id = 123, value = "moving a page of the messages that waited for queue %s in ssb.transmission_queue onto"
+            + " it failed (%s), failure %d in a row; the page rolled back, tried again in %d ms")
+    void transmissionPageFailed(String queue, String what, int failures, long delayMillis);
+
     // ---- table activations
 
     @LogMessage(level = INFO)

@@ -14,17 +14,24 @@ import org.ssbjca.support.TaskEnd;
  * thread of the broker's {@link org.ssbjca.backend.BackgroundRunner} (a work of the container's long-running pool in
  * WildFly). No reader waits for it, and no transaction holds more than a page.
  *
- * <p>It ends when the queue has no transmissions left, is disabled again or no longer exists; when a page fails
- * (logged {@code SSBJCA0122}: that page rolled back, the pages before stay moved, and the next repair pass moves a page
- * and starts another move); when another mover (the repair pass or a move of another node, which take the queue in
- * turns with it, a page each) has held the queue for {@value Housekeeping#REPAIR_MILLIS} ms; or when its broker
- * closes, between two pages: it is never interrupted, a page either commits or rolls back. What it moved is logged
- * once, at its end ({@code SSBJCA0121}).
+ * <p>It ends when the queue has no transmissions left, is disabled again or no longer exists; when a page failed
+ * {@value #MAX_FAILURES} times in a row (each failure rolls that page back alone, the pages before stay moved; logged
+ * {@code SSBJCA0122}, and the next repair pass moves a page and starts another move); when another mover (the repair
+ * pass or a move of another node, which take the queue in turns with it, a page each) has held the queue for
+ * {@value Housekeeping#REPAIR_MILLIS} ms; or when its broker closes, between two pages: it is never interrupted, a page
+ * either commits or rolls back. What it moved is logged once, at its end ({@code SSBJCA0121}).
  */
 final class BacklogMove implements Runnable {
 
     /** The log of the moves of transmissions, whichever mover. */
     private static final AdapterLog LOG = Transmissions.LOG;
+    /**
+     * How many failures of a page in a row end the move: a page fails when a row it needs stays locked for more than
+     * {@value Transmissions#LOCK_WAIT_MILLIS} ms (a delivery that replied on the conversation holds its endpoint until
+     * it commits), or when its connection is lost; it is tried again, on a new connection, after 0.2, 0.4, 0.8 and
+     * 1.6 s ({@code SSBJCA0123} at debug).
+     */
+    static final int MAX_FAILURES = 5;
 
     private final Transmissions transmissions;
     private final PortableBroker broker;
@@ -50,16 +57,38 @@ final class BacklogMove implements Runnable {
         }
         int moved = 0;
         int dropped = 0;
-        try (Connection own = broker.source().open()) {
-            own.setAutoCommit(true);
+        Connection own = null;
+        try {
             long heldSince = 0;
+            int failures = 0;
             while (!stopped) {
-                Transmissions.Moved page = transmissions.movePage(own, queue);
+                Transmissions.Moved page;
+                boolean due;
+                try {
+                    if (own == null) {
+                        own = broker.source().open();
+                        own.setAutoCommit(true);
+                    }
+                    page = transmissions.movePage(own, queue);
+                    due = page.moved() + page.dropped() > 0
+                            || Jdbc.exists(own, broker.sql().transmissionsDueTo, queue);
+                } catch (SQLException | RuntimeException e) {
+                    own = closed(own); // a lost connection is opened again
+                    if (++failures >= MAX_FAILURES) {
+                        LOG.transmissionsNotMoved(e, queue, e.getMessage());
+                        break;
+                    }
+                    long delay = (long) Transmissions.LOCK_WAIT_MILLIS << (failures - 1);
+                    LOG.transmissionPageFailed(queue, e.getMessage(), failures, delay);
+                    Thread.sleep(delay);
+                    continue;
+                }
+                failures = 0;
                 moved += page.moved();
                 dropped += page.dropped();
                 if (page.moved() + page.dropped() > 0) {
                     heldSince = 0;
-                } else if (!Jdbc.exists(own, broker.sql().transmissionsDueTo, queue)) {
+                } else if (!due) {
                     break; // none left, or the queue is disabled again or gone
                 } else {
                     // another mover holds the queue for its page; then it is this move's turn again
@@ -72,17 +101,28 @@ final class BacklogMove implements Runnable {
                     Thread.sleep(Transmissions.LOCK_WAIT_MILLIS);
                 }
             }
-        } catch (SQLException | RuntimeException e) {
-            LOG.transmissionsNotMoved(e, queue, e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            closed(own);
             if (moved > 0 || dropped > 0) {
                 LOG.transmissionsMoved(moved, queue, dropped);
             }
             transmissions.ended(queue, this);
             end.reached();
         }
+    }
+
+    /** Closes the move's connection, if it has one; a failure to close is of no consequence. */
+    private static Connection closed(Connection own) {
+        if (own != null) {
+            try {
+                own.close();
+            } catch (SQLException e) {
+                // discarded: the connection is given up either way
+            }
+        }
+        return null;
     }
 
     /** Asks the move to stop after the page it moves now; one that has not begun never will. */

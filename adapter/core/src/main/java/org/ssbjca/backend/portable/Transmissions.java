@@ -214,7 +214,7 @@ final class Transmissions {
      * @param sql the broker's statements
      * @param session the session
      * @param queue the queue
-     * @param limit at most how many rows it takes (whole pages of {@value #PAGE})
+     * @param limit at most how many rows it moves or drops, read {@value #PAGE} at a time
      * @return what it moved and dropped
      * @throws SQLException if the database refuses
      */
@@ -227,11 +227,14 @@ final class Transmissions {
         int dropped = 0;
         long after = Long.MIN_VALUE;
         List<Row> rows;
+        int wanted;
         do {
+            // rows an END CONVERSATION took meanwhile leave the read short of the limit: the next read takes the rest
+            wanted = Math.min(PAGE, limit - moved - dropped);
             rows = Jdbc.list(c, sql.pendingTransmissions, rs -> new Row(rs.getLong("transmission_order"),
                     Jdbc.uuid(rs, "to_handle"), rs.getLong("message_sequence_number"),
                     rs.getString("message_type_name"), rs.getBytes("message_body"),
-                    Jdbc.uuid(rs, "conversation_group_id"), rs.getString("state")), queue, after, PAGE);
+                    Jdbc.uuid(rs, "conversation_group_id"), rs.getString("state")), queue, after, wanted);
             for (Row r : rows) {
                 after = r.order();
                 if (Jdbc.update(c, sql.deleteTransmission, r.order()) == 0) {
@@ -248,7 +251,7 @@ final class Transmissions {
                     moved++;
                 }
             }
-        } while (rows.size() == PAGE && moved + dropped < limit);
+        } while (rows.size() == wanted && moved + dropped < limit);
         return new Moved(moved, dropped);
     }
 

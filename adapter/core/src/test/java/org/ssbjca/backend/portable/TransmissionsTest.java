@@ -278,9 +278,10 @@ class TransmissionsTest {
     }
 
     /**
-     * A page of the background move that fails (a target endpoint another transaction holds past the move's lock
-     * wait) rolls back alone: the pages before it stay committed, the task ends (logged), and a later move takes the
-     * rest; nothing is lost or moved twice, and each conversation's messages arrive in the order sent.
+     * A page of the background move that keeps failing (a target endpoint another transaction holds past the move's
+     * lock wait) rolls back alone each time: the pages before it stay committed, the task ends after
+     * {@value BacklogMove#MAX_FAILURES} failures in a row (logged once), and a later move takes the rest; nothing is
+     * lost or moved twice, and each conversation's messages arrive in the order sent.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -307,11 +308,51 @@ class TransmissionsTest {
                 assertEquals(2L * Transmissions.PAGE, h.depth(QUEUE), "the pages before the failing one committed");
                 assertEquals(BACKLOG - 2L * Transmissions.PAGE, transmissions(h), "the failing page rolled back");
                 assertEquals(1, logs.messages(Level.WARNING, "SSBJCA0122").size(), "its failure logged");
+                assertEquals(BacklogMove.MAX_FAILURES - 1, logs.messages(Level.FINE, "SSBJCA0123").size(),
+                        "tried again before");
                 locker.rollback();
 
                 handedOver.clear();
                 node.transmissions().moveIfDue(c, QUEUE);
                 handedOver.values().iterator().next().run();
+                assertEquals(0, transmissions(h));
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /**
+     * A page of the background move that fails once (a delivery holds a target endpoint a while: here a session of the
+     * test, which lets it go once the failure is logged) is tried again and the move goes on: every message moved
+     * once, in order, and no failure of the move logged.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPageThatFailsOnceIsTriedAgain(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords logs = LogRecords.of(Transmissions.class)) {
+            h.execute(DISABLE);
+            List<Conversation> begun = new ArrayList<>();
+            Map<UUID, List<String>> sent = sendBacklog(h, begun);
+            h.execute(ENABLE);
+            UUID held = h.query(a -> a.peerHandle(begun.get(5).handle()));
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
+                    PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open();
+                    Connection locker = h.db.source().open()) {
+                try (java.sql.Statement st = locker.createStatement()) {
+                    st.execute("SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = '" + held
+                            + "' FOR UPDATE");
+                }
+                node.transmissions().moveIfDue(c, QUEUE);
+                java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
+                        handedOver.values().iterator().next());
+                org.awaitility.Awaitility.await("the page's failure logged, to be tried again (SSBJCA0123)")
+                        .atMost(Duration.ofSeconds(10)).until(() -> !logs.messages(Level.FINE, "SSBJCA0123").isEmpty());
+                locker.rollback();
+                move.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+                assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0122"), "the move did not give up");
                 assertEquals(0, transmissions(h));
                 assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
             }
