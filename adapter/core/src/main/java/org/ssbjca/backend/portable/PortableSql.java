@@ -563,7 +563,7 @@ final class PortableSql {
         attemptsOfMessages = dialect.receivesInOneStatement
                 ? "SELECT k.conversation_handle, k.message_sequence_number, a.attempts"
                         + " FROM unnest(CAST(? AS UUID[]), CAST(? AS BIGINT[])) AS k(conversation_handle,"
-                        + " message_sequence_number) CROSS JOIN LATERAL " + attemptsOf("k")
+                        + " message_sequence_number) CROSS JOIN LATERAL " + attemptsProbe("k")
                 : "SELECT conversation_handle, message_sequence_number, attempts FROM ssb.delivery_attempt"
                         + " WHERE conversation_handle = ANY (?) AND message_sequence_number = ANY (?)";
         String hasMessages = "EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id)";
@@ -715,7 +715,7 @@ final class PortableSql {
      *         ledger's primary key, which PostgreSQL cannot flatten into a join whatever the statistics (see
      *         {@link #receiveNext})
      */
-    private static String attemptsOf(String message) {
+    private static String attemptsProbe(String message) {
         return "(SELECT a.attempts FROM ssb.delivery_attempt a WHERE a.conversation_handle = " + message
                 + ".conversation_handle AND a.message_sequence_number = " + message
                 + ".message_sequence_number LIMIT 1) a";
@@ -746,7 +746,7 @@ final class PortableSql {
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
                 + " ON TRUE"
-                + " LEFT JOIN LATERAL " + attemptsOf("m") + " ON TRUE"
+                + " LEFT JOIN LATERAL " + attemptsProbe("m") + " ON TRUE"
                 // the marker: picked messages, none of them left to take (see the javadoc)
                 + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
                 + " WHERE EXISTS (SELECT 1 FROM picked) AND NOT EXISTS (SELECT 1 FROM taken)"
