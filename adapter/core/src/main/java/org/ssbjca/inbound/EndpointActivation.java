@@ -43,7 +43,6 @@ public final class EndpointActivation {
             new java.util.concurrent.atomic.AtomicLong();
     private final PriorityScanner priorities;
     private final FailureReports reports = new FailureReports();
-    private final ReaderStarts starts;
     private final ReaderSchedule<QueueReader> schedule;
     private volatile ActivationEvents events = ActivationEvents.NONE;
     private volatile boolean stopped;
@@ -68,7 +67,6 @@ public final class EndpointActivation {
         this.settings = new DeliverySettings(spec);
         this.priorities = settings.priorityEnabled()
                 ? new PriorityScanner(settings.queue(), settings.priorityMessageType()) : null;
-        this.starts = new ReaderStarts(LOG, name(), this::readerCount, this::waitingReaders);
         this.schedule = new ReaderSchedule<>(this, readers, LOG, name());
     }
 
@@ -133,12 +131,7 @@ public final class EndpointActivation {
         if (added.isEmpty()) {
             return;
         }
-        schedule.schedule(ra.workManager(), added);
-        synchronized (this) {
-            if (!stopped) {
-                starts.added(ra.timer());
-            }
-        }
+        schedule.start(ra, added, () -> stopped);
     }
 
     /**
@@ -149,7 +142,7 @@ public final class EndpointActivation {
         List<QueueReader> stopping;
         synchronized (this) { // not while setMaxReaders (JMX) adds readers: none may escape the stop
             stopped = true;
-            starts.cancel();
+            schedule.cancel();
             stopping = new ArrayList<>(readers);
             stopping.addAll(retired);
             readers.clear();
@@ -256,7 +249,7 @@ public final class EndpointActivation {
      *         manager ({@link #waitingReaders()}), which read nothing until they get one
      */
     public int readerCount() {
-        return readers.size();
+        return schedule.readerCount();
     }
 
     /**
@@ -264,7 +257,7 @@ public final class EndpointActivation {
      *         its threads taken): they read nothing until one frees
      */
     public int waitingReaders() {
-        return (int) readers.stream().filter(QueueReader::waiting).count();
+        return schedule.waitingReaders();
     }
 
     /** @return the RECEIVE batch size */

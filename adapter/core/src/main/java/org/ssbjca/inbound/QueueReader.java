@@ -245,11 +245,6 @@ final class QueueReader implements Reader {
         activation.wakePaused();
     }
 
-    /** @return whether the reader waits for a thread of the work manager: scheduled, not begun, not stopped */
-    boolean waiting() {
-        return end.waiting();
-    }
-
     /** @return the end of the reader's loop, reached once it has left its thread (or by a stop before it began) */
     @Override
     public TaskEnd end() {

@@ -16,4 +16,9 @@ interface Reader extends Runnable {
 
     /** @return the end of its loop, reached once it has left its thread (or by a stop before it began) */
     TaskEnd end();
+
+    /** @return whether it waits for a thread of the work manager: scheduled, not begun, not stopped */
+    default boolean waiting() {
+        return end().waiting();
+    }
 }

@@ -4,11 +4,16 @@ import jakarta.resource.spi.work.WorkException;
 import jakarta.resource.spi.work.WorkManager;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.WorkManagerRunner;
 import org.ssbjca.support.AdapterLog;
 
 /**
- * Hands an activation's new readers to the container's work manager, not holding the activation's lock: WildFly's
+ * An activation's readers on the container's work manager: how many it has, how many of them still wait for a thread,
+ * and the start of those it adds ({@link #start}), which {@link ReaderStarts} then looks at.
+ * <p>
+ * It hands an activation's new readers to the container's work manager, not holding the activation's lock: WildFly's
  * work manager blocks the caller while its long-running pool's threads and queue are all taken, and a stop (an
  * undeploy) must not wait for that. Each reader is given a start timeout ({@link ReaderStarts#waitMillis}), so that a
  * deployment or a JMX call waits at most that long; once the work manager refuses one, the readers after it are not
@@ -24,6 +29,7 @@ final class ReaderSchedule<R extends Reader> {
     private final List<R> readers;
     private final AdapterLog log;
     private final String activation;
+    private final ReaderStarts starts;
 
     /**
      * @param owner the activation, whose lock guards its readers
@@ -36,15 +42,55 @@ final class ReaderSchedule<R extends Reader> {
         this.readers = readers;
         this.log = log;
         this.activation = activation;
+        this.starts = new ReaderStarts(log, activation, this::readerCount, this::waitingReaders);
     }
 
     /**
-     * Call it without holding the owner's lock.
+     * @return the activation's readers: those running and those still waiting for a thread of the container's work
+     *         manager ({@link #waitingReaders()})
+     */
+    int readerCount() {
+        return readers.size();
+    }
+
+    /** @return of {@link #readerCount()}, the readers waiting for a thread ({@link Reader#waiting()}) */
+    int waitingReaders() {
+        return (int) readers.stream().filter(Reader::waiting).count();
+    }
+
+    /**
+     * Schedules the readers just added ({@link #schedule}) and then, unless the activation stopped meanwhile, has
+     * {@link ReaderStarts} look, after its wait, whether they got a thread (SSBJCA0014). Call it without holding the
+     * owner's lock.
+     *
+     * @param ra the resource adapter: its work manager and its timer
+     * @param added readers just added to the owner's readers; those stopped meanwhile are not offered
+     * @param stopped whether the activation stopped, read holding the owner's lock
+     * @return whether the activation, not stopped, is left with no reader: the work manager refused every one
+     */
+    boolean start(AdapterContext ra, List<R> added, BooleanSupplier stopped) {
+        schedule(ra.workManager(), added);
+        synchronized (owner) {
+            if (stopped.getAsBoolean()) {
+                return false;
+            }
+            starts.added(ra.timer());
+            return readers.isEmpty();
+        }
+    }
+
+    /** The activation stops: no look at whether its readers got a thread. */
+    void cancel() {
+        starts.cancel();
+    }
+
+    /**
+     * Offers each reader to the work manager, in turn, until one is refused.
      *
      * @param workManager the container's work manager
      * @param added readers just added to the owner's readers; those stopped meanwhile are not offered
      */
-    void schedule(WorkManager workManager, List<R> added) {
+    private void schedule(WorkManager workManager, List<R> added) {
         long timeout = ReaderStarts.waitMillis;
         WorkException refusal = null;
         List<R> notRun = new ArrayList<>();

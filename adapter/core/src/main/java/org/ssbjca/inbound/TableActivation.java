@@ -47,7 +47,6 @@ public final class TableActivation {
     final FailingReaders failing = new FailingReaders();
     private volatile String lastError;
     private final FailureReports reports = new FailureReports();
-    private final ReaderStarts starts;
     private final ReaderSchedule<TableReader> schedule;
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
@@ -68,7 +67,6 @@ public final class TableActivation {
         this.factory = factory;
         this.spec = spec;
         this.settings = new TableSettings(spec);
-        this.starts = new ReaderStarts(LOG, name(), this::readerCount, this::waitingReaders);
         this.schedule = new ReaderSchedule<>(this, readers, LOG, name());
     }
 
@@ -108,15 +106,9 @@ public final class TableActivation {
                 added.add(reader);
             }
         }
-        schedule.schedule(ra.workManager(), added); // not holding the lock: a stop does not wait for it
-        synchronized (this) {
-            if (!stopped) {
-                if (readerCount() == 0) {
-                    throw new ResourceException("the container's work manager refused every reader of " + name()
-                            + " (SSBJCA0015)");
-                }
-                starts.added(ra.timer());
-            }
+        if (schedule.start(ra, added, () -> stopped)) { // not holding the lock: a stop does not wait for it
+            throw new ResourceException("the container's work manager refused every reader of " + name()
+                    + " (SSBJCA0015)");
         }
         LOG.tableActivated(name(), settings.definition.table(), database.source().config(), readerCount(),
                 settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT),
@@ -131,7 +123,7 @@ public final class TableActivation {
         List<TableReader> stopping;
         synchronized (this) {
             stopped = true;
-            starts.cancel();
+            schedule.cancel();
             stopping = new ArrayList<>(readers);
             readers.clear();
         }
@@ -168,12 +160,12 @@ public final class TableActivation {
      *         ({@link #waitingReaders()}), which read nothing until they get one
      */
     public int readerCount() {
-        return readers.size();
+        return schedule.readerCount();
     }
 
     /** @return of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool */
     public int waitingReaders() {
-        return (int) readers.stream().filter(TableReader::waiting).count();
+        return schedule.waitingReaders();
     }
 
     /**

@@ -341,11 +341,6 @@ final class TableReader implements Reader {
         end.dropIfWaiting(); // one that had no thread yet now never runs
     }
 
-    /** @return whether the reader waits for a thread of the work manager: scheduled, not begun, not stopped */
-    boolean waiting() {
-        return end.waiting();
-    }
-
     /** @return the end of the reader's loop, reached once it has left its thread (or by a stop before it began) */
     @Override
     public TaskEnd end() {
