@@ -1,7 +1,6 @@
 package org.ssbjca.inbound;
 
 import org.ssbjca.support.AdapterLog;
-import org.ssbjca.support.TaskEnd;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.Method;
@@ -25,7 +24,6 @@ import org.ssbjca.api.ConversationGroupListener;
 public final class EndpointActivation {
 
     private static final AdapterLog LOG = AdapterLog.of(EndpointActivation.class);
-    private static final long STOP_WAIT_MILLIS = 30_000;
 
     private final AdapterContext ra;
     private final MessageEndpointFactory factory;
@@ -148,10 +146,7 @@ public final class EndpointActivation {
             readers.clear();
             retired.clear();
         }
-        stopping.forEach(QueueReader::stop);
-        for (QueueReader r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, QueueReader::end)) {
-            LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
-        }
+        schedule.stop(stopping);
         redeliveries.failAll();
         LOG.deactivated(name());
     }

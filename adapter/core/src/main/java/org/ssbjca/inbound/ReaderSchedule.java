@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.WorkManagerRunner;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.TaskEnd;
 
 /**
  * An activation's readers on the container's work manager: how many it has, how many of them still wait for a thread,
@@ -24,6 +25,9 @@ import org.ssbjca.support.AdapterLog;
  * @param <R> the activation's readers
  */
 final class ReaderSchedule<R extends Reader> {
+
+    /** How long an activation's stop waits, at most, for its readers' deliveries in flight. */
+    static final long STOP_WAIT_MILLIS = 30_000;
 
     private final Object owner;
     private final List<R> readers;
@@ -82,6 +86,20 @@ final class ReaderSchedule<R extends Reader> {
     /** The activation stops: no look at whether its readers got a thread. */
     void cancel() {
         starts.cancel();
+    }
+
+    /**
+     * Stops the readers the stopping activation took out of its own, and waits (at most {@value #STOP_WAIT_MILLIS}
+     * ms for all) for each to leave its thread; one that does not is said at WARN (SSBJCA0011). A reader still waiting
+     * for a thread is not waited for: the stop drops it, and it never runs. Call it without holding the owner's lock.
+     *
+     * @param stopping the readers, running, retired or waiting for a thread
+     */
+    void stop(List<R> stopping) {
+        stopping.forEach(Reader::stop);
+        for (R r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, Reader::end)) {
+            log.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
+        }
     }
 
     /**

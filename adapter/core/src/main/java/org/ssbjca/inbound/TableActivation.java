@@ -18,7 +18,6 @@ import org.ssbjca.backend.TableQueue;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.support.AdapterLog;
-import org.ssbjca.support.TaskEnd;
 
 /**
  * One message-driven bean fed from an application's own table ({@link TableRowListener}): its readers, each a
@@ -30,7 +29,6 @@ import org.ssbjca.support.TaskEnd;
 public final class TableActivation {
 
     private static final AdapterLog LOG = AdapterLog.of(TableActivation.class);
-    private static final long STOP_WAIT_MILLIS = 30_000;
 
     private final AdapterContext ra;
     private final MessageEndpointFactory factory;
@@ -127,10 +125,7 @@ public final class TableActivation {
             stopping = new ArrayList<>(readers);
             readers.clear();
         }
-        stopping.forEach(TableReader::stop);
-        for (TableReader r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, TableReader::end)) {
-            LOG.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
-        }
+        schedule.stop(stopping);
         LOG.tableDeactivated(name());
     }
 
