@@ -54,6 +54,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     private final AtomicInteger beforeDeliveries = new AtomicInteger();
     private volatile int failingBeforeDelivery;
     private volatile Error afterDeliveryError;
+    private volatile int transactionTimeoutSeconds;
 
     /**
      * @param listenerInterface the bean's listener interface
@@ -96,6 +97,20 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
      */
     public void failAfterDelivery(Error error) {
         this.afterDeliveryError = error;
+    }
+
+    /**
+     * Gives each delivery's transaction a timeout, as WildFly's {@code transactions} subsystem does
+     * ({@code default-timeout}): like Narayana (with {@code xaTransactionTimeoutEnabled}, its default), the
+     * endpoint passes it to the reader's resource with {@code setTransactionTimeout} before starting its branch; and
+     * a transaction that outlasted it is rolled back at {@code afterDelivery}, which throws, as after Narayana's
+     * reaper rolled it back ({@code ARJUNA012117}) and WildFly's commit failed. The fake's reaper acts at the end of
+     * the delivery, not while it runs.
+     *
+     * @param seconds the timeout, 0 for none
+     */
+    public void transactionTimeout(int seconds) {
+        this.transactionTimeoutSeconds = seconds;
     }
 
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
@@ -187,6 +202,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     private final class Endpoint {
         private final XAResource xa;
         private Xid xid;
+        private long begun;
         private boolean inDelivery;
         boolean failed;
         /** Resources enlisted by the bean: each with its branch, and whether it joined the reader's. */
@@ -258,13 +274,18 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
             FakeTransactions.ROLLBACK_ONLY.set(Boolean.FALSE);
             if (transacted) {
                 xid = TestXid.next("fake-tx");
+                int timeout = transactionTimeoutSeconds;
+                if (timeout > 0) {
+                    xa.setTransactionTimeout(timeout);
+                }
+                begun = System.nanoTime();
                 xa.start(xid, XAResource.TMNOFLAGS);
                 transactions.begin(xid);
                 DELIVERING.set(this);
             }
         }
 
-        void after() throws XAException {
+        void after() throws XAException, jakarta.resource.spi.LocalTransactionException {
             if (!inDelivery) {
                 pairingErrors.incrementAndGet();
             }
@@ -275,7 +296,15 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
             transactions.end();
             DELIVERING.remove();
             boolean rollback = failed || FakeTransactions.ROLLBACK_ONLY.get();
+            int timeout = transactionTimeoutSeconds;
+            boolean timedOut = timeout > 0 && System.nanoTime() - begun > timeout * 1_000_000_000L;
             try {
+                if (timedOut) {
+                    rollbackAll();
+                    rollbacks.incrementAndGet();
+                    throw new jakarta.resource.spi.LocalTransactionException("simulated: ARJUNA012117 the"
+                            + " transaction timed out after " + timeout + " s and was rolled back");
+                }
                 if (!enlisted.isEmpty()) {
                     if (rollback) {
                         rollbackAll();
