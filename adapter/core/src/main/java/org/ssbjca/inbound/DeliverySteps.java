@@ -5,6 +5,7 @@ import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.FlightEvents;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -144,8 +145,17 @@ final class DeliverySteps {
      * before the bean's own verbs run on the same session.
      */
     List<BrokerMessage> receive() {
+        return receive(settings.waitTimeout());
+    }
+
+    /**
+     * As {@link #receive()}, waiting at most {@code wait} when the queue is empty.
+     *
+     * @param wait how long the RECEIVE may wait for messages: {@code waitTimeout}, or less
+     */
+    List<BrokerMessage> receive(Duration wait) {
         failuresBeforeReceive = activation.failuresRecorded();
-        List<BrokerMessage> messages = connection.session().receive(request(), settings.priorityEnabled(),
+        List<BrokerMessage> messages = connection.session().receive(request(wait), settings.priorityEnabled(),
                 settings.redelivery().holds());
         mayHaveDrainedPrioritised = settings.priorityEnabled() && !messages.isEmpty()
                 && connection.session().mayHaveDrainedPrioritised();
@@ -171,8 +181,8 @@ final class DeliverySteps {
         }
     }
 
-    private ReceiveRequest request() {
-        return ReceiveRequest.from(settings.queue()).top(settings.batchSize()).timeout(settings.waitTimeout());
+    private ReceiveRequest request(Duration wait) {
+        return ReceiveRequest.from(settings.queue()).top(settings.batchSize()).timeout(wait);
     }
 
     DeliveryLedger ledger() {

@@ -2,13 +2,15 @@ package org.ssbjca.inbound;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 /**
  * Which of an activation's reader failures are news, so that a cause is logged at WARN once rather than at every
  * retry of every reader (a queue or table declared after the bean started, a database down for an hour), and that
- * a transaction timeout the driver ignores is said once. Shared by its readers.
+ * a transaction timeout the driver ignores, or a wait over half the deliveries' transaction timeout, is said once.
+ * Shared by its readers.
  */
 final class FailureReports {
 
@@ -16,6 +18,8 @@ final class FailureReports {
 
     private final AtomicReference<String> reported = new AtomicReference<>();
     private final AtomicBoolean ignoredTimeoutReported = new AtomicBoolean();
+    /** The figures of the last wait over a transaction timeout said: the timeout's seconds, then the wait's ms. */
+    private final AtomicLong waitOverTimeoutReported = new AtomicLong(-1);
 
     /**
      * @param failure what a reader's turn failed with
@@ -36,6 +40,17 @@ final class FailureReports {
     /** @return true the first time only: a transaction timeout the driver ignores is said once per activation */
     boolean firstIgnoredTimeout() {
         return ignoredTimeoutReported.compareAndSet(false, true);
+    }
+
+    /**
+     * @param waitMillis the activation's {@code waitTimeout}, 100 to 600000 ms
+     * @param timeoutSeconds the deliveries' transaction timeout it is over half of
+     * @return true the first time these figures are seen: said once per activation, and again only when they change
+     *     (a WaitTimeout set over JMX, another {@code default-timeout})
+     */
+    boolean firstWaitOverTimeout(long waitMillis, int timeoutSeconds) {
+        long figures = (long) timeoutSeconds << 32 | waitMillis;
+        return waitOverTimeoutReported.getAndSet(figures) != figures;
     }
 
     /**

@@ -86,6 +86,14 @@ final class ReaderConnection implements AutoCloseable {
         return enlisted;
     }
 
+    /**
+     * @return the timeout in seconds of the container's transaction this connection's resource was last enlisted in
+     *     (see {@link CompletionAwareXAResource#requestedTransactionTimeout}); 0 when the transaction manager gave none
+     */
+    int transactionTimeout() {
+        return completion.requestedTransactionTimeout();
+    }
+
     /** Makes the current transacted delivery roll back. */
     void setRollbackOnly() {
         completion.setRollbackOnly();

@@ -1,13 +1,47 @@
 package org.ssbjca.inbound;
 
+import java.time.Duration;
 import java.util.List;
 import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * A transacted bean: RECEIVE and the bean's work in the container's transaction, the reader's connection one XA
- * branch of it (exactly once).
+ * branch of it (exactly once). The RECEIVE's wait is bounded by that transaction's timeout ({@link #receiveWait}).
  */
 final class XaDelivery implements DeliveryMode {
+
+    private static final AdapterLog LOG = AdapterLog.of(XaDelivery.class);
+
+    /**
+     * @param transactionTimeoutSeconds a delivery transaction's timeout, over 0
+     * @return the longest a RECEIVE may wait in it: half the timeout, leaving the other half to the delivery of what
+     *     it takes at the end of its wait, and to the commit
+     */
+    static long longestWaitMillis(int transactionTimeoutSeconds) {
+        return transactionTimeoutSeconds * 500L;
+    }
+
+    /**
+     * The wait of this turn's RECEIVE: {@code waitTimeout}, or, when that is over {@link #longestWaitMillis} of the
+     * timeout the transaction manager gave the delivery's transaction (it passed it to the reader's resource when it
+     * enlisted it, in {@code beforeDelivery}), that longest wait; said once per activation and figures
+     * ({@code SSBJCA0017}). An empty RECEIVE that waited the timeout out would be rolled back by the transaction
+     * manager's reaper, and the reader would fail turn after turn. The usual turn reads one field more than before.
+     */
+    private static Duration receiveWait(DeliverySteps steps) {
+        Duration wait = steps.activation().settings().waitTimeout();
+        int seconds = steps.connection().transactionTimeout();
+        if (seconds <= 0 || wait.toMillis() <= longestWaitMillis(seconds)) {
+            return wait;
+        }
+        long longest = longestWaitMillis(seconds);
+        EndpointActivation activation = steps.activation();
+        if (activation.reports().firstWaitOverTimeout(wait.toMillis(), seconds)) {
+            LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, longest);
+        }
+        return Duration.ofMillis(longest);
+    }
 
     @Override
     public void deliverOnce(DeliverySteps steps) throws Exception {
@@ -17,7 +51,7 @@ final class XaDelivery implements DeliveryMode {
         Throwable failure = null;
         steps.beforeDelivery();
         try {
-            List<BrokerMessage> messages = steps.receive();
+            List<BrokerMessage> messages = steps.receive(receiveWait(steps));
             if (!messages.isEmpty()) {
                 start = System.nanoTime();
                 batch = steps.prepare(messages);

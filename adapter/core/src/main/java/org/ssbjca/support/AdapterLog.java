@@ -119,6 +119,16 @@ public interface AdapterLog extends BasicLogger {
     void readerLookFailed(@Cause Throwable cause, String activation);
 
     @LogMessage(level = WARN)
+    @Message(id = 17, value = "%s: waitTimeout=%d ms is over half the transaction timeout of %d s its deliveries have"
+            + " (the transaction manager's: WildFly's /subsystem=transactions default-timeout). A RECEIVE waiting that"
+            + " long in a delivery's transaction leaves less than half of it to the delivery of what it takes at the"
+            + " end of its wait, and one that waits the timeout out is rolled back by the transaction manager"
+            + " (ARJUNA012117) and fails its reader (SSBJCA0020, SSBJCA0027): each RECEIVE now waits at most %d ms."
+            + " Lower waitTimeout to that or less, or raise default-timeout to at least twice waitTimeout (jboss-cli:"
+            + " /subsystem=transactions:write-attribute(name=default-timeout, value=<seconds>))")
+    void waitOverTransactionTimeout(String activation, long waitMillis, int timeoutSeconds, long longestWaitMillis);
+
+    @LogMessage(level = WARN)
     @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")
     void readerFailed(@Cause Throwable cause, String reader, int failures, long delayMillis);
 

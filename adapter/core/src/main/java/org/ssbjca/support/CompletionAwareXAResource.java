@@ -21,6 +21,7 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     private volatile boolean active;
     private volatile boolean rollbackOnly;
     private volatile int timeoutLimit;
+    private volatile int requestedTimeout;
 
     /**
      * @param delegate the driver's XA resource
@@ -145,8 +146,23 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         }
     }
 
+    /**
+     * @return the timeout, in seconds, of the transaction the transaction manager last enlisted this resource in, as
+     *     it passed it to {@link #setTransactionTimeout} (Narayana does at each enlistment, with its
+     *     {@code xaTransactionTimeoutEnabled}, true by default, when the transaction has a timeout); 0 when it never
+     *     did. A later transaction without a timeout leaves the last one's: Narayana does not call for it.
+     */
+    public int requestedTransactionTimeout() {
+        return requestedTimeout;
+    }
+
+    /**
+     * Notes the timeout the transaction manager asks for ({@link #requestedTransactionTimeout}), and passes it on,
+     * capped by {@link #limitTransactionTimeout}.
+     */
     @Override
     public boolean setTransactionTimeout(int seconds) throws XAException {
+        requestedTimeout = seconds;
         int limit = timeoutLimit;
         return delegate().setTransactionTimeout(limit > 0 && (seconds <= 0 || seconds > limit) ? limit : seconds);
     }

@@ -33,6 +33,18 @@ class FailureReportsTest {
                 + "11dbc967-9192-4b62-b49a-c0ba95ca95c2"), "another cause");
     }
 
+    /** {@code SSBJCA0017}: once per activation for the same figures, by whichever of its readers sees them first. */
+    @Test
+    void aWaitOverTheTransactionTimeoutIsSaidOncePerFigures() {
+        FailureReports reports = new FailureReports();
+
+        assertTrue(reports.firstWaitOverTimeout(300_000, 300));
+        assertFalse(reports.firstWaitOverTimeout(300_000, 300), "another reader, the same figures");
+        assertTrue(reports.firstWaitOverTimeout(200_000, 300), "a WaitTimeout set over JMX");
+        assertFalse(reports.firstWaitOverTimeout(200_000, 300));
+        assertTrue(reports.firstWaitOverTimeout(200_000, 120), "another default-timeout");
+    }
+
     @Test
     void anIgnoredTimeoutIsSaidOnce() {
         FailureReports reports = new FailureReports();

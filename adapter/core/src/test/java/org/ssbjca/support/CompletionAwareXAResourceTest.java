@@ -141,4 +141,18 @@ class CompletionAwareXAResourceTest {
         resource.commit(XID, true);
         assertEquals(List.of("rollback", "commit true"), driver.calls);
     }
+
+    /**
+     * The timeout the transaction manager asks for is kept as asked (the reader's wait is bounded by it), and passed
+     * to the driver capped by the activation's {@code transactionTimeout}.
+     */
+    @Test
+    void theTimeoutTheTransactionManagerAsksForIsKeptAsAsked() throws XAException {
+        assertEquals(0, resource.requestedTransactionTimeout(), "none asked yet");
+        resource.limitTransactionTimeout(30);
+        assertEquals(0, resource.requestedTransactionTimeout(), "the adapter's own cap is not the manager's ask");
+        resource.setTransactionTimeout(300);
+        assertEquals(300, resource.requestedTransactionTimeout());
+        assertEquals(List.of("timeout 30", "timeout 30"), driver.calls);
+    }
 }
