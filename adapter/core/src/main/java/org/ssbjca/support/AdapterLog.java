@@ -276,6 +276,11 @@ public interface AdapterLog extends BasicLogger {
     void listenerLostConnection(Object database, String what, long delayMillis);
 
     @LogMessage(level = DEBUG)
+    @Message(id = 124, value = "notification listener on %s still cannot listen (%s, failure %d in a row); retrying in"
+            + " %d ms")
+    void listenerStillLost(Object database, String what, int failures, long delayMillis);
+
+    @LogMessage(level = DEBUG)
     @Message(id = 103, value = "notifications for %s not sent (%s); next connection attempt in %d ms")
     void notificationsNotSent(Object queues, String what, long delayMillis);
 

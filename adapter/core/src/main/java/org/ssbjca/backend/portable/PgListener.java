@@ -86,7 +86,12 @@ final class PgListener extends BackgroundTask {
                     break;
                 }
                 long delay = backoff.nextDelayMillis();
-                LOG.listenerLostConnection(source.config(), e.getMessage(), delay);
+                if (backoff.failures() == 1) {
+                    LOG.listenerLostConnection(source.config(), e.getMessage(), delay);
+                } else {
+                    // said once per loss at WARN; the retries of an outage at DEBUG, until SSBJCA0101
+                    LOG.listenerStillLost(source.config(), e.getMessage(), backoff.failures(), delay);
+                }
                 signals.signalEverything();
                 sleep(delay);
             }

@@ -2,14 +2,17 @@ package org.ssbjca.backend.portable;
 
 import static org.awaitility.Awaitility.await;
 
+import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.conformance.PostgresServer;
+import org.ssbjca.fakes.LogRecords;
 
 /** How the PostgreSQL listener keeps listening when its connection fails. */
 class PgListenerTest {
@@ -47,6 +50,39 @@ class PgListenerTest {
                 listening.join(10_000);
             }
             org.junit.jupiter.api.Assertions.assertFalse(listening.isAlive(), "the listener ended when stopped");
+        }
+    }
+
+    /**
+     * A database that stays out of reach is said once at WARN ({@code SSBJCA0102}), and each retry after it at DEBUG
+     * ({@code SSBJCA0124}) until the listener connects again: a trial of the README saw 22 warnings in one outage of
+     * two minutes, where the readers say theirs once per cause.
+     */
+    @Test
+    void aDatabaseOutOfReachIsSaidOnceAtWarnThenAtDebug() throws Exception {
+        DatabaseConfig database = PostgresServer.get().newDatabase("listener_out_of_reach");
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort(); // closed below: connections to it are refused
+        }
+        DatabaseConfig nowhere = new DatabaseConfig(database.url().replaceFirst("//([^/:]+):\\d+/",
+                "//127.0.0.1:" + port + "/"), database.user(), database.password());
+        try (LogRecords logs = LogRecords.of(PgListener.class)) {
+            PgListener listener = new PgListener(new ConnectionSource(nowhere), new QueueSignals(), () -> 0);
+            Thread listening = new Thread(listener, "listener");
+            listening.start();
+            try {
+                await("four failures in a row").atMost(Duration.ofSeconds(20))
+                        .until(() -> logs.messages(Level.WARNING, "SSBJCA0102").size()
+                                + logs.messages(Level.FINE, "SSBJCA0124").size() >= 4);
+            } finally {
+                listener.stop();
+                listening.join(20_000);
+            }
+            org.junit.jupiter.api.Assertions.assertEquals(1, logs.messages(Level.WARNING, "SSBJCA0102").size(),
+                    "one warning for the loss: " + logs.messages(Level.WARNING, "SSBJCA0102"));
+            org.junit.jupiter.api.Assertions.assertTrue(logs.messages(Level.FINE, "SSBJCA0124").get(0)
+                    .contains("failure 2 in a row"), logs.messages(Level.FINE, "SSBJCA0124").get(0));
         }
     }
 
