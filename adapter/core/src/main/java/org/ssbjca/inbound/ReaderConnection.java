@@ -87,11 +87,23 @@ final class ReaderConnection implements AutoCloseable {
     }
 
     /**
-     * @return the timeout in seconds of the container's transaction this connection's resource was last enlisted in
-     *     (see {@link CompletionAwareXAResource#requestedTransactionTimeout}); 0 when the transaction manager gave none
+     * @return the timeout in seconds of a delivery's branch on this connection (see
+     *     {@link CompletionAwareXAResource#branchTimeout}): that of the container's transaction its resource was last
+     *     enlisted in, or the activation's {@code transactionTimeout} when the driver took that cap (SQL Server) and it
+     *     is smaller; 0 when there is neither
      */
     int transactionTimeout() {
-        return completion.requestedTransactionTimeout();
+        return completion.branchTimeout();
+    }
+
+    /**
+     * @return whether {@link #transactionTimeout} is the activation's {@code transactionTimeout}, smaller than the
+     *     container's transaction's (or the only one), rather than the transaction manager's
+     */
+    boolean transactionTimeoutCapped() {
+        int limit = completion.appliedTransactionTimeoutLimit();
+        int requested = completion.requestedTransactionTimeout();
+        return limit > 0 && (requested <= 0 || limit < requested);
     }
 
     /** Makes the current transacted delivery roll back. */

@@ -12,6 +12,15 @@ import org.ssbjca.support.AdapterLog;
 final class XaDelivery implements DeliveryMode {
 
     private static final AdapterLog LOG = AdapterLog.of(XaDelivery.class);
+    /** {@code SSBJCA0017}'s words for a transaction manager's timeout, and for the activation's cap of it. */
+    private static final String MANAGERS = "the transaction manager's: WildFly's /subsystem=transactions"
+            + " default-timeout";
+    private static final String MANAGERS_FIX = "raise default-timeout to at least twice waitTimeout (jboss-cli:"
+            + " /subsystem=transactions:write-attribute(name=default-timeout, value=<seconds>))";
+    private static final String CAP = "the activation's transactionTimeout, which SQL Server applies to each"
+            + " delivery's XA branch before the transaction manager's timeout";
+    private static final String CAP_FIX = "raise the activation's transactionTimeout to at least twice waitTimeout"
+            + " (in seconds), or remove it";
 
     /**
      * @param transactionTimeoutSeconds a delivery transaction's timeout, over 0
@@ -24,23 +33,31 @@ final class XaDelivery implements DeliveryMode {
 
     /**
      * The wait of this turn's RECEIVE: {@code waitTimeout}, or, when that is over {@link #longestWaitMillis} of the
-     * timeout the transaction manager gave the delivery's transaction (it passed it to the reader's resource when it
-     * enlisted it, in {@code beforeDelivery}), that longest wait; said once per activation and figures
-     * ({@code SSBJCA0017}). An empty RECEIVE that waited the timeout out would be rolled back by the transaction
-     * manager's reaper, and the reader would fail turn after turn. The usual turn reads one field more than before.
+     * delivery's branch timeout, that longest wait; said once per activation and figures ({@code SSBJCA0017}). The
+     * branch timeout is the one the transaction manager gave the delivery's transaction (it passed it to the reader's
+     * resource when it enlisted it, in {@code beforeDelivery}), or the activation's {@code transactionTimeout} when
+     * the driver took that cap (SQL Server aborts the branch at it) and it is smaller. An empty RECEIVE that waited
+     * the timeout out would be rolled back, and the reader would fail turn after turn. The usual turn reads a few
+     * fields more than before.
      */
     private static Duration receiveWait(DeliverySteps steps) {
         Duration wait = steps.activation().settings().waitTimeout();
-        int seconds = steps.connection().transactionTimeout();
+        ReaderConnection connection = steps.connection();
+        int seconds = connection.transactionTimeout();
         if (seconds <= 0 || wait.toMillis() <= longestWaitMillis(seconds)) {
             return wait;
         }
-        long longest = longestWaitMillis(seconds);
         EndpointActivation activation = steps.activation();
         if (activation.reports().firstWaitOverTimeout(wait.toMillis(), seconds)) {
-            LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, longest);
+            if (connection.transactionTimeoutCapped()) {
+                LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, CAP,
+                        "SQL Server, which aborts the branch", longestWaitMillis(seconds), CAP_FIX);
+            } else {
+                LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, MANAGERS,
+                        "the transaction manager (ARJUNA012117)", longestWaitMillis(seconds), MANAGERS_FIX);
+            }
         }
-        return Duration.ofMillis(longest);
+        return Duration.ofMillis(longestWaitMillis(seconds));
     }
 
     @Override

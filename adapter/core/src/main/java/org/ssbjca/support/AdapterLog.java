@@ -120,13 +120,12 @@ public interface AdapterLog extends BasicLogger {
 
     @LogMessage(level = WARN)
     @Message(id = 17, value = "%s: waitTimeout=%d ms is over half the transaction timeout of %d s its deliveries have"
-            + " (the transaction manager's: WildFly's /subsystem=transactions default-timeout). A RECEIVE waiting that"
-            + " long in a delivery's transaction leaves less than half of it to the delivery of what it takes at the"
-            + " end of its wait, and one that waits the timeout out is rolled back by the transaction manager"
-            + " (ARJUNA012117) and fails its reader (SSBJCA0020, SSBJCA0027): each RECEIVE now waits at most %d ms."
-            + " Lower waitTimeout to that or less, or raise default-timeout to at least twice waitTimeout (jboss-cli:"
-            + " /subsystem=transactions:write-attribute(name=default-timeout, value=<seconds>))")
-    void waitOverTransactionTimeout(String activation, long waitMillis, int timeoutSeconds, long longestWaitMillis);
+            + " (%s). A RECEIVE waiting that long in a delivery's transaction leaves less than half of it to the"
+            + " delivery of what it takes at the end of its wait, and one that waits the timeout out is rolled back by"
+            + " %s and fails its reader (SSBJCA0020, SSBJCA0027): each RECEIVE now waits at most %d ms. Lower"
+            + " waitTimeout to that or less, or %s")
+    void waitOverTransactionTimeout(String activation, long waitMillis, int timeoutSeconds, String whose,
+            String rolledBackBy, long longestWaitMillis, String fix);
 
     @LogMessage(level = WARN)
     @Message(id = 20, value = "%s failed (failure %d in a row); reconnecting in %d ms")

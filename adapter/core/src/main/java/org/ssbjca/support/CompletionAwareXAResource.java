@@ -21,6 +21,7 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     private volatile boolean active;
     private volatile boolean rollbackOnly;
     private volatile int timeoutLimit;
+    private volatile boolean timeoutLimitTaken;
     private volatile int requestedTimeout;
 
     /**
@@ -157,6 +158,29 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     }
 
     /**
+     * @return the cap of {@link #limitTransactionTimeout} when the driver's resource took it (mssql-jdbc: SQL Server
+     *     aborts a branch open that long, whatever the transaction manager's timeout); 0 when none was set or the
+     *     driver ignores branch timeouts (pgjdbc, H2)
+     */
+    public int appliedTransactionTimeoutLimit() {
+        return timeoutLimitTaken ? timeoutLimit : 0;
+    }
+
+    /**
+     * @return the timeout, in seconds, a branch of this resource has: the smaller of the transaction manager's
+     *     ({@link #requestedTransactionTimeout}, after which its reaper rolls the transaction back) and the cap the
+     *     database applies ({@link #appliedTransactionTimeoutLimit}), leaving out one that is 0; 0 when both are
+     */
+    public int branchTimeout() {
+        int requested = requestedTimeout;
+        int limit = appliedTransactionTimeoutLimit();
+        if (requested <= 0 || limit <= 0) {
+            return Math.max(requested, limit);
+        }
+        return Math.min(requested, limit);
+    }
+
+    /**
      * Notes the timeout the transaction manager asks for ({@link #requestedTransactionTimeout}), and passes it on,
      * capped by {@link #limitTransactionTimeout}.
      */
@@ -175,10 +199,13 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
      */
     public boolean limitTransactionTimeout(int seconds) {
         timeoutLimit = seconds;
+        boolean taken;
         try {
-            return delegate().setTransactionTimeout(seconds);
+            taken = delegate().setTransactionTimeout(seconds);
         } catch (XAException e) {
-            return false;
+            taken = false;
         }
+        timeoutLimitTaken = seconds > 0 && taken;
+        return taken;
     }
 }

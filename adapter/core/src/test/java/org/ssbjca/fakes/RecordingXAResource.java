@@ -24,6 +24,8 @@ public final class RecordingXAResource implements XAResource {
     public XAException failCommit;
     /** When set, prepare throws it. */
     public XAException failPrepare;
+    /** When set, {@link #setTransactionTimeout} records the call and says false, as pgjdbc and H2 do. */
+    public boolean ignoresTimeouts;
 
     @Override
     public void start(Xid xid, int flags) {
@@ -84,6 +86,6 @@ public final class RecordingXAResource implements XAResource {
     @Override
     public boolean setTransactionTimeout(int seconds) {
         calls.add("timeout " + seconds);
-        return true;
+        return !ignoresTimeouts;
     }
 }

@@ -143,8 +143,8 @@ class CompletionAwareXAResourceTest {
     }
 
     /**
-     * The timeout the transaction manager asks for is kept as asked (the reader's wait is bounded by it), and passed
-     * to the driver capped by the activation's {@code transactionTimeout}.
+     * The timeout the transaction manager asks for is kept as asked (with the cap, it bounds the reader's wait), and
+     * passed to the driver capped by the activation's {@code transactionTimeout}.
      */
     @Test
     void theTimeoutTheTransactionManagerAsksForIsKeptAsAsked() throws XAException {
@@ -154,5 +154,33 @@ class CompletionAwareXAResourceTest {
         resource.setTransactionTimeout(300);
         assertEquals(300, resource.requestedTransactionTimeout());
         assertEquals(List.of("timeout 30", "timeout 30"), driver.calls);
+    }
+
+    /**
+     * The reader's wait is bounded by the branch's timeout: on SQL Server (a driver that takes the cap) the smaller of
+     * the transaction manager's and the activation's {@code transactionTimeout}, as SQL Server aborts the branch at
+     * the cap however long the transaction manager would wait.
+     */
+    @Test
+    void theBranchTimeoutIsTheCapWhenTheDriverTookItAndItIsSmaller() throws XAException {
+        assertEquals(0, resource.branchTimeout(), "none asked, none capped");
+        resource.limitTransactionTimeout(5);
+        assertEquals(5, resource.branchTimeout(), "capped, though the transaction manager asked for none");
+        resource.setTransactionTimeout(300);
+        assertEquals(5, resource.branchTimeout(), "SQL Server aborts the branch at the cap");
+        assertEquals(5, resource.appliedTransactionTimeoutLimit());
+        resource.setTransactionTimeout(2);
+        assertEquals(2, resource.branchTimeout(), "the transaction manager's is the smaller");
+    }
+
+    /** A driver that ignores branch timeouts (pgjdbc, H2) leaves the transaction manager's alone. */
+    @Test
+    void aCapTheDriverIgnoresDoesNotBoundTheBranch() throws XAException {
+        driver.ignoresTimeouts = true;
+        resource.limitTransactionTimeout(5);
+        assertEquals(0, resource.appliedTransactionTimeoutLimit());
+        assertEquals(0, resource.branchTimeout());
+        resource.setTransactionTimeout(300);
+        assertEquals(300, resource.branchTimeout());
     }
 }
