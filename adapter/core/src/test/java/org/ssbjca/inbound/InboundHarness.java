@@ -60,10 +60,28 @@ public final class InboundHarness implements AutoCloseable {
      * @param declare whether to declare the broker objects now
      */
     public InboundHarness(org.ssbjca.backend.DatabaseConfig database, boolean declare) throws Exception {
+        this(database, declare, 200L);
+    }
+
+    /**
+     * A private H2 database whose waiting RECEIVEs look again only when their queue is signalled or their wait ends,
+     * for a test that counts a reader's looks.
+     *
+     * @param fallbackPollMillis the adapter's {@code fallbackPollMillis}, up to 60000 (the others use 200 ms)
+     * @return the harness, its broker objects declared
+     * @throws Exception if the adapter cannot start
+     */
+    public static InboundHarness polling(long fallbackPollMillis) throws Exception {
+        return new InboundHarness(new org.ssbjca.backend.DatabaseConfig("jdbc:h2:mem:inbound-" + UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", null, null), true, fallbackPollMillis);
+    }
+
+    private InboundHarness(org.ssbjca.backend.DatabaseConfig database, boolean declare, long fallbackPollMillis)
+            throws Exception {
         ra.setConnectionUrl(database.url());
         ra.setUser(database.user());
         ra.setPassword(database.password());
-        ra.setFallbackPollMillis(200L);
+        ra.setFallbackPollMillis(fallbackPollMillis);
         ra.start(context);
         db = ra.registry().get(ra.defaultDatabase());
         if (declare) {
