@@ -18,8 +18,11 @@ final class FailureReports {
 
     private final AtomicReference<String> reported = new AtomicReference<>();
     private final AtomicBoolean ignoredTimeoutReported = new AtomicBoolean();
-    /** The figures of the last wait over a transaction timeout said: the timeout's seconds, then the wait's ms. */
-    private final AtomicLong waitOverTimeoutReported = new AtomicLong(-1);
+    /**
+     * The figures a transacted reader's turn last saw, its wait in range or over half the transaction timeout: the
+     * timeout's seconds, whether it is the activation's cap, then the wait's ms; -1 before the first turn.
+     */
+    private final AtomicLong waitFigures = new AtomicLong(-1);
 
     /**
      * @param failure what a reader's turn failed with
@@ -43,14 +46,19 @@ final class FailureReports {
     }
 
     /**
+     * Notes the figures of a transacted reader's turn, whatever they are, so that a wait over half the transaction
+     * timeout ({@code SSBJCA0017}) is said once per activation and again whenever the figures change, also back to
+     * ones said before (a WaitTimeout set over JMX into range, then back over it). The usual turn reads one field.
+     *
      * @param waitMillis the activation's {@code waitTimeout}, 100 to 600000 ms
-     * @param timeoutSeconds the deliveries' transaction timeout it is over half of
-     * @return true the first time these figures are seen: said once per activation, and again only when they change
-     *     (a WaitTimeout set over JMX, another {@code default-timeout})
+     * @param timeoutSeconds the delivery branch's timeout, 0 for none
+     * @param capped whether that timeout is the activation's {@code transactionTimeout} rather than the transaction
+     *     manager's
+     * @return whether these figures differ from the last that a reader of the activation noted
      */
-    boolean firstWaitOverTimeout(long waitMillis, int timeoutSeconds) {
-        long figures = (long) timeoutSeconds << 32 | waitMillis;
-        return waitOverTimeoutReported.getAndSet(figures) != figures;
+    boolean waitFiguresChanged(long waitMillis, int timeoutSeconds, boolean capped) {
+        long figures = (long) timeoutSeconds << 32 | (capped ? 1L << 31 : 0) | waitMillis;
+        return waitFigures.get() != figures && waitFigures.getAndSet(figures) != figures;
     }
 
     /**

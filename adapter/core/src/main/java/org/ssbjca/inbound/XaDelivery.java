@@ -38,18 +38,18 @@ final class XaDelivery implements DeliveryMode {
      * resource when it enlisted it, in {@code beforeDelivery}), or the activation's {@code transactionTimeout} when
      * the driver took that cap (SQL Server aborts the branch at it) and it is smaller. An empty RECEIVE that waited
      * the timeout out would be rolled back, and the reader would fail turn after turn. The usual turn reads a few
-     * fields more than before.
+     * fields more than before, and the figures it saw ({@link FailureReports#waitFiguresChanged}).
      */
     private static Duration receiveWait(DeliverySteps steps) {
         Duration wait = steps.activation().settings().waitTimeout();
         ReaderConnection connection = steps.connection();
         int seconds = connection.transactionTimeout();
-        if (seconds <= 0 || wait.toMillis() <= longestWaitMillis(seconds)) {
-            return wait;
-        }
+        boolean over = seconds > 0 && wait.toMillis() > longestWaitMillis(seconds);
+        boolean capped = seconds > 0 && connection.transactionTimeoutCapped();
         EndpointActivation activation = steps.activation();
-        if (activation.reports().firstWaitOverTimeout(wait.toMillis(), seconds)) {
-            if (connection.transactionTimeoutCapped()) {
+        // the figures noted in range too, so that a wait set back over the limit is said again
+        if (activation.reports().waitFiguresChanged(wait.toMillis(), seconds, capped) && over) {
+            if (capped) {
                 LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, CAP,
                         "SQL Server, which aborts the branch", longestWaitMillis(seconds), CAP_FIX);
             } else {
@@ -57,7 +57,7 @@ final class XaDelivery implements DeliveryMode {
                         "the transaction manager (ARJUNA012117)", longestWaitMillis(seconds), MANAGERS_FIX);
             }
         }
-        return Duration.ofMillis(longestWaitMillis(seconds));
+        return over ? Duration.ofMillis(longestWaitMillis(seconds)) : wait;
     }
 
     @Override

@@ -38,11 +38,28 @@ class FailureReportsTest {
     void aWaitOverTheTransactionTimeoutIsSaidOncePerFigures() {
         FailureReports reports = new FailureReports();
 
-        assertTrue(reports.firstWaitOverTimeout(300_000, 300));
-        assertFalse(reports.firstWaitOverTimeout(300_000, 300), "another reader, the same figures");
-        assertTrue(reports.firstWaitOverTimeout(200_000, 300), "a WaitTimeout set over JMX");
-        assertFalse(reports.firstWaitOverTimeout(200_000, 300));
-        assertTrue(reports.firstWaitOverTimeout(200_000, 120), "another default-timeout");
+        assertTrue(reports.waitFiguresChanged(300_000, 300, false));
+        assertFalse(reports.waitFiguresChanged(300_000, 300, false), "another reader, the same figures");
+        assertTrue(reports.waitFiguresChanged(200_000, 300, false), "a WaitTimeout set over JMX");
+        assertFalse(reports.waitFiguresChanged(200_000, 300, false));
+        assertTrue(reports.waitFiguresChanged(200_000, 120, false), "another default-timeout");
+        assertTrue(reports.waitFiguresChanged(200_000, 120, true), "the same seconds, now the activation's cap");
+    }
+
+    /**
+     * Figures in range are noted too: a WaitTimeout set over JMX into range and later back to the figures said before
+     * is news again, as the README says ("said again when a WaitTimeout set over JMX changes the figures").
+     */
+    @Test
+    void aWaitSetBackOverTheLimitAfterBeingInRangeIsNewsAgain() {
+        FailureReports reports = new FailureReports();
+
+        assertTrue(reports.waitFiguresChanged(300_000, 300, false), "over the limit: said");
+        assertTrue(reports.waitFiguresChanged(5_000, 300, false), "in range: noted (the caller says nothing)");
+        assertFalse(reports.waitFiguresChanged(5_000, 300, false), "the next turns");
+        assertTrue(reports.waitFiguresChanged(300_000, 300, false), "back over the limit: said again");
+        assertTrue(reports.waitFiguresChanged(300_000, 0, false), "a transaction without a timeout: noted");
+        assertTrue(reports.waitFiguresChanged(300_000, 300, false), "the timeout again: said again");
     }
 
     @Test

@@ -77,6 +77,36 @@ class WaitOverTransactionTimeoutTest {
     }
 
     /**
+     * A {@code WaitTimeout} set over JMX into range, and later back to the figures said before, is said again: the
+     * figures changed twice (as the README says), though the over-limit ones are those of the first warning.
+     */
+    @Test
+    void aWaitTimeoutSetBackOverTheLimitIsSaidAgain() throws Exception {
+        try (InboundHarness h = new InboundHarness();
+             LogRecords logs = LogRecords.of(XaDelivery.class)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setWaitTimeout(4500L);
+            FakeEndpointFactory factory = activate(h, spec, got, 3);
+            EndpointActivation activation = h.ra.activations().get(0);
+            await(() -> logs.messages(Level.WARNING, "SSBJCA0017").size() == 1);
+
+            activation.setWaitTimeout(1000L); // in range
+            int inRange = factory.commits.get();
+            await(() -> factory.commits.get() >= inRange + 2); // a whole turn waited 1000 ms
+            activation.setWaitTimeout(4500L); // the first warning's figures again
+            int back = factory.commits.get();
+            await(() -> factory.commits.get() >= back + 2); // a whole turn began with them
+
+            List<String> warnings = logs.messages(Level.WARNING, "SSBJCA0017");
+            assertEquals(2, warnings.size(), "at the start, and when set back over the limit: " + warnings);
+            assertTrue(warnings.get(1).contains("waitTimeout=4500 ms"), warnings.get(1));
+            assertEquals(0, factory.rollbacks.get(), "no turn outlived its transaction");
+        }
+    }
+
+    /**
      * With {@code commitBeforeDelivery} the RECEIVE runs in the reader's local transaction, before the container's
      * begins: the timeout the transaction manager gave the resource at an earlier delivery does not bound it. The
      * reader's looks show it: waiting RECEIVEs look again only when the queue is signalled or their wait ends (a
