@@ -84,6 +84,91 @@ class DeliveryAttemptTest {
     }
 
     /**
+     * A per-message bean that throws on one message of a batch fails that message only: the messages before it were
+     * handled (and rolled back with it), those after it were not delivered, so neither counts a failed delivery. The
+     * batch comes back whole while the poison message is in it; once the poison message reaches
+     * {@code maxDeliveryAttempts} it alone is dead-lettered, and the other nine are delivered in one committed
+     * transaction, each still at its first attempt.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPoisonMessageInABatchIsDeadLetteredAloneAndTheOthersAreDelivered(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+             org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(BatchSorter.class)) {
+            Map<String, List<Integer>> calls = new ConcurrentHashMap<>();
+            BrokerMessageListener bean = m -> {
+                calls.computeIfAbsent(m.bodyAsText(), k -> new CopyOnWriteArrayList<>()).add(m.deliveryAttempt());
+                if (m.bodyAsText().equals("m5")) {
+                    throw new IllegalStateException("poison, attempt " + m.deliveryAttempt());
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(10);
+            spec.setMaxDeliveryAttempts(3);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10");
+
+            Awaitility.await("the queue drained by a committed delivery").atMost(Duration.ofSeconds(60))
+                    .until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0 && a.metrics().committed() >= 1);
+            assertEquals(List.of("m5"), InboundFeaturesTest.deadLetters(h).stream()
+                    .map(d -> d.message().bodyAsText()).toList(), "only the poison message is dead-lettered");
+            assertEquals(3, InboundFeaturesTest.deadLetters(h).get(0).attempts());
+            assertEquals(9, a.metrics().delivered(), "the nine others delivered in the committed transaction");
+            assertEquals(1, a.metrics().committed());
+            assertEquals(3, a.metrics().rolledBack(), "the batch failed three times on the poison message");
+            assertEquals(2, a.metrics().redelivered(), "the poison message's second and third attempts");
+            assertEquals(1, a.metrics().deadLettered());
+            assertEquals(1, logs.messages(java.util.logging.Level.WARNING, "SSBJCA0042").size());
+            for (int i = 1; i <= 4; i++) {
+                assertEquals(List.of(1, 1, 1, 1), calls.get("m" + i), "m" + i + ": handled, rolled back with the"
+                        + " poison message three times, never charged, then committed");
+            }
+            assertEquals(List.of(1, 2, 3), calls.get("m5"));
+            for (int i = 6; i <= 10; i++) {
+                assertEquals(List.of(1), calls.get("m" + i), "m" + i + ": not delivered before the poison message"
+                        + " was set aside");
+            }
+        }
+    }
+
+    /**
+     * A per-message bean that returns but marks the transaction rollback-only: the failure cannot be told of one
+     * message, so every message of the batch the bean was given counts a failed delivery, and all are dead-lettered
+     * together at {@code maxDeliveryAttempts}.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aBatchMarkedRollbackOnlyCountsAFailedDeliveryForEveryMessage(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> calls = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                calls.add(m.bodyAsText() + "#" + m.deliveryAttempt());
+                if (m.bodyAsText().equals("b")) {
+                    org.ssbjca.fakes.FakeEndpointFactory.setRollbackOnly();
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(3);
+            spec.setMaxDeliveryAttempts(2);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("a", "b", "c");
+
+            Awaitility.await("all three dead-lettered").atMost(Duration.ofSeconds(60))
+                    .until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0 && a.metrics().deadLettered() == 3);
+            assertEquals(List.of("a", "b", "c"), InboundFeaturesTest.deadLetters(h).stream()
+                    .map(d -> d.message().bodyAsText()).toList());
+            assertEquals(List.of("a#1", "b#1", "c#1", "a#2", "b#2", "c#2"), calls);
+            assertEquals(2, a.metrics().rolledBack());
+        }
+    }
+
+    /**
      * A dead letter is announced (SSBJCA0042, the {@code deadLettered} notification) once the transaction that moves
      * it commits: here its batch first rolls back (the bean fails the message behind it), which undoes the move, and
      * the next turn moves it again. One dead letter, one announcement, as the {@code DeadLettered} count.

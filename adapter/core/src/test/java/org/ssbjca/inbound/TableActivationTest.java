@@ -171,6 +171,125 @@ class TableActivationTest {
     }
 
     /**
+     * A batch of ten jobs whose fifth is poison, one reader, {@code maxAttempts} 3, in both modes: the bean's throw on
+     * the poison job fails that job only. The batch is rolled back (the four jobs before it were handled, the five
+     * after it not delivered) and taken again whole while the poison job is in it, but only the poison job's attempts
+     * count: it alone is set aside after its third failure (logged SSBJCA0113 twice, then SSBJCA0118), and the nine
+     * others are delivered in the next transaction, each at its first attempt. The operator's redelivery gives back
+     * the poison job alone.
+     */
+    @ParameterizedTest(name = "{0}, {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"H2, leased", "H2, transactional", "PostgreSQL, leased",
+        "PostgreSQL, transactional"})
+    void aFailingRowIsSetAsideAloneAndTheOtherRowsOfItsBatchAreDelivered(String kind, String mode) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false);
+             LogRecords log = LogRecords.of(TableReader.class)) {
+            createJobQueue(h);
+            StringBuilder jobs = new StringBuilder("INSERT INTO Job_Queue (Priority, Payload) VALUES ");
+            for (int i = 1; i <= 10; i++) {
+                jobs.append(i == 1 ? "" : ", ").append("(").append(i).append(", '")
+                        .append(i == 5 ? "poison" : "job " + i).append("')");
+            }
+            execute(h, jobs.toString());
+            Map<String, List<Integer>> calls = new ConcurrentHashMap<>();
+            TableRowListener bean = row -> {
+                calls.computeIfAbsent(row.payloadText(), k -> new CopyOnWriteArrayList<>()).add(row.attempt());
+                if ("poison".equals(row.payloadText())) {
+                    throw new IllegalStateException("cannot handle " + row);
+                }
+            };
+            TableActivationSpec spec = jobSpec(h, mode);
+            spec.setMaxReaders("1");
+            spec.setBatchSize("10");
+            spec.setMaxAttempts("3");
+            spec.setRetryDelaySeconds("0");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = activation(h, factory);
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    TableCounts c = activation.counts();
+                    return c.available() == 0 && c.leased() == 0 && activation.deliveredRows() + c.setAside() == 10;
+                });
+                assertEquals(1, activation.counts().setAside(), "only the poison job set aside");
+                assertEquals(9, activation.deliveredRows());
+                assertEquals(9, count(h, "SELECT COUNT(*) FROM Job_Queue WHERE Last_Attempt_End_Date IS NOT NULL"
+                        + " AND Payload <> 'poison'"));
+                assertEquals(3, activation.failedDeliveries());
+                assertEquals(3, count(h, "SELECT Attempts FROM Job_Queue WHERE Payload = 'poison'"));
+                // leased: each taking counts, and is given back to the rows whose failure it was not
+                assertEquals("leased".equals(mode) ? 9 : 0, count(h, "SELECT SUM(Attempts) FROM Job_Queue"
+                        + " WHERE Payload <> 'poison'"), "the other jobs were never charged");
+                assertEquals(List.of(1, 2, 3), calls.get("poison"));
+                for (int i = 1; i <= 4; i++) {
+                    assertEquals(List.of(1, 1, 1, 1), calls.get("job " + i), "job " + i);
+                }
+                for (int i = 6; i <= 10; i++) {
+                    assertEquals(List.of(1), calls.get("job " + i), "job " + i);
+                }
+                assertEquals(2, log.messages(Level.WARNING, "SSBJCA0113").size(),
+                        log.messages(Level.WARNING, "SSBJCA0113").toString());
+                List<String> setAside = log.messages(Level.WARNING, "SSBJCA0118");
+                assertEquals(1, setAside.size(), setAside.toString());
+                assertTrue(setAside.get(0).contains("attempt 3 of 3"), setAside.get(0));
+                assertEquals(0, factory.pairingErrors.get());
+
+                assertEquals(1, activation.redeliverSetAside(), "the poison job alone is given back");
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /**
+     * A commit that fails (a deferred constraint refuses the poison job's completion) cannot be told of one row: every
+     * row of the batch counts the failed delivery, in both modes, and the whole batch is set aside together at
+     * {@code maxAttempts}, each of its rows logged (SSBJCA0118).
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"leased", "transactional"})
+    void aCommitThatFailsChargesEveryRowOfItsBatch(String mode) throws Exception {
+        try (InboundHarness h = new InboundHarness(database("PostgreSQL"), false);
+             LogRecords log = LogRecords.of(TableReader.class)) {
+            createJobQueue(h);
+            execute(h, "CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " IF OLD.Payload = 'poison' AND (TG_OP = 'DELETE' OR NEW.Last_Attempt_End_Date IS NOT NULL) THEN"
+                    + " RAISE EXCEPTION 'the poison job cannot be completed' USING ERRCODE = 'check_violation';"
+                    + " END IF; RETURN NULL; END $$",
+                    "CREATE CONSTRAINT TRIGGER refuse_poison AFTER UPDATE OR DELETE ON Job_Queue DEFERRABLE INITIALLY"
+                            + " DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_poison()",
+                    "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'fine 1'), (2, 'poison'), (3, 'fine 2')");
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> delivered.add(row.payloadText() + "#" + row.attempt());
+            TableActivationSpec spec = jobSpec(h, mode);
+            spec.setMaxReaders("1");
+            spec.setBatchSize("3");
+            spec.setMaxAttempts("2");
+            spec.setRetryDelaySeconds("0");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = activation(h, factory);
+                await().atMost(Duration.ofSeconds(60)).until(() -> activation.counts().setAside() == 3);
+                assertEquals(2, activation.failedDeliveries());
+                assertEquals(0, activation.deliveredRows());
+                assertEquals(List.of("fine 1#1", "poison#1", "fine 2#1", "fine 1#2", "poison#2", "fine 2#2"),
+                        delivered);
+                assertEquals(1, log.messages(Level.WARNING, "SSBJCA0113").size(),
+                        log.messages(Level.WARNING, "SSBJCA0113").toString());
+                List<String> setAside = log.messages(Level.WARNING, "SSBJCA0118");
+                assertEquals(3, setAside.size(), "each row set aside is logged: " + setAside);
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /**
      * Leased: when the container fails a delivery before the bean (its {@code beforeDelivery}), the rows' leases end
      * after the retry delay, as after a failed delivery, not after the whole lease ({@code leaseSeconds}).
      */
