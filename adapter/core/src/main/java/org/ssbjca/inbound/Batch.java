@@ -31,6 +31,11 @@ final class Batch {
     private List<Runnable> announcements;
     /** How many of {@link #application} a per-message bean was called with, or -1: all (a batch bean). */
     int called = -1;
+    /**
+     * The message whose call of a per-message bean threw, or null: the failure is that message's alone (set on the
+     * failure path only, by {@link DeliverySteps#deliver}).
+     */
+    BrokerMessage failedOn;
 
     Batch(List<BrokerMessage> received) {
         this.received = received;
@@ -78,6 +83,17 @@ final class Batch {
      */
     List<BrokerMessage> seen() {
         return called < 0 ? application : application.subList(0, called);
+    }
+
+    /**
+     * @return the messages a failed delivery counts against: the one whose call of a per-message bean threw
+     *     ({@link #failedOn}), for those before it were handled and those after it not delivered; else, when the
+     *     failure cannot be told of one message (a batch bean threw, the bean returned but marked the transaction
+     *     rollback-only, the commit failed, the adapter's own work failed), every message the bean was given
+     *     ({@link #seen})
+     */
+    List<BrokerMessage> charged() {
+        return failedOn != null ? List.of(failedOn) : seen();
     }
 
     UUID group() {

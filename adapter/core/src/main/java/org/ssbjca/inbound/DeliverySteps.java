@@ -217,6 +217,10 @@ final class DeliverySteps {
                 // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
                 // exception: rolled back and counted, never taken for a success.
                 batch.error = e.getClass().getName() + ": " + e.getMessage();
+                if (batch.called > 0) {
+                    // a per-message bean: the call that threw names the message that failed (see recordFailures)
+                    batch.failedOn = batch.application.get(batch.called - 1);
+                }
                 LOG.beanFailed(e, reader, batch.application.get(Math.max(batch.called - 1, 0)));
                 return false;
             } finally {
@@ -262,7 +266,7 @@ final class DeliverySteps {
 
     /**
      * Counts the outcome. A rollback nobody saw coming (the commit failed) still counts a failed delivery for each
-     * message the bean saw, now that the branch is over.
+     * message the bean saw, now that the branch is over ({@link #recordFailures}, unless it already ran).
      */
     void finish(Batch batch, boolean ok, long start, Boolean outcome) throws Exception {
         if (batch == null) {
@@ -314,10 +318,12 @@ final class DeliverySteps {
     }
 
     /**
-     * Counts a failed delivery for each message the bean saw ({@link Batch#seen}: a per-message bean stops at the
-     * message that failed, and those after it were not delivered), in a transaction of its own on the bookkeeping
-     * connection. Done before the delivery's transaction ends: its branch still holds the group, so no other reader
-     * can take the message before the count is written.
+     * Counts a failed delivery for the messages the failure is charged to ({@link Batch#charged}): when a per-message
+     * bean threw on one message, that message alone (those before it were handled and rolled back only with it, those
+     * after it were not delivered), so its batch's good messages are not dead-lettered with it; else each message the
+     * bean was given. In a transaction of its own on the bookkeeping connection. Done before the delivery's
+     * transaction ends: its branch still holds the group, so no other reader can take the message before the count is
+     * written. The redelivery delay's hold follows the most failed of the charged messages.
      */
     void recordFailures(Batch batch) throws Exception {
         if (batch.application.isEmpty() || batch.failuresRecorded) {
@@ -327,7 +333,7 @@ final class DeliverySteps {
         try {
             DeliveryLedger ledger = activation.database().broker().ledger(c);
             int most = 0;
-            for (BrokerMessage m : batch.seen()) {
+            for (BrokerMessage m : batch.charged()) {
                 most = Math.max(most, ledger.recordFailure(settings.queue(), m, batch.error));
             }
             RedeliveryPolicy redelivery = settings.redelivery();
