@@ -9,9 +9,9 @@ import java.util.List;
 import org.ssbjca.api.TableRow;
 
 /**
- * What the backends' table queues share: the statements that take no rows (complete, release, count, redeliver,
- * purge) run the same way on every backend, their text from {@link TableSql} in the backend's spelling; taking and
- * leasing rows are the backend's own.
+ * What the backends' table queues share: the statements that take no rows (complete, release, give back, count,
+ * redeliver, purge) run the same way on every backend, their text from {@link TableSql} in the backend's spelling;
+ * taking and leasing rows are the backend's own.
  */
 public abstract class JdbcTableQueue implements TableQueue {
 
@@ -68,6 +68,16 @@ public abstract class JdbcTableQueue implements TableQueue {
     @Override
     public void release(Connection c, TableRow row, int retryAfterSeconds) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(shared().release())) {
+            ps.setInt(1, retryAfterSeconds);
+            ps.setObject(2, row.key());
+            bindToken(ps, 3, row);
+            ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public void giveBack(Connection c, TableRow row, int retryAfterSeconds) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(shared().giveBack())) {
             ps.setInt(1, retryAfterSeconds);
             ps.setObject(2, row.key());
             bindToken(ps, 3, row);

@@ -61,11 +61,25 @@ public interface TableQueue {
     void release(Connection c, TableRow row, int retryAfterSeconds) throws SQLException;
 
     /**
+     * Leased mode: a delivery failed on another row of its batch (the bean threw there); this row's lease ends after
+     * {@code retryAfterSeconds}, as {@link #release} does, and its taking is not counted: the attempts column gets back
+     * the one {@link #lease} added, so the row is not set aside for its neighbour's failures. Nothing when the lease is
+     * no longer this taking's.
+     *
+     * @param c the connection, in a transaction of its own
+     * @param row a row {@link #lease} returned
+     * @param retryAfterSeconds seconds from now
+     * @throws SQLException on a database error
+     */
+    void giveBack(Connection c, TableRow row, int retryAfterSeconds) throws SQLException;
+
+    /**
      * Transactional mode: counts one failed taking of each row in the attempts column (after the delivery's rollback
      * released them; nothing without an attempts column).
      *
      * @param c the connection, in a transaction of its own
-     * @param rows the rows the failed delivery held
+     * @param rows the rows the failed delivery is charged to: the row on which the bean threw, or every row the bean
+     *        was given when the failure cannot be told of one
      * @throws SQLException on a database error
      */
     void countFailures(Connection c, List<TableRow> rows) throws SQLException;

@@ -6,9 +6,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * The parts of a table queue's SQL that every backend writes alike, spelled in a backend's dialect: which rows are
- * available, set aside, in which order, and the statements that take no rows (complete, release, count, redeliver,
- * purge). Each backend's own class ({@code PortableTableSql}, {@code TSqlTable}) adds how rows are taken (PostgreSQL's
- * CTE with SKIP LOCKED, H2's lock per row, SQL Server's table hints and OUTPUT) and keeps the texts in its one place.
+ * available, set aside, in which order, and the statements that take no rows (complete, release, give back, count,
+ * redeliver, purge). Each backend's own class ({@code PortableTableSql}, {@code TSqlTable}) adds how rows are taken
+ * (PostgreSQL's CTE with SKIP LOCKED, H2's lock per row, SQL Server's table hints and OUTPUT) and keeps the texts in
+ * its one place.
  */
 public final class TableSql {
 
@@ -170,6 +171,17 @@ public final class TableSql {
     public String release() {
         return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + " WHERE "
                 + key + " = ? AND " + token() + " = ?");
+    }
+
+    /**
+     * @return ends the lease of a row whose batch failed on another row sooner, and takes back the attempt its taking
+     *     counted (as {@link #release} without an attempts column); parameters seconds, key, token
+     */
+    public String giveBack() {
+        String attempts = has("attemptsColumn")
+                ? ", " + q("attemptsColumn") + " = " + q("attemptsColumn") + " - 1" : "";
+        return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + attempts
+                + " WHERE " + key + " = ? AND " + token() + " = ?");
     }
 
     /** @return one more attempt for a row; parameter the key */

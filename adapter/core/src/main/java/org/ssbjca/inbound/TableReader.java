@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.TableRow;
@@ -22,9 +23,16 @@ import org.ssbjca.support.TaskEnd;
  * <p>
  * Transactional mode: the rows are taken (locked, removed or marked done) on the reader's connection inside the
  * delivery's transaction, so they go with the bean's work or come back with its rollback; a failed delivery counts an
- * attempt for each row afterwards, on the bookkeeping connection. Leased mode: the rows are leased and that lease
- * committed on the bookkeeping connection before the delivery; the delivery's transaction removes them (if the lease is
- * still this taking's) with the bean's work; a failed delivery ends their leases after {@code retryDelaySeconds}.
+ * attempt for the rows it is charged to afterwards, on the bookkeeping connection. Leased mode: the rows are leased
+ * (each taking counted) and that lease committed on the bookkeeping connection before the delivery; the delivery's
+ * transaction removes them (if the lease is still this taking's) with the bean's work; a failed delivery ends their
+ * leases after {@code retryDelaySeconds}, and gives the taking back to the rows it is not charged to.
+ * <p>
+ * A failed delivery is charged to the row on which the bean threw, alone: the rows before it were handled and are
+ * rolled back only with it, those after it were not delivered. So a batch's good rows are not set aside with a poison
+ * row; they come back with it until it is set aside. A failure that cannot be told of one row (the bean returned but
+ * the transaction rolled back: marked rollback-only, or its commit failed; a lost lease; the adapter's own work) is
+ * charged to every row the bean was given.
  */
 final class TableReader implements Reader {
 
@@ -127,6 +135,7 @@ final class TableReader implements Reader {
         Exception ending;
         Exception broken = null;
         TableRow failedOn = null;
+        boolean rowFailed = false;
         if (local) {
             connection.connection().setAutoCommit(false);
         }
@@ -137,7 +146,7 @@ final class TableReader implements Reader {
             // as after a failed delivery, not once their whole lease has run out
             if (leased != null) {
                 try {
-                    afterFailure(queue, leased, true);
+                    afterFailure(queue, leased, leased, true);
                 } catch (Exception released) {
                     e.addSuppressed(released);
                 }
@@ -157,7 +166,12 @@ final class TableReader implements Reader {
             try {
                 for (TableRow row : rows) {
                     failedOn = row;
-                    ((TableRowListener) endpoint).onRow(row);
+                    try {
+                        ((TableRowListener) endpoint).onRow(row);
+                    } catch (RuntimeException | Error e) {
+                        rowFailed = true; // the failure is this row's alone (see charged)
+                        throw e;
+                    }
                     if (leased != null && !queue.complete(connection.connection(), row)) {
                         activation.leasesLost.increment();
                         LOG.leaseLost(name, row);
@@ -210,14 +224,12 @@ final class TableReader implements Reader {
         // rolled back: the bean's failure, a failed commit (a deferred constraint), a lost lease or a database error
         activation.failed.increment();
         Throwable cause = failure != null ? failure : ok ? ending : null;
-        int maxAttempts = settings.definition.maxAttempts();
-        if (cause != null && failedOn != null && maxAttempts > 0 && failedOn.attempt() >= maxAttempts) {
-            LOG.rowSetAside(cause, name, failedOn, cause.toString(), failedOn.attempt(), maxAttempts);
-        } else if (cause != null) {
-            LOG.rowDeliveryFailed(cause, name, failedOn, cause.toString(), settings.retryDelaySeconds);
+        List<TableRow> charged = charged(rows, failedOn, rowFailed);
+        if (cause != null) {
+            logFailure(cause, charged);
         }
         try {
-            afterFailure(queue, rows, leased != null);
+            afterFailure(queue, rows, charged, leased != null);
         } catch (Exception e) {
             if (ending == null) {
                 throw e;
@@ -227,6 +239,48 @@ final class TableReader implements Reader {
         // then the reader's own failure path: a connection whose transaction failed to end is not used again
         throwIfFailed(ending);
         return true;
+    }
+
+    /**
+     * The rows a failed delivery is charged to: the row on which the bean threw, alone; else (the failure cannot be
+     * told of one row) every row the bean was given, up to the one it was given last; all of them when it was given
+     * none.
+     *
+     * @param rows the delivery's rows, in the order the bean was given them
+     * @param failedOn the row the bean was given last, or null
+     * @param rowFailed whether the bean's call for {@code failedOn} threw
+     */
+    private static List<TableRow> charged(List<TableRow> rows, TableRow failedOn, boolean rowFailed) {
+        if (rowFailed) {
+            return List.of(failedOn);
+        }
+        for (int i = 0; failedOn != null && i < rows.size(); i++) {
+            if (rows.get(i) == failedOn) {
+                return rows.subList(0, i + 1);
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Says a failed delivery: each charged row at its last attempt is set aside ({@code SSBJCA0118}, one line per
+     * row), the other charged rows are taken again ({@code SSBJCA0113}, one line for them).
+     */
+    private void logFailure(Throwable cause, List<TableRow> charged) {
+        int maxAttempts = settings.definition.maxAttempts();
+        List<TableRow> again = new ArrayList<>(charged.size());
+        for (TableRow row : charged) {
+            if (maxAttempts > 0 && row.attempt() >= maxAttempts) {
+                LOG.rowSetAside(cause, name, row, cause.toString(), row.attempt(), maxAttempts);
+            } else {
+                again.add(row);
+            }
+        }
+        if (!again.isEmpty()) {
+            Object what = again.size() == 1 ? again.get(0)
+                    : again.size() + " rows (" + again.get(0) + " ... " + again.get(again.size() - 1) + ")";
+            LOG.rowDeliveryFailed(cause, name, what, cause.toString(), settings.retryDelaySeconds);
+        }
     }
 
     /**
@@ -290,16 +344,27 @@ final class TableReader implements Reader {
         }
     }
 
-    /** Leased: the rows' leases end after the retry delay. Transactional: one more attempt for each, then a pause. */
-    private void afterFailure(TableQueue queue, List<TableRow> rows, boolean leased) throws Exception {
+    /**
+     * Leased: the rows' leases end after the retry delay, and the rows the failure is not charged to get their taking
+     * back. Transactional: one more attempt for each charged row, then a pause.
+     *
+     * @param rows the delivery's rows
+     * @param charged those of them the failure is charged to
+     */
+    private void afterFailure(TableQueue queue, List<TableRow> rows, List<TableRow> charged, boolean leased)
+            throws Exception {
         Connection bookkeeping = connection.bookkeeping();
         try {
             if (leased) {
                 for (TableRow row : rows) {
-                    queue.release(bookkeeping, row, settings.retryDelaySeconds);
+                    if (charged == rows || charged.contains(row)) {
+                        queue.release(bookkeeping, row, settings.retryDelaySeconds);
+                    } else {
+                        queue.giveBack(bookkeeping, row, settings.retryDelaySeconds);
+                    }
                 }
             } else {
-                queue.countFailures(bookkeeping, rows);
+                queue.countFailures(bookkeeping, charged);
             }
             bookkeeping.commit();
         } catch (Exception e) {

@@ -94,6 +94,9 @@ class TSqlTableTest {
                 + " [Timeout_Date] = NULL WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.shared().complete());
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Timeout_Date] = DATEADD(SECOND, ?,"
                 + " SYSDATETIME()) WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.shared().release());
+        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Timeout_Date] = DATEADD(SECOND, ?,"
+                + " SYSDATETIME()), [Attempts] = [Attempts] - 1 WHERE [ID] = ? AND [Processing_Mark] = ?;",
+                sql.shared().giveBack());
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Attempts] = 0, [Timeout_Date] = NULL WHERE"
                 + " [Last_Attempt_End_Date] IS NULL AND [Attempts] >= 3 AND ([Timeout_Date] IS NULL OR [Timeout_Date]"
                 + " <= SYSDATETIME());", sql.shared().redeliverSetAside());
