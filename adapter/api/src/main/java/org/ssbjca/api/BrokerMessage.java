@@ -73,10 +73,12 @@ public final class BrokerMessage implements Serializable {
     }
 
     /**
-     * @return which delivery of this message this is: 1 the first time a bean gets it, n after n - 1 deliveries rolled
-     *         back (the failed deliveries the adapter counts toward {@code maxDeliveryAttempts}, so the last attempt
-     *         before the message is dead-lettered is {@code maxDeliveryAttempts}). Always 1 with
-     *         {@code commitBeforeDelivery} (no delivery is retried) and for a dead letter an operator redelivers.
+     * @return which delivery of this message this is: 1 the first time a bean gets it, n after n - 1 failed
+     *         deliveries counted for it (those the adapter counts toward {@code maxDeliveryAttempts}, so the last
+     *         attempt before the message is dead-lettered is {@code maxDeliveryAttempts}). A per-message bean given a
+     *         batch that throws on one message fails that message alone: the others of the batch come again with the
+     *         same number. Always 1 with {@code commitBeforeDelivery} (no delivery is retried) and for a dead letter
+     *         an operator redelivers.
      */
     public int deliveryAttempt() {
         return deliveryAttempt;

@@ -83,7 +83,8 @@ public final class TableRow {
 
     /**
      * @return which attempt this delivery is, from 1: the attempts column after this taking counted it; 1 when the
-     *         activation has no attempts column
+     *         activation has no attempts column. A delivery that failed on another row of the batch (the bean threw
+     *         there) does not count for this row, which comes again with the same number
      */
     public int attempt() {
         return attempt;

@@ -97,8 +97,9 @@ public final class ActivationMetrics {
     }
 
     /**
-     * @return messages handed to the bean again after a failed delivery, whatever the outcome, and dead letters handed
-     *         to it by a redelivery
+     * @return messages handed to the bean again after failed deliveries counted for them ({@code deliveryAttempt()}
+     *         above 1; not the other messages of a batch that failed on one), whatever the outcome, and dead letters
+     *         handed to it by a redelivery
      */
     public long redelivered() {
         return redelivered.sum();

@@ -91,8 +91,9 @@ public interface ActivationMXBean {
     long getRolledBack();
 
     /**
-     * @return messages handed to the bean again after a failed delivery, each time and whatever the outcome, and dead
-     *         letters handed to it by {@link #redeliverDeadLetter}
+     * @return messages handed to the bean again after failed deliveries counted for them ({@code deliveryAttempt()}
+     *         above 1), each time and whatever the outcome, and dead letters handed to it by
+     *         {@link #redeliverDeadLetter}
      */
     long getRedelivered();
 
