@@ -19,6 +19,20 @@ public interface BackgroundRunner {
      */
     void run(String name, Runnable task, Runnable refused);
 
+    /**
+     * As {@link #run}, for a task whose owner offers it again later when it is refused (the move of a queue's
+     * transmission backlog, which each repair pass offers again): the runner takes it only if it can without waiting
+     * for a thread or for room in its queue, and refuses it at once otherwise, so that the caller, a reader's thread,
+     * is never held. By default {@link #run}, for a runner that never waits (as {@link #daemonThreads()}).
+     *
+     * @param name a name for logs and thread dumps
+     * @param task the task; it returns when stopped
+     * @param refused as for {@link #run}
+     */
+    default void offer(String name, Runnable task, Runnable refused) {
+        run(name, task, refused);
+    }
+
     /** @return a runner that starts a daemon thread per task (outside a container) */
     static BackgroundRunner daemonThreads() {
         return (name, task, refused) -> {

@@ -50,11 +50,25 @@ public final class WorkManagerRunner implements BackgroundRunner {
 
     @Override
     public void run(String name, Runnable task, Runnable refused) {
+        run(name, task, refused, startTimeoutMillis);
+    }
+
+    /**
+     * Schedules the task with the start timeout {@link WorkManager#IMMEDIATE}: the work manager takes it when a thread
+     * of its long-running pool, or room in its queue, is free now, and refuses it at once otherwise
+     * ({@link WorkException#START_TIMED_OUT}), without holding the caller.
+     */
+    @Override
+    public void offer(String name, Runnable task, Runnable refused) {
+        run(name, task, refused, WorkManager.IMMEDIATE);
+    }
+
+    private void run(String name, Runnable task, Runnable refused, long timeoutMillis) {
         Consumer<WorkException> report = e -> {
-            LOG.taskRefused(name, why(e, startTimeoutMillis));
+            LOG.taskRefused(name, why(e, timeoutMillis));
             refused.run();
         };
-        WorkException now = schedule(workManager, name, task, () -> { }, startTimeoutMillis, report);
+        WorkException now = schedule(workManager, name, task, () -> { }, timeoutMillis, report);
         if (now != null) {
             report.accept(now);
         }
@@ -93,7 +107,8 @@ public final class WorkManagerRunner implements BackgroundRunner {
      */
     public static String why(WorkException e, long startTimeoutMillis) {
         if (WorkException.START_TIMED_OUT.equals(e.getErrorCode())) {
-            return "no thread or room in its queue within the start timeout of " + startTimeoutMillis + " ms";
+            return startTimeoutMillis == WorkManager.IMMEDIATE ? "no thread or room in its queue now"
+                    : "no thread or room in its queue within the start timeout of " + startTimeoutMillis + " ms";
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }

@@ -55,6 +55,29 @@ class WorkManagerRunnerTest {
         }
     }
 
+    /**
+     * A task only offered (the move of a transmission backlog, which a reader's thread hands over) is refused at once
+     * when the pool has no thread or room, not after the start timeout (10 s by default): told once, said at WARN.
+     */
+    @Test
+    void aTaskOfferedToAPoolWithoutRoomIsRefusedAtOnce() throws Exception {
+        FakeWorkManager works = new FakeWorkManager();
+        works.limitThreads(0);
+        works.limitQueue(0);
+        AtomicInteger refused = new AtomicInteger();
+        try (LogRecords log = LogRecords.of(WorkManagerRunner.class)) {
+            try {
+                CompletableFuture.runAsync(() -> new WorkManagerRunner(works).offer(TASK, () -> { },
+                        refused::incrementAndGet)).get(5, TimeUnit.SECONDS);
+            } finally {
+                works.limitQueue(Integer.MAX_VALUE);
+            }
+            assertEquals(1, refused.get(), "its owner told once");
+            String warning = log.messages(Level.WARNING, "SSBJCA0106").get(0);
+            assertTrue(warning.contains(TASK) && warning.contains("no thread or room in its queue now"), warning);
+        }
+    }
+
     /** IronJacamar tells the listener of a refusal, then throws it: one refusal all the same. */
     @Test
     void aTaskRefusedAtOnceIsToldOnce() throws Exception {

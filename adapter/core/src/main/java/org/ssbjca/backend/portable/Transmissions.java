@@ -168,19 +168,31 @@ final class Transmissions {
 
     /**
      * Hands a queue's backlog to a background move, unless one of this broker takes it already or the broker closed.
-     * Returns once the runner took it: at once, or, in WildFly, within the work manager's start timeout when its
-     * long-running pool is full; a move the container refuses never runs (the next repair pass starts another).
+     * Its caller is a reader's thread, so the move is only offered ({@link BackgroundRunner#offer}): in WildFly the
+     * work manager takes it if its long-running pool has a thread or room in its queue now, and refuses it at once
+     * otherwise, never holding the caller. A move refused, or that the runner failed to take (it threw, thrown on),
+     * is stopped and forgotten: it never runs, and the next repair pass moves a page and offers another. The lock
+     * guards the registration only, not the hand-over: {@link #close} stops whatever is registered, and a move it
+     * stopped before it began returns at once when it gets a thread ({@link org.ssbjca.support.TaskEnd#begin}).
      */
-    private synchronized void startMove(String queue) {
-        if (closed || moves.containsKey(queue)) {
-            return;
-        }
+    private void startMove(String queue) {
         BacklogMove move = new BacklogMove(this, broker, queue);
-        moves.put(queue, move);
-        runner.run("ssb-jca move of ssb.transmission_queue onto " + queue + " of " + broker.config(), move, () -> {
+        synchronized (this) {
+            if (closed || moves.putIfAbsent(queue, move) != null) {
+                return;
+            }
+        }
+        Runnable refused = () -> {
             move.stop();
             ended(queue, move);
-        });
+        };
+        try {
+            runner.offer("ssb-jca move of ssb.transmission_queue onto " + queue + " of " + broker.config(), move,
+                    refused);
+        } catch (Throwable e) {
+            refused.run();
+            throw e;
+        }
     }
 
     /**

@@ -405,6 +405,102 @@ class TransmissionsTest {
         }
     }
 
+    /**
+     * The hand-off of a backlog's rest to the work manager never holds the reader that moved its first page (which
+     * holds its activation's reconnect gate) nor the repair pass (which runs in a reader's delivery transaction): with
+     * no thread or room in the long-running pool (WildFly's then blocks the caller for the start timeout, 10 s) the
+     * move is refused at once (SSBJCA0106), and once the pool has room the next repair pass offers it again and the
+     * rest is moved. Before, each call waited the 10 s start timeout, holding the lock of every queue's hand-off.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPoolWithoutRoomRefusesTheMoveAtOnceAndTheNextRepairPassOffersItAgain(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords refusals = LogRecords.of(org.ssbjca.brokers.WorkManagerRunner.class)) {
+            org.ssbjca.fakes.FakeWorkManager works = new org.ssbjca.fakes.FakeWorkManager();
+            AtomicLong nanos = new AtomicLong();
+            try (PortableBroker node = new PortableBroker(h.db.source(),
+                    new org.ssbjca.brokers.WorkManagerRunner(works), PortableOptions.defaults(), nanos::get);
+                    Connection c = h.db.source().open()) {
+                repairPass(node); // the first look's pass: nothing yet
+                h.execute(DISABLE);
+                Map<UUID, List<String>> sent = sendBacklog(h);
+                h.execute(ENABLE);
+                works.limitThreads(0);
+                works.limitQueue(0); // no thread, no room: WildFly blocks a caller for its start timeout
+
+                java.util.concurrent.CompletableFuture.runAsync(() -> node.transmissions().moveIfDue(c, QUEUE))
+                        .get(5, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(BACKLOG - Transmissions.PAGE, transmissions(h), "the reader moved its page");
+                assertEquals(1, refusals.messages(Level.WARNING, "SSBJCA0106").size(), "the rest refused at once");
+
+                nanos.addAndGet(Duration.ofMillis(Housekeeping.REPAIR_MILLIS).toNanos());
+                java.util.concurrent.CompletableFuture.runAsync(() -> repairPass(node))
+                        .get(5, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(BACKLOG - 2L * Transmissions.PAGE, transmissions(h), "the pass moved its page");
+                assertEquals(2, refusals.messages(Level.WARNING, "SSBJCA0106").size(), "the rest refused at once");
+
+                works.limitThreads(Integer.MAX_VALUE);
+                works.limitQueue(Integer.MAX_VALUE);
+                nanos.addAndGet(Duration.ofMillis(Housekeeping.REPAIR_MILLIS).toNanos());
+                repairPass(node);
+                org.awaitility.Awaitility.await("the next pass offered the move again, which moved the rest")
+                        .atMost(Duration.ofSeconds(30)).until(() -> transmissions(h) == 0);
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /**
+     * A runner that throws as it is handed a move leaves no move registered for the queue: the next move of the
+     * queue (here a reader's) moves a page and hands the rest over again. Before, the queue kept the move that never
+     * ran, and every later move of this broker passed the queue over.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aRunnerThatThrowsLeavesTheQueueToTheNextMove(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords logs = LogRecords.of(Transmissions.class)) {
+            h.execute(DISABLE);
+            Map<UUID, List<String>> sent = sendBacklog(h);
+            h.execute(ENABLE);
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean(true);
+            BackgroundRunner runner = (name, task, refused) -> {
+                if (name.contains(MOVE_TASK) && failing.getAndSet(false)) {
+                    throw new IllegalStateException("the runner fails");
+                }
+                holding(handedOver).run(name, task, refused);
+            };
+            try (PortableBroker node = new PortableBroker(h.db.source(), runner, PortableOptions.defaults(),
+                    new AtomicLong()::get); Connection c = h.db.source().open()) {
+                node.transmissions().moveIfDue(c, QUEUE);
+                assertEquals(BACKLOG - Transmissions.PAGE, transmissions(h), "the reader moved its page");
+                assertEquals(1, logs.messages(Level.WARNING, "SSBJCA0122").size(), "the runner's failure logged");
+
+                node.transmissions().moveIfDue(c, QUEUE);
+                assertEquals(BACKLOG - 2L * Transmissions.PAGE, transmissions(h), "the next reader moves a page");
+                assertEquals(1, handedOver.size(), "and hands the rest over");
+                handedOver.values().iterator().next().run();
+                assertEquals(0, transmissions(h));
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /** A look at another queue, which finds nothing and so runs the housekeeping's pass when it is due. */
+    private static void repairPass(PortableBroker node) {
+        try (Connection c = node.source().open()) {
+            BrokerSession s = node.session(c);
+            assertEquals(List.of(), s.receive(ReceiveRequest.from(InboundHarness.INITIATOR_QUEUE)
+                    .timeout(Duration.ZERO)));
+            c.commit();
+            s.afterCompletion(true);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** @return a runner that keeps the broker's moves of backlogs (by name) for the test to run, and drops the rest */
     private static BackgroundRunner holding(Map<String, Runnable> moves) {
         return (name, task, refused) -> {
