@@ -27,9 +27,10 @@ final class BacklogMove implements Runnable {
     private static final AdapterLog LOG = Transmissions.LOG;
     /**
      * How many failures of a page in a row end the move: a page fails when a row it needs stays locked for more than
-     * {@value Transmissions#LOCK_WAIT_MILLIS} ms (a delivery that replied on the conversation holds its endpoint until
-     * it commits), or when its connection is lost; it is tried again, on a new connection, after 0.2, 0.4, 0.8 and
-     * 1.6 s ({@code SSBJCA0123} at debug).
+     * {@value Transmissions#BACKGROUND_LOCK_WAIT_MILLIS} ms (a delivery that replied on the conversation holds its
+     * endpoint until it commits; the move holds no reader, so it waits that long), or when its connection is lost; it
+     * is tried again after 0.2, 0.4, 0.8 and 1.6 s ({@code SSBJCA0123} at debug), on a new connection when the
+     * connection was lost, else on the same.
      */
     static final int MAX_FAILURES = 5;
 
@@ -69,11 +70,13 @@ final class BacklogMove implements Runnable {
                         own = broker.source().open();
                         own.setAutoCommit(true);
                     }
-                    page = transmissions.movePage(own, queue);
+                    page = transmissions.movePageInBackground(own, queue);
                     due = page.moved() + page.dropped() > 0
                             || Jdbc.exists(own, broker.sql().transmissionsDueTo, queue);
                 } catch (SQLException | RuntimeException e) {
-                    own = closed(own); // a lost connection is opened again
+                    if (lost(e)) {
+                        own = closed(own); // opened again for the next try
+                    }
                     if (++failures >= MAX_FAILURES) {
                         LOG.transmissionsNotMoved(e, queue, e.getMessage());
                         break;
@@ -111,6 +114,19 @@ final class BacklogMove implements Runnable {
             transmissions.ended(queue, this);
             end.reached();
         }
+    }
+
+    /**
+     * @return whether the failure may have lost the connection: the database said so, or it is no database error
+     *         (the page rolled back; a lock wait that timed out leaves the connection as good as before)
+     */
+    private boolean lost(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql) {
+                return broker.connectionLost(sql);
+            }
+        }
+        return true;
     }
 
     /** Closes the move's connection, if it has one; a failure to close is of no consequence. */

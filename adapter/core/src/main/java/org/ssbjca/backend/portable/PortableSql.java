@@ -374,12 +374,21 @@ final class PortableSql {
     final String transmissionsDueTo = "SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ?"
             + " AND q.is_receive_enabled"
             + " AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)";
+    /** Whether a lock wait is bounded in the transaction (PostgreSQL), not in the connection's session (H2). */
+    private final boolean lockWaitInTransaction;
+
     /**
-     * Bounds the lock waits of a move of transmissions ({@code Transmissions.LOCK_WAIT_MILLIS}), in its transaction
-     * (PostgreSQL) or its own connection's session (H2): a row an uncommitted END CONVERSATION deletes, the calling
-     * RECEIVE's own transaction's among them, fails the move at once instead of holding the RECEIVE.
+     * Bounds the lock waits of a move of transmissions, in its transaction (PostgreSQL) or its own connection's
+     * session (H2): a reader's or the repair pass's page ({@code Transmissions.LOCK_WAIT_MILLIS}) fails at once on a
+     * row an uncommitted END CONVERSATION deletes, the calling RECEIVE's own transaction's among them, instead of
+     * holding the RECEIVE; a background move's page ({@code Transmissions.BACKGROUND_LOCK_WAIT_MILLIS}) waits longer.
+     *
+     * @param millis the longest wait for a lock, a number the adapter chose
+     * @return the statement
      */
-    final String moveLockWait;
+    String moveLockWait(int millis) {
+        return lockWaitInTransaction ? "SET LOCAL lock_timeout = '" + millis + "ms'" : "SET LOCK_TIMEOUT " + millis;
+    }
     /**
      * The target endpoint of a transmission being moved, locked ({@code Transmissions.move}): its group and state as
      * committed now, so that an END CONVERSATION or MOVE CONVERSATION of that side waits for the move's commit, or the
@@ -559,7 +568,7 @@ final class PortableSql {
         insertGroupAndEndpoint = dialect.receivesInOneStatement ? "WITH g AS (" + insertGroup + ") " + insertEndpoint
                 : null;
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + dialect.nextTurn + " WHERE conversation_group_id = ?";
-        moveLockWait = dialect.receivesInOneStatement ? "SET LOCAL lock_timeout = '200ms'" : "SET LOCK_TIMEOUT 200";
+        lockWaitInTransaction = dialect.receivesInOneStatement;
         attemptsOfMessages = dialect.receivesInOneStatement
                 ? "SELECT k.conversation_handle, k.message_sequence_number, a.attempts"
                         + " FROM unnest(CAST(? AS UUID[]), CAST(? AS BIGINT[])) AS k(conversation_handle,"

@@ -54,8 +54,16 @@ final class Transmissions {
     static final AdapterLog LOG = AdapterLog.of(Transmissions.class);
     /** How many rows one read of a queue's transmissions takes, and at most one transaction of a move moves. */
     static final int PAGE = 200;
-    /** How long a move waits at most for a lock. */
+    /**
+     * How long a page of a reader's move or of the repair pass waits at most for a lock: both run on a reader's thread,
+     * and a background move, which holds no reader, waits again this long when another mover holds the queue.
+     */
     static final int LOCK_WAIT_MILLIS = 200;
+    /**
+     * How long a page of a background move waits at most for each lock: it holds no reader, and a delivery that
+     * replied on a conversation holds that endpoint's row until it commits, which a 200 ms wait failed at.
+     */
+    static final int BACKGROUND_LOCK_WAIT_MILLIS = 5_000;
 
     private final PortableBroker broker;
     private final BackgroundRunner runner;
@@ -63,6 +71,8 @@ final class Transmissions {
     private final Map<String, BacklogMove> moves = new ConcurrentHashMap<>();
     /** Whether the broker closed (guarded by this): no move starts after. */
     private boolean closed;
+    /** How long a page of a background move waits at most for a lock; shorter in tests. */
+    private volatile int backgroundLockWaitMillis = BACKGROUND_LOCK_WAIT_MILLIS;
 
     /**
      * @param broker the broker
@@ -135,7 +145,8 @@ final class Transmissions {
 
     /**
      * Moves at most a page ({@value #PAGE}) of one queue's transmissions in a transaction of their own on
-     * {@code own}, its lock waits bounded, committed; nothing when another transaction moves the queue's now.
+     * {@code own}, each lock wait at most {@value #LOCK_WAIT_MILLIS} ms (a reader's and the repair pass's page),
+     * committed; nothing when another transaction moves the queue's now.
      *
      * @param own a connection of the mover's own
      * @param queue the queue
@@ -143,12 +154,34 @@ final class Transmissions {
      * @throws SQLException if the move failed (rolled back)
      */
     Moved movePage(Connection own, String queue) throws SQLException {
+        return movePage(own, queue, LOCK_WAIT_MILLIS);
+    }
+
+    /**
+     * As {@link #movePage(Connection, String)}, for a page of a background move: each lock wait at most
+     * {@link #backgroundLockWaitMillis()}.
+     */
+    Moved movePageInBackground(Connection own, String queue) throws SQLException {
+        return movePage(own, queue, backgroundLockWaitMillis);
+    }
+
+    private Moved movePage(Connection own, String queue, int lockWaitMillis) throws SQLException {
         return PortableSession.inOwnTransaction(broker, own, session -> {
             try (java.sql.Statement st = own.createStatement()) {
-                st.execute(broker.sql().moveLockWait);
+                st.execute(broker.sql().moveLockWait(lockWaitMillis));
             }
             return move(broker.sql(), session, queue, PAGE);
         });
+    }
+
+    /** @return how long a page of a background move waits at most for each lock */
+    int backgroundLockWaitMillis() {
+        return backgroundLockWaitMillis;
+    }
+
+    /** @param millis how long a page of a background move waits at most for each lock from now on (tests) */
+    void backgroundLockWaitMillis(int millis) {
+        this.backgroundLockWaitMillis = millis;
     }
 
     /** Logs what a move did ({@code SSBJCA0121}) when it did something. */

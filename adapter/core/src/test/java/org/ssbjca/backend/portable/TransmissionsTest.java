@@ -279,9 +279,9 @@ class TransmissionsTest {
 
     /**
      * A page of the background move that keeps failing (a target endpoint another transaction holds past the move's
-     * lock wait) rolls back alone each time: the pages before it stay committed, the task ends after
-     * {@value BacklogMove#MAX_FAILURES} failures in a row (logged once), and a later move takes the rest; nothing is
-     * lost or moved twice, and each conversation's messages arrive in the order sent.
+     * lock wait, 200 ms here, not its 5 s) rolls back alone each time: the pages before it stay committed, the task
+     * ends after {@value BacklogMove#MAX_FAILURES} failures in a row (logged once), and a later move takes the rest;
+     * nothing is lost or moved twice, and each conversation's messages arrive in the order sent.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -298,10 +298,8 @@ class TransmissionsTest {
             try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
                     PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open();
                     Connection locker = h.db.source().open()) {
-                try (java.sql.Statement st = locker.createStatement()) {
-                    st.execute("SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = '" + held
-                            + "' FOR UPDATE");
-                }
+                node.transmissions().backgroundLockWaitMillis(Transmissions.LOCK_WAIT_MILLIS);
+                lockEndpoint(locker, held);
                 node.transmissions().moveIfDue(c, QUEUE);
                 assertEquals(1, handedOver.size(), "the rest handed to a background task");
                 handedOver.values().iterator().next().run();
@@ -322,9 +320,9 @@ class TransmissionsTest {
     }
 
     /**
-     * A page of the background move that fails once (a delivery holds a target endpoint a while: here a session of the
-     * test, which lets it go once the failure is logged) is tried again and the move goes on: every message moved
-     * once, in order, and no failure of the move logged.
+     * A page of the background move that fails once (a delivery holds a target endpoint past the move's lock wait,
+     * 200 ms here: a session of the test, which lets it go once the failure is logged) is tried again and the move
+     * goes on: every message moved once, in order, and no failure of the move logged.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -340,10 +338,8 @@ class TransmissionsTest {
             try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
                     PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open();
                     Connection locker = h.db.source().open()) {
-                try (java.sql.Statement st = locker.createStatement()) {
-                    st.execute("SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = '" + held
-                            + "' FOR UPDATE");
-                }
+                node.transmissions().backgroundLockWaitMillis(Transmissions.LOCK_WAIT_MILLIS);
+                lockEndpoint(locker, held);
                 node.transmissions().moveIfDue(c, QUEUE);
                 java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
                         handedOver.values().iterator().next());
@@ -485,6 +481,55 @@ class TransmissionsTest {
                 assertEquals(0, transmissions(h));
                 assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
             }
+        }
+    }
+
+    /**
+     * The background move blocks no reader, so it waits for a row that a delivery holds (a reply holds its
+     * endpoint until the delivery commits) seconds, not the 200 ms of a reader's page: a page whose target endpoint
+     * another transaction holds for a second waits for it and moves, no page failed. Before, the page failed at 200
+     * ms and rolled back (SSBJCA0123), and five such failures in a row ended the move.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPageWhoseEndpointADeliveryHoldsAWhileWaitsForItAndMoves(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords logs = LogRecords.of(Transmissions.class)) {
+            h.execute(DISABLE);
+            List<Conversation> begun = new ArrayList<>();
+            Map<UUID, List<String>> sent = sendBacklog(h, begun);
+            h.execute(ENABLE);
+            // the sixth conversation's messages are the third page's second half (each conversation half a page)
+            UUID held = h.query(a -> a.peerHandle(begun.get(5).handle()));
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
+                    PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open();
+                    Connection locker = h.db.source().open()) {
+                lockEndpoint(locker, held);
+                node.transmissions().moveIfDue(c, QUEUE);
+                java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
+                        handedOver.values().iterator().next());
+                org.awaitility.Awaitility.await("the move reached the third page").atMost(Duration.ofSeconds(10))
+                        .until(() -> h.depth(QUEUE) == 2L * Transmissions.PAGE);
+                org.awaitility.Awaitility.await("the endpoint held a second").during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> transmissions(h) == BACKLOG - 2L * Transmissions.PAGE);
+                locker.rollback();
+                move.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+                assertEquals(List.of(), logs.messages(Level.FINE, "SSBJCA0123"), "no page failed");
+                assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0122"), "the move did not give up");
+                assertEquals(0, transmissions(h));
+                assertEquals(sent, receiveAll(node), "each message once, each conversation's in the order sent");
+            }
+        }
+    }
+
+    /** Locks a conversation endpoint's row in the locker's transaction, as a delivery that replied on it does. */
+    private static void lockEndpoint(Connection locker, UUID handle) throws java.sql.SQLException {
+        try (java.sql.Statement st = locker.createStatement()) {
+            st.execute("SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = '" + handle
+                    + "' FOR UPDATE");
         }
     }
 
