@@ -364,6 +364,6 @@ public interface AdapterLog extends BasicLogger {
     void tableNotFoundYet(String activation, String what);
 
     @LogMessage(level = WARN)
-    @Message(id = 117, value = "the PostgreSQL notification %s of %s did not stop within %d ms")
+    @Message(id = 117, value = "the %s of %s did not stop within %d ms")
     void backgroundTaskDidNotStop(String task, Object database, long millis);
 }

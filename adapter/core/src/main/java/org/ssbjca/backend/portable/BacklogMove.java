@@ -147,6 +147,11 @@ final class BacklogMove implements Runnable {
         end.dropIfWaiting();
     }
 
+    /** @return the queue whose backlog it moves */
+    String queue() {
+        return queue;
+    }
+
     /** @return the move's end, reached once it left its thread, or by a stop before it began */
     TaskEnd end() {
         return end;

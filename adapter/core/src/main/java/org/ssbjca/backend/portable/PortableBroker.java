@@ -31,10 +31,12 @@ public final class PortableBroker implements Broker {
     private static final AdapterLog LOG = AdapterLog.of(PortableBroker.class);
 
     /**
-     * How long {@link #close()} waits at most for the moves of transmission backlogs to end (each ends after its page,
-     * whose lock waits are bounded), and for the listener and the notifier: the listener looks at its stop
-     * flag every 500 ms, between waits for notifications; longer only while it checks a silent connection (at most
-     * 2 s) or connects to a database that does not answer; the notifier waits at most
+     * How long {@link #close()} waits at most for the moves of transmission backlogs to end, then for the listener and
+     * the notifier (each in turn, logged {@code SSBJCA0117} when one is still running). A move ends after the page it
+     * moves now, or the pause it sleeps before trying a failed page again (at most 1.6 s); a page can take longer
+     * than this, since each row it locks may wait {@value Transmissions#BACKGROUND_LOCK_WAIT_MILLIS} ms. The listener
+     * looks at its stop flag every 500 ms, between waits for notifications; longer only while it checks a silent
+     * connection (at most 2 s) or connects to a database that does not answer; the notifier waits at most
      * {@link PgNotifier#NETWORK_TIMEOUT_MILLIS} for each answer of the database.
      */
     static final long STOP_WAIT_MILLIS = 5_000;
@@ -199,7 +201,8 @@ public final class PortableBroker implements Broker {
             notifier.stop();
             for (BackgroundTask task : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, List.of(listener, notifier),
                     BackgroundTask::end)) {
-                LOG.backgroundTaskDidNotStop(task == listener ? "listener" : "notifier", config, STOP_WAIT_MILLIS);
+                LOG.backgroundTaskDidNotStop(task == listener ? "PostgreSQL notification listener"
+                        : "PostgreSQL notifier", config, STOP_WAIT_MILLIS);
             }
         }
     }

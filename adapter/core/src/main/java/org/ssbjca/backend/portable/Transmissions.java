@@ -237,7 +237,9 @@ final class Transmissions {
     }
 
     /**
-     * Stops the background moves, each after the page it moves now, and waits for them at most {@code millis}.
+     * Stops the background moves, each after the page it moves now (or the pause it sleeps before its next try), and
+     * waits for them at most {@code millis}; one still running then is logged ({@code SSBJCA0117}) and left to end
+     * by itself. One that never got a thread is not waited for.
      *
      * @param millis how long to wait at most
      */
@@ -248,7 +250,10 @@ final class Transmissions {
             stopping = List.copyOf(moves.values());
         }
         stopping.forEach(BacklogMove::stop);
-        org.ssbjca.support.TaskEnd.notEndedWithin(millis, stopping, BacklogMove::end);
+        for (BacklogMove late : org.ssbjca.support.TaskEnd.notEndedWithin(millis, stopping, BacklogMove::end)) {
+            LOG.backgroundTaskDidNotStop("move of ssb.transmission_queue onto queue " + late.queue(), broker.config(),
+                    millis);
+        }
     }
 
     /**

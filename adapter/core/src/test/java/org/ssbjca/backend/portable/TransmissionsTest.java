@@ -525,6 +525,45 @@ class TransmissionsTest {
         }
     }
 
+    /**
+     * A background move still in a page when the broker's close has waited its time (here a lock wait on a target
+     * endpoint another transaction holds) is said at WARN (SSBJCA0117), naming its queue; it ends after that page.
+     * Before, the close dropped the list of the moves still running and said nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aMoveStillRunningWhenTheCloseGivesUpIsLogged(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords logs = LogRecords.of(Transmissions.class)) {
+            h.execute(DISABLE);
+            List<Conversation> begun = new ArrayList<>();
+            sendBacklog(h, begun);
+            h.execute(ENABLE);
+            UUID held = h.query(a -> a.peerHandle(begun.get(5).handle()));
+            Map<String, Runnable> handedOver = new ConcurrentHashMap<>();
+            try (PortableBroker node = new PortableBroker(h.db.source(), holding(handedOver),
+                    PortableOptions.defaults(), new AtomicLong()::get); Connection c = h.db.source().open();
+                    Connection locker = h.db.source().open()) {
+                lockEndpoint(locker, held);
+                node.transmissions().moveIfDue(c, QUEUE);
+                java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
+                        handedOver.values().iterator().next());
+                org.awaitility.Awaitility.await("the move waits in the third page").atMost(Duration.ofSeconds(10))
+                        .until(() -> h.depth(QUEUE) == 2L * Transmissions.PAGE);
+                org.awaitility.Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                        .until(() -> transmissions(h) == BACKLOG - 2L * Transmissions.PAGE);
+
+                node.transmissions().close(100);
+
+                List<String> late = logs.messages(Level.WARNING, "SSBJCA0117");
+                assertEquals(1, late.size(), late.toString());
+                assertTrue(late.get(0).contains(QUEUE), late.get(0));
+                locker.rollback();
+                move.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        }
+    }
+
     /** Locks a conversation endpoint's row in the locker's transaction, as a delivery that replied on it does. */
     private static void lockEndpoint(Connection locker, UUID handle) throws java.sql.SQLException {
         try (java.sql.Statement st = locker.createStatement()) {
