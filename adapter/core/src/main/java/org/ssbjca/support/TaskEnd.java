@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * The end of a task that runs on a thread of its own (a reader, the PostgreSQL listener) and that its owner, once it
+ * The end of a task that runs on a thread of its own (a reader, the PostgreSQL listener, the move of a transmission
+ * backlog) and that its owner, once it
  * has asked the task to stop, waits for: the task marks its end as the last thing it does on its thread. A task that
  * {@link #begin()}s can also be dropped before it has a thread ({@link #dropIfWaiting()}); its end is then reached by
  * the drop, and either the task began or it was dropped, never both, so its end is reached once.
@@ -50,7 +51,8 @@ public final class TaskEnd {
 
     /**
      * @return whether the task waits for a thread: neither begun nor dropped (every task of the adapter calls
-     *         {@link #begin()} first: the readers of queues and tables, the PostgreSQL listener and notifier)
+     *         {@link #begin()} first: the readers of queues and tables, the PostgreSQL listener and notifier, the
+     *         moves of transmission backlogs, {@code BacklogMove})
      */
     public boolean waiting() {
         return state.get() == WAITING;
