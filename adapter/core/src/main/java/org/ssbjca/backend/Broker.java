@@ -83,6 +83,18 @@ public interface Broker extends AutoCloseable {
      */
     void prepareSchema(Connection connection, boolean create) throws SQLException;
 
+    /**
+     * What the database's server can do ({@link Platform}): read from the server once, on the first call that reaches
+     * it (SQL Server: {@code SERVERPROPERTY('EngineEdition')}), then remembered; the portable backends can do
+     * everything.
+     *
+     * @return the platform
+     * @throws SQLException if the server cannot be asked (it is down): the next call asks again
+     */
+    default Platform platform() throws SQLException {
+        return Platform.COMPLETE;
+    }
+
     /** @return the in-process wake-up signals of this database's queues */
     QueueSignals signals();
 

@@ -4,6 +4,7 @@ import org.ssbjca.support.AdapterLog;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.Method;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,8 +72,9 @@ public final class EndpointActivation {
     /**
      * Starts the readers.
      *
-     * @throws ResourceException if the bean implements no listener interface of this adapter, or the work manager
-     *         refused every reader
+     * @throws ResourceException if the bean implements no listener interface of this adapter, the database has no
+     *         Service Broker (Azure SQL Database; checked here when it answers, else by the readers as they connect),
+     *         or the work manager refused every reader
      */
     public void start() throws ResourceException {
         database = ra.registry().get(spec.database());
@@ -88,6 +90,13 @@ public final class EndpointActivation {
                     + "ConversationGroupListener", e);
         }
         deliveryMode = DeliveryMode.of(settings, transacted);
+        try {
+            requirePlatform();
+        } catch (IllegalStateException e) {
+            throw new ResourceException(e.getMessage(), e);
+        } catch (SQLException e) {
+            // the database is down: the readers check when they connect
+        }
         int readers = new ActivationValues(spec).maxReaders();
         setMaxReaders(readers);
         if (readerCount() == 0 && !stopped) {
@@ -96,6 +105,20 @@ public final class EndpointActivation {
         }
         LOG.activated(name(), database.source().config(), readerCount(), deliveryMode.describe(),
                 batchListener ? "conversation group" : "per message");
+    }
+
+    /**
+     * Checks that the database's server has Service Broker ({@link PlatformRequirements#queueRefusal}); asked of the
+     * server once per database.
+     *
+     * @throws IllegalStateException if it has none (Azure SQL Database), saying what to do
+     * @throws SQLException if the server cannot be asked
+     */
+    void requirePlatform() throws SQLException {
+        String refusal = PlatformRequirements.queueRefusal(database.broker().platform(), name());
+        if (refusal != null) {
+            throw new IllegalStateException(refusal);
+        }
     }
 
     /**

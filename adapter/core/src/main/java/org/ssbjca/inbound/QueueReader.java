@@ -197,6 +197,7 @@ final class QueueReader implements Reader {
                         LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeout(),
                                 activation.database().source().config());
                     }
+                    activation.requirePlatform();
                     requireQueueReady();
                 }
             } finally {

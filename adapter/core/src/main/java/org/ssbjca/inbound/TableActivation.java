@@ -72,13 +72,22 @@ public final class TableActivation {
      * Resolves the table and starts the readers.
      *
      * @throws ResourceException if the table or a column does not exist (naming its property), the bean is not a
-     *         {@link TableRowListener}, or the container's work manager refused every reader (one it refuses, its
+     *         {@link TableRowListener}, the database cannot run it (a transacted bean on a server without XA: Azure
+     *         SQL Database), or the container's work manager refused every reader (one it refuses, its
      *         long-running pool's threads and queue all taken, never runs and is logged: SSBJCA0015)
      */
     public void start() throws ResourceException {
         database = ra.registry().get(settings.database);
         try {
+            method = TableRowListener.class.getMethod("onRow", TableRow.class);
+            transacted = factory.isDeliveryTransacted(method);
+        } catch (NoSuchMethodException e) {
+            throw new ResourceException("the bean " + name() + " does not implement TableRowListener", e);
+        }
+        try {
             queue();
+        } catch (IllegalStateException e) {
+            throw new ResourceException(e.getMessage(), e); // the database cannot run this bean
         } catch (IllegalArgumentException e) {
             if (!e.getMessage().startsWith("table:")) {
                 throw new ResourceException("ssb-jca table activation property '"
@@ -89,12 +98,6 @@ public final class TableActivation {
         } catch (SQLException e) {
             // the database is down: readers look again, with backoff, as they reconnect
             LOG.tableNotFoundYet(name(), e.getMessage());
-        }
-        try {
-            method = TableRowListener.class.getMethod("onRow", TableRow.class);
-            transacted = factory.isDeliveryTransacted(method);
-        } catch (NoSuchMethodException e) {
-            throw new ResourceException("the bean " + name() + " does not implement TableRowListener", e);
         }
         List<TableReader> added = new ArrayList<>();
         synchronized (this) {
@@ -264,12 +267,18 @@ public final class TableActivation {
     }
 
     /**
-     * @return the queue, its table resolved against the catalog on first use
+     * @return the queue, its table resolved against the catalog on first use, after the database's server is found
+     *     able to run the bean ({@link PlatformRequirements#tableRefusal})
      * @throws IllegalArgumentException naming the property whose table or column the database does not have
+     * @throws IllegalStateException if the database's server cannot run the bean, saying what to do
      * @throws SQLException if the catalog cannot be read
      */
     synchronized TableQueue queue() throws SQLException {
         if (queue == null) {
+            String refusal = PlatformRequirements.tableRefusal(database.broker().platform(), name(), transacted);
+            if (refusal != null) {
+                throw new IllegalStateException(refusal);
+            }
             try (Connection c = database.source().open()) {
                 TableDefinition.Resolved resolved = settings.definition.resolve(c);
                 c.rollback();

@@ -1,6 +1,7 @@
 package org.ssbjca.backend.sqlserver;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.transaction.xa.XAResource;
@@ -13,6 +14,7 @@ import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
+import org.ssbjca.backend.Platform;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
 import org.ssbjca.support.ConnectionLossXAResource;
@@ -28,7 +30,12 @@ import org.ssbjca.support.ConnectionLossXAResource;
  */
 public final class SqlServerBroker implements Broker {
 
+    /** {@code SERVERPROPERTY('EngineEdition')} of Azure SQL Database. */
+    static final int AZURE_SQL_DATABASE_EDITION = 5;
+
+    private final ConnectionSource source;
     private final DatabaseConfig config;
+    private volatile Platform platform;
     private final QueueSignals signals = new QueueSignals();
     private final GroupPresence priorities = new GroupPresence();
     private final GroupPresence holds = GroupPresence.ofHolds();
@@ -38,6 +45,7 @@ public final class SqlServerBroker implements Broker {
      * @param runner background task runner; SQL Server needs none
      */
     public SqlServerBroker(ConnectionSource source, BackgroundRunner runner) {
+        this.source = source;
         this.config = source.config();
         if (config.kind() != BackendKind.SQLSERVER) {
             throw new IllegalArgumentException("not a SQL Server database: " + config);
@@ -88,6 +96,36 @@ public final class SqlServerBroker implements Broker {
     @Override
     public void prepareSchema(Connection connection, boolean create) throws SQLException {
         SchemaVersion.check(connection, TSqlLedger.SCHEMA_VERSION, "sql/sqlserver/install.sql (as a DBA)");
+    }
+
+    /** Asks the server its engine edition once (one connection, one statement), then remembers it. */
+    @Override
+    public Platform platform() throws SQLException {
+        Platform p = platform;
+        if (p == null) {
+            try (Connection c = source.open()) {
+                p = platformOf(c);
+                c.rollback();
+            }
+            platform = p;
+        }
+        return p;
+    }
+
+    /**
+     * @param connection a connection to the server
+     * @return {@link Platform#AZURE_SQL_DATABASE} for engine edition 5, else {@link Platform#COMPLETE} (SQL Server,
+     *         Azure SQL Managed Instance: Service Broker there, and XA once MS DTC and the XA procedures are set up)
+     * @throws SQLException on a database error
+     */
+    public static Platform platformOf(Connection connection) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(TSqlAdmin.ENGINE_EDITION);
+            try (ResultSet rs = s.getResultSet()) {
+                return rs.next() && rs.getInt(1) == AZURE_SQL_DATABASE_EDITION ? Platform.AZURE_SQL_DATABASE
+                        : Platform.COMPLETE;
+            }
+        }
     }
 
     @Override

@@ -97,4 +97,11 @@ final class TSqlAdmin {
             + "SELECT TOP (@max) e.conversation_handle\n"
             + ENDPOINTS + " AND s.name = @service AND e.state = @state\n"
             + "ORDER BY e.lifetime;";
+
+    /**
+     * The server's engine edition: 5 is Azure SQL Database, 8 Azure SQL Managed Instance, 2 to 4 SQL Server
+     * (SERVERPROPERTY answers {@code sql_variant}; cast, it is read as an int).
+     * https://learn.microsoft.com/sql/t-sql/functions/serverproperty-transact-sql
+     */
+    static final String ENGINE_EDITION = "SELECT CAST(SERVERPROPERTY('EngineEdition') AS INT) AS engine_edition;";
 }
