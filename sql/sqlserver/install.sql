@@ -25,6 +25,8 @@
 --  3. Queues created WITH POISON_MESSAGE_HANDLING (STATUS = OFF): the adapter counts failed deliveries and moves
 --     poison messages to ssb.dead_letter itself; SQL Server must not disable the queue after five rollbacks.
 --     https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql
+-- On Azure SQL Database (no Service Broker, no MS DTC) only table queues with beans without a container transaction
+-- run: skip 1 to 3 and run this script for the tables.
 
 IF SCHEMA_ID(N'ssb') IS NULL
     EXEC (N'CREATE SCHEMA [ssb] AUTHORIZATION [dbo]');

@@ -29,6 +29,8 @@ public final class AzureSqlDatabaseDouble {
 
     /** XA calls the adapter made on the double's connections (each failed). */
     public final AtomicInteger xaCalls = new AtomicInteger();
+    /** How many of the next questions for the server's edition fail, as when the database does not answer. */
+    public final AtomicInteger unanswered = new AtomicInteger();
 
     private AzureSqlDatabaseDouble() {
     }
@@ -52,7 +54,7 @@ public final class AzureSqlDatabaseDouble {
         Broker broker = h2.broker();
         Broker azure = (Broker) Proxy.newProxyInstance(Broker.class.getClassLoader(), new Class<?>[] {Broker.class},
                 (p, m, a) -> switch (m.getName()) {
-                    case "platform" -> platform(h2);
+                    case "platform" -> d.platform(h2);
                     case "xaResource" -> d.failingXa();
                     default -> {
                         try {
@@ -75,7 +77,11 @@ public final class AzureSqlDatabaseDouble {
         return "EngineEdition".equals(property) ? 5 : null;
     }
 
-    private static Platform platform(BrokerRegistry.Entry h2) throws SQLException {
+    private Platform platform(BrokerRegistry.Entry h2) throws SQLException {
+        if (unanswered.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new SQLException("The TCP/IP connection to the host has failed (the double does not answer)",
+                    "08S01");
+        }
         try (Connection c = h2.source().open()) {
             Platform p = SqlServerBroker.platformOf(c);
             c.rollback();

@@ -116,6 +116,54 @@ class LocalTableDeliveryTest {
         }
     }
 
+    /**
+     * The database does not answer when the transacted bean is activated: the activation starts, and its readers,
+     * asking when they connect, fail with the refusal, taking nothing.
+     */
+    @Test
+    void aTransactedTableBeanActivatedWhileTheDatabaseDoesNotAnswerFailsItsReaders() throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database("H2"), false)) {
+            AzureSqlDatabaseDouble azure = AzureSqlDatabaseDouble.install(h.ra.registry(), h.ra.defaultDatabase());
+            TableActivationTest.createMessages(h, 1);
+            azure.unanswered.set(1);
+            TableActivationSpec spec = TableActivationTest.messageSpec(h);
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class,
+                    (TableRowListener) row -> { }, true, h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = TableActivationTest.activation(h, factory);
+                await().atMost(Duration.ofSeconds(20)).until(() -> activation.lastError() != null
+                        && activation.lastError().contains("cannot run on Azure SQL Database"));
+                assertEquals(0, activation.deliveredRows());
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+            assertEquals(0, azure.xaCalls.get());
+            assertEquals(1, TableActivationTest.count(h, "SELECT COUNT(*) FROM Messaging.Message"
+                    + " WHERE DequeueTime IS NULL"), "nothing taken");
+        }
+    }
+
+    /** The same for a queue activation: its readers fail with the refusal as they connect. */
+    @Test
+    void aQueueActivationStartedWhileTheDatabaseDoesNotAnswerFailsItsReaders() throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database("H2"), false)) {
+            AzureSqlDatabaseDouble azure = AzureSqlDatabaseDouble.install(h.ra.registry(), h.ra.defaultDatabase());
+            azure.unanswered.set(1);
+            ServiceBrokerActivationSpec spec = h.spec();
+            FakeEndpointFactory factory = new FakeEndpointFactory(BrokerMessageListener.class,
+                    (BrokerMessageListener) m -> { }, false, h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                EndpointActivation activation = h.ra.activations().get(0);
+                await().atMost(Duration.ofSeconds(20)).until(() -> activation.metrics().lastError() != null
+                        && activation.metrics().lastError().contains("it has no Service Broker"));
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     /** Azure SQL Database has no Service Broker: a queue activation is refused when it is activated. */
     @Test
     void aServiceBrokerQueueActivationIsRefusedOnAzureSqlDatabase() throws Exception {
