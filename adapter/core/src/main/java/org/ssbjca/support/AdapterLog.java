@@ -366,4 +366,11 @@ public interface AdapterLog extends BasicLogger {
     @LogMessage(level = WARN)
     @Message(id = 117, value = "the %s of %s did not stop within %d ms")
     void backgroundTaskDidNotStop(String task, Object database, long millis);
+
+    // ---- SQL Server (190-199)
+
+    @LogMessage(level = WARN)
+    @Message(id = 190, value = "cannot mark the XA resource %s of mssql-jdbc tightly coupled for the branches it"
+            + " completes without starting them (recovery): they are completed loosely coupled")
+    void tightCouplingNotMarked(@Cause Throwable cause, Object resource);
 }

@@ -22,6 +22,8 @@ public final class RecordingXAResource implements XAResource {
     public XAException failRollback;
     /** When set, commit throws it. */
     public XAException failCommit;
+    /** When set, a one-phase commit throws it (after recording the call), as mssql-jdbc issue 1551 describes. */
+    public XAException failOnePhaseCommit;
     /** When set, prepare throws it. */
     public XAException failPrepare;
     /** When set, {@link #setTransactionTimeout} records the call and says false, as pgjdbc and H2 do. */
@@ -49,6 +51,9 @@ public final class RecordingXAResource implements XAResource {
     @Override
     public void commit(Xid xid, boolean onePhase) throws XAException {
         calls.add("commit " + onePhase);
+        if (onePhase && failOnePhaseCommit != null) {
+            throw failOnePhaseCommit;
+        }
         if (failCommit != null) {
             throw failCommit;
         }

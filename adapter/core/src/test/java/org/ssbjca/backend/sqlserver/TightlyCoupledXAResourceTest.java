@@ -42,10 +42,9 @@ class TightlyCoupledXAResourceTest {
     @Test
     void everythingElseIsDelegatedUnchanged() throws Exception {
         RecordingXAResource driver = new RecordingXAResource();
-        driver.prepareVote = XAResource.XA_RDONLY;
         XAResource xa = new TightlyCoupledXAResource(driver);
         xa.end(XID, XAResource.TMSUCCESS);
-        assertEquals(XAResource.XA_RDONLY, xa.prepare(XID));
+        assertEquals(XAResource.XA_OK, xa.prepare(XID));
         xa.commit(XID, true);
         xa.rollback(XID);
         xa.forget(XID);
@@ -54,6 +53,82 @@ class TightlyCoupledXAResourceTest {
         assertEquals(17, xa.getTransactionTimeout());
         assertEquals(List.of("end " + XAResource.TMSUCCESS, "prepare", "commit true", "rollback", "forget",
                 "recover " + XAResource.TMSTARTRSCAN, "timeout 30"), driver.calls);
+    }
+
+    /**
+     * mssql-jdbc issue 1551: with SSTRANSTIGHTLYCPLD, once one branch of a global transaction voted XA_RDONLY at
+     * prepare, the driver refuses the one-phase commit of another branch of it (XAER_PROTO). The double refuses as
+     * the issue reports; the wrapper must prepare and commit that branch in two phases instead.
+     */
+    @Test
+    void aOnePhaseCommitAfterAnotherBranchVotedReadOnlyIsCommittedInTwoPhases() throws Exception {
+        byte[] gtrid = ("issue-1551-" + java.util.UUID.randomUUID()).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        RecordingXAResource first = new RecordingXAResource();
+        first.prepareVote = XAResource.XA_RDONLY;
+        RecordingXAResource second = new RecordingXAResource();
+        second.failOnePhaseCommit = new javax.transaction.xa.XAException(javax.transaction.xa.XAException.XAER_PROTO);
+        XAResource a = new TightlyCoupledXAResource(first);
+        XAResource b = new TightlyCoupledXAResource(second);
+        assertEquals(XAResource.XA_RDONLY, a.prepare(branch(gtrid, 1)));
+        b.commit(branch(gtrid, 2), true);
+        assertEquals(List.of("prepare", "commit false"), second.calls);
+        // another transaction's one-phase commit is left as it is
+        RecordingXAResource third = new RecordingXAResource();
+        new TightlyCoupledXAResource(third).commit(RecordingXAResource.XID, true);
+        assertEquals(List.of("commit true"), third.calls);
+    }
+
+    @Test
+    void aOnePhaseCommitThatPreparesReadOnlyIsNotCommittedAgain() throws Exception {
+        byte[] gtrid = ("issue-1551-" + java.util.UUID.randomUUID()).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        RecordingXAResource first = new RecordingXAResource();
+        first.prepareVote = XAResource.XA_RDONLY;
+        RecordingXAResource second = new RecordingXAResource();
+        second.prepareVote = XAResource.XA_RDONLY;
+        new TightlyCoupledXAResource(first).prepare(branch(gtrid, 1));
+        new TightlyCoupledXAResource(second).commit(branch(gtrid, 2), true);
+        assertEquals(List.of("prepare"), second.calls, "a read-only branch has nothing left to commit");
+    }
+
+    /**
+     * mssql-jdbc keeps SSTRANSTIGHTLYCPLD in a field of its XA resource that only start() sets, and adds it to
+     * prepare, commit, rollback, forget and recover: a fresh resource that completes a branch at recovery (it never
+     * started one) would call the loosely coupled procedures. The wrapper sets the driver's field at once.
+     */
+    @Test
+    void aFreshDriverResourceUsedOnlyForRecoveryIsTightlyCoupled() throws Exception {
+        SQLServerXAResource driver = allocateWithoutConstructor(SQLServerXAResource.class);
+        java.lang.reflect.Field field = SQLServerXAResource.class.getDeclaredField("tightlyCoupled");
+        field.setAccessible(true);
+        assertEquals(0, field.getInt(driver), "a fresh driver resource starts loosely coupled");
+        new TightlyCoupledXAResource(driver);
+        assertEquals(TIGHTLY_COUPLED, field.getInt(driver));
+    }
+
+    private static <T> T allocateWithoutConstructor(Class<T> type) throws Exception {
+        java.lang.reflect.Field f = Class.forName("sun.misc.Unsafe").getDeclaredField("theUnsafe");
+        f.setAccessible(true);
+        Object unsafe = f.get(null);
+        return type.cast(unsafe.getClass().getMethod("allocateInstance", Class.class).invoke(unsafe, type));
+    }
+
+    private static Xid branch(byte[] gtrid, int qualifier) {
+        return new Xid() {
+            @Override
+            public int getFormatId() {
+                return 4712;
+            }
+
+            @Override
+            public byte[] getGlobalTransactionId() {
+                return gtrid.clone();
+            }
+
+            @Override
+            public byte[] getBranchQualifier() {
+                return new byte[] {(byte) qualifier};
+            }
+        };
     }
 
     @Test
