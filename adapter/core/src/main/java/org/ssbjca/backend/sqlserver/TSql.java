@@ -14,6 +14,26 @@ import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
  */
 final class TSql {
 
+    /**
+     * Puts the statements that follow, to the end of the batch, at READ COMMITTED, the only level (with REPEATABLE
+     * READ) at which SQL Server accepts READPAST: at SERIALIZABLE, READ UNCOMMITTED or SNAPSHOT it fails with error
+     * 650, whatever other hints go with it (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table).
+     * The adapter opens its connections at READ COMMITTED, but a bean may set another level on the reader's or an
+     * outbound connection ({@code jdbcConnection()}). The setting lasts only to the end of the batch: the adapter's
+     * batches go to SQL Server as parameterised RPCs (mssql-jdbc's sp_executesql, sp_prepexec or sp_execute), and
+     * SQL Server restores every SET option when such a batch returns
+     * (https://learn.microsoft.com/sql/t-sql/statements/set-statements-transact-sql), so the caller's level is
+     * never changed for the statements after it.
+     */
+    static final String READ_COMMITTED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n";
+
+    /**
+     * The hints of a read that skips the rows other transactions lock: READPAST, with READCOMMITTEDLOCK so that it
+     * reads by locking even with the database's READ_COMMITTED_SNAPSHOT ON, under which SQL Server refuses READPAST at
+     * READ COMMITTED without it (the same page). Always after {@link #READ_COMMITTED} in its batch.
+     */
+    static final String SKIP_LOCKED = "WITH (READCOMMITTEDLOCK, READPAST)";
+
     /** The queue columns RECEIVE returns, in the order of {@link #RECEIVED_TABLE}. */
     static final String RECEIVE_COLUMNS = "priority, queuing_order, conversation_group_id, conversation_handle,"
             + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
@@ -51,13 +71,14 @@ final class TSql {
      * <p>
      * And whether the message's group has a priority ({@code has_priority}), however it got it (a scan, the outbound
      * connection, another node): the reader then drops it once the group is drained. READPAST, as in
-     * {@link #priorityCandidates}: a priority another transaction is writing is not waited for.
+     * {@link #priorityCandidates}: a priority another transaction is writing is not waited for. At READ COMMITTED
+     * ({@link #READ_COMMITTED}, after the RECEIVE, which runs at the session's level).
      */
-    static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
+    static final String SELECT_RECEIVED = READ_COMMITTED + "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
             + " a.attempts AS recorded_attempts,"
-            + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p WITH (READPAST)"
+            + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p " + SKIP_LOCKED
             + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
@@ -222,7 +243,7 @@ final class TSql {
     /**
      * The prioritised groups of a queue that have messages, highest priority first, then the earliest request: the
      * adapter's own ordering, tried before SQL Server's. READPAST skips priority rows another transaction is writing
-     * or deleting instead of waiting for it (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table);
+     * or deleting instead of waiting for it ({@link #SKIP_LOCKED}, at {@link #READ_COMMITTED});
      * NOLOCK reads the queue without blocking its readers
      * (https://learn.microsoft.com/sql/database-engine/service-broker/querying-queues).
      *
@@ -240,14 +261,14 @@ final class TSql {
      * @return the statement
      */
     static String priorityCandidates(QueueName queue, boolean skipHeld) {
-        return PROLOGUE + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
+        return PROLOGUE + READ_COMMITTED + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
                 + "DECLARE @limit INT = ?;\n"
                 + "SELECT TOP (@limit) p.conversation_group_id\n"
-                + "FROM ssb.conversation_priority AS p WITH (READPAST)\n"
+                + "FROM ssb.conversation_priority AS p " + SKIP_LOCKED + "\n"
                 + "WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)\n"
                 + "AND EXISTS (SELECT 1 FROM " + queue.quoted() + " AS m WITH (NOLOCK)"
                 + " WHERE m.conversation_group_id = p.conversation_group_id)\n"
-                + (skipHeld ? "AND NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READPAST)"
+                + (skipHeld ? "AND NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h " + SKIP_LOCKED
                         + " WHERE h.conversation_group_id = p.conversation_group_id"
                         + " AND h.held_until > SYSDATETIMEOFFSET())\n" : "")
                 + "ORDER BY p.priority DESC, p.request_order;";
@@ -260,11 +281,11 @@ final class TSql {
      * ssb.conversation_hold holds it), limit.
      */
     static String unheldCandidates(QueueName queue) {
-        return PROLOGUE + "DECLARE @queue NVARCHAR(517) = ?;\n"
+        return PROLOGUE + READ_COMMITTED + "DECLARE @queue NVARCHAR(517) = ?;\n"
                 + "DECLARE @limit INT = ?;\n"
                 + "SELECT TOP (@limit) m.conversation_group_id\n"
                 + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
-                + "WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READPAST)"
+                + "WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h " + SKIP_LOCKED
                 + " WHERE h.conversation_group_id = m.conversation_group_id AND h.queue_name = @queue"
                 + " AND h.held_until > SYSDATETIMEOFFSET())\n"
                 + "GROUP BY m.conversation_group_id\n"

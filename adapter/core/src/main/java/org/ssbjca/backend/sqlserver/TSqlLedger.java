@@ -71,8 +71,12 @@ final class TSqlLedger {
             + "END;";
 
 
-    /** Whether a group of the queue is held now. Parameters: queue name (as the application names it). */
-    static final String HAS_HOLDS = "SELECT TOP (1) 1 FROM ssb.conversation_hold WITH (READPAST)"
+    /**
+     * Whether a group of the queue is held now, skipping the holds other transactions lock ({@link TSql#SKIP_LOCKED}).
+     * Parameters: queue name (as the application names it).
+     */
+    static final String HAS_HOLDS = PROLOGUE + TSql.READ_COMMITTED + "SELECT TOP (1) 1 FROM ssb.conversation_hold "
+            + TSql.SKIP_LOCKED
             + " WHERE queue_name = ? AND held_until > SYSDATETIMEOFFSET();";
 
     /**

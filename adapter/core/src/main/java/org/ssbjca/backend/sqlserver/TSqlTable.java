@@ -11,8 +11,9 @@ import org.ssbjca.backend.TableSql;
  * {@code WITH (UPDLOCK, ROWLOCK, READPAST)} and the DELETE or UPDATE goes through it, returning the rows with
  * {@code OUTPUT}. UPDLOCK takes update locks on the rows read, held to the end of the transaction, so that two readers
  * cannot both pick a row and then both change it; READPAST skips rows another transaction has locked instead of
- * waiting for them (it applies in the READ COMMITTED and REPEATABLE READ isolation levels, the connection's
- * default being READ COMMITTED); ROWLOCK asks for row locks where page or table locks would otherwise be taken, which
+ * waiting for them; it applies only at READ COMMITTED and REPEATABLE READ, so the statement runs at READ COMMITTED
+ * ({@link TSql#READ_COMMITTED}), and reads by locking with READCOMMITTEDLOCK, as READPAST needs where the database has
+ * READ_COMMITTED_SNAPSHOT ON (UPDLOCK reads by locking anyway); ROWLOCK asks for row locks where page or table locks would otherwise be taken, which
  * READPAST could not read past (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table). The
  * statement changes rows through the CTE as through an updatable view of one table
  * (https://learn.microsoft.com/sql/t-sql/queries/with-common-table-expression-transact-sql), and {@code OUTPUT
@@ -43,16 +44,17 @@ final class TSqlTable {
 
     private String picked(int top) {
         return "WITH picked AS (\n    SELECT TOP (" + top + ") * FROM " + sql.table()
-                + " WITH (UPDLOCK, ROWLOCK, READPAST)\n    WHERE " + sql.available() + "\n    ORDER BY " + sql.orderBy()
+                + " WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n    WHERE " + sql.available()
+                + "\n    ORDER BY " + sql.orderBy()
                 + ")\n";
     }
 
     /** Transactional mode: locks and removes (or marks done) up to {@code top} rows, returning them. */
     String take(int top) {
         if (!sql.hasColumn("doneColumn")) {
-            return PROLOGUE + picked(top) + "DELETE FROM picked\nOUTPUT " + sql.columns("deleted.") + ";";
+            return PROLOGUE + TSql.READ_COMMITTED + picked(top) + "DELETE FROM picked\nOUTPUT " + sql.columns("deleted.") + ";";
         }
-        return PROLOGUE + picked(top) + "UPDATE picked SET " + sql.q("doneColumn") + " = SYSDATETIME()\nOUTPUT "
+        return PROLOGUE + TSql.READ_COMMITTED + picked(top) + "UPDATE picked SET " + sql.q("doneColumn") + " = SYSDATETIME()\nOUTPUT "
                 + sql.columns("inserted.") + ";";
     }
 
@@ -61,7 +63,7 @@ final class TSqlTable {
      * them. Parameters: lease seconds, then the mark when there is a mark column.
      */
     String lease(int top) {
-        return PROLOGUE + picked(top) + "UPDATE picked SET " + sql.leaseSet() + "\nOUTPUT " + sql.columns("inserted.")
+        return PROLOGUE + TSql.READ_COMMITTED + picked(top) + "UPDATE picked SET " + sql.leaseSet() + "\nOUTPUT " + sql.columns("inserted.")
                 + ";";
     }
 }

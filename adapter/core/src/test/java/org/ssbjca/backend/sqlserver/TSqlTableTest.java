@@ -45,8 +45,9 @@ class TSqlTableTest {
                 .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime")
                 .column("doneColumn", "DequeueTime").build().resolve(c));
         assertEquals("SET NOCOUNT ON;\n"
+                + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
-                + "    SELECT TOP (10) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    SELECT TOP (10) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n"
                 + "    WHERE [DequeueTime] IS NULL\n"
                 + "    ORDER BY [EnqueueTime], [MessageId])\n"
                 + "UPDATE picked SET [DequeueTime] = SYSDATETIME()\n"
@@ -61,8 +62,9 @@ class TSqlTableTest {
         TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
                 .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime").build().resolve(c));
         assertEquals("SET NOCOUNT ON;\n"
+                + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
-                + "    SELECT TOP (1) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    SELECT TOP (1) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n"
                 + "    WHERE 1 = 1\n"
                 + "    ORDER BY [EnqueueTime], [MessageId])\n"
                 + "DELETE FROM picked\n"
@@ -81,8 +83,9 @@ class TSqlTableTest {
         String available = "[Last_Attempt_End_Date] IS NULL AND [Available_Date] <= SYSDATETIME() AND [Attempts] < 3"
                 + " AND ([Timeout_Date] IS NULL OR [Timeout_Date] <= SYSDATETIME())";
         assertEquals("SET NOCOUNT ON;\n"
+                + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
-                + "    SELECT TOP (5) * FROM [dbo].[Job_Queue] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    SELECT TOP (5) * FROM [dbo].[Job_Queue] WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n"
                 + "    WHERE " + available + "\n"
                 + "    ORDER BY [Priority], [Available_Date], [ID])\n"
                 + "UPDATE picked SET [Timeout_Date] = DATEADD(SECOND, ?, SYSDATETIME()), [Attempts] = [Attempts] + 1,"

@@ -37,11 +37,12 @@ class TSqlTest {
             + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
             + " message_enqueue_time";
 
-    private static final String SELECT_RECEIVED = "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
+    private static final String SELECT_RECEIVED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
+            + "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
             + " a.attempts AS recorded_attempts,"
-            + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p WITH (READPAST)"
+            + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p WITH (READCOMMITTEDLOCK, READPAST)"
             + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
@@ -174,10 +175,11 @@ class TSqlTest {
     void priorityCandidatesSkipRowsInFlightAndReadTheQueueWithoutLocks() {
         assertEquals("""
                 SET NOCOUNT ON;
+                SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
                 DECLARE @queue_id INT = OBJECT_ID(?);
                 DECLARE @limit INT = ?;
                 SELECT TOP (@limit) p.conversation_group_id
-                FROM ssb.conversation_priority AS p WITH (READPAST)
+                FROM ssb.conversation_priority AS p WITH (READCOMMITTEDLOCK, READPAST)
                 WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)
                 AND EXISTS (SELECT 1 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK) \
                 WHERE m.conversation_group_id = p.conversation_group_id)
@@ -188,18 +190,19 @@ class TSqlTest {
     void unheldCandidatesReadTheQueueWithoutLocksAndLeaveHeldGroupsOut() {
         assertEquals("""
                 SET NOCOUNT ON;
+                SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
                 DECLARE @queue NVARCHAR(517) = ?;
                 DECLARE @limit INT = ?;
                 SELECT TOP (@limit) m.conversation_group_id
                 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
-                WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READPAST) \
+                WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READCOMMITTEDLOCK, READPAST) \
                 WHERE h.conversation_group_id = m.conversation_group_id AND h.queue_name = @queue \
                 AND h.held_until > SYSDATETIMEOFFSET())
                 GROUP BY m.conversation_group_id
                 ORDER BY MIN(m.queuing_order);""", TSql.unheldCandidates(QUEUE));
         assertEquals("SET NOCOUNT ON;\nDECLARE @delay CHAR(12) = ?;\nWAITFOR DELAY @delay;", TSql.PAUSE);
         assertEquals(TSql.priorityCandidates(QUEUE).replace("ORDER BY", "AND NOT EXISTS (SELECT 1 FROM"
-                + " ssb.conversation_hold AS h WITH (READPAST) WHERE h.conversation_group_id = p.conversation_group_id"
+                + " ssb.conversation_hold AS h WITH (READCOMMITTEDLOCK, READPAST) WHERE h.conversation_group_id = p.conversation_group_id"
                 + " AND h.held_until > SYSDATETIMEOFFSET())\nORDER BY"), TSql.priorityCandidates(QUEUE, true),
                 "prioritised groups that are held are left out too");
         assertEquals("00:00:01.000", Batches.delay(1_000));
