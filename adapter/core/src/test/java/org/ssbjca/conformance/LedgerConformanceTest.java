@@ -261,6 +261,50 @@ class LedgerConformanceTest {
         assertTrue(first.get(0).id() < first.get(1).id(), "oldest first");
     }
 
+    /**
+     * Monitoring never waits for a delivery: while a delivery holds, uncommitted, a new dead letter and a new priority
+     * (the rows it writes stay locked to its end), the operator's readings (dead-letter count and list, priorities,
+     * pending groups) return at once, without the uncommitted rows in the lists. The dead-letter count is read
+     * WITH (NOLOCK) on SQL Server and may count the uncommitted letter; PostgreSQL and H2 read committed row versions.
+     */
+    @BackendTest
+    void monitoringReadsNeverWaitForADeliveryHoldingANewDeadLetterAndPriority(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        Conversation a = begin(db, o);
+        Conversation b = begin(db, o);
+        db.run(s -> {
+            s.send(a.handle(), o.request, bytes("dead"));
+            s.send(b.handle(), o.request, bytes("waiting"));
+        });
+        List<PendingGroup> groups = ledger(db, l -> l.pendingGroups(o.targetQueue, 10));
+        assertEquals(2, groups.size());
+        java.util.concurrent.ExecutorService monitor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Db.Tx delivery = db.begin()) {
+            BrokerMessage m = delivery.session().receive(ReceiveRequest.from(o.targetQueue).top(1)).get(0);
+            db.broker().ledger(delivery.connection()).deadLetter(o.targetQueue, m, 3, "held by the delivery");
+            UUID other = groups.get(0).groupId().equals(m.conversationGroupId()) ? groups.get(1).groupId()
+                    : groups.get(0).groupId();
+            delivery.session().setPriority(other, 5);
+            java.util.concurrent.Future<Object[]> readings = monitor.submit(() -> db.tx(s -> {
+                DeliveryLedger l = db.broker().ledger(s.connection());
+                return new Object[] {l.deadLetterCount(o.targetQueue), l.deadLetters(o.targetQueue, 0, 10),
+                    l.priorities(o.targetQueue), l.pendingGroups(o.targetQueue, 10)};
+            }));
+            Object[] r;
+            try {
+                r = readings.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("a monitoring reading waited for the delivery (10 s)", e);
+            }
+            assertTrue((long) r[0] <= 1, "the count of a moment: " + r[0]);
+            assertEquals(List.of(), r[1], "an uncommitted dead letter is not listed");
+            assertEquals(Map.of(), r[2], "an uncommitted priority is not listed");
+            delivery.rollback();
+        } finally {
+            monitor.shutdownNow();
+        }
+    }
+
     @BackendTest
     void priorityRequestsAreFoundWithoutRemovingThem(Db db) {
         Db.Objects o = db.objects();

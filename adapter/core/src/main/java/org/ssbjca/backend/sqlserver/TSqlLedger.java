@@ -141,9 +141,16 @@ final class TSqlLedger {
             + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
             + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";
 
-    /** Parameters: limit, queue. */
-    static final String DEAD_LETTERS = "SELECT TOP (?) " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter"
-            + " WHERE queue_name = ? AND dead_letter_id > ? ORDER BY dead_letter_id;";
+    /**
+     * A page of a queue's dead letters, for an operator. Skips the rows other transactions lock
+     * ({@link TSql#SKIP_LOCKED}): a letter a delivery is writing, uncommitted, or one being taken or purged; a
+     * monitoring read never waits for a delivery.
+     *
+     * <p>Parameters: limit, queue, after id.
+     */
+    static final String DEAD_LETTERS = PROLOGUE + TSql.READ_COMMITTED + "SELECT TOP (?) " + DEAD_LETTER_COLUMNS
+            + " FROM ssb.dead_letter " + TSql.SKIP_LOCKED + " WHERE queue_name = ? AND dead_letter_id > ?"
+            + " ORDER BY dead_letter_id;";
 
     /**
      * Deletes one dead letter and returns it (OUTPUT clause:
@@ -164,8 +171,15 @@ final class TSqlLedger {
     /** Parameters: queue. */
     static final String PURGE_DEAD_LETTERS = "DELETE FROM ssb.dead_letter WHERE queue_name = ?;";
 
-    /** Parameters: queue. */
-    static final String DEAD_LETTER_COUNT = "SELECT COUNT_BIG(*) FROM ssb.dead_letter WHERE queue_name = ?;";
+    /**
+     * How many dead letters a queue has, read WITH (NOLOCK) as the queue depth is ({@link TSqlAdmin#queueDepth}):
+     * never waits for a delivery that is writing one, nor for a purge that took a table lock; the count of a moment,
+     * which may include a letter whose delivery then rolls back or miss one being moved.
+     *
+     * <p>Parameters: queue.
+     */
+    static final String DEAD_LETTER_COUNT = "SELECT COUNT_BIG(*) FROM ssb.dead_letter WITH (NOLOCK)"
+            + " WHERE queue_name = ?;";
 
     /** Parameters: queue, instant (dead_lettered_at is DATETIMEOFFSET: compared at its UTC offset). */
     static final String PURGE_DEAD_LETTERS_BEFORE = "DELETE FROM ssb.dead_letter WHERE queue_name = ?"
@@ -183,12 +197,13 @@ final class TSqlLedger {
 
     /**
      * The priorities of a queue's groups; the queue is matched by schema and name as in SET_PRIORITY of
-     * {@link TSql}.
+     * {@link TSql}. Skips the priorities other transactions are writing ({@link TSql#SKIP_LOCKED}): never waits for
+     * a delivery or a setter.
      *
      * <p>Parameters: the quoted queue name (for OBJECT_ID).
      */
-    static final String PRIORITIES = PROLOGUE + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
-            + "SELECT conversation_group_id, priority FROM ssb.conversation_priority\n"
+    static final String PRIORITIES = PROLOGUE + TSql.READ_COMMITTED + "DECLARE @queue_id INT = OBJECT_ID(?);\n"
+            + "SELECT conversation_group_id, priority FROM ssb.conversation_priority " + TSql.SKIP_LOCKED + "\n"
             + "WHERE queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND queue_name = OBJECT_NAME(@queue_id);";
 
     /**
@@ -204,19 +219,21 @@ final class TSqlLedger {
     }
 
     /**
-     * The groups that have messages, those holding the oldest message first, with their priorities. The oldest
+     * The groups that have messages, those holding the oldest message first, with their priorities (skipping those
+     * other transactions are writing, {@link TSql#SKIP_LOCKED}: never waits for a delivery). The oldest
      * enqueue time is converted to DATETIMEOFFSET as {@link TSql#RECEIVED_TABLE} does: the documentation gives the
      * queue column no type, and mssql-jdbc reads only a datetimeoffset as an OffsetDateTime.
      *
      * <p>Parameters: limit.
      */
     static String pendingGroups(QueueName queue) {
-        return PROLOGUE + "DECLARE @limit INT = ?;\n"
+        return PROLOGUE + TSql.READ_COMMITTED + "DECLARE @limit INT = ?;\n"
                 + "SELECT TOP (@limit) m.conversation_group_id, COUNT_BIG(*) AS messages,"
                 + " CAST(MIN(m.message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest, MIN(m.queuing_order) AS first_order,"
                 + " MAX(p.priority) AS priority\n"
                 + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
-                + "LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id\n"
+                + "LEFT JOIN ssb.conversation_priority AS p " + TSql.SKIP_LOCKED
+                + " ON p.conversation_group_id = m.conversation_group_id\n"
                 + "GROUP BY m.conversation_group_id\n"
                 + "ORDER BY CASE WHEN MAX(p.priority) IS NULL THEN 1 ELSE 0 END, MAX(p.priority) DESC,"
                 + " MIN(p.request_order), first_order;";

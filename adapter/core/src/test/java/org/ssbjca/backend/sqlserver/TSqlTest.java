@@ -295,12 +295,14 @@ class TSqlTest {
         // mssql-jdbc cannot read a datetime column as an OffsetDateTime: the statement converts, as RECEIVE does
         assertEquals("""
                 SET NOCOUNT ON;
+                SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
                 DECLARE @limit INT = ?;
                 SELECT TOP (@limit) m.conversation_group_id, COUNT_BIG(*) AS messages, \
                 CAST(MIN(m.message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest, MIN(m.queuing_order) AS first_order, \
                 MAX(p.priority) AS priority
                 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
-                LEFT JOIN ssb.conversation_priority AS p ON p.conversation_group_id = m.conversation_group_id
+                LEFT JOIN ssb.conversation_priority AS p WITH (READCOMMITTEDLOCK, READPAST) \
+                ON p.conversation_group_id = m.conversation_group_id
                 GROUP BY m.conversation_group_id
                 ORDER BY CASE WHEN MAX(p.priority) IS NULL THEN 1 ELSE 0 END, MAX(p.priority) DESC, \
                 MIN(p.request_order), first_order;""", TSqlLedger.pendingGroups(QUEUE));
@@ -412,7 +414,8 @@ class TSqlTest {
                 """ + endpoints + """
                  AND s.name = @service AND e.state = @state
                 ORDER BY e.lifetime;""", TSqlAdmin.CONVERSATION_HANDLES);
-        assertEquals("SELECT COUNT_BIG(*) FROM ssb.dead_letter WHERE queue_name = ?;", TSqlLedger.DEAD_LETTER_COUNT);
+        assertEquals("SELECT COUNT_BIG(*) FROM ssb.dead_letter WITH (NOLOCK) WHERE queue_name = ?;",
+                TSqlLedger.DEAD_LETTER_COUNT);
         assertEquals("SELECT state FROM sys.conversation_endpoints WITH (NOLOCK) WHERE conversation_handle = ?;",
                 TSqlTestAdmin.ENDPOINT_STATE);
         assertEquals("SELECT COUNT_BIG(*) FROM sys.conversation_endpoints WITH (NOLOCK)"
