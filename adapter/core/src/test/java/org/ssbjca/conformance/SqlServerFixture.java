@@ -30,6 +30,8 @@ public final class SqlServerFixture implements BackendFixture {
 
     static final String IMAGE = "mcr.microsoft.com/mssql/server:2022-latest";
     static final String DATABASE = "ssbtest";
+    /** The container's local time zone (TZ): +05:30 all year, no daylight saving time. */
+    static final String LOCAL_TIME_ZONE = "Asia/Kolkata";
     private static final String DOCKER_SOCKET = "/var/run/docker.sock";
 
     private static final Object LOCK = new Object();
@@ -129,7 +131,9 @@ public final class SqlServerFixture implements BackendFixture {
         }
         MSSQLServerContainer<?> container;
         try {
-            container = new MSSQLServerContainer<>(DockerImageName.parse(IMAGE)).acceptLicense();
+            // a local clock that is not UTC, so that every reading of a time is checked against the server's offset
+            container = new MSSQLServerContainer<>(DockerImageName.parse(IMAGE)).acceptLicense()
+                    .withEnv("TZ", LOCAL_TIME_ZONE);
             container.start();
         } catch (RuntimeException e) {
             return new Server("SQL Server conformance skipped: the " + IMAGE + " container did not start ("

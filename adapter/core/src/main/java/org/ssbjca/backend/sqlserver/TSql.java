@@ -34,6 +34,17 @@ final class TSql {
      */
     static final String SKIP_LOCKED = "WITH (READCOMMITTEDLOCK, READPAST)";
 
+    /**
+     * How the adapter reads Service Broker's times, {@code sys.conversation_endpoints.lifetime} and a queue's
+     * {@code message_enqueue_time}: as UTC, and compared only with SQL Server's UTC clock, {@code SYSUTCDATETIME()},
+     * never with its local clock ({@code SYSDATETIME()}, {@code GETDATE()}). Microsoft gives those two columns no time
+     * zone; the one Service Broker time it documents, {@code sys.transmission_queue.enqueue_time}, is UTC whatever the
+     * instance's zone (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-transmission-queue-transact-sql).
+     * The conformance suite runs SQL Server with a local clock that is not UTC and checks every instant derived from
+     * them (TimeZoneConformanceTest). Not a statement: the name of this contract.
+     */
+    static final String UTC_TIMES = "SYSUTCDATETIME()";
+
     /** The queue columns RECEIVE returns, in the order of {@link #RECEIVED_TABLE}. */
     static final String RECEIVE_COLUMNS = "priority, queuing_order, conversation_group_id, conversation_handle,"
             + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
@@ -45,6 +56,7 @@ final class TSql {
      * queues have had since SQL Server 2012
      * (https://learn.microsoft.com/sql/database-engine/configure-windows/sql-server-service-broker). The documentation
      * gives no type for that column; DATETIMEOFFSET takes a datetime or a datetimeoffset by implicit conversion.
+     * A datetime converts at offset +00:00: the adapter reads Service Broker's times as UTC ({@link #UTC_TIMES}).
      */
     static final String RECEIVED_TABLE = "DECLARE @received TABLE (priority TINYINT, queuing_order BIGINT,"
             + " conversation_group_id UNIQUEIDENTIFIER, conversation_handle UNIQUEIDENTIFIER,"

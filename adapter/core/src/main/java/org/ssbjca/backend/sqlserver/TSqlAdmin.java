@@ -32,7 +32,8 @@ final class TSqlAdmin {
 
     /**
      * When the oldest message of a queue was put on it, read like {@link #queueDepth} (NOLOCK, never blocks a
-     * reader); {@code message_enqueue_time} is UTC, cast to DATETIMEOFFSET as the pending groups' is. No parameters.
+     * reader); {@code message_enqueue_time} is read as UTC ({@link TSql#UTC_TIMES}), cast to DATETIMEOFFSET as the
+     * pending groups' is. No parameters.
      * https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql (the columns of a queue)
      */
     static String oldestMessage(QueueName queue) {
@@ -52,14 +53,14 @@ final class TSqlAdmin {
     }
 
     /**
-     * When an endpoint began: sys.conversation_endpoints keeps no begin time, only {@code lifetime}, the UTC instant
-     * the dialog expires. A dialog begun without LIFETIME gets the largest int (2,147,483,647 seconds), so lifetime
-     * minus that is its begin; the result is taken only when it falls within the last 10 years (null otherwise: a
+     * When an endpoint began: sys.conversation_endpoints keeps no begin time, only {@code lifetime}, the instant the
+     * dialog expires, read as UTC and compared with SQL Server's UTC clock ({@link TSql#UTC_TIMES}). A dialog begun
+     * without LIFETIME gets the largest int (2,147,483,647 seconds), so lifetime minus that is its begin; the result is taken only when it falls within the last 10 years (null otherwise: a
      * dialog begun with an explicit, shorter LIFETIME, whose begin cannot be known).
      * https://learn.microsoft.com/sql/t-sql/statements/begin-dialog-conversation-transact-sql (LIFETIME)
      */
     private static final String BEGUN = "CASE WHEN DATEADD(SECOND, -2147483647, e.lifetime)"
-            + " > DATEADD(YEAR, -10, SYSUTCDATETIME())"
+            + " > DATEADD(YEAR, -10, " + TSql.UTC_TIMES + ")"
             + " THEN CAST(DATEADD(SECOND, -2147483647, e.lifetime) AS DATETIMEOFFSET(7)) END";
 
     /** The user endpoints (not the broker's system dialogs) with their service and begin time. */
