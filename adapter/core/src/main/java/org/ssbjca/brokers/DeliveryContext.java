@@ -1,5 +1,7 @@
 package org.ssbjca.brokers;
 
+import java.util.UUID;
+import java.util.function.Consumer;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DatabaseConfig;
 
@@ -26,11 +28,14 @@ public final class DeliveryContext {
     private final DatabaseConfig database;
     private final BrokerSession session;
     private final Object transactionKey;
+    private final Consumer<UUID> beforeEnd;
 
-    private DeliveryContext(DatabaseConfig database, BrokerSession session, Object transactionKey) {
+    private DeliveryContext(DatabaseConfig database, BrokerSession session, Object transactionKey,
+            Consumer<UUID> beforeEnd) {
         this.database = database;
         this.session = session;
         this.transactionKey = transactionKey;
+        this.beforeEnd = beforeEnd;
     }
 
     /**
@@ -57,7 +62,36 @@ public final class DeliveryContext {
      *        local transaction, or null when the bean's verbs must not share the reader's session
      */
     public static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey) {
-        CURRENT.set(transactionKey == null ? null : new DeliveryContext(database, session, transactionKey));
+        enter(database, session, transactionKey, null);
+    }
+
+    /**
+     * As {@link #enter(DatabaseConfig, BrokerSession, Object)}, with what the reader does before a verb of the bean
+     * ends a conversation on the delivery's session.
+     *
+     * @param beforeEnd called with the conversation handle, on this thread, in the delivery's transaction, before
+     *        END CONVERSATION (normally, WITH ERROR or WITH CLEANUP) removes the conversation's messages from the
+     *        queue; null: nothing
+     */
+    public static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey,
+            Consumer<UUID> beforeEnd) {
+        CURRENT.set(transactionKey == null ? null
+                : new DeliveryContext(database, session, transactionKey, beforeEnd));
+    }
+
+    /**
+     * Called by a verb that is about to end a conversation: when it runs on the session of the delivery this thread
+     * is making, the reader's {@code beforeEnd} runs first (it takes what the reader must not lose with the
+     * conversation's messages: priority requests to dead-letter).
+     *
+     * @param session the session the verb runs on
+     * @param handle the conversation it ends
+     */
+    public static void beforeEnding(BrokerSession session, UUID handle) {
+        DeliveryContext c = CURRENT.get();
+        if (c != null && c.beforeEnd != null && c.session == session) {
+            c.beforeEnd.accept(handle);
+        }
     }
 
     /** Ends what {@link #enter} marked. */

@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -7,6 +8,7 @@ import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.support.AdapterLog;
@@ -20,6 +22,8 @@ import org.ssbjca.support.AdapterLog;
 final class BatchSorter {
 
     private static final AdapterLog LOG = AdapterLog.of(BatchSorter.class);
+    /** How many of a conversation's remaining messages one RECEIVE takes before the conversation ends. */
+    private static final int REST_BATCH = 100;
 
     private final EndpointActivation activation;
     private final DeliverySettings settings;
@@ -97,6 +101,51 @@ final class BatchSorter {
     }
 
     /**
+     * Before a conversation of the batch ends in the batch's transaction (the bean's END CONVERSATION on the
+     * delivery's session, or the adapter's on a dead letter), takes the conversation's messages still in the queue:
+     * END CONVERSATION would remove them unseen, and a priority request without a priority among them must still be
+     * dead-lettered and counted, whatever its place in the queue. The other messages taken are those the end removes
+     * anyway. Nothing is done for a conversation that is not the batch's, or when priority requests are not looked
+     * for.
+     *
+     * @param batch the batch being delivered, whose counts and announcements take the rejected requests
+     * @param handle the conversation about to end
+     */
+    void takeBeforeEnding(Batch batch, UUID handle) {
+        String priorityType = settings.priorityMessageType();
+        if (priorityType == null) {
+            return;
+        }
+        BrokerMessage ofBatch = null;
+        for (BrokerMessage m : batch.received) {
+            if (m.conversationHandle().equals(handle)) {
+                ofBatch = m;
+                break;
+            }
+        }
+        if (ofBatch == null) {
+            return;
+        }
+        ReceiveRequest rest = ReceiveRequest.from(settings.queue()).conversation(ofBatch.conversation())
+                .top(REST_BATCH).timeout(Duration.ZERO);
+        List<BrokerMessage> taken;
+        do {
+            taken = connection.session().receive(rest);
+            activation.metrics().received.add(taken.size());
+            for (BrokerMessage m : taken) {
+                if (priorityType.equals(m.messageTypeName())) {
+                    batch.priorityRequests++;
+                    if (PriorityScanner.parse(m.body()) == null) {
+                        rejectPriorityRequest(batch, m);
+                        batch.deadLettered++;
+                        batch.rejectedPriorityRequests++;
+                    }
+                }
+            }
+        } while (taken.size() == REST_BATCH);
+    }
+
+    /**
      * A priority request without a priority: a dead letter that says why, in this transaction, and a WARN with a
      * notification once it commits.
      */
@@ -126,6 +175,7 @@ final class BatchSorter {
             sendToDeadLetterService(batch, m);
         }
         if (settings.endConversationOnDeadLetter()) {
+            takeBeforeEnding(batch, m.conversationHandle());
             try {
                 connection.session().endConversation(m.conversationHandle(), 500,
                         "message " + m.messageSequenceNumber() + " could not be processed after " + failed

@@ -201,7 +201,8 @@ final class DeliverySteps {
                     Instant.now()));
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
-                    transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction);
+                    transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction,
+                    handle -> sorter.takeBeforeEnding(batch, handle));
             DeliveryEvent event = FlightEvents.begun(new DeliveryEvent());
             try {
                 if (activation.batchListener()) {

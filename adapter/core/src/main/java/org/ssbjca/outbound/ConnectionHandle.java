@@ -17,6 +17,7 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.brokers.DeliveryContext;
 
 /**
  * The connection handle applications use. It delegates to the managed connection it is associated with and fails
@@ -111,19 +112,28 @@ public class ConnectionHandle implements ServiceBrokerConnection {
     @Override
     public void endConversation(Conversation conversation) {
         Objects.requireNonNull(conversation, "conversation");
-        runVoid("END CONVERSATION", s -> s.endConversation(conversation.handle(), null, null));
+        runVoid("END CONVERSATION", s -> {
+            DeliveryContext.beforeEnding(s, conversation.handle());
+            s.endConversation(conversation.handle(), null, null);
+        });
     }
 
     @Override
     public void endConversationWithError(Conversation conversation, int code, String description) {
         Objects.requireNonNull(conversation, "conversation");
-        runVoid("END CONVERSATION WITH ERROR", s -> s.endConversation(conversation.handle(), code, description));
+        runVoid("END CONVERSATION WITH ERROR", s -> {
+            DeliveryContext.beforeEnding(s, conversation.handle());
+            s.endConversation(conversation.handle(), code, description);
+        });
     }
 
     @Override
     public void endConversationWithCleanup(Conversation conversation) {
         Objects.requireNonNull(conversation, "conversation");
-        runVoid("END CONVERSATION WITH CLEANUP", s -> s.endConversationWithCleanup(conversation.handle()));
+        runVoid("END CONVERSATION WITH CLEANUP", s -> {
+            DeliveryContext.beforeEnding(s, conversation.handle());
+            s.endConversationWithCleanup(conversation.handle());
+        });
     }
 
     @Override

@@ -111,6 +111,40 @@ class EndConversationConformanceTest {
         assertTrue(end.isEndDialog());
     }
 
+    /**
+     * What a reader relies on before a bean's END CONVERSATION removes the conversation's queued messages (issue 44,
+     * point 4): in the transaction that received from the group, a RECEIVE of that one conversation without WAITFOR
+     * returns the messages still queued behind, of every type and in order, at once (the transaction already holds the
+     * group), so that a priority request among them can be dead-lettered before the end.
+     */
+    @BackendTest
+    void theRestOfAConversationCanBeTakenInTheReceivingTransactionBeforeItEnds(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> {
+            s.send(c.handle(), o.request, bytes("work"));
+            s.send(c.handle(), o.any, bytes("priority abc"));
+            s.send(c.handle(), o.request, bytes("more work"));
+            s.send(c.handle(), o.xml, bytes("<foo/>"));
+        });
+        Conversation other = begin(db, o);
+        db.run(s -> s.send(other.handle(), o.request, bytes("another dialog")));
+
+        List<BrokerMessage> rest = db.tx(s -> {
+            BrokerMessage first = s.receive(ReceiveRequest.from(o.targetQueue)).get(0);
+            assertEquals("work", first.bodyAsText());
+            List<BrokerMessage> behind = s.receive(ReceiveRequest.from(o.targetQueue)
+                    .conversation(first.conversation()).top(100).timeout(Duration.ZERO));
+            s.send(first.conversationHandle(), o.reply, bytes("done"));
+            s.endConversation(first.conversationHandle(), null, null);
+            return behind;
+        });
+
+        assertEquals(List.of("priority abc", "more work", "<foo/>"), texts(rest));
+        assertEquals(List.of(o.any, o.request, o.xml), rest.stream().map(BrokerMessage::messageTypeName).toList());
+        assertEquals(1, db.depth(o.targetQueue), "the other dialog's message is left alone");
+    }
+
     @BackendTest
     void endWithCleanupRemovesThisSideSilently(Db db) {
         Db.Objects o = db.objects();

@@ -505,6 +505,30 @@ class SqlServerSessionTest {
         assertEquals(List.of(1, HANDLE.toString()), jdbc.calls.get(0).params());
     }
 
+    /**
+     * What a reader sends before a conversation of its delivery ends (BatchSorter.takeBeforeEnding): one RECEIVE of
+     * that conversation without WAITFOR (its transaction already holds the group), whose rows come back with their
+     * types and bodies, so that a priority request among them is dead-lettered before END CONVERSATION removes it.
+     */
+    @Test
+    void theRestOfAConversationBeforeItsEndIsOneReceiveWithoutWaitFor() {
+        Map<String, Object> request = new java.util.LinkedHashMap<>(message(GROUP, 2));
+        request.put("message_type_name", "SetPriority");
+        request.put("message_body", "<priority>abc</priority>".getBytes(StandardCharsets.UTF_8));
+        jdbc.rows(request, message(GROUP, 3));
+        List<BrokerMessage> rest = session.receive(ReceiveRequest.from("EchoServiceQueue")
+                .conversation(Conversation.ofHandle(HANDLE)).top(100).timeout(Duration.ZERO));
+        assertEquals(1, jdbc.calls.size(), "one round trip");
+        assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.CONVERSATION, false),
+                jdbc.calls.get(0).sql);
+        assertFalse(jdbc.calls.get(0).sql.contains("WAITFOR"), jdbc.calls.get(0).sql);
+        assertEquals(List.of(100, HANDLE.toString()), jdbc.calls.get(0).params());
+        assertEquals(List.of("SetPriority", "EchoRequest"), rest.stream().map(BrokerMessage::messageTypeName).toList());
+        assertEquals("<priority>abc</priority>", rest.get(0).bodyAsText());
+        assertEquals(HANDLE, rest.get(0).conversationHandle());
+        assertEquals(CONVERSATION, rest.get(0).conversationId());
+    }
+
     @Test
     void receiveOnADisabledQueueIsQueueDisabled() {
         jdbc.rows().error(9617, "The service queue \"EchoServiceQueue\" is currently disabled.");
