@@ -153,8 +153,8 @@ final class BatchSorter {
         ledger().deadLetter(settings.queue(), m, 0, "not a priority request: the body must be <priority>n</priority>"
                 + " or the number alone, n from 0 to 255");
         batch.announceOnCommit(() -> {
-            LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationHandle(), m.conversationGroupId(),
-                    abbreviated(m.bodyAsText()));
+            LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationId(), m.conversationHandle(),
+                    m.conversationGroupId(), abbreviated(m.bodyAsText()));
             activation.events().deadLettered(settings.queue(), m, 0);
         });
     }
@@ -218,7 +218,7 @@ final class BatchSorter {
         if (refused != null) {
             String why = why(refused);
             batch.announceOnCommit(() -> LOG.deadLetterNotSent(reader, m.messageSequenceNumber(),
-                    m.conversationHandle(), service, why));
+                    m.conversationId(), m.conversationHandle(), service, why));
         }
     }
 

@@ -217,14 +217,16 @@ public interface AdapterLog extends BasicLogger {
     void errorFromOtherSide(String reader, UUID handle, String service, Integer code, String description);
 
     @LogMessage(level = WARN)
-    @Message(id = 45, value = "%s: a %s message of conversation %s (group %s) holds no priority from 0 to 255 (%s);"
-            + " moved to the dead-letter table")
-    void priorityRequestRejected(String reader, String messageType, UUID handle, UUID group, String body);
+    @Message(id = 45, value = "%s: a %s message of conversation %s (handle %s here, group %s) holds no priority from"
+            + " 0 to 255 (%s); moved to the dead-letter table")
+    void priorityRequestRejected(String reader, String messageType, UUID conversationId, UUID handle, UUID group,
+            String body);
 
     @LogMessage(level = WARN)
-    @Message(id = 46, value = "%s: dead letter (message %d of conversation %s) not sent to the dead-letter service %s"
-            + " (%s); it is in the dead-letter table only")
-    void deadLetterNotSent(String reader, long sequence, UUID handle, String service, String why);
+    @Message(id = 46, value = "%s: dead letter (message %d of conversation %s (handle %s here)) not sent to the"
+            + " dead-letter service %s (%s); it is in the dead-letter table only")
+    void deadLetterNotSent(String reader, long sequence, UUID conversationId, UUID handle, String service,
+            String why);
 
     // ---- management
 

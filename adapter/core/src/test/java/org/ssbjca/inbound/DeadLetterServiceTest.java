@@ -82,6 +82,11 @@ class DeadLetterServiceTest {
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0046");
             assertEquals(1, warnings.size(), String.valueOf(warnings));
             assertTrue(warnings.get(0).contains("NoSuchService"), warnings.get(0));
+            BrokerMessage letter = InboundFeaturesTest.deadLetters(h).get(0).message();
+            // as SSBJCA0042 does: the conversation id, and the handle on this side
+            String names = "message " + letter.messageSequenceNumber() + " of conversation " + letter.conversationId()
+                    + " (handle " + letter.conversationHandle() + " here";
+            assertTrue(warnings.get(0).contains(names), names + " in " + warnings.get(0));
         }
     }
 

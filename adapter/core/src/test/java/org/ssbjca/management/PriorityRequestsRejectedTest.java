@@ -38,8 +38,9 @@ class PriorityRequestsRejectedTest {
             EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
 
-            send(h, "a", "<priority>999</priority>");
-            send(h, "b", "<priority>high</priority>");
+            java.util.Map<String, java.util.UUID> conversationIds = java.util.Map.of(
+                    "<priority>999</priority>", send(h, "a", "<priority>999</priority>").conversationId(),
+                    "<priority>high</priority>", send(h, "b", "<priority>high</priority>").conversationId());
             send(h, "c", "<priority>7</priority>");
 
             await(() -> seen.size() == 3, "the three requests delivered");
@@ -57,8 +58,11 @@ class PriorityRequestsRejectedTest {
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0045");
             assertEquals(2, warnings.size(), "one warning each: " + warnings);
             for (DeadLetterInfo letter : letters) {
-                assertTrue(warnings.stream().anyMatch(w -> w.contains(letter.getConversationHandle())),
-                        "a warning names conversation " + letter.getConversationHandle() + ": " + warnings);
+                // as SSBJCA0042 does: the conversation id, and the handle on this side
+                String names = "conversation " + conversationIds.get(letter.getBody()) + " (handle "
+                        + letter.getConversationHandle() + " here";
+                assertTrue(warnings.stream().anyMatch(w -> w.contains(names)),
+                        "a warning names " + names + ": " + warnings);
             }
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
         }
