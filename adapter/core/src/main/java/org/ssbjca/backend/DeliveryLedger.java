@@ -179,4 +179,17 @@ public interface DeliveryLedger {
      *         backend's order (round-robin turn on H2 and PostgreSQL, oldest message first on SQL Server)
      */
     List<PendingGroup> pendingGroups(String queue, int limit);
+
+    /**
+     * Whether a conversation may still have messages of a type in its queue, without taking them: a reader asks
+     * before it takes the rest of a conversation that is about to end, so that it takes nothing when there is no
+     * priority request to save. In the caller's transaction.
+     *
+     * @param handle this side's conversation handle
+     * @param messageType the message type
+     * @return false only when the backend looked and found none (the portable schema, one indexed probe); true when
+     *         it found one, and on SQL Server, where the RECEIVE of the conversation that follows costs one round trip,
+     *         as a look would
+     */
+    boolean mayHaveQueued(UUID handle, String messageType);
 }

@@ -105,8 +105,9 @@ final class BatchSorter {
      * delivery's session, or the adapter's on a dead letter), takes the conversation's messages still in the queue:
      * END CONVERSATION would remove them unseen, and a priority request without a priority among them must still be
      * dead-lettered and counted, whatever its place in the queue. The other messages taken are those the end removes
-     * anyway. Nothing is done for a conversation that is not the batch's, or when priority requests are not looked
-     * for.
+     * anyway. Nothing is taken when the ledger knows the conversation has no priority request queued ({@link
+     * DeliveryLedger#mayHaveQueued}), for a conversation that is not the batch's, or when priority requests are not
+     * looked for.
      *
      * @param batch the batch being delivered, whose counts and announcements take the rejected requests
      * @param handle the conversation about to end
@@ -123,7 +124,7 @@ final class BatchSorter {
                 break;
             }
         }
-        if (ofBatch == null) {
+        if (ofBatch == null || !ledger().mayHaveQueued(handle, priorityType)) {
             return;
         }
         ReceiveRequest rest = ReceiveRequest.from(settings.queue()).conversation(ofBatch.conversation())

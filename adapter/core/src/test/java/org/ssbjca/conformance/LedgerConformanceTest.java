@@ -305,6 +305,31 @@ class LedgerConformanceTest {
         }
     }
 
+    /**
+     * The look a reader takes before a conversation ends (issue 44, point 4): it finds a conversation's queued message
+     * of a type without taking it; on the portable schema a conversation without one says so, on SQL Server the answer
+     * is always "may have" (the RECEIVE that follows costs the same round trip).
+     */
+    @BackendTest
+    void aConversationsQueuedMessageOfATypeIsFoundWithoutTakingIt(Db db) {
+        Db.Objects o = db.objects();
+        Conversation a = begin(db, o);
+        Conversation b = begin(db, o);
+        db.run(s -> {
+            s.send(a.handle(), o.request, bytes("work"));
+            s.send(b.handle(), o.request, bytes("work"));
+            s.send(b.handle(), o.any, bytes("<priority>abc</priority>"));
+        });
+        UUID targetA = db.admin(x -> x.peerHandle(a.handle()));
+        UUID targetB = db.admin(x -> x.peerHandle(b.handle()));
+        boolean found = ledger(db, l -> l.mayHaveQueued(targetB, o.any));
+        assertTrue(found, "b's request is queued");
+        assertEquals(3, db.depth(o.targetQueue), "nothing was removed");
+        boolean sqlServer = db.broker() instanceof org.ssbjca.backend.sqlserver.SqlServerBroker;
+        assertEquals(sqlServer, ledger(db, l -> l.mayHaveQueued(targetA, o.any)), "a has none");
+        assertEquals(sqlServer, ledger(db, l -> l.mayHaveQueued(targetB, o.xml)), "b has none of that type");
+    }
+
     @BackendTest
     void priorityRequestsAreFoundWithoutRemovingThem(Db db) {
         Db.Objects o = db.objects();

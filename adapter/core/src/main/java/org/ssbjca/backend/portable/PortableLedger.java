@@ -186,6 +186,12 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public boolean mayHaveQueued(UUID handle, String messageType) {
+        return get("looking for " + messageType + " messages of conversation " + handle,
+                () -> Jdbc.exists(c, sql.hasMessageOfType, handle, messageType));
+    }
+
+    @Override
     public List<PendingGroup> pendingGroups(String queue, int limit) {
         return get("listing pending groups of " + queue, () -> Jdbc.list(c, sql.pendingGroups, rs -> {
             int p = rs.getInt("priority");

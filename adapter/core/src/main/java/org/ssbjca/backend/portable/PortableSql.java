@@ -466,6 +466,9 @@ final class PortableSql {
     final String purgeDeadLettersBefore = "DELETE FROM ssb.dead_letter WHERE queue_name = ? AND dead_lettered_at < ?";
     final String priorityRequests = "SELECT conversation_group_id, message_body FROM ssb.message"
             + " WHERE queue_name = ? AND message_type_name = ? ORDER BY queuing_order";
+    /** Whether a conversation has a message of a type in its queue: a probe of {@code message_handle}. */
+    final String hasMessageOfType = "SELECT 1 FROM ssb.message WHERE conversation_handle = ?"
+            + " AND message_type_name = ? FETCH FIRST 1 ROWS ONLY";
     final String priorities = "SELECT conversation_group_id, priority FROM ssb.conversation_priority"
             + " WHERE queue_name = ?";
     /** Whether a queue has a prioritised group (with messages or not): the probe behind {@link #receiveVariants}. */

@@ -162,6 +162,12 @@ final class SqlServerLedger implements DeliveryLedger {
         });
     }
 
+    /** Always true: the RECEIVE of the conversation that follows is one round trip, as a look would be. */
+    @Override
+    public boolean mayHaveQueued(UUID handle, String messageType) {
+        return true;
+    }
+
     @Override
     public List<PendingGroup> pendingGroups(String queue, int limit) {
         QueueName q = SqlServerNames.queue(queue);
