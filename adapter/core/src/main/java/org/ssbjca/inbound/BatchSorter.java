@@ -81,12 +81,7 @@ final class BatchSorter {
                 }
             } else if (priorityType != null && priorityType.equals(m.messageTypeName())) {
                 // consumed: the scanner read it where it sat in the queue; one without a priority is set aside
-                batch.priorityRequests++;
-                if (PriorityScanner.parse(m.body()) == null) {
-                    rejectPriorityRequest(batch, m);
-                    batch.deadLettered++;
-                    batch.rejectedPriorityRequests++;
-                }
+                consumePriorityRequest(batch, m);
             } else if (settings.endsOnSystemMessages() && (m.isEndDialog() || m.isError())) {
                 batch.ends.add(m);
             } else {
@@ -135,15 +130,20 @@ final class BatchSorter {
             activation.metrics().received.add(taken.size());
             for (BrokerMessage m : taken) {
                 if (priorityType.equals(m.messageTypeName())) {
-                    batch.priorityRequests++;
-                    if (PriorityScanner.parse(m.body()) == null) {
-                        rejectPriorityRequest(batch, m);
-                        batch.deadLettered++;
-                        batch.rejectedPriorityRequests++;
-                    }
+                    consumePriorityRequest(batch, m);
                 }
             }
         } while (taken.size() == REST_BATCH);
+    }
+
+    /** A priority request taken: consumed; one without a priority is dead-lettered ({@link #rejectPriorityRequest}). */
+    private void consumePriorityRequest(Batch batch, BrokerMessage m) {
+        batch.priorityRequests++;
+        if (PriorityScanner.parse(m.body()) == null) {
+            rejectPriorityRequest(batch, m);
+            batch.deadLettered++;
+            batch.rejectedPriorityRequests++;
+        }
     }
 
     /**
