@@ -60,6 +60,16 @@ public interface DeliveryLedger {
     Map<String, Integer> attempts(List<BrokerMessage> messages);
 
     /**
+     * Bounds how long the statements of this ledger's connection wait for a lock: for the rest of its current
+     * transaction at least (PostgreSQL, {@code SET LOCAL lock_timeout}), for the rest of its session (H2 and SQL
+     * Server, {@code SET LOCK_TIMEOUT}). A wait that runs out fails its statement (PostgreSQL 55P03, H2 50200, SQL
+     * Server error 1222), and the caller rolls its transaction back.
+     *
+     * @param millis the longest wait for one lock, over 0
+     */
+    void boundLockWaits(int millis);
+
+    /**
      * Counts one more failed delivery; meant for a transaction of its own, after the delivery rolled back.
      *
      * @param queue the message's queue

@@ -34,10 +34,25 @@ import org.ssbjca.backend.DeliveryLedger;
  * on the reader's bookkeeping connection ({@link #recordFailures}). It is written while the delivery's branch is
  * still open: the branch holds the conversation group's lock, so no reader can take the message again before its
  * count is there. A rollback nobody announced (the commit failed) is counted afterwards, in {@link #finish}.
+ *
+ * <p><b>The count never waits for its own delivery.</b> The delivery may hold the very rows the count writes: a bean
+ * that ended a conversation (or {@code endConversationOnDeadLetter}) deleted its messages' attempt rows in the
+ * delivery's transaction. The bookkeeping would wait for the delivery's locks while the delivery waits for the
+ * bookkeeping, on one thread, which no database sees as a deadlock. So the count before the rollback waits at most
+ * {@link #LOCK_WAIT_BEFORE_ROLLBACK_MILLIS} for a lock; when that runs out (or the count fails otherwise) it is
+ * rolled back and written after the delivery's rollback instead, in {@link #finish} (SSBJCA0180): then a reader may
+ * take the message again before its count is written.
  */
 final class DeliverySteps {
 
     private static final AdapterLog LOG = AdapterLog.of(DeliverySteps.class);
+    /**
+     * The longest lock wait of a failure's count while the delivery's transaction is still open: the rows it writes
+     * are held only by short bookkeeping transactions, or by the delivery itself, which would never let go.
+     */
+    static final int LOCK_WAIT_BEFORE_ROLLBACK_MILLIS = 1000;
+    /** The longest lock wait of a failure's count once the delivery rolled back. */
+    static final int LOCK_WAIT_AFTER_ROLLBACK_MILLIS = 10_000;
 
     private final EndpointActivation activation;
     private final DeliverySettings settings;
@@ -277,7 +292,7 @@ final class DeliverySteps {
         boolean committed = committed(ok, outcome, true);
         count(batch, committed, start);
         if (!committed && Boolean.FALSE.equals(outcome)) {
-            recordFailures(batch);
+            record(batch, LOCK_WAIT_AFTER_ROLLBACK_MILLIS);
         }
     }
 
@@ -325,14 +340,27 @@ final class DeliverySteps {
      * bean was given. In a transaction of its own on the bookkeeping connection. Done before the delivery's
      * transaction ends: its branch still holds the group, so no other reader can take the message before the count is
      * written. The redelivery delay's hold follows the most failed of the charged messages.
+     *
+     * <p>A count that cannot be written now (a lock wait over {@link #LOCK_WAIT_BEFORE_ROLLBACK_MILLIS}: the
+     * delivery itself holds the rows; or any other failure) is rolled back and left to {@link #finish}, which writes
+     * it once the delivery rolled back (SSBJCA0180).
      */
-    void recordFailures(Batch batch) throws Exception {
+    void recordFailures(Batch batch) {
+        try {
+            record(batch, LOCK_WAIT_BEFORE_ROLLBACK_MILLIS);
+        } catch (Exception e) {
+            LOG.failureCountDeferred(reader, batch.group(), QueueReader.describe(e));
+        }
+    }
+
+    private void record(Batch batch, int lockWaitMillis) throws Exception {
         if (batch.application.isEmpty() || batch.failuresRecorded) {
             return;
         }
         java.sql.Connection c = connection.bookkeeping();
         try {
             DeliveryLedger ledger = activation.database().broker().ledger(c);
+            ledger.boundLockWaits(lockWaitMillis);
             int most = 0;
             for (BrokerMessage m : batch.charged()) {
                 most = Math.max(most, ledger.recordFailure(settings.queue(), m, batch.error));
@@ -343,11 +371,15 @@ final class DeliverySteps {
                 ledger.holdGroup(settings.queue(), batch.group(), redelivery.delayAfter(most));
             }
             c.commit();
-            batch.failuresRecorded = true;
-            activation.failureRecorded();
-        } catch (RuntimeException e) {
-            c.rollback();
+        } catch (RuntimeException | java.sql.SQLException e) {
+            try {
+                c.rollback();
+            } catch (java.sql.SQLException rollbackFailed) {
+                e.addSuppressed(rollbackFailed);
+            }
             throw e;
         }
+        batch.failuresRecorded = true;
+        activation.failureRecorded();
     }
 }

@@ -140,6 +140,44 @@ class LedgerConformanceTest {
         }
     }
 
+    /**
+     * A delivery that ended the conversation of a message with recorded failed deliveries holds the message's attempt
+     * row (END deletes it) until it ends; counting its failure on another connection (the reader's bookkeeping,
+     * issue 45 point 2) waits for that lock, which only the delivery's end releases, so the count's lock wait is
+     * bounded ({@link DeliveryLedger#boundLockWaits}) and fails instead; after the delivery's rollback the count is
+     * written on top of the earlier one.
+     */
+    @BackendTest
+    void aCountThatMeetsAnUncommittedEndOfItsConversationFailsWithinItsBound(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("m")));
+        BrokerMessage m;
+        try (Db.Tx delivery = db.begin()) {
+            m = delivery.session().receive(ReceiveRequest.from(o.targetQueue)).get(0);
+            delivery.rollback();
+        }
+        assertEquals(1, (int) ledger(db, l -> l.recordFailure(o.targetQueue, m, "first")));
+
+        try (Db.Tx delivery = db.begin()) {
+            BrokerMessage again = delivery.session().receive(ReceiveRequest.from(o.targetQueue)).get(0);
+            delivery.session().endConversation(again.conversationHandle(), null, null);
+            try (Db.Tx bookkeeping = db.begin()) {
+                DeliveryLedger l = db.broker().ledger(bookkeeping.connection());
+                l.boundLockWaits(300);
+                org.junit.jupiter.api.Assertions.assertThrows(org.ssbjca.api.BrokerException.class,
+                        () -> l.recordFailure(o.targetQueue, again, "second"),
+                        "the delivery holds the row: the count's bounded wait runs out");
+                bookkeeping.rollback();
+            }
+            delivery.rollback();
+        }
+        assertEquals(2, (int) ledger(db, l -> {
+            l.boundLockWaits(300);
+            return l.recordFailure(o.targetQueue, m, "second");
+        }), "after the delivery's rollback the row is back, and the count goes on from it");
+    }
+
     @BackendTest
     void aDeadLetterKeepsTheMessageAndCanBeTakenBack(Db db) {
         Db.Objects o = db.objects();

@@ -80,6 +80,15 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public void boundLockWaits(int millis) {
+        run("bounding lock waits", () -> {
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute(sql.lockWait(millis));
+            }
+        });
+    }
+
+    @Override
     public int recordFailure(String queue, BrokerMessage m, String error) {
         return get("recording a failed delivery", () -> {
             Object why = Jdbc.orNull(DeliveryLedger.errorText(error), Types.VARCHAR);

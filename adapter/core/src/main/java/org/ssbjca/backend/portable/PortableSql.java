@@ -387,6 +387,17 @@ final class PortableSql {
      * @return the statement
      */
     String moveLockWait(int millis) {
+        return lockWait(millis);
+    }
+
+    /**
+     * Bounds every lock wait of a connection: for the rest of its transaction (PostgreSQL, which must be in one) or
+     * of its session (H2). The ledger's {@code boundLockWaits}, for the reader's bookkeeping.
+     *
+     * @param millis the longest wait for a lock, a number the adapter chose
+     * @return the statement
+     */
+    String lockWait(int millis) {
         return lockWaitInTransaction ? "SET LOCAL lock_timeout = '" + millis + "ms'" : "SET LOCK_TIMEOUT " + millis;
     }
     /**

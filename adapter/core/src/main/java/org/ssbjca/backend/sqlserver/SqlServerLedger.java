@@ -60,6 +60,14 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
+    public void boundLockWaits(int millis) {
+        get("bounding lock waits", null, () -> {
+            SqlServerBroker.setLockTimeout(c, millis);
+            return null;
+        });
+    }
+
+    @Override
     public int recordFailure(String queue, BrokerMessage m, String error) {
         List<Integer> n = get("recording a failed delivery", queue, () -> Batches.query(c, TSqlLedger.RECORD_FAILURE,
                 0, rs -> rs.getInt(1), Batches.text(m.conversationHandle()), m.messageSequenceNumber(), queue,

@@ -36,6 +36,18 @@ class SqlServerLedgerTest {
     }
 
     /**
+     * The bookkeeping's bounded lock wait (issue 45 point 2) is a plain SET LOCK_TIMEOUT: inside a parameterised batch
+     * (sp_executesql) it would be undone when the batch ends.
+     */
+    @Test
+    void boundingLockWaitsIsASessionWideSetLockTimeout() {
+        ledger.boundLockWaits(1000);
+        assertEquals(1, jdbc.calls.size());
+        assertEquals("SET LOCK_TIMEOUT 1000;", jdbc.calls.get(0).sql);
+        assertEquals(java.util.List.of(), jdbc.calls.get(0).params());
+    }
+
+    /**
      * Issue 15: a batch of three messages on two conversations (one group) costs one statement to read their
      * attempts and one to forget them with the group's hold, not one per message.
      */

@@ -1,0 +1,76 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.resource.spi.ManagedConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
+
+/**
+ * A bean that ends the conversation of a message with recorded failed deliveries, then fails (issue 45, point 2):
+ * the END deleted the message's attempt row in the delivery's transaction, and the failure is counted on the
+ * reader's bookkeeping connection before the rollback. The count must neither wait for the delivery (which waits for
+ * it: a hang on PostgreSQL, a lock timeout and a reader failure on H2) nor be lost.
+ */
+class EndedConversationFailureTest {
+
+    @ParameterizedTest(name = "{0}, transacted {1}")
+    @CsvSource({"H2, true", "H2, false", "PostgreSQL, true", "PostgreSQL, false"})
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aBeanThatEndsTheConversationThenFailsIsCountedWithoutWaitingOnItself(String backend, boolean transacted)
+            throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend);
+             org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(DeliverySteps.class)) {
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(h.ra);
+            List<Integer> attempts = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                attempts.add(m.deliveryAttempt());
+                if (m.deliveryAttempt() == 2) {
+                    endThroughTheConnectionFactory(mcf, m);
+                }
+                if (m.deliveryAttempt() < 3) {
+                    throw new IllegalStateException("failing attempt " + m.deliveryAttempt());
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setMaxDeliveryAttempts(5);
+            h.activate(BrokerMessageListener.class, bean, transacted, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("m");
+
+            Awaitility.await("the third attempt committed").atMost(Duration.ofSeconds(30))
+                    .until(() -> a.metrics().committed() >= 1);
+            assertEquals(List.of(1, 2, 3), attempts, "the failure after the END was counted");
+            assertEquals(0, a.metrics().reconnects(), "no reader failed on a lock wait: " + a.metrics().lastError());
+            assertEquals(2, a.metrics().rolledBack());
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
+            assertEquals(1, logs.messages(java.util.logging.Level.INFO, "SSBJCA0180").size(),
+                    "the count of the second failure waited for the rollback");
+        }
+    }
+
+    private static void endThroughTheConnectionFactory(ServiceBrokerManagedConnectionFactory mcf,
+            org.ssbjca.api.BrokerMessage m) {
+        try {
+            ManagedConnection mc = mcf.createManagedConnection(null, null);
+            try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
+                broker.endConversation(m.conversation()); // on the reader's session, in the delivery's transaction
+            } finally {
+                mc.destroy();
+            }
+        } catch (jakarta.resource.ResourceException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
