@@ -61,6 +61,8 @@ final class Receiver {
     private final CancellableStatement waiting = new CancellableStatement();
     /** See {@link #mayHaveDrainedPrioritised}. */
     private boolean prioritisedFound;
+    /** Whether this RECEIVE ran a RECEIVE of a single group ({@link #receiveFirstFree}) in its transaction. */
+    private boolean groupsTried;
     /** See {@link #recordedAttempts}; null until a RECEIVE returned. */
     private Map<String, Integer> recordedAttempts;
 
@@ -108,13 +110,22 @@ final class Receiver {
             if (skipHeld && holds.mayHave(queue.quoted()) && hasHolds(queue, r.queue())) {
                 return receiveUnheld(queue, r, priorities);
             }
+            groupsTried = false;
             if (priorities && presence.mayHave(queue.quoted())) {
                 List<BrokerMessage> prioritised = receivePrioritised(queue, r.top());
                 if (!prioritised.isEmpty()) {
                     return prioritised;
                 }
             }
-            return receive(queue, TSql.Filter.NONE, r, null);
+            if (!groupsTried || r.timeout().isZero()) {
+                return receive(queue, TSql.Filter.NONE, r, null);
+            }
+            long start = System.nanoTime();
+            List<BrokerMessage> any = receive(queue, TSql.Filter.NONE, r, null);
+            if (any.isEmpty()) {
+                pauseForTheRest(r, start);
+            }
+            return any;
         } catch (CancellableStatement.Cancelled e) {
             if (!e.afterResultBegan()) {
                 return List.of(); // woken or stopped while it waited: nothing taken
@@ -183,6 +194,7 @@ final class Receiver {
     private List<BrokerMessage> receiveFirstFree(QueueName queue, List<UUID> groups, int top) throws SQLException {
         String sql = TSql.receivePrioritisedGroup(queue);
         for (UUID group : new java.util.LinkedHashSet<>(groups)) {
+            groupsTried = true;
             List<BrokerMessage> batch;
             try {
                 batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, this::received, top,
@@ -230,16 +242,42 @@ final class Receiver {
                 rs -> Batches.uuid(rs, "conversation_group_id"), r.queue(), PRIORITY_CANDIDATES));
         List<BrokerMessage> batch = receiveFirstFree(queue, groups, r.top());
         if (batch.isEmpty() && !r.timeout().isZero()) {
-            long pause = ReceiveRequest.FOREVER.equals(r.timeout()) ? HELD_PAUSE_MILLIS
-                    : Math.min(HELD_PAUSE_MILLIS, r.timeout().toMillis());
-            try {
-                Batches.query(c, TSql.PAUSE, Batches.queryTimeoutSeconds((int) pause), waiting, rs -> null,
-                        Batches.delay(pause));
-            } catch (CancellableStatement.Cancelled woken) {
-                // woken or stopped: the pause ends early; it takes nothing
-            }
+            pause(longestPause(r));
         }
         return batch;
+    }
+
+    /** @return the longest pause of an empty RECEIVE: its timeout, at most {@link #HELD_PAUSE_MILLIS} */
+    private static long longestPause(ReceiveRequest r) {
+        return ReceiveRequest.FOREVER.equals(r.timeout()) ? HELD_PAUSE_MILLIS
+                : Math.min(HELD_PAUSE_MILLIS, r.timeout().toMillis());
+    }
+
+    /**
+     * After RECEIVEs of single groups in this transaction ({@link #receiveFirstFree}), which leave their groups
+     * locked to its end even when they take nothing, the WAITFOR (RECEIVE ...) that follows may come back empty
+     * without waiting (issue 45: a WAITFOR in a transaction that already holds conflicting locks). A reader would then
+     * go round without ever waiting while such a group stays a candidate. So an empty WAITFOR that came back before
+     * {@link #longestPause} is followed by a pause for the rest of it, which a wake or stop ends early: at most one
+     * turn a second, the time SQL Server's own wait would have taken at least.
+     *
+     * @param waitStart {@link System#nanoTime()} when the WAITFOR was sent
+     */
+    private void pauseForTheRest(ReceiveRequest r, long waitStart) throws SQLException {
+        long rest = longestPause(r) - (System.nanoTime() - waitStart) / 1_000_000;
+        if (rest > 0) {
+            pause(rest);
+        }
+    }
+
+    /** WAITFOR DELAY of at most {@link #HELD_PAUSE_MILLIS}; a wake or stop ends it early. It takes nothing. */
+    private void pause(long millis) throws SQLException {
+        try {
+            Batches.query(c, TSql.PAUSE, Batches.queryTimeoutSeconds((int) millis), waiting, rs -> null,
+                    Batches.delay(millis));
+        } catch (CancellableStatement.Cancelled woken) {
+            // woken or stopped: the pause ends early; it takes nothing
+        }
     }
 
     /**

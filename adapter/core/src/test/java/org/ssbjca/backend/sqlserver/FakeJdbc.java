@@ -58,6 +58,8 @@ final class FakeJdbc {
 
     final List<Call> calls = new ArrayList<>();
     private final Deque<Object> responses = new ArrayDeque<>();
+    /** Answers a statement once the scripted responses are used up (a double that behaves), or null for none. */
+    private java.util.function.Function<Call, List<Map<String, Object>>> responder;
     private boolean autoCommit;
 
     /** @param rows the rows the next statement returns, each a column-to-value map */
@@ -121,6 +123,16 @@ final class FakeJdbc {
             row.put((String) columnsAndValues[i], columnsAndValues[i + 1]);
         }
         return row;
+    }
+
+    /**
+     * @param responder the rows of each statement executed once the scripted responses are used up, computed from the
+     *        statement and its parameters (a double of how the server behaves rather than a script)
+     * @return this
+     */
+    FakeJdbc answering(java.util.function.Function<Call, List<Map<String, Object>>> responder) {
+        this.responder = responder;
+        return this;
     }
 
     boolean allResponsesUsed() {
@@ -208,7 +220,7 @@ final class FakeJdbc {
 
     private boolean execute(Call call, Object[] current, CountDownLatch cancelled) throws SQLException {
         calls.add(call);
-        Object response = responses.isEmpty() ? NOTHING : responses.poll();
+        Object response = !responses.isEmpty() ? responses.poll() : responder != null ? responder.apply(call) : NOTHING;
         if (response == UNTIL_CANCELLED) {
             waiting.countDown();
             try {
