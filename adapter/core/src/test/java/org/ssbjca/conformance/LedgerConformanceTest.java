@@ -178,6 +178,114 @@ class LedgerConformanceTest {
         }), "after the delivery's rollback the row is back, and the count goes on from it");
     }
 
+    /** The longest lock wait of the concurrency cases below: far longer than any statement of theirs. */
+    private static final int LOCK_WAIT_MILLIS = 1000;
+
+    /**
+     * Two successful redeliveries, each in its transaction, forget their own messages' attempts while the other is
+     * still open (issue 45 point 7): each deletes its own keys only, by seeking them, so neither waits for the other
+     * (on SQL Server a DELETE that scanned ssb.delivery_attempt would wait for the other's deleted row, and two of
+     * them could deadlock, error 1205, and the loser be delivered again). Among other messages' attempt rows, so
+     * that the table is not a single page.
+     */
+    @BackendTest
+    void twoRedeliveriesForgetTheirAttemptsWithoutWaitingOnEachOther(Db db) throws java.sql.SQLException {
+        Db.Objects o = db.objects();
+        Conversation a = begin(db, o);
+        Conversation b = begin(db, o);
+        Conversation others = begin(db, o);
+        db.run(s -> {
+            s.send(a.handle(), o.request, bytes("a"));
+            s.send(b.handle(), o.request, bytes("b"));
+            for (int i = 0; i < 200; i++) {
+                s.send(others.handle(), o.request, bytes("other " + i));
+            }
+        });
+        List<BrokerMessage> all = targetSide(db, o);
+        BrokerMessage targetOfA = all.stream().filter(m -> text(m).equals("a")).findFirst().orElseThrow();
+        BrokerMessage targetOfB = all.stream().filter(m -> text(m).equals("b")).findFirst().orElseThrow();
+        ledger(db, l -> {
+            all.forEach(m -> l.recordFailure(o.targetQueue, m, "boom"));
+            return null;
+        });
+        assertEquals(202, attemptRows(db, o.targetQueue));
+
+        try (Db.Tx first = db.begin(); Db.Tx second = db.begin()) {
+            db.fixture().setLockTimeout(first.connection(), LOCK_WAIT_MILLIS);
+            db.fixture().setLockTimeout(second.connection(), LOCK_WAIT_MILLIS);
+            List<BrokerMessage> ofA = first.session().receive(ReceiveRequest.from(o.targetQueue)
+                    .conversation(Conversation.ofHandle(targetOfA.conversationHandle())));
+            List<BrokerMessage> ofB = second.session().receive(ReceiveRequest.from(o.targetQueue)
+                    .conversation(Conversation.ofHandle(targetOfB.conversationHandle())));
+            assertEquals(List.of("a", "b"), List.of(text(ofA.get(0)), text(ofB.get(0))));
+            db.broker().ledger(first.connection()).clearAttempts(ofA);
+            db.broker().ledger(second.connection()).clearAttempts(ofB); // the first still open
+            first.commit();
+            second.commit();
+        }
+        assertEquals(200, attemptRows(db, o.targetQueue), "each forgot its own message's attempts, no other");
+    }
+
+    /**
+     * Priorities set on two groups in two open transactions (a long XA delivery's, say) do not wait on each other
+     * (issue 45 point 7): on SQL Server a DELETE WITH (HOLDLOCK) of a group without a row locked the key range up to
+     * the next key, which the other group's DELETE and INSERT needed too.
+     */
+    @BackendTest
+    void prioritiesOfTwoGroupsAreSetInTwoOpenTransactionsWithoutWaiting(Db db) throws java.sql.SQLException {
+        Db.Objects o = db.objects();
+        Conversation a = begin(db, o);
+        Conversation b = begin(db, o);
+        db.run(s -> {
+            s.send(a.handle(), o.request, bytes("a"));
+            s.send(b.handle(), o.request, bytes("b"));
+        });
+        Map<String, UUID> groups = new java.util.HashMap<>();
+        targetSide(db, o).forEach(m -> groups.put(text(m), m.conversationGroupId()));
+        UUID groupA = groups.get("a");
+        UUID groupB = groups.get("b");
+        try (Db.Tx first = db.begin(); Db.Tx second = db.begin()) {
+            db.fixture().setLockTimeout(first.connection(), LOCK_WAIT_MILLIS);
+            db.fixture().setLockTimeout(second.connection(), LOCK_WAIT_MILLIS);
+            first.session().setPriority(groupA, 5);
+            second.session().setPriority(groupB, 7); // the first still open
+            first.session().setPriority(groupA, 6); // and again, the second still open
+            second.commit();
+            first.commit();
+        }
+        assertEquals(Map.of(groupA, 6, groupB, 7),
+                ledger(db, l -> l.priorities(o.targetQueue)));
+    }
+
+    /**
+     * Two priorities set on one group at once: the second waits for the first's transaction and then replaces its
+     * row, whether the group had a priority or not; one row is left, the last set.
+     */
+    @BackendTest
+    void twoPrioritiesSetOnOneGroupAtOnceLeaveTheLast(Db db) throws Exception {
+        Db.Objects o = db.objects();
+        for (boolean hadOne : new boolean[] {false, true}) {
+            Conversation c = begin(db, o);
+            db.run(s -> s.send(c.handle(), o.request, bytes("c")));
+            UUID group = targetSide(db, o).get(0).conversationGroupId();
+            if (hadOne) {
+                db.run(s -> s.setPriority(group, 1));
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try (Db.Tx first = db.begin()) {
+                first.session().setPriority(group, 5);
+                java.util.concurrent.Future<?> second = pool.submit(() -> db.run(s -> s.setPriority(group, 7)));
+                await("the second setter waits for the first").during(Duration.ofMillis(300))
+                        .atMost(Duration.ofSeconds(5)).until(() -> !second.isDone());
+                first.commit();
+                second.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(7, ledger(db, l -> l.priorities(o.targetQueue)).get(group), "had one: " + hadOne);
+        }
+    }
+
     @BackendTest
     void aDeadLetterKeepsTheMessageAndCanBeTakenBack(Db db) {
         Db.Objects o = db.objects();
@@ -464,6 +572,23 @@ class LedgerConformanceTest {
         db.run(s -> s.send(held.handle(), o.request, bytes("held 3")));
         assertEquals(List.of("held 3"), db.tx(s -> s.receive(any, true, true)).stream()
                 .map(LedgerConformanceTest::text).toList(), "clearing the attempts ended the hold");
+    }
+
+    /**
+     * @return the messages waiting in the target queue, as the target side sees them (its handles and groups), each
+     *         group taken by a RECEIVE of its own in one transaction, which then rolls back
+     */
+    private static List<BrokerMessage> targetSide(Db db, Db.Objects o) {
+        List<BrokerMessage> all = new java.util.ArrayList<>();
+        try (Db.Tx peek = db.begin()) {
+            List<BrokerMessage> group;
+            while (!(group = peek.session().receive(ReceiveRequest.from(o.targetQueue).top(1000)
+                    .timeout(Duration.ZERO))).isEmpty()) {
+                all.addAll(group);
+            }
+            peek.rollback();
+        }
+        return all;
     }
 
     private static String text(BrokerMessage m) {

@@ -284,6 +284,9 @@ final class PortableSession implements BrokerSession {
         return batch.isEmpty() ? null : batch;
     }
 
+    /** SQL state of a unique or primary key violation. */
+    private static final String DUPLICATE_KEY = "23505";
+
     @Override
     public void setPriority(UUID group, int priority) {
         settle();
@@ -299,7 +302,17 @@ final class PortableSession implements BrokerSession {
                 st.update(sql.upsertPriority, group, queue, priority, broker.now());
             } else {
                 st.update(sql.deletePriority, group);
-                st.update(sql.insertPriority, group, queue, priority, broker.now());
+                try {
+                    st.update(sql.insertPriority, group, queue, priority, broker.now());
+                } catch (SQLException e) {
+                    if (!DUPLICATE_KEY.equals(e.getSQLState())) {
+                        throw e;
+                    }
+                    // another transaction set the group's priority, and committed while this insert waited for it
+                    // (H2 keeps this transaction after a failed statement): replace its row, as a later set does
+                    st.update(sql.deletePriority, group);
+                    st.update(sql.insertPriority, group, queue, priority, broker.now());
+                }
             }
             prioritiesSet.set();
         } catch (SQLException e) {

@@ -373,14 +373,19 @@ final class TSql {
      * priority), with the queue of the group's endpoints: sys.conversation_endpoints, sys.services, sys.service_queues.
      * Returns the queue, or NULLs when the group does not exist.
      *
-     * <p>Two concurrent sets of one group (an operator and an application, or two nodes) must not both find no row
-     * and both insert it: the DELETE takes update locks held to the end of the transaction (UPDLOCK) on the group's
-     * key, or on its key range when there is no row yet (HOLDLOCK, that is SERIALIZABLE), so the second setter waits
-     * for the first to commit, then replaces its row
-     * (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table). An update lock is incompatible with
-     * another update lock, so the two do not deadlock as two shared range locks would. DELETE then INSERT rather than
-     * UPDATE, because request_order is an IDENTITY that a new request must take anew. The locks protect only inside
-     * a transaction: in the caller's (explicit, implicit or XA) when there is one, else in a transaction of the
+     * <p>DELETE then INSERT rather than UPDATE, because request_order is an IDENTITY that a new request must take
+     * anew. Neither takes a key-range lock: at READ COMMITTED the DELETE locks the group's row if there is one, the
+     * INSERT the new key (conversation_group_id is the primary key), and both locks last to the end of the
+     * transaction. A HOLDLOCK (SERIALIZABLE) DELETE of a group without a row would lock the range up to the next key
+     * instead, RangeS-U, which the other groups of that range need for their own DELETE (RangeS-U) and INSERT
+     * (RangeI-N) and which is compatible with neither (key-range locking in
+     * https://learn.microsoft.com/sql/relational-databases/sql-server-transaction-locking-and-row-versioning-guide):
+     * priorities set on unrelated groups would wait for each other for as long as a long XA
+     * transaction lasts. Two concurrent sets of one group both find no row; the second's INSERT then waits for the
+     * first's key, and fails with a duplicate key (2627, or 2601) once the first commits: a statement error that
+     * leaves the transaction usable unless XACT_ABORT is ON, so the batch deletes the first's row and inserts its own
+     * (the later set wins); a doomed transaction (XACT_STATE() -1) throws as any error does. The locks protect only
+     * inside a transaction: in the caller's (explicit, implicit or XA) when there is one, else in a transaction of the
      * batch's own, which it commits, or rolls back on error. Under SET IMPLICIT_TRANSACTIONS ON with no transaction
      * yet, the reads of sys.conversation_endpoints above have already started the caller's
      * (https://learn.microsoft.com/sql/t-sql/statements/set-implicit-transactions-transact-sql).
@@ -403,11 +408,22 @@ final class TSql {
             + "        BEGIN TRANSACTION;\n"
             + "    END;\n"
             + "    BEGIN TRY\n"
-            + "        DELETE FROM ssb.conversation_priority WITH (UPDLOCK, HOLDLOCK)"
-            + " WHERE conversation_group_id = @group;\n"
-            + "        INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name,"
+            + "        DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;\n"
+            + "        BEGIN TRY\n"
+            + "            INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name,"
             + " priority, requested_at)\n"
-            + "        VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());\n"
+            + "            VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());\n"
+            + "        END TRY\n"
+            + "        BEGIN CATCH\n"
+            + "            IF ERROR_NUMBER() NOT IN (2627, 2601) OR XACT_STATE() <> 1\n"
+            + "            BEGIN\n"
+            + "                THROW;\n"
+            + "            END;\n"
+            + "            DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;\n"
+            + "            INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name,"
+            + " priority, requested_at)\n"
+            + "            VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());\n"
+            + "        END CATCH;\n"
             + "        IF @own_transaction = 1\n"
             + "        BEGIN\n"
             + "            COMMIT TRANSACTION;\n"

@@ -83,15 +83,27 @@ final class TSqlLedger {
      * Forgets the failed deliveries of a batch's messages and ends the holds of their groups, in one round trip: keys
      * as for {@link #ATTEMPTS_OF}, groups as {@code <g id="group"/>...}.
      *
+     * <p>Each DELETE seeks its keys in the table's primary key and touches no other row: the keys are shredded into
+     * a table variable first, typed and unique (its own primary key), and FORCESEEK makes the join seek the table
+     * for each of them (https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table). A DELETE joined to
+     * {@code nodes()} itself leaves the plan to an estimate of how many nodes there are, which may be a scan: it
+     * would then lock rows of other deliveries, and two redeliveries that commit at once could deadlock (1205),
+     * the loser rolled back and delivered again.
+     *
      * <p>Parameters: the keys (XML), the groups (XML).
      */
     static final String CLEAR_ATTEMPTS = PROLOGUE + "DECLARE @keys XML = ?;\n"
             + "DECLARE @groups XML = ?;\n"
-            + "DELETE a FROM ssb.delivery_attempt AS a\n"
-            + "JOIN @keys.nodes('/k') AS t(k) ON a.conversation_handle = t.k.value('@h', 'UNIQUEIDENTIFIER')\n"
-            + "    AND a.message_sequence_number = t.k.value('@s', 'BIGINT');\n"
-            + "DELETE h FROM ssb.conversation_hold AS h\n"
-            + "JOIN @groups.nodes('/g') AS t(g) ON h.conversation_group_id = t.g.value('@id', 'UNIQUEIDENTIFIER');";
+            + "DECLARE @k TABLE (h UNIQUEIDENTIFIER NOT NULL, s BIGINT NOT NULL, PRIMARY KEY (h, s));\n"
+            + "DECLARE @g TABLE (id UNIQUEIDENTIFIER NOT NULL PRIMARY KEY);\n"
+            + "INSERT INTO @k (h, s) SELECT DISTINCT t.k.value('@h', 'UNIQUEIDENTIFIER'), t.k.value('@s', 'BIGINT')\n"
+            + "FROM @keys.nodes('/k') AS t(k);\n"
+            + "INSERT INTO @g (id) SELECT DISTINCT t.g.value('@id', 'UNIQUEIDENTIFIER') FROM @groups.nodes('/g') AS t(g);\n"
+            + "DELETE a FROM @k AS k\n"
+            + "JOIN ssb.delivery_attempt AS a WITH (FORCESEEK)"
+            + " ON a.conversation_handle = k.h AND a.message_sequence_number = k.s;\n"
+            + "DELETE h FROM @g AS g\n"
+            + "JOIN ssb.conversation_hold AS h WITH (FORCESEEK) ON h.conversation_group_id = g.id;";
 
     /**
      * Forgets the failed deliveries of a conversation's messages; appended to the batches that end this side, which

@@ -39,11 +39,15 @@ class TSqlLedgerTest {
                 SET NOCOUNT ON;
                 DECLARE @keys XML = ?;
                 DECLARE @groups XML = ?;
-                DELETE a FROM ssb.delivery_attempt AS a
-                JOIN @keys.nodes('/k') AS t(k) ON a.conversation_handle = t.k.value('@h', 'UNIQUEIDENTIFIER')
-                    AND a.message_sequence_number = t.k.value('@s', 'BIGINT');
-                DELETE h FROM ssb.conversation_hold AS h
-                JOIN @groups.nodes('/g') AS t(g) ON h.conversation_group_id = t.g.value('@id', 'UNIQUEIDENTIFIER');""",
+                DECLARE @k TABLE (h UNIQUEIDENTIFIER NOT NULL, s BIGINT NOT NULL, PRIMARY KEY (h, s));
+                DECLARE @g TABLE (id UNIQUEIDENTIFIER NOT NULL PRIMARY KEY);
+                INSERT INTO @k (h, s) SELECT DISTINCT t.k.value('@h', 'UNIQUEIDENTIFIER'), t.k.value('@s', 'BIGINT')
+                FROM @keys.nodes('/k') AS t(k);
+                INSERT INTO @g (id) SELECT DISTINCT t.g.value('@id', 'UNIQUEIDENTIFIER') FROM @groups.nodes('/g') AS t(g);
+                DELETE a FROM @k AS k
+                JOIN ssb.delivery_attempt AS a WITH (FORCESEEK) ON a.conversation_handle = k.h AND a.message_sequence_number = k.s;
+                DELETE h FROM @g AS g
+                JOIN ssb.conversation_hold AS h WITH (FORCESEEK) ON h.conversation_group_id = g.id;""",
                 TSqlLedger.CLEAR_ATTEMPTS);
     }
 }

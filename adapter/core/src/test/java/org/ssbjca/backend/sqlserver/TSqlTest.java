@@ -268,11 +268,22 @@ class TSqlTest {
                         BEGIN TRANSACTION;
                     END;
                     BEGIN TRY
-                        DELETE FROM ssb.conversation_priority WITH (UPDLOCK, HOLDLOCK) \
-                WHERE conversation_group_id = @group;
-                        INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, \
+                        DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;
+                        BEGIN TRY
+                            INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, \
                 priority, requested_at)
-                        VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());
+                            VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());
+                        END TRY
+                        BEGIN CATCH
+                            IF ERROR_NUMBER() NOT IN (2627, 2601) OR XACT_STATE() <> 1
+                            BEGIN
+                                THROW;
+                            END;
+                            DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group;
+                            INSERT INTO ssb.conversation_priority (conversation_group_id, queue_schema, queue_name, \
+                priority, requested_at)
+                            VALUES (@group, @queue_schema, @queue_name, @priority, SYSDATETIMEOFFSET());
+                        END CATCH;
                         IF @own_transaction = 1
                         BEGIN
                             COMMIT TRANSACTION;
