@@ -60,6 +60,45 @@ class EndedConversationFailureTest {
         }
     }
 
+    /**
+     * The same through {@code deadLetter=TABLE_AND_END_CONVERSATION}: the reader dead-letters m1 at its last attempt
+     * and ends its conversation, which forgets m2's recorded failure in the delivery's transaction; the bean then
+     * fails on m2. That failure is counted once the delivery rolled back, so m2 reaches its last attempt and is
+     * dead-lettered with both its failures.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"H2", "PostgreSQL"})
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aFailureAfterTheReaderEndedTheConversationOfADeadLetterIsCounted(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            java.util.Map<String, Integer> calls = new java.util.concurrent.ConcurrentHashMap<>();
+            BrokerMessageListener bean = m -> {
+                int call = calls.merge(m.bodyAsText(), 1, Integer::sum);
+                // m2 fails every time; m1 passes its first call (m2 then fails after it), fails its next two
+                if (m.bodyAsText().equals("m2") || call == 2 || call == 3) {
+                    throw new IllegalStateException(m.bodyAsText() + " fails, call " + call);
+                }
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            spec.setReceiveBatchSize(10);
+            spec.setMaxDeliveryAttempts(2);
+            spec.setDeadLetter(ServiceBrokerActivationSpec.DeadLetter.TABLE_AND_END_CONVERSATION.name());
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("m1", "m2");
+
+            Awaitility.await("both dead-lettered").atMost(Duration.ofSeconds(30))
+                    .until(() -> a.metrics().deadLettered() >= 2);
+            java.util.Map<String, Integer> attempts = new java.util.TreeMap<>();
+            InboundFeaturesTest.deadLetters(h).forEach(d -> attempts.put(d.message().bodyAsText(), d.attempts()));
+            assertEquals(java.util.Map.of("m1", 2, "m2", 2), attempts, "m2's failure after the END was counted");
+            assertEquals(java.util.Map.of("m1", 3, "m2", 2), calls);
+            assertEquals(0, a.metrics().reconnects(), "no reader failed on a lock wait: " + a.metrics().lastError());
+        }
+    }
+
     private static void endThroughTheConnectionFactory(ServiceBrokerManagedConnectionFactory mcf,
             org.ssbjca.api.BrokerMessage m) {
         try {
