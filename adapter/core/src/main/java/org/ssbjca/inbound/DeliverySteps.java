@@ -249,7 +249,7 @@ final class DeliverySteps {
                 // The bean returned but doomed the transaction (setRollbackOnly). Nothing below may run in it: it
                 // would be rolled back anyway, and clearing the failure count here would lock the row that
                 // recordFailures then updates on the bookkeeping connection, which would wait on this very
-                // transaction (until a lock timeout, or forever on PostgreSQL).
+                // transaction (for LOCK_WAIT_BEFORE_ROLLBACK_MILLIS, and count only after the rollback).
                 batch.error = "the bean marked the transaction for rollback";
                 return false;
             }
