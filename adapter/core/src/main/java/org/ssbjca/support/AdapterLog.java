@@ -375,6 +375,7 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 190, value = "cannot mark the XA resource %s of mssql-jdbc tightly coupled for the branches it"
             + " completes without starting them (recovery): they are completed loosely coupled")
     void tightCouplingNotMarked(@Cause Throwable cause, Object resource);
+
     @LogMessage(level = INFO)
     @Message(id = 180, value = "%s: the failed delivery of group %s could not be counted before its rollback (%s);"
             + " it is counted after the rollback, when a reader may already have taken the message again")
