@@ -61,7 +61,7 @@ public abstract class JdbcTableQueue implements TableQueue {
         try (PreparedStatement ps = c.prepareStatement(shared().complete())) {
             ps.setObject(1, row.key());
             bindToken(ps, 2, row);
-            return ps.executeUpdate() == 1;
+            return rowsChanged(ps) == 1;
         }
     }
 
@@ -120,12 +120,23 @@ public abstract class JdbcTableQueue implements TableQueue {
         return update(c, shared().purgeSetAside());
     }
 
-    private static int update(Connection c, String text) throws SQLException {
+    private int update(Connection c, String text) throws SQLException {
         if (text == null) {
             return 0;
         }
         try (PreparedStatement ps = c.prepareStatement(text)) {
-            return ps.executeUpdate();
+            return rowsChanged(ps);
         }
+    }
+
+    /**
+     * Runs a statement of {@link TableSql}'s {@code counted} spelling and reads how many rows it changed.
+     *
+     * @param ps the statement, its parameters bound
+     * @return the rows changed
+     * @throws SQLException on a database error
+     */
+    protected int rowsChanged(PreparedStatement ps) throws SQLException {
+        return ps.executeUpdate();
     }
 }

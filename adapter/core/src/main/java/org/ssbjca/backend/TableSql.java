@@ -2,6 +2,7 @@ package org.ssbjca.backend;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BinaryOperator;
 import java.util.function.UnaryOperator;
 
 /**
@@ -24,9 +25,12 @@ public final class TableSql {
      * @param no a condition always false
      * @param statement makes a whole statement of a text
      * @param readHint written after the table a count reads (empty for none)
+     * @param counted makes a whole statement of a change whose row count the caller needs, from its head
+     *        ({@code UPDATE t SET ...} or {@code DELETE FROM t}) and its condition: the backend's table queue reads
+     *        the count as this statement returns it ({@link JdbcTableQueue#rowsChanged})
      */
     public record Spelling(UnaryOperator<String> quote, String now, String leaseEnd, String yes, String no,
-            UnaryOperator<String> statement, String readHint) {
+            UnaryOperator<String> statement, String readHint, BinaryOperator<String> counted) {
     }
 
     private final TableDefinition.Resolved t;
@@ -138,11 +142,15 @@ public final class TableSql {
 
     /** @return what a taken row becomes where {@code where} holds: deleted, or marked done (its lease cleared) */
     public String dispose(String where) {
+        return disposeHead() + " WHERE " + where;
+    }
+
+    private String disposeHead() {
         if (!has("doneColumn")) {
-            return "DELETE FROM " + table + " WHERE " + where;
+            return "DELETE FROM " + table;
         }
         return "UPDATE " + table + " SET " + q("doneColumn") + " = " + s.now()
-                + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : "") + " WHERE " + where;
+                + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : "");
     }
 
     /** @return lease end, attempts + 1, the taking's mark (parameters: seconds, then the mark with a mark column) */
@@ -162,9 +170,12 @@ public final class TableSql {
         return q(has("markColumn") ? "markColumn" : "leaseColumn");
     }
 
-    /** @return removes (or marks done) a leased row if the lease is still this taking's; parameters key, token */
+    /**
+     * @return removes (or marks done) a leased row if the lease is still this taking's, its count of rows changed
+     *     read as the spelling's {@code counted} returns it; parameters key, token
+     */
     public String complete() {
-        return s.statement().apply(dispose(key + " = ? AND " + token() + " = ?"));
+        return s.counted().apply(disposeHead(), key + " = ? AND " + token() + " = ?");
     }
 
     /** @return ends a failed row's lease sooner; parameters seconds, key, token */
@@ -207,14 +218,14 @@ public final class TableSql {
         return "COALESCE(SUM(CASE WHEN " + condition + " THEN 1 ELSE 0 END), 0)";
     }
 
-    /** @return gives set-aside rows another round, or null when nothing can be set aside */
+    /** @return gives set-aside rows another round (counted), or null when nothing can be set aside */
     public String redeliverSetAside() {
-        return setAside == null ? null : s.statement().apply("UPDATE " + table + " SET " + q("attemptsColumn")
-                + " = 0" + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : "") + " WHERE " + setAside);
+        return setAside == null ? null : s.counted().apply("UPDATE " + table + " SET " + q("attemptsColumn")
+                + " = 0" + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : ""), setAside);
     }
 
-    /** @return deletes set-aside rows, or null when nothing can be set aside */
+    /** @return deletes set-aside rows (counted), or null when nothing can be set aside */
     public String purgeSetAside() {
-        return setAside == null ? null : s.statement().apply("DELETE FROM " + table + " WHERE " + setAside);
+        return setAside == null ? null : s.counted().apply("DELETE FROM " + table, setAside);
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -263,6 +264,42 @@ class TableQueueConformanceTest {
             assertEquals(1, q.purgeSetAside(c));
             c.commit();
             assertEquals(0, count(c, "SELECT COUNT(*) FROM " + table));
+            c.commit();
+        }
+    }
+
+    /**
+     * Issue 45 point 1: completion, redelivery and purge read how many rows they changed whatever the session's
+     * NOCOUNT (here set ON by a batch of its own, as a server's 'user options' would set it for every session).
+     */
+    @BackendTest
+    void leasedRowsCompleteAndTheOperatorsCountsAreRightInASessionWithNocountOn(Db db) throws Exception {
+        assumeTrue(db.broker().kind() == BackendKind.SQLSERVER, "SET NOCOUNT is T-SQL");
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET NOCOUNT ON");
+            }
+            JobQueueRows.insert(c, table, 1, -1, "done");
+            JobQueueRows.insert(c, table, 2, -1, "poison");
+            JobQueueRows.insert(c, table, 3, -1, "poison too");
+            c.commit();
+            TableQueue q = db.broker().tableQueue(jobQueueDefinition(table, 300, 1).resolve(c));
+            List<TableRow> rows = q.lease(c, 3);
+            c.commit();
+            assertEquals(3, rows.size());
+            assertTrue(q.complete(c, rows.get(0)), "the lease is still this taking's");
+            c.commit();
+            q.release(c, rows.get(1), 0);
+            q.release(c, rows.get(2), 0);
+            c.commit();
+            assertEquals(2, q.redeliverSetAside(c), "taken once with maxAttempts 1: both set aside");
+            c.commit();
+            q.release(c, q.lease(c, 1).get(0), 0);
+            c.commit();
+            assertEquals(1, q.purgeSetAside(c));
+            c.commit();
+            assertEquals(1, count(c, "SELECT COUNT(*) FROM " + table + " WHERE Last_Attempt_End_Date IS NULL"));
             c.commit();
         }
     }

@@ -2,6 +2,7 @@ package org.ssbjca.backend.sqlserver;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
@@ -36,6 +37,18 @@ final class SqlServerTableQueue extends JdbcTableQueue {
                 bindMark(ps, 2, UUID.randomUUID());
             }
             return TableRows.read(ps, table, true, true);
+        }
+    }
+
+    /**
+     * The count is the result set {@link TSqlTable#SPELLING}'s counted statements return: under SET NOCOUNT ON
+     * mssql-jdbc has no update count to give ({@code executeUpdate} returns -1), and without it the count it gives
+     * may be a trigger's.
+     */
+    @Override
+    protected int rowsChanged(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getInt(1) : 0;
         }
     }
 

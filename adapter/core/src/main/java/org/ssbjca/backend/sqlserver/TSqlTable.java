@@ -27,9 +27,17 @@ import org.ssbjca.backend.TableSql;
 final class TSqlTable {
 
     private static final String PROLOGUE = "SET NOCOUNT ON;\n";
-    /** T-SQL's spelling of the shared parts. */
+    /**
+     * T-SQL's spelling of the shared parts. A change whose count matters (complete, redeliver, purge) counts its rows
+     * with {@code OUTPUT ... INTO} a table variable and returns the count as a result set: under SET NOCOUNT ON the
+     * driver has no update count to give, and without it a trigger's counts come back too. OUTPUT lists the rows the
+     * statement itself changed; a table with enabled triggers refuses OUTPUT without INTO, not OUTPUT INTO a table
+     * variable (https://learn.microsoft.com/sql/t-sql/queries/output-clause-transact-sql).
+     */
     static final TableSql.Spelling SPELLING = new TableSql.Spelling(SqlServerNames::quote, "SYSDATETIME()",
-            "DATEADD(SECOND, ?, SYSDATETIME())", "1 = 1", "1 = 0", text -> PROLOGUE + text + ";", " WITH (NOLOCK)");
+            "DATEADD(SECOND, ?, SYSDATETIME())", "1 = 1", "1 = 0", text -> PROLOGUE + text + ";", " WITH (NOLOCK)",
+            (head, where) -> PROLOGUE + "DECLARE @changed TABLE (n INT);\n" + head
+                    + " OUTPUT 1 INTO @changed (n) WHERE " + where + ";\nSELECT COUNT(*) FROM @changed;");
 
     private final TableSql sql;
 

@@ -93,16 +93,19 @@ class TSqlTableTest {
                 + "OUTPUT inserted.[ID], inserted.[Payload], inserted.[Priority], inserted.[Available_Date],"
                 + " inserted.[Attempts], inserted.[Timeout_Date], inserted.[Processing_Mark], inserted.[ID];",
                 sql.lease(5));
-        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Last_Attempt_End_Date] = SYSDATETIME(),"
-                + " [Timeout_Date] = NULL WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.shared().complete());
+        assertEquals("SET NOCOUNT ON;\nDECLARE @changed TABLE (n INT);\nUPDATE [dbo].[Job_Queue] SET"
+                + " [Last_Attempt_End_Date] = SYSDATETIME(), [Timeout_Date] = NULL OUTPUT 1 INTO @changed (n) WHERE"
+                + " [ID] = ? AND [Processing_Mark] = ?;\nSELECT COUNT(*) FROM @changed;", sql.shared().complete(),
+                "the count read as a result set: no update count under NOCOUNT, a trigger's without it");
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Timeout_Date] = DATEADD(SECOND, ?,"
                 + " SYSDATETIME()) WHERE [ID] = ? AND [Processing_Mark] = ?;", sql.shared().release());
         assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Timeout_Date] = DATEADD(SECOND, ?,"
                 + " SYSDATETIME()), [Attempts] = [Attempts] - 1 WHERE [ID] = ? AND [Processing_Mark] = ?;",
                 sql.shared().giveBack());
-        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Attempts] = 0, [Timeout_Date] = NULL WHERE"
-                + " [Last_Attempt_End_Date] IS NULL AND [Attempts] >= 3 AND ([Timeout_Date] IS NULL OR [Timeout_Date]"
-                + " <= SYSDATETIME());", sql.shared().redeliverSetAside());
+        assertEquals("SET NOCOUNT ON;\nDECLARE @changed TABLE (n INT);\nUPDATE [dbo].[Job_Queue] SET [Attempts] = 0,"
+                + " [Timeout_Date] = NULL OUTPUT 1 INTO @changed (n) WHERE [Last_Attempt_End_Date] IS NULL AND"
+                + " [Attempts] >= 3 AND ([Timeout_Date] IS NULL OR [Timeout_Date] <= SYSDATETIME());\n"
+                + "SELECT COUNT(*) FROM @changed;", sql.shared().redeliverSetAside());
     }
 
     /** A name with a closing bracket is quoted as QUOTENAME does. */

@@ -1,0 +1,110 @@
+package org.ssbjca.backend.sqlserver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.TableRow;
+import org.ssbjca.backend.TableDefinition;
+
+/**
+ * Leased table queues on SQL Server through mssql-jdbc's way of reporting row counts ({@link MssqlJdbcDouble}): a
+ * batch under SET NOCOUNT ON has no update count, so completion, redelivery and purge read the rows they changed as
+ * a result set.
+ */
+class LeasedCompletionTest {
+
+    private Connection h2;
+    private MssqlJdbcDouble driver;
+
+    @BeforeEach
+    void table() throws Exception {
+        h2 = DriverManager.getConnection("jdbc:h2:mem:leased-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+        try (Statement s = h2.createStatement()) {
+            s.execute("CREATE SCHEMA \"dbo\"");
+            s.execute("CREATE TABLE \"dbo\".\"Job_Queue\" (\"ID\" BIGINT PRIMARY KEY, \"Timeout_Date\" TIMESTAMP(3),"
+                    + " \"Attempts\" INT NOT NULL, \"Processing_Mark\" VARCHAR(36), \"Payload\" VARCHAR(100))");
+        }
+        driver = new MssqlJdbcDouble(h2);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        h2.close();
+    }
+
+    private static TableDefinition.Builder jobQueue() {
+        return TableDefinition.table("dbo.Job_Queue").mode(TableDefinition.Mode.LEASED).column("keyColumn", "ID")
+                .column("payloadColumn", "Payload").column("leaseColumn", "Timeout_Date")
+                .column("attemptsColumn", "Attempts").maxAttempts(2);
+    }
+
+    private void insert(long id, String lease, int attempts, String mark) throws Exception {
+        try (Statement s = h2.createStatement()) {
+            s.execute("INSERT INTO \"dbo\".\"Job_Queue\" VALUES (" + id + ", " + (lease == null ? "NULL"
+                    : "TIMESTAMP '" + lease + "'") + ", " + attempts + ", " + (mark == null ? "NULL" : "'" + mark
+                    + "'") + ", 'work " + id + "')");
+        }
+    }
+
+    private long rows() throws Exception {
+        try (Statement s = h2.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM \"dbo\".\"Job_Queue\"")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Issue 45 point 1: with NOCOUNT on, executeUpdate is -1 and no completion ever matched its row. */
+    @Test
+    void aRowLeasedWithItsMarkIsCompletedOnceAndALostLeaseIsRefused() throws Exception {
+        insert(1, "2999-01-01 00:00:00", 1, "c2a4a1d2-6a55-4d7e-9d5b-6c1f0c8b2f11");
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().column("markColumn", "Processing_Mark").build()
+                .resolve(h2));
+        TableRow row = new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
+                "c2a4a1d2-6a55-4d7e-9d5b-6c1f0c8b2f11");
+        TableRow lost = new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
+                "00000000-0000-0000-0000-000000000000");
+
+        assertFalse(q.complete(driver.connection(), lost), "another taking's mark: the lease was lost");
+        assertEquals(1, rows());
+        assertTrue(q.complete(driver.connection(), row), "the lease is still this taking's: " + driver.batches);
+        assertEquals(0, rows(), "the row is deleted");
+        assertFalse(q.complete(driver.connection(), row), "completed already");
+    }
+
+    /** Without a mark the lease's end is the token, here a datetime2 read back as it was written. */
+    @Test
+    void aRowLeasedWithoutAMarkIsCompletedByItsLeaseEnd() throws Exception {
+        insert(1, "2999-01-01 00:00:00.123", 1, null);
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(h2));
+        Timestamp token = Timestamp.valueOf(LocalDateTime.parse("2999-01-01T00:00:00.123"));
+
+        assertTrue(q.complete(driver.connection(), new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
+                token)), "the lease is still this taking's: " + driver.batches);
+        assertEquals(0, rows());
+    }
+
+    /** The operator's redeliver and purge report the rows they changed, not -1. */
+    @Test
+    void redeliverAndPurgeReportTheRowsSetAside() throws Exception {
+        insert(1, null, 2, null);
+        insert(2, null, 2, null);
+        insert(3, null, 0, null);
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(h2));
+
+        assertEquals(2, q.redeliverSetAside(driver.connection()));
+        assertEquals(0, q.purgeSetAside(driver.connection()), "nothing is set aside any more");
+        insert(4, null, 5, null);
+        assertEquals(1, q.purgeSetAside(driver.connection()));
+        assertEquals(3, rows());
+    }
+}
