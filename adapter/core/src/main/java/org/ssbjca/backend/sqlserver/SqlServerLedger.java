@@ -128,7 +128,7 @@ final class SqlServerLedger implements DeliveryLedger {
     @Override
     public int purgeDeadLetters(String queue) {
         return get("purging dead letters of " + queue, queue,
-                () -> Jdbc.update(c, TSqlLedger.PURGE_DEAD_LETTERS, queue));
+                () -> (int) Jdbc.count(c, TSqlLedger.PURGE_DEAD_LETTERS, queue));
     }
 
     @Override
@@ -139,7 +139,7 @@ final class SqlServerLedger implements DeliveryLedger {
     @Override
     public int purgeDeadLettersBefore(String queue, java.time.Instant before) {
         return get("purging dead letters of " + queue + " set aside before " + before, queue,
-                () -> Jdbc.update(c, TSqlLedger.PURGE_DEAD_LETTERS_BEFORE, queue, before));
+                () -> (int) Jdbc.count(c, TSqlLedger.PURGE_DEAD_LETTERS_BEFORE, queue, before));
     }
 
     @Override

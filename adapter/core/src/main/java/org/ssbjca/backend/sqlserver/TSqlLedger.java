@@ -180,8 +180,18 @@ final class TSqlLedger {
     /** The version of the objects install.sql created, 0 when none is recorded. */
     static final String SCHEMA_VERSION = "SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version;";
 
-    /** Parameters: queue. */
-    static final String PURGE_DEAD_LETTERS = "DELETE FROM ssb.dead_letter WHERE queue_name = ?;";
+    /**
+     * The purges return how many rows they deleted as a result set, counted with OUTPUT INTO a table variable: an
+     * update count is not there to read when the session has NOCOUNT ON (a server's 'user options' can set it for
+     * every session), and mssql-jdbc's executeUpdate then returns -1.
+     */
+    private static final String COUNTED = PROLOGUE + "DECLARE @changed TABLE (n INT);\n";
+    private static final String COUNT = " OUTPUT 1 INTO @changed (n) ";
+    private static final String RETURN_COUNT = ";\nSELECT COUNT(*) FROM @changed;";
+
+    /** Parameters: queue. Returns the rows deleted. */
+    static final String PURGE_DEAD_LETTERS = COUNTED + "DELETE FROM ssb.dead_letter" + COUNT + "WHERE queue_name = ?"
+            + RETURN_COUNT;
 
     /**
      * How many dead letters a queue has, read WITH (NOLOCK) as the queue depth is ({@link TSqlAdmin#queueDepth}):
@@ -193,9 +203,12 @@ final class TSqlLedger {
     static final String DEAD_LETTER_COUNT = "SELECT COUNT_BIG(*) FROM ssb.dead_letter WITH (NOLOCK)"
             + " WHERE queue_name = ?;";
 
-    /** Parameters: queue, instant (dead_lettered_at is DATETIMEOFFSET: compared at its UTC offset). */
-    static final String PURGE_DEAD_LETTERS_BEFORE = "DELETE FROM ssb.dead_letter WHERE queue_name = ?"
-            + " AND dead_lettered_at < ?;";
+    /**
+     * Parameters: queue, instant (dead_lettered_at is DATETIMEOFFSET: compared at its UTC offset). Returns the rows
+     * deleted.
+     */
+    static final String PURGE_DEAD_LETTERS_BEFORE = COUNTED + "DELETE FROM ssb.dead_letter" + COUNT
+            + "WHERE queue_name = ? AND dead_lettered_at < ?" + RETURN_COUNT;
 
     /**
      * The priority requests in a queue, without removing them.

@@ -42,6 +42,11 @@ final class MssqlJdbcDouble {
     private final Connection h2;
     /** Names of columns that are {@code datetime} on the SQL Server this double stands for. */
     final List<String> datetimeColumns = new ArrayList<>();
+    /**
+     * Whether every session starts with NOCOUNT ON, as on a server whose 'user options' have bit 512 set: a batch
+     * without SET NOCOUNT then has no update counts either.
+     */
+    boolean sessionNocount;
     /** Every batch run, as sent. */
     final List<String> batches = new ArrayList<>();
 
@@ -99,7 +104,7 @@ final class MssqlJdbcDouble {
     private Outcome run(String batch, Map<Integer, Object> params) throws SQLException {
         batches.add(batch);
         Outcome out = new Outcome();
-        boolean nocount = false;
+        boolean nocount = sessionNocount;
         Map<String, Integer> variables = new HashMap<>();
         int next = 1;
         for (String statement : batch.split(";\\s*(\\n|$)")) {
