@@ -115,11 +115,13 @@ public final class TableDefinition {
         }
         Map<String, String> catalogColumns = new LinkedHashMap<>();
         Map<String, Integer> types = new LinkedHashMap<>();
+        Map<String, String> typeNames = new LinkedHashMap<>();
         try (ResultSet rs = meta.getColumns(null, chosen[0], chosen[1], "%")) {
             while (rs.next()) {
                 String column = rs.getString("COLUMN_NAME");
                 catalogColumns.put(column, column);
                 types.put(column, rs.getInt("DATA_TYPE"));
+                typeNames.put(column, rs.getString("TYPE_NAME"));
             }
         }
         Map<String, String> resolved = new LinkedHashMap<>();
@@ -140,8 +142,12 @@ public final class TableDefinition {
             resolved.put(e.getKey(), match);
         }
         Map<String, Integer> resolvedTypes = new LinkedHashMap<>();
-        resolved.forEach((property, column) -> resolvedTypes.put(property, types.get(column)));
-        return new Resolved(this, chosen[0], chosen[1], resolved, resolvedTypes);
+        Map<String, String> resolvedTypeNames = new LinkedHashMap<>();
+        resolved.forEach((property, column) -> {
+            resolvedTypes.put(property, types.get(column));
+            resolvedTypeNames.put(property, typeNames.get(column));
+        });
+        return new Resolved(this, chosen[0], chosen[1], resolved, resolvedTypes, resolvedTypeNames);
     }
 
     private static String[] pick(List<String[]> found, String schema, String name, Connection c) throws SQLException {
@@ -176,14 +182,16 @@ public final class TableDefinition {
         private final String table;
         private final Map<String, String> columns;
         private final Map<String, Integer> types;
+        private final Map<String, String> typeNames;
 
         Resolved(TableDefinition definition, String schema, String table, Map<String, String> columns,
-                Map<String, Integer> types) {
+                Map<String, Integer> types, Map<String, String> typeNames) {
             this.definition = definition;
             this.schema = schema;
             this.table = table;
             this.columns = columns;
             this.types = types;
+            this.typeNames = typeNames;
         }
 
         /** @return the definition as given */
@@ -207,6 +215,15 @@ public final class TableDefinition {
          */
         public String column(String property) {
             return columns.get(property);
+        }
+
+        /**
+         * @param property the activation property naming the column
+         * @return the column's type as the catalog names it (the driver's {@code TYPE_NAME}: {@code datetime2} on
+         *     SQL Server), or null when the activation names no such column
+         */
+        public String typeName(String property) {
+            return typeNames.get(property);
         }
 
         /** @return whether the payload column is binary (else it is read as text) */

@@ -28,9 +28,12 @@ public final class TableSql {
      * @param counted makes a whole statement of a change whose row count the caller needs, from its head
      *        ({@code UPDATE t SET ...} or {@code DELETE FROM t}) and its condition: the backend's table queue reads
      *        the count as this statement returns it ({@link JdbcTableQueue#rowsChanged})
+     * @param parameterAs how a parameter compared with a column of a type (the catalog's type name) is written, so
+     *        that it compares as the column's value: {@code ?}, or a cast to the column's type
      */
     public record Spelling(UnaryOperator<String> quote, String now, String leaseEnd, String yes, String no,
-            UnaryOperator<String> statement, String readHint, BinaryOperator<String> counted) {
+            UnaryOperator<String> statement, String readHint, BinaryOperator<String> counted,
+            UnaryOperator<String> parameterAs) {
     }
 
     private final TableDefinition.Resolved t;
@@ -165,9 +168,10 @@ public final class TableSql {
         return set;
     }
 
-    /** What marks a taking: the mark column, else the lease's end. */
-    private String token() {
-        return q(has("markColumn") ? "markColumn" : "leaseColumn");
+    /** The condition that a row's taking is still the token parameter's: its mark, else its lease's end. */
+    private String tokenIs() {
+        String property = has("markColumn") ? "markColumn" : "leaseColumn";
+        return q(property) + " = " + s.parameterAs().apply(t.typeName(property));
     }
 
     /**
@@ -175,13 +179,13 @@ public final class TableSql {
      *     read as the spelling's {@code counted} returns it; parameters key, token
      */
     public String complete() {
-        return s.counted().apply(disposeHead(), key + " = ? AND " + token() + " = ?");
+        return s.counted().apply(disposeHead(), key + " = ? AND " + tokenIs());
     }
 
     /** @return ends a failed row's lease sooner; parameters seconds, key, token */
     public String release() {
         return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + " WHERE "
-                + key + " = ? AND " + token() + " = ?");
+                + key + " = ? AND " + tokenIs());
     }
 
     /**
@@ -192,7 +196,7 @@ public final class TableSql {
         String attempts = has("attemptsColumn")
                 ? ", " + q("attemptsColumn") + " = " + q("attemptsColumn") + " - 1" : "";
         return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + attempts
-                + " WHERE " + key + " = ? AND " + token() + " = ?");
+                + " WHERE " + key + " = ? AND " + tokenIs());
     }
 
     /** @return one more attempt for a row; parameter the key */

@@ -304,6 +304,53 @@ class TableQueueConformanceTest {
         }
     }
 
+    /**
+     * Issue 45 point 4: without a mark the lease's end is the token; seed 003's Timeout_Date is a datetime, whose
+     * values end in .xx0, .xx3 or .xx7, and each completion matches its own lease whatever it ends in.
+     */
+    @BackendTest
+    void leasesWithoutAMarkCompleteWhateverMillisecondsTheirEndHas(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            for (int i = 0; i < 30; i++) {
+                JobQueueRows.insert(c, table, 1, -1, "work " + i);
+            }
+            c.commit();
+            TableQueue q = db.broker().tableQueue(TableDefinition.table(table).mode(TableDefinition.Mode.LEASED)
+                    .column("keyColumn", "ID").column("payloadColumn", "Payload")
+                    .column("leaseColumn", "Timeout_Date").build().resolve(c));
+            Set<Long> endings = new HashSet<>();
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                List<TableRow> got = q.lease(c, 1);
+                c.commit();
+                Timestamp token = (Timestamp) got.get(0).leaseToken();
+                assertTrue(q.complete(c, got.get(0)), "lease ending " + token);
+                c.commit();
+                endings.add(token.getNanos() / 1_000_000L % 10);
+                return endings.size() > 1;
+            });
+        }
+    }
+
+    /** Issue 45 point 4: a time column SYSDATETIME() cannot be compared with is refused, naming what is accepted. */
+    @BackendTest
+    void aDatetimeoffsetLeaseColumnIsRefusedOnSqlServer(Db db) throws Exception {
+        assumeTrue(db.broker().kind() == BackendKind.SQLSERVER, "the accepted types are SQL Server's");
+        String table = "Offset_Queue_" + TABLES.incrementAndGet();
+        execute(db, "CREATE TABLE " + table + " (ID INT PRIMARY KEY, Payload VARCHAR(10), Lease DATETIMEOFFSET)");
+        try (Connection c = db.fixture().connect()) {
+            TableDefinition.Resolved resolved = TableDefinition.table(table).mode(TableDefinition.Mode.LEASED)
+                    .column("keyColumn", "ID").column("payloadColumn", "Payload").column("leaseColumn", "Lease")
+                    .build().resolve(c);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> db.broker().tableQueue(resolved));
+            assertTrue(e.getMessage().startsWith("leaseColumn: the column Lease of [dbo].[" + table
+                    + "] is datetimeoffset;"), e.getMessage());
+            assertTrue(e.getMessage().endsWith("accepts datetime2 or datetime"), e.getMessage());
+            c.rollback();
+        }
+    }
+
     /** Transactional mode: a failed delivery is counted after its rollback, and the limit sets the row aside. */
     @BackendTest
     void transactionalFailuresAreCountedAndTheLimitSetsTheRowAside(Db db) throws Exception {

@@ -24,7 +24,8 @@ final class PortableTableSql {
     PortableTableSql(boolean postgresql, TableDefinition.Resolved t) {
         this.sql = new TableSql(t, new TableSql.Spelling(PortableTableSql::quote, "LOCALTIMESTAMP",
                 postgresql ? "LOCALTIMESTAMP + make_interval(secs => ?)" : "DATEADD(SECOND, ?, LOCALTIMESTAMP)",
-                "TRUE", "FALSE", text -> text, "", (head, where) -> head + " WHERE " + where));
+                "TRUE", "FALSE", text -> text, "", (head, where) -> head + " WHERE " + where,
+                type -> "?"));
         this.table = sql.table();
         this.key = sql.key();
         this.columns = sql.columns("");

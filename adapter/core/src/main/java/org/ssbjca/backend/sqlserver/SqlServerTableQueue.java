@@ -17,8 +17,14 @@ final class SqlServerTableQueue extends JdbcTableQueue {
 
     private final TSqlTable sql;
 
+    /**
+     * @param table the resolved table
+     * @throws IllegalArgumentException when a time column has a type the T-SQL cannot compare
+     *     ({@link TSqlTable#checkTimeTypes})
+     */
     SqlServerTableQueue(TableDefinition.Resolved table) {
         super(table);
+        TSqlTable.checkTimeTypes(table);
         this.sql = new TSqlTable(table);
     }
 

@@ -1,5 +1,6 @@
 package org.ssbjca.backend.sqlserver;
 
+import java.util.List;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableSql;
 
@@ -32,12 +33,42 @@ final class TSqlTable {
      * with {@code OUTPUT ... INTO} a table variable and returns the count as a result set: under SET NOCOUNT ON the
      * driver has no update count to give, and without it a trigger's counts come back too. OUTPUT lists the rows the
      * statement itself changed; a table with enabled triggers refuses OUTPUT without INTO, not OUTPUT INTO a table
-     * variable (https://learn.microsoft.com/sql/t-sql/queries/output-clause-transact-sql).
+     * variable (https://learn.microsoft.com/sql/t-sql/queries/output-clause-transact-sql). A lease end read back from
+     * a {@code datetime} column is compared as a datetime: mssql-jdbc sends a Timestamp as datetime2, and from
+     * compatibility level 130 a datetime converts to datetime2 exactly (.003 is .0033333), so the two would differ
+     * (https://learn.microsoft.com/sql/t-sql/data-types/datetime-transact-sql).
      */
     static final TableSql.Spelling SPELLING = new TableSql.Spelling(SqlServerNames::quote, "SYSDATETIME()",
             "DATEADD(SECOND, ?, SYSDATETIME())", "1 = 1", "1 = 0", text -> PROLOGUE + text + ";", " WITH (NOLOCK)",
             (head, where) -> PROLOGUE + "DECLARE @changed TABLE (n INT);\n" + head
-                    + " OUTPUT 1 INTO @changed (n) WHERE " + where + ";\nSELECT COUNT(*) FROM @changed;");
+                    + " OUTPUT 1 INTO @changed (n) WHERE " + where + ";\nSELECT COUNT(*) FROM @changed;",
+            type -> "datetime".equalsIgnoreCase(type) ? "CAST(? AS DATETIME)" : "?");
+
+    /** The time columns, compared with SYSDATETIME() or set to it. */
+    private static final List<String> TIME_COLUMNS = List.of("availableColumn", "leaseColumn", "doneColumn");
+    /** The types a time column may have: those SYSDATETIME(), the server's local time, compares with as it is. */
+    private static final List<String> TIME_TYPES = List.of("datetime2", "datetime");
+
+    /**
+     * Refuses a time column whose type the statements cannot compare with the server's local time: datetimeoffset
+     * (compared with SYSDATETIME(), a datetime2, it is off by the server's UTC offset), smalldatetime (a lease end
+     * rounded to the minute), date and anything else.
+     *
+     * @param t the resolved table
+     * @throws IllegalArgumentException naming the property, the column, its type and the accepted types
+     */
+    static void checkTimeTypes(TableDefinition.Resolved t) {
+        for (String property : TIME_COLUMNS) {
+            String type = t.typeName(property);
+            if (t.column(property) != null && (type == null
+                    || !TIME_TYPES.contains(type.toLowerCase(java.util.Locale.ROOT)))) {
+                throw new IllegalArgumentException(property + ": the column " + t.column(property) + " of "
+                        + new TableSql(t, SPELLING).table() + " is " + type + "; a table queue on SQL Server compares"
+                        + " its time columns with SYSDATETIME(), the server's local time, and accepts "
+                        + String.join(" or ", TIME_TYPES));
+            }
+        }
+    }
 
     private final TableSql sql;
 

@@ -2,6 +2,7 @@ package org.ssbjca.backend.sqlserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -35,6 +36,7 @@ class LeasedCompletionTest {
                     + " \"Attempts\" INT NOT NULL, \"Processing_Mark\" VARCHAR(36), \"Payload\" VARCHAR(100))");
         }
         driver = new MssqlJdbcDouble(h2);
+        driver.columnTypes.put("Timeout_Date", "datetime2");
     }
 
     @AfterEach
@@ -68,7 +70,7 @@ class LeasedCompletionTest {
     void aRowLeasedWithItsMarkIsCompletedOnceAndALostLeaseIsRefused() throws Exception {
         insert(1, "2999-01-01 00:00:00", 1, "c2a4a1d2-6a55-4d7e-9d5b-6c1f0c8b2f11");
         SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().column("markColumn", "Processing_Mark").build()
-                .resolve(h2));
+                .resolve(driver.connection()));
         TableRow row = new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
                 "c2a4a1d2-6a55-4d7e-9d5b-6c1f0c8b2f11");
         TableRow lost = new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
@@ -85,7 +87,7 @@ class LeasedCompletionTest {
     @Test
     void aRowLeasedWithoutAMarkIsCompletedByItsLeaseEnd() throws Exception {
         insert(1, "2999-01-01 00:00:00.123", 1, null);
-        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(h2));
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(driver.connection()));
         Timestamp token = Timestamp.valueOf(LocalDateTime.parse("2999-01-01T00:00:00.123"));
 
         assertTrue(q.complete(driver.connection(), new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
@@ -99,12 +101,50 @@ class LeasedCompletionTest {
         insert(1, null, 2, null);
         insert(2, null, 2, null);
         insert(3, null, 0, null);
-        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(h2));
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(driver.connection()));
 
         assertEquals(2, q.redeliverSetAside(driver.connection()));
         assertEquals(0, q.purgeSetAside(driver.connection()), "nothing is set aside any more");
         insert(4, null, 5, null);
         assertEquals(1, q.purgeSetAside(driver.connection()));
         assertEquals(3, rows());
+    }
+
+    /**
+     * Issue 45 point 4: a datetime lease end ending in .003 or .007 compared with the datetime2 parameter the driver
+     * sends never matched (compatibility level 130 and later), so its completion failed.
+     */
+    @Test
+    void aDatetimeLeaseEndIsComparedAsADatetime() throws Exception {
+        driver.columnTypes.put("Timeout_Date", "datetime");
+        insert(1, "2999-01-01 00:00:00.003", 1, null);
+        insert(2, "2999-01-01 00:00:00.010", 1, null);
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().build().resolve(driver.connection()));
+
+        assertFalse(q.complete(driver.connection(), leased(1, "2999-01-01T00:00:00.007")), "another taking's end");
+        assertTrue(q.complete(driver.connection(), leased(1, "2999-01-01T00:00:00.003")),
+                "the token as mssql-jdbc read it back: " + driver.batches);
+        assertTrue(q.complete(driver.connection(), leased(2, "2999-01-01T00:00:00.010")));
+        assertEquals(0, rows());
+    }
+
+    /** Issue 45 point 4: a time column of a type the T-SQL cannot compare with SYSDATETIME() is refused. */
+    @Test
+    void aLeaseColumnOfAnotherTimeTypeIsRefusedNamingPropertyColumnTypeAndTheAcceptedTypes() throws Exception {
+        driver.columnTypes.put("Timeout_Date", "datetimeoffset");
+        TableDefinition.Resolved resolved = jobQueue().build().resolve(driver.connection());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SqlServerTableQueue(resolved));
+        assertEquals("leaseColumn: the column Timeout_Date of [dbo].[Job_Queue] is datetimeoffset; a table queue on"
+                + " SQL Server compares its time columns with SYSDATETIME(), the server's local time, and accepts"
+                + " datetime2 or datetime", e.getMessage());
+        driver.columnTypes.put("Timeout_Date", "smalldatetime");
+        TableDefinition.Resolved minutes = jobQueue().build().resolve(driver.connection());
+        assertThrows(IllegalArgumentException.class, () -> new SqlServerTableQueue(minutes), "rounded to minutes");
+    }
+
+    private static TableRow leased(long id, String leaseEnd) {
+        return new TableRow("dbo.Job_Queue", id, "work " + id, null, null, 1,
+                Timestamp.valueOf(LocalDateTime.parse(leaseEnd)));
     }
 }

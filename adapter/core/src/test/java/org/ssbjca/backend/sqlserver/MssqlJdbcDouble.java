@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,7 +30,7 @@ import java.util.regex.Pattern;
  * variable), {@code SELECT COUNT(*) FROM @v}, and plain SELECTs; names in brackets, {@code SYSDATETIME()},
  * {@code WITH (NOLOCK)}. {@code CAST(? AS DATETIME)} keeps milliseconds (a token read back from a datetime column already
  * falls on its ticks), and a {@code datetime} column (declared in H2 as {@code TIMESTAMP(3)}, holding .xx0, .xx3 or .xx7 as mssql-jdbc
- * reads a datetime, and named in {@link #datetimeColumns}) compares with a bound parameter (sent as datetime2) as
+ * reads a datetime, and typed {@code datetime} in {@link #columnTypes}) compares with a bound parameter (sent as datetime2) as
  * SQL Server 2016 and later do at compatibility level 130 and above: the column converts to datetime2 exactly, .003
  * being .0033333, so only a value ending in .xx0 ever equals the parameter.
  */
@@ -40,8 +41,11 @@ final class MssqlJdbcDouble {
     private static final Pattern COUNT_VARIABLE = Pattern.compile("SELECT COUNT\\(\\*\\) FROM @(\\w+)");
 
     private final Connection h2;
-    /** Names of columns that are {@code datetime} on the SQL Server this double stands for. */
-    final List<String> datetimeColumns = new ArrayList<>();
+    /**
+     * The SQL Server types of columns, by name, as mssql-jdbc's getColumns gives them in TYPE_NAME (sp_columns);
+     * other columns keep H2's.
+     */
+    final Map<String, String> columnTypes = new HashMap<>();
     /**
      * Whether every session starts with NOCOUNT ON, as on a server whose 'user options' have bit 512 set: a batch
      * without SET NOCOUNT then has no update counts either.
@@ -59,7 +63,29 @@ final class MssqlJdbcDouble {
             if ("prepareStatement".equals(m.getName()) && a.length == 1) {
                 return statement((String) a[0]);
             }
+            if ("getMetaData".equals(m.getName())) {
+                return metaData(h2.getMetaData());
+            }
             return invoke(h2, m, a);
+        });
+    }
+
+    private DatabaseMetaData metaData(DatabaseMetaData meta) {
+        return proxy(DatabaseMetaData.class, (p, m, a) -> {
+            Object result = invoke(meta, m, a);
+            return "getColumns".equals(m.getName()) ? columns((ResultSet) result) : result;
+        });
+    }
+
+    private ResultSet columns(ResultSet rs) {
+        return proxy(ResultSet.class, (p, m, a) -> {
+            if ("getString".equals(m.getName()) && "TYPE_NAME".equals(a[0])) {
+                String type = columnTypes.get(rs.getString("COLUMN_NAME"));
+                if (type != null) {
+                    return type;
+                }
+            }
+            return invoke(rs, m, a);
         });
     }
 
@@ -147,7 +173,10 @@ final class MssqlJdbcDouble {
     private PreparedStatement prepare(String tsql, List<Object> params) throws SQLException {
         String sql = tsql.replaceAll("\\[([^\\]]*)\\]", "\"$1\"").replace("SYSDATETIME()", "LOCALTIMESTAMP")
                 .replace(" WITH (NOLOCK)", "").replace("CAST(? AS DATETIME)", "CAST(? AS TIMESTAMP(3))");
-        for (String column : datetimeColumns) {
+        for (String column : columnTypes.keySet()) {
+            if (!"datetime".equals(columnTypes.get(column))) {
+                continue;
+            }
             // datetime keeps 1/300 s: only a value ending in .xx0 converts to a datetime2 that ends in zeros
             sql = sql.replace("\"" + column + "\" = ?", "(\"" + column + "\" = ? AND MOD(EXTRACT(MILLISECOND FROM \""
                     + column + "\"), 10) = 0)");
