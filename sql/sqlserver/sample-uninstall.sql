@@ -1,7 +1,9 @@
 -- Removes the sample application's Service Broker objects and tables, dependents first: services, then queues (which
 -- drops their messages), contracts and message types, then the sample's tables. Conversations of the sample services
--- are ended WITH CLEANUP first, because a service cannot be dropped while it has conversations. Idempotent. Batches
--- are separated by GO lines.
+-- are ended WITH CLEANUP first: DROP SERVICE would not refuse them, but it deletes the service's messages from its
+-- queue and sends an error to the far side of each open conversation, where ending them WITH CLEANUP removes them
+-- without a message to anyone. What refuses DROP SERVICE is a conversation priority (CREATE BROKER PRIORITY) naming
+-- the service: the sample creates none. Idempotent. Batches are separated by GO lines.
 -- https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql
 -- https://learn.microsoft.com/sql/t-sql/statements/drop-service-transact-sql
 

@@ -1,6 +1,7 @@
 package org.ssbjca.backend.sqlserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,6 +63,21 @@ class SqlScriptTest {
                 }
             }
         }
+    }
+
+    /**
+     * Issue 45 point 10: DROP SERVICE does not refuse a service with conversations (it deletes the service's messages
+     * from its queue and sends an error to the far side of each open conversation); what refuses it is a conversation
+     * priority that names it (https://learn.microsoft.com/sql/t-sql/statements/drop-service-transact-sql).
+     */
+    @Test
+    void theSampleUninstallSaysWhatDropServiceDoes() {
+        String header = SqlScript.batches(SqlScript.load("org/ssbjca/sql/sqlserver/sample-uninstall.sql")).get(0)
+                .lines().takeWhile(l -> l.startsWith("--")).collect(java.util.stream.Collectors.joining(" "))
+                .replace("-- ", "");
+        assertFalse(header.contains("cannot be dropped while it has conversations"), header);
+        assertTrue(header.contains("sends an error to the far side"), header);
+        assertTrue(header.contains("conversation priority"), header);
     }
 
     @Test
