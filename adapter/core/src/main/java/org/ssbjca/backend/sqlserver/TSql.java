@@ -115,6 +115,15 @@ final class TSql {
 
     private static final String PROLOGUE = "SET NOCOUNT ON;\n";
 
+    /**
+     * A queue's message that RECEIVE can take now: status 0, ready. A queue with RETENTION = ON also keeps the
+     * messages its conversations received (1) and sent (3) until they end, and 2 is a message not yet complete
+     * (https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql, the queue's columns).
+     */
+    static final String READY = "status = 0";
+    /** A queue's message not yet received: ready, or not yet complete (see {@link #READY}). */
+    static final String PENDING = "status IN (0, 2)";
+
     private TSql() {
     }
 
@@ -279,7 +288,7 @@ final class TSql {
                 + "FROM ssb.conversation_priority AS p " + SKIP_LOCKED + "\n"
                 + "WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)\n"
                 + "AND EXISTS (SELECT 1 FROM " + queue.quoted() + " AS m WITH (NOLOCK)"
-                + " WHERE m.conversation_group_id = p.conversation_group_id)\n"
+                + " WHERE m.conversation_group_id = p.conversation_group_id AND m." + READY + ")\n"
                 + (skipHeld ? "AND NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h " + SKIP_LOCKED
                         + " WHERE h.conversation_group_id = p.conversation_group_id"
                         + " AND h.held_until > SYSDATETIMEOFFSET())\n" : "")
@@ -297,7 +306,7 @@ final class TSql {
                 + "DECLARE @limit INT = ?;\n"
                 + "SELECT TOP (@limit) m.conversation_group_id\n"
                 + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
-                + "WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h " + SKIP_LOCKED
+                + "WHERE m." + READY + " AND NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h " + SKIP_LOCKED
                 + " WHERE h.conversation_group_id = m.conversation_group_id AND h.queue_name = @queue"
                 + " AND h.held_until > SYSDATETIMEOFFSET())\n"
                 + "GROUP BY m.conversation_group_id\n"

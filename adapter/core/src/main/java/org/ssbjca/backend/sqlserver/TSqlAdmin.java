@@ -22,12 +22,13 @@ final class TSqlAdmin {
 
     /**
      * A queue is the source of a SELECT; NOLOCK as the documentation advises, so that counting never blocks the
-     * readers. https://learn.microsoft.com/sql/database-engine/service-broker/querying-queues
+     * readers. https://learn.microsoft.com/sql/database-engine/service-broker/querying-queues. Counted: the messages
+     * not yet received ({@link TSql#PENDING}), not those a queue with RETENTION = ON keeps.
      *
      * <p>No parameters.
      */
     static String queueDepth(QueueName queue) {
-        return "SELECT COUNT_BIG(*) FROM " + queue.quoted() + " WITH (NOLOCK);";
+        return "SELECT COUNT_BIG(*) FROM " + queue.quoted() + " WITH (NOLOCK) WHERE " + TSql.PENDING + ";";
     }
 
     /**
@@ -38,7 +39,7 @@ final class TSqlAdmin {
      */
     static String oldestMessage(QueueName queue) {
         return "SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM " + queue.quoted()
-                + " WITH (NOLOCK);";
+                + " WITH (NOLOCK) WHERE " + TSql.PENDING + ";";
     }
 
     /** https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-transmission-queue-transact-sql */
@@ -49,7 +50,8 @@ final class TSqlAdmin {
      * https://learn.microsoft.com/sql/t-sql/statements/create-queue-transact-sql (the columns of a queue)
      */
     static String pendingGroupCount(QueueName queue) {
-        return "SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM " + queue.quoted() + " WITH (NOLOCK);";
+        return "SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM " + queue.quoted() + " WITH (NOLOCK) WHERE "
+                + TSql.PENDING + ";";
     }
 
     /**

@@ -217,7 +217,7 @@ final class TSqlLedger {
      */
     static String priorityRequests(QueueName queue) {
         return "SELECT conversation_group_id, message_body FROM " + queue.quoted() + " WITH (NOLOCK)"
-                + " WHERE message_type_name = ? ORDER BY queuing_order;";
+                + " WHERE message_type_name = ? AND " + TSql.READY + " ORDER BY queuing_order;";
     }
 
     /**
@@ -240,7 +240,7 @@ final class TSqlLedger {
         return PROLOGUE + "DECLARE @group UNIQUEIDENTIFIER = ?;\n"
                 + "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = @group\n"
                 + "AND NOT EXISTS (SELECT 1 FROM " + queue.quoted() + " WITH (NOLOCK)"
-                + " WHERE conversation_group_id = @group);";
+                + " WHERE conversation_group_id = @group AND " + TSql.PENDING + ");";
     }
 
     /**
@@ -259,6 +259,7 @@ final class TSqlLedger {
                 + "FROM " + queue.quoted() + " AS m WITH (NOLOCK)\n"
                 + "LEFT JOIN ssb.conversation_priority AS p " + TSql.SKIP_LOCKED
                 + " ON p.conversation_group_id = m.conversation_group_id\n"
+                + "WHERE m." + TSql.PENDING + "\n"
                 + "GROUP BY m.conversation_group_id\n"
                 + "ORDER BY CASE WHEN MAX(p.priority) IS NULL THEN 1 ELSE 0 END, MAX(p.priority) DESC,"
                 + " MIN(p.request_order), first_order;";

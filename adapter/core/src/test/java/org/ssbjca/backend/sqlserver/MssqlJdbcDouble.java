@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * The T-SQL it understands is what table queues' shared statements use: {@code SET NOCOUNT ON|OFF}, {@code DECLARE
  * @v TABLE (...)}, {@code UPDATE}/{@code DELETE} with {@code OUTPUT <expr> INTO @v (col)} (rows counted into the
  * variable), {@code SELECT COUNT(*) FROM @v}, and plain SELECTs; names in brackets, {@code SYSDATETIME()},
- * {@code WITH (NOLOCK)}. {@code CAST(? AS DATETIME)} keeps milliseconds (a token read back from a datetime column already
+ * {@code WITH (NOLOCK)}, {@code COUNT_BIG}, {@code DATETIMEOFFSET(7)}. {@code execute()} hands its result sets to
+ * {@code getResultSet}/{@code getMoreResults} in turn ({@code getUpdateCount} -1 after them). {@code CAST(? AS DATETIME)} keeps milliseconds (a token read back from a datetime column already
  * falls on its ticks), and a {@code datetime} column (declared in H2 as {@code TIMESTAMP(3)}, holding .xx0, .xx3 or .xx7 as mssql-jdbc
  * reads a datetime, and typed {@code datetime} in {@link #columnTypes}) compares with a bound parameter (sent as datetime2) as
  * SQL Server 2016 and later do at compatibility level 130 and above: the column converts to datetime2 exactly, .003
@@ -91,6 +92,7 @@ final class MssqlJdbcDouble {
 
     private PreparedStatement statement(String sql) {
         Map<Integer, Object> params = new TreeMap<>();
+        Outcome[] executed = new Outcome[1];
         return proxy(PreparedStatement.class, (p, m, a) -> {
             String name = m.getName();
             if (name.startsWith("set") && a.length == 2 && a[0] instanceof Integer && !"setQueryTimeout".equals(name)) {
@@ -112,6 +114,18 @@ final class MssqlJdbcDouble {
                     }
                     return o.results.get(0);
                 }
+                case "execute":
+                    executed[0] = run(sql, params);
+                    return !executed[0].results.isEmpty();
+                case "getResultSet":
+                    return executed[0].results.isEmpty() ? null : executed[0].results.get(0);
+                case "getMoreResults":
+                    if (!executed[0].results.isEmpty()) {
+                        executed[0].results.remove(0);
+                    }
+                    return !executed[0].results.isEmpty();
+                case "getUpdateCount":
+                    return -1; // no more results: the counts between result sets are not kept
                 case "close":
                 case "setQueryTimeout":
                     return null;
@@ -172,7 +186,8 @@ final class MssqlJdbcDouble {
 
     private PreparedStatement prepare(String tsql, List<Object> params) throws SQLException {
         String sql = tsql.replaceAll("\\[([^\\]]*)\\]", "\"$1\"").replace("SYSDATETIME()", "LOCALTIMESTAMP")
-                .replace(" WITH (NOLOCK)", "").replace("CAST(? AS DATETIME)", "CAST(? AS TIMESTAMP(3))");
+                .replace(" WITH (NOLOCK)", "").replace("COUNT_BIG(", "COUNT(")
+                .replace("DATETIMEOFFSET(7)", "TIMESTAMP(7) WITH TIME ZONE").replace("CAST(? AS DATETIME)", "CAST(? AS TIMESTAMP(3))");
         for (String column : columnTypes.keySet()) {
             if (!"datetime".equals(columnTypes.get(column))) {
                 continue;

@@ -52,7 +52,8 @@ class SqlServerAdminTest {
         BrokerException missing = assertThrows(BrokerException.class, () -> admin.isQueueEnabled("NoSuchQueue"));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
         assertEquals(12, admin.queueDepth("EchoServiceQueue"));
-        assertEquals("SELECT COUNT_BIG(*) FROM [EchoServiceQueue] WITH (NOLOCK);", jdbc.calls.get(2).sql);
+        assertEquals("SELECT COUNT_BIG(*) FROM [EchoServiceQueue] WITH (NOLOCK) WHERE status IN (0, 2);",
+                jdbc.calls.get(2).sql);
         assertEquals(3, admin.transmissionQueueDepth());
     }
 

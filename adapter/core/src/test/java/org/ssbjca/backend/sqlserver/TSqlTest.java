@@ -182,7 +182,7 @@ class TSqlTest {
                 FROM ssb.conversation_priority AS p WITH (READCOMMITTEDLOCK, READPAST)
                 WHERE p.queue_schema = OBJECT_SCHEMA_NAME(@queue_id) AND p.queue_name = OBJECT_NAME(@queue_id)
                 AND EXISTS (SELECT 1 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK) \
-                WHERE m.conversation_group_id = p.conversation_group_id)
+                WHERE m.conversation_group_id = p.conversation_group_id AND m.status = 0)
                 ORDER BY p.priority DESC, p.request_order;""", TSql.priorityCandidates(QUEUE));
     }
 
@@ -195,7 +195,7 @@ class TSqlTest {
                 DECLARE @limit INT = ?;
                 SELECT TOP (@limit) m.conversation_group_id
                 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
-                WHERE NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READCOMMITTEDLOCK, READPAST) \
+                WHERE m.status = 0 AND NOT EXISTS (SELECT 1 FROM ssb.conversation_hold AS h WITH (READCOMMITTEDLOCK, READPAST) \
                 WHERE h.conversation_group_id = m.conversation_group_id AND h.queue_name = @queue \
                 AND h.held_until > SYSDATETIMEOFFSET())
                 GROUP BY m.conversation_group_id
@@ -314,6 +314,7 @@ class TSqlTest {
                 FROM [dbo].[EchoServiceQueue] AS m WITH (NOLOCK)
                 LEFT JOIN ssb.conversation_priority AS p WITH (READCOMMITTEDLOCK, READPAST) \
                 ON p.conversation_group_id = m.conversation_group_id
+                WHERE m.status IN (0, 2)
                 GROUP BY m.conversation_group_id
                 ORDER BY CASE WHEN MAX(p.priority) IS NULL THEN 1 ELSE 0 END, MAX(p.priority) DESC, \
                 MIN(p.request_order), first_order;""", TSqlLedger.pendingGroups(QUEUE));
@@ -391,13 +392,14 @@ class TSqlTest {
         assertEquals("ALTER QUEUE [dbo].[EchoServiceQueue] WITH STATUS = ON;", TSqlTestAdmin.setQueueStatus(QUEUE, true));
         assertEquals("SELECT is_receive_enabled FROM sys.service_queues WHERE object_id = OBJECT_ID(?);",
                 TSqlAdmin.QUEUE_ENABLED);
-        assertEquals("SELECT COUNT_BIG(*) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.queueDepth(QUEUE));
+        assertEquals("SELECT COUNT_BIG(*) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK) WHERE status IN (0, 2);",
+                TSqlAdmin.queueDepth(QUEUE), "not the messages a queue with RETENTION = ON keeps");
         assertEquals("SELECT CAST(MIN(message_enqueue_time) AS DATETIMEOFFSET(7)) AS oldest FROM"
-                + " [dbo].[EchoServiceQueue] WITH (NOLOCK);", TSqlAdmin.oldestMessage(QUEUE));
+                + " [dbo].[EchoServiceQueue] WITH (NOLOCK) WHERE status IN (0, 2);", TSqlAdmin.oldestMessage(QUEUE));
         assertEquals("SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK);",
                 TSqlAdmin.TRANSMISSION_QUEUE_DEPTH);
-        assertEquals("SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK);",
-                TSqlAdmin.pendingGroupCount(QUEUE));
+        assertEquals("SELECT COUNT_BIG(DISTINCT conversation_group_id) FROM [dbo].[EchoServiceQueue] WITH (NOLOCK)"
+                + " WHERE status IN (0, 2);", TSqlAdmin.pendingGroupCount(QUEUE));
         String endpoints = """
                 FROM sys.conversation_endpoints AS e WITH (NOLOCK)
                 JOIN sys.services AS s ON s.service_id = e.service_id
