@@ -5,8 +5,8 @@ import java.time.LocalDateTime;
 
 /**
  * What a table queue holds, read at one moment: rows available now, rows waiting for their availability time, rows
- * leased to a reader, rows set aside (taken {@code maxAttempts} times), and the oldest available row's availability
- * time with the database's clock at the reading.
+ * leased to a reader, rows set aside (taken {@code maxAttempts} times), rows with no availability time (never taken),
+ * and the oldest available row's availability time with the database's clock at the reading.
  *
  * @param available rows a reader would take now
  * @param waiting rows whose availability time lies ahead
@@ -15,9 +15,11 @@ import java.time.LocalDateTime;
  * @param oldestAvailable the earliest availability time of an available row (null without an availability column or
  *        with no available row)
  * @param now the database's clock
+ * @param unscheduled rows not done whose availability column is NULL: never taken, until the application gives them
+ *        a time (0 without an availability column)
  */
 public record TableCounts(long available, long waiting, long leased, long setAside, LocalDateTime oldestAvailable,
-        LocalDateTime now) {
+        LocalDateTime now, long unscheduled) {
 
     /** @return how long the oldest available row has been available, or null */
     public Duration oldestAge() {

@@ -205,16 +205,21 @@ public final class TableSql {
                 + " + 1 WHERE " + key + " = ?");
     }
 
-    /** @return available, waiting, leased, set aside, oldest available, now; read with the spelling's read hint */
+    /**
+     * @return available, waiting, leased, set aside, oldest available, now, unscheduled (not done, availability NULL:
+     *     never taken); read with the spelling's read hint
+     */
     public String counts() {
         String done = has("doneColumn") ? q("doneColumn") + " IS NULL" : s.yes();
         String waiting = !has("availableColumn") ? s.no()
                 : done + " AND " + q("availableColumn") + " > " + s.now();
         String leased = !has("leaseColumn") ? s.no() : done + " AND " + q("leaseColumn") + " > " + s.now();
+        String unscheduled = !has("availableColumn") ? s.no() : done + " AND " + q("availableColumn") + " IS NULL";
         String oldest = !has("availableColumn") ? "NULL"
                 : "MIN(CASE WHEN " + available + " THEN " + q("availableColumn") + " END)";
         return s.statement().apply("SELECT " + count(available) + ", " + count(waiting) + ", " + count(leased) + ", "
-                + count(setAside == null ? s.no() : setAside) + ", " + oldest + ", " + s.now() + " FROM " + table
+                + count(setAside == null ? s.no() : setAside) + ", " + oldest + ", " + s.now() + ", "
+                + count(unscheduled) + " FROM " + table
                 + s.readHint());
     }
 

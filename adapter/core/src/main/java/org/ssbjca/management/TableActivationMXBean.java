@@ -39,6 +39,12 @@ public interface TableActivationMXBean {
     /** @return rows taken {@code maxAttempts} times, no longer taken */
     long getSetAsideRows();
 
+    /**
+     * @return rows not done whose availability column is NULL: never taken until the application gives them a time
+     *         (0 without an availability column)
+     */
+    long getUnscheduledRows();
+
     /** @return seconds since the oldest available row became available (-1 with none, or no availability column) */
     long getOldestAvailableAgeSeconds();
 

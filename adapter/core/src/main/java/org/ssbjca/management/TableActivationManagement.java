@@ -65,6 +65,11 @@ final class TableActivationManagement implements TableActivationMXBean {
     }
 
     @Override
+    public long getUnscheduledRows() {
+        return counts().unscheduled();
+    }
+
+    @Override
     public long getOldestAvailableAgeSeconds() {
         Duration age = counts().oldestAge();
         return age == null ? -1 : Math.max(0, age.getSeconds());

@@ -62,7 +62,7 @@ class TableQueueConformanceTest {
             assertEquals(List.of(), q.lease(c, 10), "leased rows and rows not yet available are left");
             c.commit();
             TableCounts counts = q.counts(c);
-            assertEquals(new TableCounts(0, 1, 3, 0, null, counts.now()), counts);
+            assertEquals(new TableCounts(0, 1, 3, 0, null, counts.now(), 0), counts);
 
             assertTrue(q.complete(c, rows.get(0)));
             c.commit();
@@ -194,7 +194,7 @@ class TableQueueConformanceTest {
             TableCounts during = q.counts(c);
             c.commit();
             assertEquals(db.broker().kind() == BackendKind.SQLSERVER ? 3 : 5, during.available());
-            assertEquals(new TableCounts(during.available(), 0, 0, 0, null, during.now()), during,
+            assertEquals(new TableCounts(during.available(), 0, 0, 0, null, during.now(), 0), during,
                     "nothing waits, nothing is leased or set aside, no availability column");
             holder.commit();
             assertEquals(3, q.counts(c).available(), "the taking committed");
@@ -347,6 +347,30 @@ class TableQueueConformanceTest {
             assertTrue(e.getMessage().startsWith("leaseColumn: the column Lease of [dbo].[" + table
                     + "] is datetimeoffset;"), e.getMessage());
             assertTrue(e.getMessage().endsWith("accepts datetime2 or datetime"), e.getMessage());
+            c.rollback();
+        }
+    }
+
+    /**
+     * Issue 45 point 10: a row whose availability column is NULL is never taken (the application has not scheduled
+     * it) and is counted as unscheduled, so that it is not lost from sight.
+     */
+    @BackendTest
+    void rowsWithoutAnAvailabilityTimeAreNotTakenAndCountedUnscheduled(Db db) throws Exception {
+        String table = "Scheduled_Queue_" + TABLES.incrementAndGet();
+        String time = db.broker().kind() == BackendKind.SQLSERVER ? "DATETIME2" : "TIMESTAMP";
+        execute(db, "CREATE TABLE " + table + " (ID INT PRIMARY KEY, Payload VARCHAR(20), Available_Date " + time
+                + " NULL)", "INSERT INTO " + table + " VALUES (1, 'unscheduled', NULL)",
+                "INSERT INTO " + table + " VALUES (2, 'due', '2000-01-01 00:00:00')");
+        try (Connection c = db.fixture().connect()) {
+            TableQueue q = db.broker().tableQueue(TableDefinition.table(table).column("keyColumn", "ID")
+                    .column("payloadColumn", "Payload").column("availableColumn", "Available_Date").build()
+                    .resolve(c));
+            TableCounts counts = q.counts(c);
+            assertEquals(1, counts.available());
+            assertEquals(0, counts.waiting());
+            assertEquals(1, counts.unscheduled(), "the row with no availability time: " + counts);
+            assertEquals(List.of("due"), q.take(c, 10).stream().map(TableRow::payloadText).toList());
             c.rollback();
         }
     }

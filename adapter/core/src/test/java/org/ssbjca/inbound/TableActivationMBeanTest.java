@@ -92,6 +92,7 @@ class TableActivationMBeanTest {
                 assertEquals(1, mbean.getWaitingRows(), "the row available in an hour");
                 assertEquals(1, mbean.getLeasedRows(), "the row the bean holds");
                 assertEquals(0, mbean.getSetAsideRows());
+                assertEquals(0, mbean.getUnscheduledRows(), "every row has its availability time");
                 long age = mbean.getOldestAvailableAgeSeconds();
                 // not a bound on time taken: below a day tells the held row (available a day ago) is not counted
                 assertTrue(age >= 120 && age < A_DAY, "the p2 row made available 120 s ago, not the held one: " + age);
@@ -124,6 +125,7 @@ class TableActivationMBeanTest {
                 assertEquals(1, mbean.getWaitingRows(), "the row available in an hour");
                 assertEquals(0, mbean.getLeasedRows(), "no leases in the transactional mode");
                 assertEquals(0, mbean.getSetAsideRows());
+                assertEquals(0, mbean.getUnscheduledRows(), "every row has its availability time");
                 long age = mbean.getOldestAvailableAgeSeconds();
                 assertTrue(age >= A_DAY, "the held row, available a day ago: " + age);
 
