@@ -63,6 +63,28 @@ class DialogConformanceTest {
         assertTrue(!m.isSystemMessage());
     }
 
+    /**
+     * Issue 45 point 10: a queue with RETENTION = ON keeps the messages its conversations received and sent until
+     * they end; the depth counts only the messages not yet received.
+     */
+    @BackendTest
+    void aRetainingQueuesDepthCountsOnlyMessagesNotYetReceived(Db db) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(db.broker().kind() == org.ssbjca.backend.BackendKind.SQLSERVER,
+                "RETENTION is a SQL Server queue's option");
+        Db.Objects o = db.objects();
+        try (java.sql.Connection c = db.fixture().connect(); java.sql.Statement s = c.createStatement()) {
+            s.execute("ALTER QUEUE [" + o.targetQueue + "] WITH RETENTION = ON");
+            s.execute("ALTER QUEUE [" + o.initiatorQueue + "] WITH RETENTION = ON");
+            c.commit();
+        }
+        beginAndSend(db, o, o.request, bytes("kept"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> db.depth(o.targetQueue) == 1);
+
+        assertEquals(1, db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).size());
+        assertEquals(0, db.depth(o.targetQueue), "the received message the queue keeps is not counted");
+        assertEquals(0, db.depth(o.initiatorQueue), "nor the sent message the initiator's queue keeps");
+    }
+
     @BackendTest
     void replyReachesTheInitiatorOnTheSameConversation(Db db) {
         Db.Objects o = db.objects();
