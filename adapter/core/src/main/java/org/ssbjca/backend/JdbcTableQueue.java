@@ -106,7 +106,8 @@ public abstract class JdbcTableQueue implements TableQueue {
             Timestamp oldest = rs.getTimestamp(5);
             Timestamp now = rs.getTimestamp(6);
             return new TableCounts(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                    oldest == null ? null : oldest.toLocalDateTime(), now == null ? null : now.toLocalDateTime(), rs.getLong(7));
+                    oldest == null ? null : oldest.toLocalDateTime(), now == null ? null : now.toLocalDateTime(),
+                    rs.getLong(7));
         }
     }
 

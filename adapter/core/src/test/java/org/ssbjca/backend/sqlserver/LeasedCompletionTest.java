@@ -59,7 +59,8 @@ class LeasedCompletionTest {
     }
 
     private long rows() throws Exception {
-        try (Statement s = h2.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM \"dbo\".\"Job_Queue\"")) {
+        try (Statement s = h2.createStatement();
+                ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM \"dbo\".\"Job_Queue\"")) {
             rs.next();
             return rs.getLong(1);
         }

@@ -25,15 +25,17 @@ import java.util.regex.Pattern;
  * was generated for update.") and one that returns none fails {@code executeQuery} ("The statement did not return a
  * result set.").
  * <p>
- * The T-SQL it understands is what table queues' shared statements use: {@code SET NOCOUNT ON|OFF}, {@code DECLARE
+ * The T-SQL it understands is what the statements it stands in for use: {@code SET NOCOUNT ON|OFF}, {@code DECLARE
  * @v TABLE (...)}, {@code UPDATE}/{@code DELETE} with {@code OUTPUT <expr> INTO @v (col)} (rows counted into the
  * variable), {@code SELECT COUNT(*) FROM @v}, and plain SELECTs; names in brackets, {@code SYSDATETIME()},
  * {@code WITH (NOLOCK)}, {@code COUNT_BIG}, {@code DATETIMEOFFSET(7)}. {@code execute()} hands its result sets to
- * {@code getResultSet}/{@code getMoreResults} in turn ({@code getUpdateCount} -1 after them). {@code CAST(? AS DATETIME)} keeps milliseconds (a token read back from a datetime column already
- * falls on its ticks), and a {@code datetime} column (declared in H2 as {@code TIMESTAMP(3)}, holding .xx0, .xx3 or .xx7 as mssql-jdbc
- * reads a datetime, and typed {@code datetime} in {@link #columnTypes}) compares with a bound parameter (sent as datetime2) as
- * SQL Server 2016 and later do at compatibility level 130 and above: the column converts to datetime2 exactly, .003
- * being .0033333, so only a value ending in .xx0 ever equals the parameter.
+ * {@code getResultSet}/{@code getMoreResults} in turn ({@code getUpdateCount} -1 after them).
+ * <p>
+ * Times: {@code CAST(? AS DATETIME)} keeps milliseconds (a token read back from a datetime column already falls on
+ * its ticks). A {@code datetime} column (declared in H2 as {@code TIMESTAMP(3)}, holding .xx0, .xx3 or .xx7 as
+ * mssql-jdbc reads a datetime, and typed {@code datetime} in {@link #columnTypes}) compares with a bound parameter
+ * (sent as datetime2) as SQL Server 2016 and later do at compatibility level 130 and above: the column converts to
+ * datetime2 exactly, .003 being .0033333, so only a value ending in .xx0 ever equals the parameter.
  */
 final class MssqlJdbcDouble {
 
@@ -187,7 +189,8 @@ final class MssqlJdbcDouble {
     private PreparedStatement prepare(String tsql, List<Object> params) throws SQLException {
         String sql = tsql.replaceAll("\\[([^\\]]*)\\]", "\"$1\"").replace("SYSDATETIME()", "LOCALTIMESTAMP")
                 .replace(" WITH (NOLOCK)", "").replace("COUNT_BIG(", "COUNT(")
-                .replace("DATETIMEOFFSET(7)", "TIMESTAMP(7) WITH TIME ZONE").replace("CAST(? AS DATETIME)", "CAST(? AS TIMESTAMP(3))");
+                .replace("DATETIMEOFFSET(7)", "TIMESTAMP(7) WITH TIME ZONE")
+                .replace("CAST(? AS DATETIME)", "CAST(? AS TIMESTAMP(3))");
         for (String column : columnTypes.keySet()) {
             if (!"datetime".equals(columnTypes.get(column))) {
                 continue;
