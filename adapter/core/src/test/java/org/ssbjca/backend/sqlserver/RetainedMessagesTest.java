@@ -73,8 +73,9 @@ class RetainedMessagesTest {
         assertTrue(TSql.priorityCandidates(q, true).contains("WHERE m.conversation_group_id = p.conversation_group_id"
                 + " AND m.status = 0)"), TSql.priorityCandidates(q, true));
         assertTrue(TSql.unheldCandidates(q).contains("WHERE m.status = 0 AND NOT EXISTS"), TSql.unheldCandidates(q));
-        assertTrue(TSqlLedger.pendingGroups(q).contains("WITH (NOLOCK)\nLEFT JOIN ssb.conversation_priority AS p ON"
-                + " p.conversation_group_id = m.conversation_group_id\nWHERE m.status IN (0, 2)\n"),
+        assertTrue(TSqlLedger.pendingGroups(q).contains("WITH (NOLOCK)\nLEFT JOIN ssb.conversation_priority AS p"
+                + " WITH (READCOMMITTEDLOCK, READPAST) ON p.conversation_group_id = m.conversation_group_id\n"
+                + "WHERE m.status IN (0, 2)\n"),
                 TSqlLedger.pendingGroups(q));
         assertTrue(TSqlLedger.clearPriorityIfDrained(q).contains("WHERE conversation_group_id = @group AND status IN"
                 + " (0, 2))"), TSqlLedger.clearPriorityIfDrained(q));
