@@ -316,6 +316,18 @@ public final class EndpointActivation {
         }
     }
 
+    /**
+     * The priorities that priority requests still in the queue ask for, not yet recorded by a reader's scan (a paused
+     * activation, or readers all busy, scans nothing): what the groups' priorities will be once a reader scans.
+     * Reads only, in the caller's transaction.
+     *
+     * @param ledger the delivery ledger on a connection to the activation's database
+     * @return each requesting group's requested priority; empty when the activation takes no priority requests
+     */
+    public java.util.Map<java.util.UUID, Integer> requestedPriorities(org.ssbjca.backend.DeliveryLedger ledger) {
+        return priorities == null ? java.util.Map.of() : priorities.requested(ledger);
+    }
+
     // ---- for the readers
 
     boolean awaitResumed(BooleanSupplier stopping) throws InterruptedException {

@@ -137,6 +137,26 @@ final class PriorityScanner {
         prioritised.addAll(current.keySet());
     }
 
+    /**
+     * The priorities the requests now in the queue ask for, as the next scan would record them (a group's last valid
+     * request wins; invalid ones are left out). Reads only, in the caller's transaction.
+     *
+     * @param ledger the delivery ledger on a connection to the activation's database
+     * @return each requesting group's priority, in the order of the requests
+     */
+    Map<UUID, Integer> requested(DeliveryLedger ledger) {
+        Map<UUID, Integer> requested = new java.util.LinkedHashMap<>();
+        if (messageType != null) {
+            for (PriorityRequest r : ledger.priorityRequests(queue, messageType)) {
+                Integer wanted = parse(r.body());
+                if (wanted != null) {
+                    requested.put(r.groupId(), wanted);
+                }
+            }
+        }
+        return requested;
+    }
+
     /** @return how many scans were started since the activation began */
     long scans() {
         return scans.get();

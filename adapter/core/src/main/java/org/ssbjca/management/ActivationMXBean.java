@@ -135,7 +135,9 @@ public interface ActivationMXBean {
     /**
      * @return the conversation groups with messages in the queue (at most 100, in queue order): group id, message
      *         count, oldest message time, priority. Like {@code QueueDepth}, on H2 and PostgreSQL it includes the
-     *         groups being delivered ({@code InFlightDeliveries})
+     *         groups being delivered ({@code InFlightDeliveries}). A priority request in the queue that no reader has
+     *         scanned yet (the activation paused, its readers busy) shows as its group's priority, and places the
+     *         group where the readers will take it once they scan
      */
     List<PendingGroupInfo> getPendingConversationGroups();
 

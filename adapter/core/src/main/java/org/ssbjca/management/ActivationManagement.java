@@ -11,6 +11,7 @@ import javax.management.MBeanNotificationInfo;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationFilter;
 import javax.management.NotificationListener;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.ActivationMetrics;
@@ -193,9 +194,11 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     @Override
     public List<PendingGroupInfo> getPendingConversationGroups() {
-        return ShortLivedConnection.run(database(), "listing the pending groups of " + getQueue(),
-                s -> database().broker().ledger(s.connection()).pendingGroups(getQueue(), PENDING_LIMIT))
-                .stream().map(PendingGroupInfo::of).collect(Collectors.toList());
+        return ShortLivedConnection.run(database(), "listing the pending groups of " + getQueue(), s -> {
+            DeliveryLedger ledger = database().broker().ledger(s.connection());
+            return PendingGroupInfo.asRequested(ledger.pendingGroups(getQueue(), PENDING_LIMIT),
+                    activation.requestedPriorities(ledger));
+        });
     }
 
     @Override

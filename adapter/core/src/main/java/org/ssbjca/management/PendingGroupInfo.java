@@ -1,6 +1,11 @@
 package org.ssbjca.management;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import javax.management.ConstructorParameters;
 import org.ssbjca.backend.PendingGroup;
 
@@ -30,8 +35,33 @@ public final class PendingGroupInfo {
     }
 
     static PendingGroupInfo of(PendingGroup g) {
+        return of(g, g.priority());
+    }
+
+    private static PendingGroupInfo of(PendingGroup g, Integer priority) {
         return new PendingGroupInfo(g.groupId().toString(), g.messages(),
-                g.oldestMessage() == null ? null : Date.from(g.oldestMessage()), g.priority());
+                g.oldestMessage() == null ? null : Date.from(g.oldestMessage()), priority);
+    }
+
+    /**
+     * The pending groups as the readers will see them once they scan the priority requests still in the queue: a
+     * requesting group shows its requested priority and moves to where that priority puts it (highest first, the
+     * groups without one last; the listed order kept among equals, a request being later than those recorded).
+     *
+     * @param listed the pending groups in the order the readers take them, with their recorded priorities
+     * @param requested the priorities the requests not yet scanned ask for, by group
+     * @return the list as requested
+     */
+    static List<PendingGroupInfo> asRequested(List<PendingGroup> listed, Map<UUID, Integer> requested) {
+        List<PendingGroupInfo> groups = new ArrayList<>(listed.size());
+        for (PendingGroup g : listed) {
+            groups.add(of(g, requested.getOrDefault(g.groupId(), g.priority())));
+        }
+        if (listed.stream().anyMatch(g -> requested.containsKey(g.groupId()))) {
+            groups.sort(Comparator.comparing(PendingGroupInfo::getPriority,
+                    Comparator.nullsLast(Comparator.reverseOrder())));
+        }
+        return groups;
     }
 
     /** @return the conversation group */

@@ -105,6 +105,48 @@ class PendingConversationGroupsTest {
     }
 
     /**
+     * Issue 44: a priority request no reader has scanned yet (the activation is paused, so no scan runs) is listed as
+     * requested: the group shows the priority its last valid request asks for, and is listed where the readers will
+     * take it once the request is recorded (ahead of the groups without one); an invalid request changes nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aPriorityRequestNotYetScannedIsListedAsRequested(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            ActivationMXBean mx = pausedActivation(h, new CopyOnWriteArrayList<>());
+            java.util.UUID[] dialogs = new java.util.UUID[3];
+            h.tx(s -> {
+                for (int i = 0; i < dialogs.length; i++) {
+                    Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,
+                            InboundHarness.CONTRACT, DialogOptions.defaults());
+                    s.send(c.handle(), InboundHarness.REQUEST, ("g" + i).getBytes(UTF_8));
+                    dialogs[i] = c.handle();
+                }
+                return null;
+            });
+            List<String> groups = allPendingGroups(h);
+            assertEquals(3, groups.size());
+            h.tx(s -> {
+                s.send(dialogs[2], InboundHarness.SET_PRIORITY, "<priority>9</priority>".getBytes(UTF_8));
+                s.send(dialogs[2], InboundHarness.SET_PRIORITY, "<priority>40</priority>".getBytes(UTF_8));
+                s.send(dialogs[2], InboundHarness.SET_PRIORITY, "<priority>abc</priority>".getBytes(UTF_8));
+                s.send(dialogs[1], InboundHarness.SET_PRIORITY, "<priority>300</priority>".getBytes(UTF_8));
+                return null;
+            });
+            assertTrue(h.tx(s -> h.db.broker().ledger(s.connection()).priorities(InboundHarness.TARGET_QUEUE))
+                    .isEmpty(), "no scan recorded the requests");
+
+            List<PendingGroupInfo> pending = mx.getPendingConversationGroups();
+            String listed = pending.stream().map(p -> p.getGroupId() + "=" + p.getPriority())
+                    .collect(Collectors.joining(", "));
+            assertEquals(List.of(groups.get(2), groups.get(0), groups.get(1)),
+                    pending.stream().map(PendingGroupInfo::getGroupId).collect(Collectors.toList()), listed);
+            assertEquals(Arrays.asList(40, null, null),
+                    pending.stream().map(PendingGroupInfo::getPriority).collect(Collectors.toList()), listed);
+        }
+    }
+
+    /**
      * @param delivered where the bean records "group=body" of each message
      * @return the MBean of a one-reader activation, paused with its reader parked
      */
