@@ -53,6 +53,7 @@ import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
+import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.Postgres;
 import org.ssbjca.it.support.ServerAdmin;
@@ -250,6 +251,77 @@ class ConsoleIT {
             FIGURES.info("console API: 401 without login, 403 for a viewer's and for a header-less change, 400 for"
                     + " MaxReaders 0; groups listed " + listed + ", reordered " + wanted + ", taken " + taken
                     + "; a table's readers failing: " + whileMissing);
+        } finally {
+            stop();
+        }
+    }
+
+    /**
+     * Issue 44: every endpoint that takes a JSON body, sent every kind of malformed body (not JSON, JSON of another
+     * type, a field missing, a field of another type, empty), answers 400 {@code {"error": "expected ..."}} naming
+     * the body it takes, never 500; and every change the operator makes through the API is logged once
+     * ({@code SSBJCA0150}) naming the console's user, the request and the answer.
+     */
+    @Test
+    @RunAsClient
+    void everyMalformedBodyIs400NamingWhatWasExpectedAndChangesNameTheirUser() throws Exception {
+        start();
+        try {
+            String group = API_ACTIVATION + "/groups/" + UUID.randomUUID() + "/priority";
+            String maxReaders = "{\"value\": n}, n a whole number from 1 to 256";
+            String order = "a JSON array of 1 to 255 conversation group ids (strings)";
+            String priority = "{\"priority\": n}, n a whole number from 0 to 255";
+            String end = "{\"service\": \"<service>\", \"state\": \"<state>\", \"olderThanMinutes\": n,"
+                    + " \"max\": n}, n whole numbers";
+            List<String> notJson = List.of("four", "{\"value\": 4", "<priority>4</priority>", "", " ");
+            String[][] walk = {
+                {"PUT", API_ACTIVATION + "/max-readers", maxReaders, "[4]", "\"4\"", "4", "null", "true", "{}",
+                    "{\"values\": 4}", "{\"value\": \"4\"}", "{\"value\": 2.5}", "{\"value\": true}",
+                    "{\"value\": null}", "{\"value\": 4294967297}", "{\"value\": [4]}"},
+                {"PUT", API_ACTIVATION + "/groups/order", order, "{\"a\": 1}", "\"g\"", "4", "null", "[]",
+                    "[1]", "[null]", "[[\"g\"]]", "[{\"id\": \"g\"}]"},
+                {"PUT", group, priority, "[200]", "200", "\"200\"", "null", "{}", "{\"value\": 200}",
+                    "{\"priority\": \"200\"}", "{\"priority\": 20.5}", "{\"priority\": false}"},
+                {"POST", API_ACTIVATION + "/conversations/end", end, "[]", "\"DI\"", "null", "{}",
+                    "{\"service\": \"s\", \"state\": \"DI\", \"olderThanMinutes\": 0}",
+                    "{\"state\": \"DI\", \"olderThanMinutes\": 0, \"max\": 1}",
+                    "{\"service\": 1, \"state\": \"DI\", \"olderThanMinutes\": 0, \"max\": 1}",
+                    "{\"service\": \"s\", \"state\": [\"DI\"], \"olderThanMinutes\": 0, \"max\": 1}",
+                    "{\"service\": \"s\", \"state\": \"DI\", \"olderThanMinutes\": \"0\", \"max\": 1}",
+                    "{\"service\": \"s\", \"state\": \"DI\", \"olderThanMinutes\": 0, \"max\": 1.5}"},
+            };
+            List<String> wrong = new ArrayList<>();
+            int sent = 0;
+            for (String[] endpoint : walk) {
+                List<String> bodies = new ArrayList<>(notJson);
+                bodies.addAll(List.of(endpoint).subList(3, endpoint.length));
+                for (String body : bodies) {
+                    sent++;
+                    HttpResponse<String> r = call(endpoint[0], OPERATOR, endpoint[1], body, true);
+                    String error = r.body();
+                    if (r.statusCode() != 400 || !error.startsWith("{\"error\":\"expected ")
+                            || !error.contains(endpoint[2].replace("\"", "\\\""))) {
+                        wrong.add(endpoint[0] + " " + endpoint[1] + " [" + body + "] -> " + r.statusCode() + " "
+                                + error);
+                    }
+                }
+            }
+            assertEquals(List.of(), wrong, "each answered 400 naming the body expected (" + sent + " sent)");
+
+            // the operator's changes, done and refused, logged with the user's name
+            HttpResponse<String> set = call("PUT", OPERATOR, API_ACTIVATION + "/max-readers", "{\"value\": 2}", true);
+            assertEquals(200, set.statusCode(), set.body());
+            assertEquals(200, call("POST", OPERATOR, API_ACTIVATION + "/pause", null, true).statusCode());
+            String logged = "SSBJCA0150: console user " + OPERATOR[0] + ": PUT /activations/"
+                    + URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8) + "/max-readers {\"value\":2}, answered 200";
+            await("the change logged with its user").atMost(Duration.ofSeconds(30))
+                    .until(() -> LogStore.serverLogLines(logged) == 1);
+            await("the pause logged with its user").atMost(Duration.ofSeconds(30)).until(() -> LogStore
+                    .serverLogLines("SSBJCA0150: console user " + OPERATOR[0] + ": POST /activations/") >= 1);
+            assertEquals(sent, LogStore.serverLogLines("SSBJCA0150: console user " + OPERATOR[0] + ": ")
+                    - 2, "each refused change logged once as well");
+            FIGURES.info("console API: " + sent + " malformed bodies on 4 endpoints, each 400 naming the body"
+                    + " expected; the operator's changes logged: " + logged);
         } finally {
             stop();
         }

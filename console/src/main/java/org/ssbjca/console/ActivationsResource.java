@@ -3,6 +3,7 @@ package org.ssbjca.console;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -35,6 +36,15 @@ public class ActivationsResource {
     private static final String STRING = String.class.getName();
     /** The most dead letters one listing returns. */
     static final int MAX_LISTED = 1000;
+    /** The body of {@code PUT max-readers}. */
+    static final String MAX_READERS_BODY = "{\"value\": n}, n a whole number from 1 to 256";
+    /** The body of {@code PUT groups/order}. */
+    static final String ORDER_BODY = "a JSON array of 1 to 255 conversation group ids (strings)";
+    /** The body of {@code PUT groups/{group}/priority}. */
+    static final String PRIORITY_BODY = "{\"priority\": n}, n a whole number from 0 to 255";
+    /** The body of {@code POST conversations/end}. */
+    static final String END_BODY = "{\"service\": \"<service>\", \"state\": \"<state>\", \"olderThanMinutes\": n,"
+            + " \"max\": n}, n whole numbers";
 
     private final AdapterBeans beans = new AdapterBeans();
 
@@ -78,8 +88,8 @@ public class ActivationsResource {
     @PUT
     @Path("{name}/max-readers")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonObject maxReaders(@PathParam("name") String name, JsonObject body) {
-        beans.set(name, "MaxReaders", intOf(body, "value"));
+    public JsonObject maxReaders(@PathParam("name") String name, @Body(MAX_READERS_BODY) JsonObject body) {
+        beans.set(name, "MaxReaders", intOf(body, "value", MAX_READERS_BODY));
         return one(name);
     }
 
@@ -100,14 +110,15 @@ public class ActivationsResource {
     @PUT
     @Path("{name}/groups/order")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonValue order(@PathParam("name") String name, JsonArray body) {
+    public JsonValue order(@PathParam("name") String name, @Body(ORDER_BODY) JsonArray body) {
         if (body == null || body.isEmpty() || body.size() > 255) {
-            throw new BadRequestException("a JSON array of 1 to 255 conversation group ids");
+            throw new BadRequestException("expected " + ORDER_BODY + "; " + (body == null ? 0 : body.size())
+                    + " listed");
         }
         List<String> groups = new ArrayList<>();
         for (JsonValue v : body) {
             if (!(v instanceof JsonString s)) {
-                throw new BadRequestException("a JSON array of conversation group ids (strings)");
+                throw new BadRequestException("expected " + ORDER_BODY + "; one is " + v.getValueType());
             }
             groups.add(s.getString());
         }
@@ -124,8 +135,9 @@ public class ActivationsResource {
     @PUT
     @Path("{name}/groups/{group}/priority")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonValue priority(@PathParam("name") String name, @PathParam("group") String group, JsonObject body) {
-        beans.invoke(name, "setPriority", new String[] {STRING, INT}, group, intOf(body, "priority"));
+    public JsonValue priority(@PathParam("name") String name, @PathParam("group") String group,
+            @Body(PRIORITY_BODY) JsonObject body) {
+        beans.invoke(name, "setPriority", new String[] {STRING, INT}, group, intOf(body, "priority", PRIORITY_BODY));
         return groups(name);
     }
 
@@ -211,24 +223,40 @@ public class ActivationsResource {
     @POST
     @Path("{name}/conversations/end")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonObject endConversations(@PathParam("name") String name, JsonObject body) {
+    public JsonObject endConversations(@PathParam("name") String name, @Body(END_BODY) JsonObject body) {
         JsonValue n = beans.invoke(name, "endConversations", new String[] {STRING, STRING, LONG, INT},
-                stringOf(body, "service"), stringOf(body, "state"), (long) intOf(body, "olderThanMinutes"),
-                intOf(body, "max"));
+                stringOf(body, "service", END_BODY), stringOf(body, "state", END_BODY),
+                (long) intOf(body, "olderThanMinutes", END_BODY), intOf(body, "max", END_BODY));
         return Json.createObjectBuilder().add("ended", n).build();
     }
 
-    private static String stringOf(JsonObject body, String key) {
-        if (body == null || !(body.get(key) instanceof jakarta.json.JsonString s)) {
-            throw new BadRequestException("a JSON object with a string \"" + key + "\"");
+    private static String stringOf(JsonObject body, String key, String expected) {
+        JsonValue v = field(body, key, expected);
+        if (!(v instanceof JsonString s)) {
+            throw new BadRequestException("expected " + expected + "; \"" + key + "\" is " + v.getValueType()
+                    + ", not a string");
         }
         return s.getString();
     }
 
-    private static int intOf(JsonObject body, String key) {
-        if (body == null || !(body.get(key) instanceof jakarta.json.JsonNumber n) || !n.isIntegral()) {
-            throw new BadRequestException("a JSON object with a whole number \"" + key + "\"");
+    private static int intOf(JsonObject body, String key, String expected) {
+        JsonValue v = field(body, key, expected);
+        if (v instanceof JsonNumber n && n.bigDecimalValue().stripTrailingZeros().scale() <= 0) {
+            try {
+                return n.bigDecimalValue().intValueExact();
+            } catch (ArithmeticException tooLarge) {
+                throw new BadRequestException("expected " + expected + "; \"" + key + "\" is out of range: " + n);
+            }
         }
-        return n.intValue();
+        throw new BadRequestException("expected " + expected + "; \"" + key + "\" is " + v.getValueType()
+                + ", not a whole number");
+    }
+
+    private static JsonValue field(JsonObject body, String key, String expected) {
+        JsonValue v = body == null ? null : body.get(key);
+        if (v == null) {
+            throw new BadRequestException("expected " + expected + "; \"" + key + "\" is missing");
+        }
+        return v;
     }
 }

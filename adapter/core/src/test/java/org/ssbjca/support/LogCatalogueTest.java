@@ -13,14 +13,17 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's "Troubleshooting" table and the catalogue of log messages ({@link AdapterLog}) list the same ids at
- * the same levels, and no class logs around the catalogue.
+ * The README's "Troubleshooting" table and the catalogues of log messages ({@link AdapterLog}, and the console's
+ * {@code ConsoleLog}) list the same ids at the same levels, and no class logs around the catalogue.
  */
 class LogCatalogueTest {
 
     private static final Path CORE = Path.of("").toAbsolutePath();
     private static final Path CATALOGUE = CORE.resolve("src/main/java/org/ssbjca/support/AdapterLog.java");
     private static final Path README = CORE.resolve("../../README.md");
+    /** The console's own catalogue: it shares no class with the adapter, its ids are in the same table. */
+    private static final Path CONSOLE_CATALOGUE = CORE.resolve(
+            "../../console/src/main/java/org/ssbjca/console/ConsoleLog.java");
 
     @Test
     void theReadmeListsEveryMessageOfTheCatalogueAtItsLevel() throws IOException {
@@ -30,6 +33,14 @@ class LogCatalogueTest {
         while (m.find()) {
             catalogue.put(String.format("SSBJCA%04d", Integer.parseInt(m.group(2))), m.group(1));
         }
+        Matcher console = Pattern.compile("log\\(Level\\.(\\w+), (\\d+),").matcher(Files.readString(CONSOLE_CATALOGUE));
+        int consoleIds = 0;
+        while (console.find()) {
+            String id = String.format("SSBJCA%04d", Integer.parseInt(console.group(2)));
+            assertEquals(null, catalogue.put(id, console.group(1)), id + " is in both catalogues");
+            consoleIds++;
+        }
+        assertTrue(consoleIds >= 1, "the console's catalogue was read");
         String readme = Files.readString(README);
         String section = readme.substring(readme.indexOf("## Troubleshooting"));
         section = section.substring(0, section.indexOf("\n## ", 1));
