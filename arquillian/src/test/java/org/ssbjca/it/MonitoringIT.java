@@ -91,10 +91,10 @@ class MonitoringIT {
                     + " org.ssbjca.monitoring.AdapterMeters"));
             assertEquals(1, LogStore.serverLogLines("WELD-000119: Not generating any bean definitions from"
                     + " org.ssbjca.monitoring.AdapterReadiness"));
-            Cli monitoring = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"),
+            Cli monitoring = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"), "--timeout=120000",
                     "-Dssb.monitoring.war=" + Path.of(System.getProperty("ssb.it.monitoringWar")).toAbsolutePath());
             assertEquals(0, monitoring.exit(), "the monitoring script ran: " + monitoring.output());
-            Cli again = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"),
+            Cli again = ServerAdmin.cli(System.getProperty("ssb.it.monitoringCli"), "--timeout=120000",
                     "-Dssb.monitoring.war=" + Path.of(System.getProperty("ssb.it.monitoringWar")).toAbsolutePath());
             assertEquals(0, again.exit(), "the monitoring script runs again: " + again.output());
             await("running after the script's reload").atMost(Duration.ofSeconds(120)).ignoreExceptions()
