@@ -132,7 +132,7 @@ class SubsystemConfigurationIT {
             // the README's recipe for the pool's validation interval (0: every connection checked when handed out)
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/connection-definitions="
                     + "ssb-ConnectionFactory/config-properties=validationIntervalMillis:add(value=0)").exit());
-            assertEquals(0, command("reload").exit());
+            assertEquals(0, ServerAdmin.reload().exit());
             await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> "running".equals(serverState()));
             String encrypted = "subsystem-encrypted-" + UUID.randomUUID();
@@ -188,7 +188,7 @@ class SubsystemConfigurationIT {
             Cli script = cli();
             assertEquals(0, script.exit(), "the script ran: " + script.output());
             // the metrics subsystem exports resources that existed when the server (re)started
-            assertEquals(0, command("reload").exit());
+            assertEquals(0, ServerAdmin.reload().exit());
             await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
                     .until(() -> "running".equals(serverState()));
 
