@@ -47,6 +47,19 @@ public abstract class JdbcTableQueue implements TableQueue {
         }
     }
 
+    /**
+     * Binds the keys a taking leaves out, filling the statement's {@link TableSql#heldParameters} with the last.
+     *
+     * @return the next parameter's index
+     */
+    protected static int bindHeld(PreparedStatement ps, int index, List<Object> held) throws SQLException {
+        int n = TableSql.heldParameters(held.size());
+        for (int i = 0; i < n; i++) {
+            ps.setObject(index + i, held.get(Math.min(i, held.size() - 1)));
+        }
+        return index + n;
+    }
+
     /** Binds what marks a row's taking: its mark, else its lease's end. */
     private void bindToken(PreparedStatement ps, int index, TableRow row) throws SQLException {
         if (table.column("markColumn") != null) {

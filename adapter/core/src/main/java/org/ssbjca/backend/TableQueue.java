@@ -23,10 +23,24 @@ public interface TableQueue {
      *
      * @param c the connection, in the delivery's transaction
      * @param max most rows
+     * @param held keys of rows not to take (held back after a failed delivery), as the driver returned them; at most
+     *        256
      * @return the rows in taking order; empty when none is available
      * @throws SQLException on a database error
      */
-    List<TableRow> take(Connection c, int max) throws SQLException;
+    List<TableRow> take(Connection c, int max, List<Object> held) throws SQLException;
+
+    /**
+     * Transactional mode: {@link #take(Connection, int, List)} leaving no row out.
+     *
+     * @param c the connection, in the delivery's transaction
+     * @param max most rows
+     * @return the rows in taking order; empty when none is available
+     * @throws SQLException on a database error
+     */
+    default List<TableRow> take(Connection c, int max) throws SQLException {
+        return take(c, max, List.of());
+    }
 
     /**
      * Leased mode: leases up to {@code max} rows (lease end, attempts + 1, the taking's mark); the caller commits at

@@ -124,6 +124,28 @@ public final class TableSql {
         return available;
     }
 
+    /**
+     * @param held how many keys a taking leaves out (rows held back after a failed delivery), 0 for none
+     * @return the condition of a row a reader may take now and that is not one of {@code held} keys, each a parameter
+     */
+    public String available(int held) {
+        if (held == 0) {
+            return available;
+        }
+        StringBuilder in = new StringBuilder(available).append(" AND ").append(key).append(" NOT IN (?");
+        in.append(", ?".repeat(held - 1));
+        return in.append(")").toString();
+    }
+
+    /**
+     * @param keys how many keys a taking leaves out
+     * @return the number of parameters its statement has for them: the next power of two, so that few texts are made
+     *     (the last key repeated fills the rest)
+     */
+    public static int heldParameters(int keys) {
+        return keys <= 1 ? keys : Integer.highestOneBit(keys - 1) << 1;
+    }
+
     /** @return whether rows can be set aside (an attempts column and a limit) */
     public boolean hasLimit() {
         return setAside != null;

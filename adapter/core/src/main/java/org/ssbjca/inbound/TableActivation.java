@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
@@ -44,6 +45,9 @@ public final class TableActivation {
     /** Readers waiting to connect again after a failed turn. */
     final FailingReaders failing = new FailingReaders();
     private volatile String lastError;
+    /** Since when deliveries have failed with none committed in between (the rows taken all failing), or null. */
+    private final AtomicReference<Instant> deliveriesFailingSince = new AtomicReference<>();
+    private final HeldRows held = new HeldRows();
     private final FailureReports reports = new FailureReports();
     private final ReaderSchedule<TableReader> schedule;
     private volatile boolean stopped;
@@ -185,14 +189,50 @@ public final class TableActivation {
     }
 
     /**
-     * @return since when the readers have failed without any reader's turn succeeding in between (the database
-     *     unreachable, the table missing), or null while they read
+     * A delivery failed: the bean threw on a row, or its transaction rolled back.
+     *
+     * @param error which rows and why, for {@link #lastError()}
      */
-    public Instant failingSince() {
-        return failing.since();
+    void rowFailed(String error) {
+        lastError = error;
+        deliveriesFailingSince.compareAndSet(null, Instant.now());
     }
 
-    /** @return the latest failure of a reader's turn, or null */
+    /** A delivery committed: its rows are no longer failing, and the activation's deliveries succeed. */
+    void rowsDelivered(List<TableRow> rows) {
+        held.forget(rows);
+        if (deliveriesFailingSince.get() != null) {
+            deliveriesFailingSince.set(null);
+        }
+    }
+
+    /** A reader found no row to take: the deliveries are no longer failing unless some rows wait for their retry. */
+    void nothingDelivered() {
+        if (deliveriesFailingSince.get() != null && !held.anyHeld()) {
+            deliveriesFailingSince.set(null);
+        }
+    }
+
+    /**
+     * @return since when the readers have failed without any reader's turn succeeding in between (the database
+     *     unreachable, the table missing), or since when every delivery has failed with none committed in between
+     *     (while rows wait for their retry), whichever is earlier; null while they read and deliver
+     */
+    public Instant failingSince() {
+        Instant readers = failing.since();
+        Instant deliveries = deliveriesFailingSince.get();
+        return readers == null ? deliveries : deliveries == null || readers.isBefore(deliveries) ? readers : deliveries;
+    }
+
+    /** @return the rows whose delivery failed, held back from the takings */
+    HeldRows held() {
+        return held;
+    }
+
+    /**
+     * @return the latest failure: of a reader's turn (the database, the table), or of a delivery (which rows, how
+     *     many times since when, and the cause); null before the first
+     */
     public String lastError() {
         return lastError;
     }

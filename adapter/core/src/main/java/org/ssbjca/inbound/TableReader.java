@@ -5,7 +5,6 @@ import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.backend.TableQueue;
@@ -23,10 +22,13 @@ import org.ssbjca.support.TaskEnd;
  * <p>
  * Transactional mode: the rows are taken (locked, removed or marked done) on the reader's connection inside the
  * delivery's transaction, so they go with the bean's work or come back with its rollback; a failed delivery counts an
- * attempt for the rows it is charged to afterwards, on the bookkeeping connection. Leased mode: the rows are leased
+ * attempt for the rows it is charged to afterwards, on the bookkeeping connection, and holds them back in memory
+ * ({@link HeldRows}) until that count is committed and {@code retryDelaySeconds} has passed: the activation's readers
+ * take the rows behind them meanwhile. Leased mode: the rows are leased
  * (each taking counted) and that lease committed on the bookkeeping connection before the delivery; the delivery's
- * transaction removes them (if the lease is still this taking's) with the bean's work; a failed delivery ends their
- * leases after {@code retryDelaySeconds}, and gives the taking back to the rows it is not charged to.
+ * transaction removes them (if the lease is still this taking's) with the bean's work; a failed delivery ends the
+ * leases of the rows it is charged to after {@code retryDelaySeconds}, and gives the taking back to the others, their
+ * leases ended at once.
  * <p>
  * A failed delivery is charged to the row on which the bean threw, alone: the rows before it were handled and are
  * rolled back only with it, those after it were not delivered. So a batch's good rows are not set aside with a poison
@@ -112,6 +114,7 @@ final class TableReader implements Reader {
                 throw e;
             }
             if (rows.isEmpty()) {
+                activation.nothingDelivered();
                 return false;
             }
             deliver(queue, rows);
@@ -122,13 +125,17 @@ final class TableReader implements Reader {
 
     /**
      * One delivery transaction: takes the rows (transactional mode) or has them (leased), calls the bean for each,
-     * completes leased rows, and keeps the books.
+     * completes leased rows, and keeps the books. In the transactional mode the rows held back after a failed delivery
+     * ({@link HeldRows}) are left out of the taking; the rows of a failed delivery are held before its rollback
+     * releases them, so that no reader of this activation takes them before their failure is counted, then until
+     * {@code retryDelaySeconds} has passed.
      *
      * @param leased the rows leased for this delivery, or null to take them in it
      * @return whether it had rows
      */
     private boolean deliver(TableQueue queue, List<TableRow> leased) throws Exception {
         boolean local = !activation.transacted();
+        HeldRows held = activation.held();
         List<TableRow> rows = leased;
         boolean ok = true;
         Throwable failure = null;
@@ -136,6 +143,9 @@ final class TableReader implements Reader {
         Exception broken = null;
         TableRow failedOn = null;
         boolean rowFailed = false;
+        TableRow lostLease = null;
+        List<TableRow> heldTaken = null;
+        List<TableRow> counting = List.of();
         if (local) {
             connection.connection().setAutoCommit(false);
         }
@@ -155,7 +165,14 @@ final class TableReader implements Reader {
         }
         try {
             if (rows == null) {
-                rows = queue.take(connection.connection(), settings.batchSize);
+                rows = queue.take(connection.connection(), settings.batchSize, held.keys());
+                if (held.anyHeld(rows)) {
+                    // taken as its failure was being counted, or one of more held rows than a taking leaves out:
+                    // given back undelivered (the rollback below), and the reader waits its poll interval
+                    heldTaken = rows;
+                    rows = List.of();
+                    ok = false;
+                }
             }
             // the bean's verbs and JDBC work through the connection factory run on this reader's connection, in
             // the delivery's transaction: one branch, committed in one phase
@@ -175,6 +192,7 @@ final class TableReader implements Reader {
                     if (leased != null && !queue.complete(connection.connection(), row)) {
                         activation.leasesLost.increment();
                         LOG.leaseLost(name, row);
+                        lostLease = row;
                         ok = false;
                         break;
                     }
@@ -198,36 +216,51 @@ final class TableReader implements Reader {
             failure = e;
             broken = e;
         } finally {
+            if (!ok && leased == null && rows != null && !rows.isEmpty()) {
+                // held before the rollback gives them back, until their failure is counted
+                counting = charged(rows, failedOn, rowFailed);
+                held.counting(counting);
+            }
             ending = end(ok, local);
         }
         if (broken != null) {
             ending = first(broken, ending);
         }
         Boolean outcome = connection.takeOutcome();
+        if (ending != null && broken == null && failure == null && Boolean.FALSE.equals(outcome)
+                && (lostLease != null || heldTaken != null)) {
+            ending = null; // the container's commit refused the rollback the adapter asked for: nothing more
+        }
         if (ending != null && outcome == null) {
             // how the transaction ended is not known (it may have committed): no books, the reader's failure path
+            held.counted(counting);
             if (failure != null && failure != ending) {
                 ending.addSuppressed(failure);
             }
             throw ending;
         }
         boolean committed = ok && !Boolean.FALSE.equals(outcome);
+        if (heldTaken != null) {
+            LOG.heldRowsGivenBack(name, heldTaken.size(), heldTaken.get(0));
+        }
         if (rows == null || rows.isEmpty()) {
             throwIfFailed(ending);
+            activation.nothingDelivered();
             return false;
         }
         if (committed) {
             activation.delivered.add(rows.size());
+            activation.rowsDelivered(rows);
             throwIfFailed(ending);
             return true;
         }
         // rolled back: the bean's failure, a failed commit (a deferred constraint), a lost lease or a database error
         activation.failed.increment();
-        Throwable cause = failure != null ? failure : ok ? ending : null;
+        Throwable cause = lostLease != null ? new LeaseRanOut(lostLease, settings.definition.leaseSeconds())
+                : failure != null ? failure : ending != null ? ending
+                : new IllegalStateException("the delivery's transaction rolled back");
         List<TableRow> charged = charged(rows, failedOn, rowFailed);
-        if (cause != null) {
-            logFailure(cause, charged);
-        }
+        List<TableRow> setAside = logFailure(cause, charged);
         try {
             afterFailure(queue, rows, charged, leased != null);
         } catch (Exception e) {
@@ -235,6 +268,9 @@ final class TableReader implements Reader {
                 throw e;
             }
             ending.addSuppressed(e);
+        } finally {
+            held.counted(counting);
+            held.forget(setAside);
         }
         // then the reader's own failure path: a connection whose transaction failed to end is not used again
         throwIfFailed(ending);
@@ -263,23 +299,64 @@ final class TableReader implements Reader {
     }
 
     /**
-     * Says a failed delivery: each charged row at its last attempt is set aside ({@code SSBJCA0118}, one line per
-     * row), the other charged rows are taken again ({@code SSBJCA0113}, one line for them).
+     * Holds the charged rows for the retry delay and says the failure: each charged row at its last attempt is set
+     * aside ({@code SSBJCA0118}, one line per row); of the others, those failing for the first time are logged at
+     * WARN with the cause ({@code SSBJCA0113}, one line for them), those that failed before at DEBUG with their count
+     * ({@code SSBJCA0130}). The activation's {@code LastError} names the rows and the cause.
+     *
+     * @return the charged rows set aside
      */
-    private void logFailure(Throwable cause, List<TableRow> charged) {
+    private List<TableRow> logFailure(Throwable cause, List<TableRow> charged) {
         int maxAttempts = settings.definition.maxAttempts();
+        HeldRows held = activation.held();
+        List<TableRow> first = new ArrayList<>(charged.size());
         List<TableRow> again = new ArrayList<>(charged.size());
+        List<TableRow> setAside = new ArrayList<>(0);
+        int failures = 0;
         for (TableRow row : charged) {
+            int n = held.failed(row, settings.retryDelaySeconds);
+            failures = Math.max(failures, n);
             if (maxAttempts > 0 && row.attempt() >= maxAttempts) {
                 LOG.rowSetAside(cause, name, row, cause.toString(), row.attempt(), maxAttempts);
+                setAside.add(row);
+            } else if (n == 1) {
+                first.add(row);
             } else {
                 again.add(row);
             }
         }
+        if (!first.isEmpty()) {
+            LOG.rowDeliveryFailed(cause, name, rows(first), cause.toString(), settings.retryDelaySeconds);
+        }
+        HeldRows.Failed oldest = held.get(charged.get(0));
+        String since = oldest == null ? "now" : oldest.firstFailure.toString();
         if (!again.isEmpty()) {
-            Object what = again.size() == 1 ? again.get(0)
-                    : again.size() + " rows (" + again.get(0) + " ... " + again.get(again.size() - 1) + ")";
-            LOG.rowDeliveryFailed(cause, name, what, cause.toString(), settings.retryDelaySeconds);
+            LOG.rowFailedAgain(name, rows(again), cause.toString(), failures, since, settings.retryDelaySeconds);
+        }
+        activation.rowFailed(rows(charged) + " failed" + (failures > 1 ? " " + failures + " times since " + since
+                : "") + ": " + cause + (setAside.isEmpty() ? "; taken again in " + settings.retryDelaySeconds + " s"
+                : "; set aside after " + maxAttempts + " attempts"));
+        return setAside;
+    }
+
+    /** @return one row, or how many with the first and last */
+    private static Object rows(List<TableRow> rows) {
+        return rows.size() == 1 ? rows.get(0)
+                : rows.size() + " rows (" + rows.get(0) + " ... " + rows.get(rows.size() - 1) + ")";
+    }
+
+    /** A leased row's lease ended before its delivery committed: the cause of that delivery's rollback. */
+    static final class LeaseRanOut extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        LeaseRanOut(TableRow row, int leaseSeconds) {
+            super("the lease on " + row + " ran out (leaseSeconds " + leaseSeconds + ") before its delivery"
+                    + " committed; another reader may have taken it", null, false, false);
+        }
+
+        @Override
+        public String toString() {
+            return getMessage();
         }
     }
 
@@ -345,8 +422,9 @@ final class TableReader implements Reader {
     }
 
     /**
-     * Leased: the rows' leases end after the retry delay, and the rows the failure is not charged to get their taking
-     * back. Transactional: one more attempt for each charged row, then a pause.
+     * Leased: the charged rows' leases end after the retry delay; the other rows get their taking back and their
+     * leases end at once. Transactional: one more attempt for each charged row (held back meanwhile: see
+     * {@link HeldRows}).
      *
      * @param rows the delivery's rows
      * @param charged those of them the failure is charged to
@@ -360,7 +438,7 @@ final class TableReader implements Reader {
                     if (charged == rows || charged.contains(row)) {
                         queue.release(bookkeeping, row, settings.retryDelaySeconds);
                     } else {
-                        queue.giveBack(bookkeeping, row, settings.retryDelaySeconds);
+                        queue.giveBack(bookkeeping, row, 0); // not its failure: taken again at once
                     }
                 }
             } else {
@@ -370,9 +448,6 @@ final class TableReader implements Reader {
         } catch (Exception e) {
             bookkeeping.rollback();
             throw e;
-        }
-        if (!leased) {
-            pause(TimeUnit.SECONDS.toMillis(settings.retryDelaySeconds));
         }
     }
 

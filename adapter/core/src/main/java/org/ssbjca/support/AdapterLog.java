@@ -340,8 +340,18 @@ public interface AdapterLog extends BasicLogger {
     void leaseLost(String reader, Object row);
 
     @LogMessage(level = WARN)
-    @Message(id = 113, value = "%s: the delivery of %s failed (%s); taken again in %d s")
+    @Message(id = 113, value = "%s: the delivery of %s failed (%s); taken again in %d s, while the rows behind it"
+            + " are taken; its next failures are logged at debug (SSBJCA0130) with their count")
     void rowDeliveryFailed(@Cause Throwable cause, String reader, Object row, String what, int retrySeconds);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 130, value = "%s: the delivery of %s failed again (%s): %d failures since %s; taken again in %d s")
+    void rowFailedAgain(String reader, Object row, String what, int failures, String since, int retrySeconds);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 131, value = "%s: took %d row(s) held back after a failed delivery (%s ...) as their failure was"
+            + " being counted, or beyond the 256 held keys a taking leaves out; given back undelivered")
+    void heldRowsGivenBack(String reader, int rows, Object first);
 
     @LogMessage(level = WARN)
     @Message(id = 118, value = "%s: the delivery of %s failed (%s), its attempt %d of %d: set aside, no longer taken"

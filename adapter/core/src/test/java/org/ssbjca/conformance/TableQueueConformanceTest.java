@@ -179,6 +179,27 @@ class TableQueueConformanceTest {
     }
 
     /**
+     * A taking leaves out the keys it is given (rows held back after a failed delivery), whatever their number: the
+     * rows behind them are taken.
+     */
+    @BackendTest
+    void aTakingLeavesOutTheHeldKeys(Db db) throws Exception {
+        String table = messagingMessage(db);
+        try (Connection c = db.fixture().connect()) {
+            insertMessages(db, c, table, 6);
+            TableQueue q = db.broker().tableQueue(messageDefinition(table).resolve(c));
+            List<TableRow> all = q.take(c, 10);
+            c.rollback();
+            List<TableRow> behind = q.take(c, 2, List.of(all.get(0).key()));
+            assertEquals(List.of("m1", "m2"), behind.stream().map(TableRow::payloadText).toList());
+            c.rollback();
+            List<TableRow> rest = q.take(c, 10, List.of(all.get(0).key(), all.get(2).key(), all.get(3).key()));
+            c.rollback();
+            assertEquals(List.of("m1", "m4", "m5"), rest.stream().map(TableRow::payloadText).toList());
+        }
+    }
+
+    /**
      * The counts read the table without locks: a taking not yet committed (a transactional delivery in progress)
      * still counts as available on H2 and PostgreSQL, which read the committed rows; SQL Server reads
      * {@code WITH (NOLOCK)}, uncommitted changes included, and counts the rows as taken. Nothing is leased.

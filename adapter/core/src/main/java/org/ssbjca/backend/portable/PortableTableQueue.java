@@ -25,7 +25,7 @@ final class PortableTableQueue extends JdbcTableQueue {
 
     private final boolean postgresql;
     private final PortableTableSql sql;
-    private final ConcurrentMap<Integer, String> takeByTop = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, String> takeByTop = new ConcurrentHashMap<>();
     private final ConcurrentMap<Integer, String> leaseByTop = new ConcurrentHashMap<>();
 
     PortableTableQueue(boolean postgresql, TableDefinition.Resolved table) {
@@ -35,13 +35,16 @@ final class PortableTableQueue extends JdbcTableQueue {
     }
 
     @Override
-    public List<TableRow> take(Connection c, int max) throws SQLException {
+    public List<TableRow> take(Connection c, int max, List<Object> held) throws SQLException {
+        int n = TableSql.heldParameters(held.size());
         if (postgresql) {
-            try (PreparedStatement ps = c.prepareStatement(takeByTop.computeIfAbsent(max, sql::pgTake))) {
+            try (PreparedStatement ps = c.prepareStatement(takeByTop.computeIfAbsent((long) max << 32 | n,
+                    k -> sql.pgTake(max, n)))) {
+                bindHeld(ps, 1, held);
                 return read(ps, false, true);
             }
         }
-        List<TableRow> rows = h2Lock(c, max, false);
+        List<TableRow> rows = h2Lock(c, max, false, held);
         try (PreparedStatement ps = c.prepareStatement(sql.disposeOne())) {
             for (TableRow r : rows) {
                 ps.setObject(1, r.key());
@@ -63,7 +66,7 @@ final class PortableTableQueue extends JdbcTableQueue {
                 return read(ps, true, true);
             }
         }
-        List<TableRow> locked = h2Lock(c, max, true);
+        List<TableRow> locked = h2Lock(c, max, true, List.of());
         List<TableRow> leased = new ArrayList<>();
         try (PreparedStatement update = c.prepareStatement(sql.leaseOne());
                 PreparedStatement read = c.prepareStatement(sql.readOne())) {
@@ -90,16 +93,18 @@ final class PortableTableQueue extends JdbcTableQueue {
 
     /**
      * H2: reads candidates in taking order without locking and locks them one by one by key ({@code FOR UPDATE SKIP
-     * LOCKED} on one row), the conditions checked again under the lock, until {@code max} are locked.
+     * LOCKED} on one row), the conditions checked again under the lock, until {@code max} are locked; the candidates
+     * leave out the {@code held} keys.
      */
-    private List<TableRow> h2Lock(Connection c, int max, boolean leased) throws SQLException {
+    private List<TableRow> h2Lock(Connection c, int max, boolean leased, List<Object> held) throws SQLException {
         List<TableRow> locked = new ArrayList<>();
         int page = max + H2_EXTRA_CANDIDATES;
-        try (PreparedStatement candidates = c.prepareStatement(sql.candidates());
+        try (PreparedStatement candidates = c.prepareStatement(sql.candidates(TableSql.heldParameters(held.size())));
                 PreparedStatement lock = c.prepareStatement(sql.lockOne())) {
+            int next = bindHeld(candidates, 1, held);
             for (int p = 0; p < H2_PAGES && locked.size() < max; p++) {
-                candidates.setInt(1, p * page);
-                candidates.setInt(2, page);
+                candidates.setInt(next, p * page);
+                candidates.setInt(next + 1, page);
                 List<Object> keys = new ArrayList<>();
                 try (ResultSet rs = candidates.executeQuery()) {
                     while (rs.next()) {

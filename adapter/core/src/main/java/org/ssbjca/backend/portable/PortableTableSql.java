@@ -37,27 +37,33 @@ final class PortableTableSql {
 
     // ---- PostgreSQL: one statement per taking
 
-    /** PostgreSQL: locks and removes (or marks) up to {@code top} rows, returning them. */
-    String pgTake(int top) {
-        return picked(top) + sql.dispose(key + " IN (SELECT " + key + " FROM picked)") + " RETURNING " + columns;
+    /**
+     * PostgreSQL: locks and removes (or marks) up to {@code top} rows, returning them. Parameters: {@code held} keys
+     * left out.
+     */
+    String pgTake(int top, int held) {
+        return picked(top, held) + sql.dispose(key + " IN (SELECT " + key + " FROM picked)") + " RETURNING " + columns;
     }
 
     /** PostgreSQL: locks and leases up to {@code top} rows, returning them. Parameters: see {@link TableSql#leaseSet}. */
     String pgLease(int top) {
-        return picked(top) + "UPDATE " + table + " SET " + sql.leaseSet() + " WHERE " + key + " IN (SELECT " + key
+        return picked(top, 0) + "UPDATE " + table + " SET " + sql.leaseSet() + " WHERE " + key + " IN (SELECT " + key
                 + " FROM picked) RETURNING " + columns;
     }
 
-    private String picked(int top) {
-        return "WITH picked AS MATERIALIZED (SELECT " + key + " FROM " + table + " WHERE " + sql.available()
+    private String picked(int top, int held) {
+        return "WITH picked AS MATERIALIZED (SELECT " + key + " FROM " + table + " WHERE " + sql.available(held)
                 + " ORDER BY " + sql.orderBy() + " LIMIT " + top + " FOR UPDATE SKIP LOCKED) ";
     }
 
     // ---- H2: candidates, then one lock per row
 
-    /** H2: keys of available rows in taking order, without locking. Parameters: offset, how many. */
-    String candidates() {
-        return "SELECT " + key + " FROM " + table + " WHERE " + sql.available() + " ORDER BY " + sql.orderBy()
+    /**
+     * H2: keys of available rows in taking order, without locking. Parameters: {@code held} keys left out, offset, how
+     * many.
+     */
+    String candidates(int held) {
+        return "SELECT " + key + " FROM " + table + " WHERE " + sql.available(held) + " ORDER BY " + sql.orderBy()
                 + " OFFSET ? ROWS FETCH NEXT ? ROWS ONLY";
     }
 

@@ -29,8 +29,9 @@ final class SqlServerTableQueue extends JdbcTableQueue {
     }
 
     @Override
-    public List<TableRow> take(Connection c, int max) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.take(max))) {
+    public List<TableRow> take(Connection c, int max, List<Object> held) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.take(max, TableSql.heldParameters(held.size())))) {
+            bindHeld(ps, 1, held);
             return TableRows.read(ps, table, false, true);
         }
     }

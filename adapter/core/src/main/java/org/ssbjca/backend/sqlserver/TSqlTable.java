@@ -81,19 +81,29 @@ final class TSqlTable {
         return sql;
     }
 
-    private String picked(int top) {
+    private String picked(int top, int held) {
         return "WITH picked AS (\n    SELECT TOP (" + top + ") * FROM " + sql.table()
-                + " WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n    WHERE " + sql.available()
+                + " WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n    WHERE " + sql.available(held)
                 + "\n    ORDER BY " + sql.orderBy()
                 + ")\n";
     }
 
     /** Transactional mode: locks and removes (or marks done) up to {@code top} rows, returning them. */
     String take(int top) {
+        return take(top, 0);
+    }
+
+    /**
+     * Transactional mode: locks and removes (or marks done) up to {@code top} rows that are not among {@code held}
+     * keys (rows held back after a failed delivery), returning them. Parameters: the held keys.
+     */
+    String take(int top, int held) {
         if (!sql.hasColumn("doneColumn")) {
-            return PROLOGUE + TSql.READ_COMMITTED + picked(top) + "DELETE FROM picked\nOUTPUT " + sql.columns("deleted.") + ";";
+            return PROLOGUE + TSql.READ_COMMITTED + picked(top, held) + "DELETE FROM picked\nOUTPUT "
+                    + sql.columns("deleted.") + ";";
         }
-        return PROLOGUE + TSql.READ_COMMITTED + picked(top) + "UPDATE picked SET " + sql.q("doneColumn") + " = SYSDATETIME()\nOUTPUT "
+        return PROLOGUE + TSql.READ_COMMITTED + picked(top, held) + "UPDATE picked SET " + sql.q("doneColumn")
+                + " = SYSDATETIME()\nOUTPUT "
                 + sql.columns("inserted.") + ";";
     }
 
@@ -102,7 +112,7 @@ final class TSqlTable {
      * them. Parameters: lease seconds, then the mark when there is a mark column.
      */
     String lease(int top) {
-        return PROLOGUE + TSql.READ_COMMITTED + picked(top) + "UPDATE picked SET " + sql.leaseSet() + "\nOUTPUT " + sql.columns("inserted.")
-                + ";";
+        return PROLOGUE + TSql.READ_COMMITTED + picked(top, 0) + "UPDATE picked SET " + sql.leaseSet() + "\nOUTPUT "
+                + sql.columns("inserted.") + ";";
     }
 }

@@ -72,6 +72,22 @@ class TSqlTableTest {
                 + " deleted.[EnqueueTime];", sql.take(1));
     }
 
+    /** Rows held back after a failed delivery are left out of the taking, their keys as parameters. */
+    @Test
+    void heldRowsAreLeftOutOfTheTaking() throws Exception {
+        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
+                .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime").build().resolve(c));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "WITH picked AS (\n"
+                + "    SELECT TOP (1) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    WHERE 1 = 1 AND [MessageId] NOT IN (?, ?)\n"
+                + "    ORDER BY [EnqueueTime], [MessageId])\n"
+                + "DELETE FROM picked\n"
+                + "OUTPUT deleted.[MessageId], deleted.[MessageBody], NULL, NULL, NULL, NULL, NULL,"
+                + " deleted.[EnqueueTime];", sql.take(1, 2));
+        assertEquals(sql.take(1), sql.take(1, 0));
+    }
+
     /** Seed 003: priority, availability, lease, attempts and the GUID mark. */
     @Test
     void seed003JobsAreLeasedWithTheirMarkAndCompletedOnlyByTheirLease() throws Exception {
