@@ -23,8 +23,8 @@ final class HeldRows {
 
     /** The most held keys a taking statement leaves out; beyond them a taken held row is given back undelivered. */
     static final int MAX_IN_STATEMENT = 256;
-    /** How long a failed row's count is kept after its last failure when it is not seen again (deleted, say). */
-    private static final long FORGET_NANOS = TimeUnit.MINUTES.toNanos(10);
+    /** How long a failed row is remembered after its hold ended when it does not fail again (deleted, say). */
+    private static final long FORGET_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final Map<Object, Failed> rows = new ConcurrentHashMap<>();
 
@@ -33,7 +33,6 @@ final class HeldRows {
         final Object key;
         final Instant firstFailure = Instant.now();
         private int failures;
-        private long lastFailure = System.nanoTime();
         private long until;
         private boolean counting;
 
@@ -47,6 +46,10 @@ final class HeldRows {
 
         synchronized boolean heldAt(long now) {
             return counting || until - now > 0;
+        }
+
+        synchronized boolean forgottenAt(long now) {
+            return !counting && now - until > FORGET_NANOS;
         }
 
         private synchronized boolean counting() {
@@ -86,8 +89,7 @@ final class HeldRows {
         Failed f = rows.computeIfAbsent(id(row.key()), k -> new Failed(row.key()));
         synchronized (f) {
             f.failures++;
-            f.lastFailure = System.nanoTime();
-            f.until = f.lastFailure + TimeUnit.SECONDS.toNanos(delaySeconds);
+            f.until = System.nanoTime() + TimeUnit.SECONDS.toNanos(delaySeconds);
             return f.failures;
         }
     }
@@ -133,28 +135,37 @@ final class HeldRows {
         return false;
     }
 
-    /** @return whether any row is held now */
-    boolean anyHeld() {
-        long now = System.nanoTime();
-        return !rows.isEmpty() && rows.values().stream().anyMatch(f -> f.heldAt(now));
+    /**
+     * @return whether no row is remembered as failing: none failed, or each was delivered, set aside, or has not
+     *     failed again within a minute after its hold ended
+     */
+    boolean isEmpty() {
+        if (rows.isEmpty()) {
+            return true;
+        }
+        sweep(System.nanoTime());
+        return rows.isEmpty();
+    }
+
+    /** Forgets the rows whose hold ended over a minute ago. */
+    private void sweep(long now) {
+        rows.entrySet().removeIf(e -> e.getValue().forgottenAt(now));
     }
 
     /**
      * @return the keys of the rows held now, as the driver returned them, at most {@link #MAX_IN_STATEMENT} (those
-     *     being counted first, then those held longest); forgets rows not seen for 10 minutes
+     *     being counted first, then those held longest); forgets the rows whose hold ended over a minute ago
      */
     List<Object> keys() {
         if (rows.isEmpty()) {
             return List.of();
         }
         long now = System.nanoTime();
+        sweep(now);
         List<Failed> held = new ArrayList<>();
-        for (Map.Entry<Object, Failed> e : rows.entrySet()) {
-            Failed f = e.getValue();
+        for (Failed f : rows.values()) {
             if (f.heldAt(now)) {
                 held.add(f);
-            } else if (now - lastFailure(f) > FORGET_NANOS) {
-                rows.remove(e.getKey(), f);
             }
         }
         if (held.size() > MAX_IN_STATEMENT) {
@@ -165,11 +176,5 @@ final class HeldRows {
         List<Object> keys = new ArrayList<>(held.size());
         held.forEach(f -> keys.add(f.key));
         return keys;
-    }
-
-    private static long lastFailure(Failed f) {
-        synchronized (f) {
-            return f.lastFailure;
-        }
     }
 }

@@ -206,9 +206,12 @@ public final class TableActivation {
         }
     }
 
-    /** A reader found no row to take: the deliveries are no longer failing unless some rows wait for their retry. */
+    /**
+     * A reader found no row to take: the deliveries are no longer failing unless a failed row is still remembered
+     * (held, or its hold ended less than a minute ago).
+     */
     void nothingDelivered() {
-        if (deliveriesFailingSince.get() != null && !held.anyHeld()) {
+        if (deliveriesFailingSince.get() != null && held.isEmpty()) {
             deliveriesFailingSince.set(null);
         }
     }

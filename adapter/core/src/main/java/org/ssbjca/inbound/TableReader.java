@@ -271,6 +271,9 @@ final class TableReader implements Reader {
         } finally {
             held.counted(counting);
             held.forget(setAside);
+            if (lostLease != null) {
+                held.forget(List.of(lostLease)); // another reader took it
+            }
         }
         // then the reader's own failure path: a connection whose transaction failed to end is not used again
         throwIfFailed(ending);

@@ -78,7 +78,11 @@ class FailingRowTest {
                 assertNotNull(lastError, "LastError");
                 assertTrue(lastError.contains("cannot handle the poison row") && lastError.contains("row "),
                         lastError);
-                assertNotNull(activation.failingSince(), "FailingSince while only the failing row is left");
+                java.time.Instant since = activation.failingSince();
+                assertNotNull(since, "FailingSince while only the failing row is left");
+                int seen = poisonAt.size();
+                await().atMost(Duration.ofSeconds(30)).until(() -> poisonAt.size() >= seen + 2);
+                assertEquals(since, activation.failingSince(), "FailingSince kept across the row's retries");
                 assertEquals(0, factory.pairingErrors.get());
             } finally {
                 h.ra.endpointDeactivation(factory, spec);
