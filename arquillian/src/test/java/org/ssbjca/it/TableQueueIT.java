@@ -2,6 +2,7 @@ package org.ssbjca.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
@@ -85,6 +86,30 @@ class TableQueueIT {
             assertEquals(4, jmx.getAttribute(name, "ReaderCount"));
             assertEquals("transactional", jmx.getAttribute(name, "Mode"));
             assertEquals(List.of(), warnings.seen(), "no reader failed once the table existed");
+
+            // then a row that always fails (the listener's insert refused for its body), ahead of 20 good ones: the
+            // 20 are delivered while it waits for its retry delay (1 s), its first failure the only warning
+            items.execute("ALTER TABLE Messaging.Handled ADD CONSTRAINT Handled_NoPoison CHECK (MessageBody <>"
+                    + " X'706F69736F6E30')"); // 'poison0'
+            long behind = System.nanoTime();
+            items.enqueue("poison", 1);
+            items.enqueue("after-", 20);
+            deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (items.count("SELECT COUNT(*) FROM Messaging.Handled") < ROWS + 20 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            FIGURES.info(String.format("TableQueueIT: the 20 rows behind a failing row delivered in %s",
+                    Duration.ofNanos(System.nanoTime() - behind)));
+            assertEquals(ROWS + 20, items.count("SELECT COUNT(*) FROM Messaging.Handled"), "the rows behind it");
+            while ((Long) jmx.getAttribute(name, "FailedDeliveries") < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            String lastError = (String) jmx.getAttribute(name, "LastError");
+            assertTrue(lastError != null && lastError.contains("cannot record row") && lastError.contains("failed"),
+                    lastError);
+            assertEquals(1, warnings.seen().stream().filter(w -> w.contains("SSBJCA0113")).count(),
+                    warnings.seen().toString());
+            assertEquals(1, warnings.seen().size(), warnings.seen().toString());
         }
     }
 }

@@ -174,6 +174,59 @@ class FailingRowTest {
         }
     }
 
+    /**
+     * More failing rows than a taking leaves out (300 ahead of 5 good ones, transactional, one reader, a retry delay
+     * of 2 s, {@code maxAttempts} 2): a reader that takes a held row gives it back undelivered (SSBJCA0131), so no
+     * failing row is delivered again before its delay; the good rows are delivered once the failing ones are set
+     * aside.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    void moreHeldRowsThanATakingLeavesOutAreNotTakenBeforeTheirDelay(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false);
+                LogRecords log = LogRecords.of(TableReader.class)) {
+            TableActivationTest.createJobQueue(h);
+            StringBuilder jobs = new StringBuilder("INSERT INTO Job_Queue (Priority, Payload) VALUES ");
+            for (int i = 0; i < 305; i++) {
+                jobs.append(i == 0 ? "" : ", ").append("(").append(i < 300 ? 1 : 2).append(", '")
+                        .append(i < 300 ? "poison " + i : "job " + i).append("')");
+            }
+            TableActivationTest.execute(h, jobs.toString());
+            Map<String, List<Long>> poison = new ConcurrentHashMap<>();
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> {
+                if (row.payloadText().startsWith("poison")) {
+                    poison.computeIfAbsent(row.payloadText(), k -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
+                    throw new IllegalStateException("cannot handle " + row);
+                }
+                delivered.add(row.payloadText());
+            };
+            TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
+            spec.setMaxReaders("1");
+            spec.setMaxAttempts("2");
+            spec.setRetryDelaySeconds("2");
+            spec.setPollMillis("10");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation activation = TableActivationTest.activation(h, factory);
+                await().atMost(Duration.ofSeconds(120)).until(() -> delivered.size() == 5
+                        && activation.counts().setAside() == 300);
+                assertEquals(300, poison.size(), "each failing row delivered");
+                for (Map.Entry<String, List<Long>> e : poison.entrySet()) {
+                    List<Long> at = e.getValue();
+                    assertEquals(2, at.size(), e.getKey());
+                    long gap = (at.get(1) - at.get(0)) / 1_000_000;
+                    assertTrue(gap >= 1950, e.getKey() + " taken again after " + gap + " ms");
+                }
+                assertTrue(!log.messages(Level.FINE, "SSBJCA0131").isEmpty(), "held rows given back");
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     static List<Object[]> modes() {
         List<Object[]> all = new java.util.ArrayList<>();
         for (String kind : List.of("H2", "PostgreSQL")) {

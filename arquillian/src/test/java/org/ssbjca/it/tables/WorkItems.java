@@ -59,6 +59,14 @@ public class WorkItems {
         throw new IllegalStateException("the caller failed after enqueuing " + payload);
     }
 
+    /** Runs one statement of the test's (a constraint that makes the listener's insert fail on one row, say). */
+    public void execute(String statement) throws SQLException {
+        try (ServiceBrokerConnection broker = factory.getConnection();
+                Statement s = broker.jdbcConnection().createStatement()) {
+            s.execute(statement);
+        }
+    }
+
     /** @return the first column of the first row of {@code query} */
     public long count(String query) throws SQLException {
         try (ServiceBrokerConnection broker = factory.getConnection();
