@@ -33,15 +33,11 @@ final class HeldRows {
         final Object key;
         final Instant firstFailure = Instant.now();
         private int failures;
-        private long until;
+        private long until = System.nanoTime();
         private boolean counting;
 
         private Failed(Object key) {
             this.key = key;
-        }
-
-        synchronized int failures() {
-            return failures;
         }
 
         synchronized boolean heldAt(long now) {

@@ -34,6 +34,17 @@ class HeldRowsTest {
         assertEquals(1, held.failed(a, 60), "counted afresh after a success");
     }
 
+    /** A delivery whose outcome is not known: its rows were held while counting, then let go without a delay. */
+    @Test
+    void aRowLetGoWithoutAFailureIsNotHeld() {
+        HeldRows held = new HeldRows();
+        TableRow a = row("k");
+        held.counting(List.of(a));
+        held.counted(List.of(a));
+        assertFalse(held.anyHeld(List.of(a)));
+        assertEquals(List.of(), held.keys());
+    }
+
     @Test
     void byteArrayKeysAreHeldByTheirContent() {
         HeldRows held = new HeldRows();
