@@ -56,8 +56,8 @@ public class TableActivationSpec implements ActivationSpec {
     @ConfigProperty(description = "Takings after which a row is set aside (with attemptsColumn), 0 for no limit, to"
             + " 1000", defaultValue = "5")
     private String maxAttempts = "5";
-    @ConfigProperty(description = "Seconds after a failed delivery before its rows are taken again (leased mode) or"
-            + " its reader takes rows again (transactional mode), 0 to 3600", defaultValue = "1")
+    @ConfigProperty(description = "Seconds after a failed delivery before its rows are taken again (the rows behind"
+            + " them are taken meanwhile), 0 to 3600", defaultValue = "1")
     private String retryDelaySeconds = "1";
     @ConfigProperty(description = "Rows per transaction, 1 to 1000", defaultValue = "1")
     private String batchSize = "1";
@@ -235,7 +235,7 @@ public class TableActivationSpec implements ActivationSpec {
         return retryDelaySeconds;
     }
 
-    /** @param retryDelaySeconds seconds after a failed delivery before its rows (or its reader) go again */
+    /** @param retryDelaySeconds seconds after a failed delivery before its rows are taken again */
     public void setRetryDelaySeconds(String retryDelaySeconds) {
         this.retryDelaySeconds = retryDelaySeconds;
     }
