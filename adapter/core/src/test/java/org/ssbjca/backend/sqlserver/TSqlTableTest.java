@@ -78,8 +78,9 @@ class TSqlTableTest {
         TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
                 .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime").build().resolve(c));
         assertEquals("SET NOCOUNT ON;\n"
+                + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
-                + "    SELECT TOP (1) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READPAST)\n"
+                + "    SELECT TOP (1) * FROM [Messaging].[Message] WITH (UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, READPAST)\n"
                 + "    WHERE 1 = 1 AND [MessageId] NOT IN (?, ?)\n"
                 + "    ORDER BY [EnqueueTime], [MessageId])\n"
                 + "DELETE FROM picked\n"
