@@ -57,10 +57,10 @@ final class JdbcCeiling {
             + " 'BenchRequest', ?, now())";
 
     /**
-     * The session options of the adapter's PostgreSQL connections, for the loops that run the readers' own RECEIVE
+     * The session options of the adapter's PostgreSQL connections (none), for the loops that run the readers' own RECEIVE
      * (the ceiling's statement runs without them, as it always has).
      */
-    static final String READER_OPTIONS = org.ssbjca.backend.ConnectionSource.POSTGRESQL_OPTIONS;
+    static final String READER_OPTIONS = null;
 
     /**
      * @return the session options a loop running {@code statement} uses: the readers' statement in a session like

@@ -10,31 +10,17 @@ import org.ssbjca.support.AdapterLog;
 
 /**
  * Opens physical connections for a {@link DatabaseConfig}: XA connections for work inside JTA transactions, plain
- * connections for the adapter's own bookkeeping. Pooling is the container's job; this class only connects.
+ * connections for the adapter's own bookkeeping. Pooling is the container's job; this class only connects. It sets no
+ * session setting of its own: the application's SQL on a connection the adapter hands out, and the adapter's own
+ * statements, are planned as the server and the URL's options say.
  */
 public final class ConnectionSource {
 
     private static final AdapterLog LOG = AdapterLog.of(ConnectionSource.class);
 
-    /**
-     * PostgreSQL session settings of every connection the adapter opens (its {@code options} property; options the URL
-     * gives come after them, so a URL can override them): sequential scans only where no index can serve.
-     * <p>
-     * Every statement of the portable schema is written as index probes, and PostgreSQL keeps a prepared statement's
-     * <em>generic</em> plan, made once with the sizes and statistics of that moment: the adapter's connections live
-     * long and start on a fresh or drained schema, where a sequential scan of a one-page table is the cheapest plan.
-     * Kept while {@code conversation_endpoint} and {@code conversation_group} grow (until autovacuum analyses them, a
-     * minute or more later, or never where it is off), those plans read every open dialog several times per dialog's
-     * life: 165,610 rows read by sequential scans per life beside 5,000 open dialogs, none with this setting
-     * ({@code GrowingTablesDialogTest}).
-     * A table analysed while drained makes even the per-execution plans sequential scans, which the same setting
-     * prevents. Statements with no index to use (a count of a whole table) scan as before.
-     */
-    public static final String POSTGRESQL_OPTIONS = "-c enable_seqscan=off";
-
     private final DatabaseConfig config;
     private final XADataSource xaDataSource;
-    /** PostgreSQL: the data source's URL, its options the adapter's then the URL's; null for the other databases. */
+    /** PostgreSQL: the data source's URL; null for the other databases. */
     private final String postgresqlUrl;
 
     /** @param config where to connect */
@@ -63,8 +49,7 @@ public final class ConnectionSource {
     }
 
     /**
-     * A PostgreSQL connection from the driver itself, with the data source's URL (the adapter's options and the URL's
-     * own). Not through {@link java.sql.DriverManager}, as pgjdbc's data sources go: WildFly deregisters from it, by
+     * A PostgreSQL connection from the driver itself, with the data source's URL. Not through {@link java.sql.DriverManager}, as pgjdbc's data sources go: WildFly deregisters from it, by
      * class name, the drivers an undeployed application carried, the adapter's own among them when the application
      * bundles pgjdbc and sees the adapter's classes, and every later connection would fail with "No suitable driver".
      */
@@ -172,13 +157,6 @@ public final class ConnectionSource {
         void run() throws SQLException;
     }
 
-    /** The URL, then {@link #POSTGRESQL_OPTIONS} before the options the URL gives. */
-    private static void configure(org.postgresql.ds.common.BaseDataSource ds, DatabaseConfig config) {
-        ds.setUrl(config.url());
-        String own = ds.getOptions();
-        ds.setOptions(own == null || own.isBlank() ? POSTGRESQL_OPTIONS : POSTGRESQL_OPTIONS + " " + own);
-    }
-
     private static XADataSource createXaDataSource(DatabaseConfig config) {
         switch (config.kind()) {
             case H2: {
@@ -188,7 +166,7 @@ public final class ConnectionSource {
             }
             case POSTGRESQL: {
                 org.postgresql.xa.PGXADataSource ds = new org.postgresql.xa.PGXADataSource();
-                configure(ds, config);
+                ds.setUrl(config.url());
                 return ds;
             }
             default: {

@@ -121,7 +121,7 @@ public final class Jdbc {
      * @throws SQLException on error
      */
     public static int update(Connection c, String sql, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
+        try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
             return ps.executeUpdate();
         }
@@ -138,7 +138,7 @@ public final class Jdbc {
      */
     public static <T> List<T> list(Connection c, String sql, RowMapper<T> mapper, Object... params)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
+        try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 List<T> out = new ArrayList<>();
@@ -160,7 +160,7 @@ public final class Jdbc {
      * @throws SQLException on error
      */
     public static <T> T first(Connection c, String sql, RowMapper<T> mapper, Object... params) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
+        try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? mapper.map(rs) : null;
@@ -210,5 +210,25 @@ public final class Jdbc {
     public static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
         return t == null ? null : t.toInstant();
+    }
+
+    /**
+     * On PostgreSQL, has every execution of one of the adapter's statements planned with its parameters and the
+     * tables' sizes of that moment (pgjdbc's {@code prepareThreshold} 0 on this statement only: an unnamed statement,
+     * sent with its execution in the same round trip). A named server-side statement would settle after a few
+     * executions on a generic plan made once, while the adapter's tables were small (a sequential scan of a one-page
+     * table is the cheapest plan), and keep scanning them as they grow (thousands of open dialogs) until they are
+     * analysed ({@code GrowingTablesDialogTest}). The session's settings, which the application's SQL shares, are left
+     * alone. Other databases' statements are returned as they are.
+     *
+     * @param ps a statement the adapter prepared
+     * @return the same statement
+     * @throws SQLException if the driver refuses
+     */
+    public static PreparedStatement customPlans(PreparedStatement ps) throws SQLException {
+        if (ps.isWrapperFor(org.postgresql.PGStatement.class)) {
+            ps.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
+        }
+        return ps;
     }
 }

@@ -110,7 +110,7 @@ public final class Statements {
         if (ps != null) {
             return ps;
         }
-        ps = connection.prepareStatement(sql);
+        ps = Jdbc.customPlans(connection.prepareStatement(sql));
         if (kept.size() < MAX_KEPT) {
             kept.put(sql, ps);
         }
