@@ -72,6 +72,7 @@ public final class BrokerRegistry {
     /** Closes every broker. */
     public void close() {
         brokers.values().forEach(e -> {
+            e.readings.close();
             e.recovery.close();
             e.broker.close();
         });
@@ -84,6 +85,7 @@ public final class BrokerRegistry {
         private final ConnectionSource source;
         private final Broker broker;
         private final RecoveryResources recovery;
+        private final ReadingConnections readings;
         private volatile boolean schemaReady;
 
         Entry(BrokerRegistry registry, ConnectionSource source, Broker broker) {
@@ -91,6 +93,7 @@ public final class BrokerRegistry {
             this.source = source;
             this.broker = broker;
             this.recovery = new RecoveryResources(this);
+            this.readings = new ReadingConnections(source);
         }
 
         /**
@@ -141,6 +144,11 @@ public final class BrokerRegistry {
         /** @return where to connect */
         public ConnectionSource source() {
             return source;
+        }
+
+        /** @return the connections the monitoring readings of this database run on */
+        public ReadingConnections readings() {
+            return readings;
         }
 
         /** @return the broker */

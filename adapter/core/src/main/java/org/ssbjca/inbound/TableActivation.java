@@ -256,16 +256,13 @@ public final class TableActivation {
     }
 
     /**
-     * @return the table's counts now (one statement, read without locking)
+     * @return the table's counts now (one statement, read without locking, on one of the database's reading
+     *         connections: no session opened per reading)
      * @throws SQLException on a database error
      */
     public TableCounts counts() throws SQLException {
         TableQueue q = queue();
-        try (Connection c = database.source().open()) {
-            TableCounts counts = q.counts(c);
-            c.rollback();
-            return counts;
-        }
+        return database.readings().read(q::counts);
     }
 
     /**

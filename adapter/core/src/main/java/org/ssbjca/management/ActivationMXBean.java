@@ -9,8 +9,9 @@ import java.util.List;
  * operations. It also emits notifications, see {@link ActivationNotifications}.
  *
  * <p>Counters count since the activation started. Attributes that look at the queue ({@code QueueDepth},
- * {@code PendingConversationGroups}) and the operations on priorities and dead letters each use a short-lived
- * connection to the broker database of their own.
+ * {@code PendingConversationGroups}, the counts) and the listings read on one of the database's few kept reading
+ * connections (no session opened per reading); the operations that change priorities and dead letters each use a
+ * short-lived connection to the broker database of their own.
  */
 public interface ActivationMXBean {
 

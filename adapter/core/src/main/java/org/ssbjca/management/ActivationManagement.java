@@ -194,8 +194,8 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
 
     @Override
     public List<PendingGroupInfo> getPendingConversationGroups() {
-        return ShortLivedConnection.run(database(), "listing the pending groups of " + getQueue(), s -> {
-            DeliveryLedger ledger = database().broker().ledger(s.connection());
+        return ShortLivedConnection.read(database(), "listing the pending groups of " + getQueue(), c -> {
+            DeliveryLedger ledger = database().broker().ledger(c);
             return PendingGroupInfo.asRequested(ledger.pendingGroups(getQueue(), PENDING_LIMIT),
                     activation.requestedPriorities(ledger));
         });
@@ -374,8 +374,8 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     @Override
     public List<ConversationCountInfo> listConversations(long olderThanMinutes) {
         Instant before = begunBefore(olderThanMinutes);
-        return ShortLivedConnection.run(database(), "listing the conversations begun over " + olderThanMinutes
-                + " minutes ago", s -> database().broker().admin(s.connection()).conversationEndpoints(before))
+        return ShortLivedConnection.read(database(), "listing the conversations begun over " + olderThanMinutes
+                + " minutes ago", c -> database().broker().admin(c).conversationEndpoints(before))
                 .stream().map(ConversationCountInfo::of).collect(Collectors.toList());
     }
 

@@ -42,8 +42,8 @@ final class DeadLetterOperations {
         if (max < 1 || max > 10_000) {
             throw new IllegalArgumentException("max must be between 1 and 10000, was " + max);
         }
-        return ShortLivedConnection.run(database(), "listing the dead letters of " + queue(),
-                s -> database().broker().ledger(s.connection()).deadLetters(queue(), afterId, max))
+        return ShortLivedConnection.read(database(), "listing the dead letters of " + queue(),
+                c -> database().broker().ledger(c).deadLetters(queue(), afterId, max))
                 .stream().map(DeadLetterInfo::of).collect(Collectors.toList());
     }
 

@@ -9,7 +9,7 @@ import org.ssbjca.backend.EndpointCount;
 import org.ssbjca.inbound.EndpointActivation;
 
 /**
- * What an activation's queue and database hold now, read on one short-lived connection (as the MXBean reads it) and
+ * What an activation's queue and database hold now, read on one of the database's reading connections and
  * kept for {@value #MAX_AGE_MILLIS} ms, so that a scrape of many attributes, or several scrapers, query the database
  * once per interval whatever their rate. A failed reading is kept as long (a database that is down is not asked again
  * at every scrape).
@@ -82,21 +82,21 @@ public final class QueueReadings {
      * @throws IllegalStateException if the database cannot be read
      */
     public static long depth(EndpointActivation activation) {
-        return ShortLivedConnection.run(activation.database(), "reading the depth of " + activation.queue(),
-                s -> activation.database().broker().admin(s.connection()).queueDepth(activation.queue()));
+        return ShortLivedConnection.read(activation.database(), "reading the depth of " + activation.queue(),
+                c -> activation.database().broker().admin(c).queueDepth(activation.queue()));
     }
 
     /**
      * @param activation an activation
-     * @return a reading of its queue and database, all on one connection, now
+     * @return a reading of its queue and database, all on one of the database's reading connections, now
      * @throws IllegalStateException if the database cannot be read
      */
     public static Reading read(EndpointActivation activation) {
         String queue = activation.queue();
-        return ShortLivedConnection.run(activation.database(), "reading the queue " + queue, s -> {
-            BrokerAdmin admin = activation.database().broker().admin(s.connection());
+        return ShortLivedConnection.read(activation.database(), "reading the queue " + queue, c -> {
+            BrokerAdmin admin = activation.database().broker().admin(c);
             return new Reading(admin.queueDepth(queue), admin.oldestMessage(queue), admin.pendingGroupCount(queue),
-                    activation.database().broker().ledger(s.connection()).deadLetterCount(queue),
+                    activation.database().broker().ledger(c).deadLetterCount(queue),
                     admin.conversationEndpoints(null), admin.conversationEndpoints(Instant.now().minus(STALE_AFTER)),
                     admin.transmissionQueueDepth());
         });

@@ -4,12 +4,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Function;
 import org.ssbjca.brokers.BrokerRegistry;
+import org.ssbjca.brokers.ReadingConnections;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.support.AdapterLog;
 
 /**
  * Runs one piece of operator work on a connection of its own to an activation's broker database, in a transaction
- * of its own that commits before the call returns, and closes the connection. Readers and application connections
+ * of its own that commits before the call returns, and closes the connection; readings run on the database's kept
+ * reading connections instead ({@link #read}). Readers and application connections
  * are never borrowed. Failures reach the JMX client as JDK exceptions with the message only (a client cannot load
  * the adapter's or the driver's exception classes); the cause is logged.
  */
@@ -48,6 +50,26 @@ final class ShortLivedConnection {
                 }
                 session.afterCompletion(committed);
             }
+        } catch (SQLException | RuntimeException e) {
+            throw forClient(what, e);
+        }
+    }
+
+    /**
+     * Runs a reading (it only reads) on one of the database's kept reading connections
+     * ({@link BrokerRegistry.Entry#readings()}): no session is opened per reading.
+     *
+     * @param database the broker database
+     * @param what what is read, for the error message
+     * @param reading the reading
+     * @param <T> its result
+     * @return the result
+     * @throws IllegalStateException if the database refuses or the reading fails
+     */
+    static <T> T read(BrokerRegistry.Entry database, String what, ReadingConnections.Reading<T> reading) {
+        try {
+            database.prepareSchema();
+            return database.readings().read(reading);
         } catch (SQLException | RuntimeException e) {
             throw forClient(what, e);
         }
