@@ -194,7 +194,7 @@ final class PgNotifier extends BackgroundTask {
      */
     static Set<String> unpark(Connection c, PortableSql sql, Set<java.util.UUID> groups) throws SQLException {
         Set<String> unparked = new LinkedHashSet<>();
-        try (PreparedStatement ps = org.ssbjca.backend.Jdbc.customPlans(c.prepareStatement(sql.unparkGroups))) {
+        try (PreparedStatement ps = c.prepareStatement(sql.unparkGroups)) {
             ps.setArray(1, c.createArrayOf("uuid", groups.toArray()));
             try (java.sql.ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

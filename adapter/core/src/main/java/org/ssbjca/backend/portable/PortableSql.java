@@ -104,9 +104,13 @@ final class PortableSql {
      * PostgreSQL: the notifier's session keeps its statements' generic plans. {@link #unparkGroups} runs after every
      * commit that parked a group (once per message at low rates); PostgreSQL estimates its array at ten groups in the
      * generic plan and one in a custom plan, so it judged the generic plan dearer and planned the statement again at
-     * every execution (about 0.1 ms each), though both plans are the same index probes.
+     * every execution (about 0.1 ms each), though both plans are the same index probes. That generic plan is made at
+     * the first execution, often while the tables are small, where a sequential scan is the cheapest plan, and kept
+     * while they grow: so the session, which runs only this statement and {@code pg_notify} and is never handed to
+     * the application, also plans no sequential scan where an index serves ({@code GrowingTablesDialogTest}).
      */
-    static final String GENERIC_PLANS = "SET plan_cache_mode = force_generic_plan";
+    static final String GENERIC_PLANS = "SELECT set_config('plan_cache_mode', 'force_generic_plan', false),"
+            + " set_config('enable_seqscan', 'off', false)";
     /** The same for the parked groups of a queue (the periodic repair). Parameter: queue. Returns the groups. */
     final String unparkQueue;
     /**

@@ -33,7 +33,8 @@ import org.ssbjca.conformance.PostgresServer;
  * 5,000 more dialogs were begun on another connection; the rows the second lives read by sequential scans are
  * counted ({@code pg_stat_xact_user_tables}, the transaction's own counts) and must be those of the small declaration
  * tables only, not the grown ones. The adapter's statements are planned at each execution
- * ({@link org.ssbjca.backend.Jdbc#customPlans}) and the look for due timers and lifetimes takes the first in its
+ * ({@link org.ssbjca.backend.Jdbc#customPlans}), the notifier's check after a commit keeps a generic plan that scans
+ * nothing ({@link PortableSql#GENERIC_PLANS}), and the look for due timers and lifetimes takes the first in its
  * index's order. With generic plans (and no session setting) each life read 20,026 rows by sequential scans of
  * {@code conversation_endpoint} and {@code conversation_group}; before the look's order, 400,160 rows of endpoints
  * over the 20 lives were read by that look alone.

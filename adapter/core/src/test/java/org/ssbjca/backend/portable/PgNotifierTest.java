@@ -252,6 +252,18 @@ class PgNotifierTest {
                         + generic);
                 assertTrue(generic > 0, "generic plans: " + generic);
             }
+            // its session plans no sequential scan where an index serves: nothing may cost as much as forcing one
+            RecordedStatements recorded = new RecordedStatements(notifying);
+            PgNotifier.unpark(recorded.connection(), sql, java.util.Set.of(java.util.UUID.randomUUID()));
+            double threshold;
+            try (Statement s = notifying.createStatement(); java.sql.ResultSet rs = s.executeQuery(
+                    "SHOW jit_above_cost")) {
+                rs.next();
+                threshold = Double.parseDouble(rs.getString(1));
+            }
+            java.util.Map<String, Double> costs = recorded.explainedCosts(notifying);
+            assertEquals(1, costs.size(), costs.toString());
+            assertTrue(costs.values().iterator().next() <= threshold, "costed above jit_above_cost: " + costs);
         }
     }
 
