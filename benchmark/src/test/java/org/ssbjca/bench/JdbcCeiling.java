@@ -57,8 +57,8 @@ final class JdbcCeiling {
             + " 'BenchRequest', ?, now())";
 
     /**
-     * The session options of the adapter's PostgreSQL connections (none), for the loops that run the readers' own RECEIVE
-     * (the ceiling's statement runs without them, as it always has).
+     * The session options of the adapter's PostgreSQL connections (none), for the loops that run the readers' own
+     * RECEIVE (the ceiling's statement runs without them, as it always has).
      */
     static final String READER_OPTIONS = null;
 

@@ -49,9 +49,10 @@ public final class ConnectionSource {
     }
 
     /**
-     * A PostgreSQL connection from the driver itself, with the data source's URL. Not through {@link java.sql.DriverManager}, as pgjdbc's data sources go: WildFly deregisters from it, by
-     * class name, the drivers an undeployed application carried, the adapter's own among them when the application
-     * bundles pgjdbc and sees the adapter's classes, and every later connection would fail with "No suitable driver".
+     * A PostgreSQL connection from the driver itself, with the data source's URL. Not through
+     * {@link java.sql.DriverManager}, as pgjdbc's data sources go: WildFly deregisters from it, by class name, the
+     * drivers an undeployed application carried, the adapter's own among them when the application bundles pgjdbc and
+     * sees the adapter's classes, and every later connection would fail with "No suitable driver".
      */
     private Connection openPostgresql() throws SQLException {
         org.postgresql.ds.common.BaseDataSource ds = (org.postgresql.ds.common.BaseDataSource) xaDataSource;
