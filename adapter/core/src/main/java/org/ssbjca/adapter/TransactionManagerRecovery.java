@@ -3,6 +3,7 @@ package org.ssbjca.adapter;
 import org.ssbjca.brokers.BrokerRegistry;
 import java.util.stream.Collectors;
 import org.ssbjca.adapter.narayana.NarayanaRecovery;
+import org.ssbjca.support.AdapterLog;
 
 /**
  * Joins the recovery of the server's transaction manager where the adapter knows how to, beyond what the connector
@@ -11,6 +12,7 @@ import org.ssbjca.adapter.narayana.NarayanaRecovery;
  */
 final class TransactionManagerRecovery {
 
+    private static final AdapterLog LOG = AdapterLog.of(TransactionManagerRecovery.class);
     private static final String[] NARAYANA_CLASSES = {
         "com.arjuna.ats.internal.jta.recovery.arjunacore.XARecoveryModule", "org.jboss.tm.XAResourceWrapper"};
 
@@ -35,13 +37,18 @@ final class TransactionManagerRecovery {
         return recovery;
     }
 
-    /** @param registration what {@link #start} returned */
+    /**
+     * Removes the registration. Never throws: a removal that fails is logged ({@code SSBJCA0210}), so that the rest
+     * of the adapter's stop (its databases, drivers and caches) still runs.
+     *
+     * @param registration what {@link #start} returned
+     */
     static void stop(AutoCloseable registration) {
         if (registration != null) {
             try {
                 registration.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot remove the recovery registration " + registration, e);
+            } catch (Exception | LinkageError e) {
+                LOG.recoveryRegistrationNotRemoved(e, registration, String.valueOf(e));
             }
         }
     }

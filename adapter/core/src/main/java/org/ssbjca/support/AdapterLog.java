@@ -390,4 +390,9 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 180, value = "%s: the failed delivery of group %s could not be counted before its rollback (%s);"
             + " it is counted after the rollback, when a reader may already have taken the message again")
     void failureCountDeferred(String reader, Object group, String why);
+
+    @LogMessage(level = WARN)
+    @Message(id = 210, value = "cannot remove the adapter's recovery registration %s from the transaction manager (%s);"
+            + " the adapter stops all the same")
+    void recoveryRegistrationNotRemoved(@Cause Throwable cause, Object registration, String what);
 }
