@@ -107,16 +107,8 @@ final class QueueReader implements Reader {
     }
 
     private void scanPriorities() throws Exception {
-        connection.connection().setAutoCommit(false);
-        try {
-            activation.priorities().scan(activation.database().broker(), connection.session());
-            connection.commitLocal();
-        } catch (RuntimeException e) {
-            connection.rollbackLocal();
-            throw e;
-        } finally {
-            connection.connection().setAutoCommit(true);
-        }
+        connection.inLocalTransaction(
+                () -> activation.priorities().scan(activation.database().broker(), connection.session()));
     }
 
     private void failed(Throwable e) {

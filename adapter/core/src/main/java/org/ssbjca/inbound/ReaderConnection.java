@@ -142,6 +142,39 @@ final class ReaderConnection implements AutoCloseable {
         session.afterCompletion(true);
     }
 
+    /**
+     * Runs work in a local transaction of this connection (auto-commit off for its length): committed when it returns
+     * ({@link #commitLocal}), rolled back when it throws anything, an {@link Error} included (turning auto-commit
+     * back on would otherwise commit its partial writes); a failed rollback is suppressed by the work's failure.
+     *
+     * @param work what to run; its writes commit only when it returns
+     * @throws Exception what the work or the commit threw
+     */
+    void inLocalTransaction(LocalWork work) throws Exception {
+        connection.setAutoCommit(false);
+        try {
+            try {
+                work.run();
+            } catch (Exception | Error e) {
+                try {
+                    rollbackLocal();
+                } catch (SQLException | RuntimeException rollbackFailed) {
+                    e.addSuppressed(rollbackFailed);
+                }
+                throw e;
+            }
+            commitLocal();
+        } finally {
+            connection.setAutoCommit(true);
+        }
+    }
+
+    /** Work in a local transaction ({@link #inLocalTransaction}). */
+    @FunctionalInterface
+    interface LocalWork {
+        void run() throws Exception;
+    }
+
     void rollbackLocal() throws SQLException {
         try {
             connection.rollback();
