@@ -89,17 +89,21 @@ final class XaDelivery implements DeliveryMode {
             failure = e;
             throw e;
         } finally {
+            // the turn's own failure (a RECEIVE on a lost connection) is what the reader reports, not the end of the
+            // transaction on the same dead connection nor the count of the failed delivery after it
+            Throwable thrown = failure;
             try {
                 steps.afterDelivery();
             } catch (Exception | Error e) {
-                // the turn's own failure (a RECEIVE on a lost connection) is what the reader reports, not the
-                // rollback it made afterDelivery fail with
-                if (failure == null) {
-                    throw e;
-                }
-                failure.addSuppressed(e);
-            } finally {
+                thrown = TurnFailure.keep(thrown, e);
+            }
+            try {
                 steps.finish(batch, ok, start, steps.takeOutcome());
+            } catch (Exception | Error e) {
+                thrown = TurnFailure.keep(thrown, e);
+            }
+            if (thrown != failure) {
+                TurnFailure.rethrow(thrown);
             }
         }
     }

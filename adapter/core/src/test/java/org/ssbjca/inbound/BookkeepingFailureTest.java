@@ -1,12 +1,14 @@
 package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 
@@ -74,6 +76,38 @@ class BookkeepingFailureTest {
                     () -> namesTheRefusal(a));
             f.failAfterDelivery(null);
             assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE), "the message is still queued");
+        }
+    }
+
+    /**
+     * The turn's own failure is what the reader reports, also when counting the failed delivery after its rollback
+     * then fails too (added to the turn's failure as suppressed): the container's Error, not the refused count. In
+     * both delivery modes.
+     */
+    @ParameterizedTest(name = "{0}, transacted {1}")
+    @CsvSource({"H2, false", "H2, true", "PostgreSQL, false", "PostgreSQL, true"})
+    void theTurnsFailureIsReportedWhenCountingItAfterwardsFails(String backend, boolean transacted) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            BrokerMessageListener bean = m -> {
+                throw new IllegalStateException("poison");
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(1);
+            h.execute("ALTER TABLE ssb.delivery_attempt ADD CONSTRAINT count_refused_by_the_test CHECK (queue_name <> '"
+                    + InboundHarness.TARGET_QUEUE + "')");
+            org.ssbjca.fakes.FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, transacted, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            f.failAfterDelivery(new AssertionError("simulated: the container's completion failed"));
+
+            h.send("poison");
+
+            Awaitility.await("a reader failure reported").atMost(WAIT).until(() -> {
+                String last = String.valueOf(a.metrics().lastError()).toLowerCase();
+                return last.contains("simulated") || last.contains("count_refused_by_the_test");
+            });
+            f.failAfterDelivery(null);
+            String last = String.valueOf(a.metrics().lastError());
+            assertTrue(last.contains("simulated: the container's completion failed"), "reported: " + last);
         }
     }
 
