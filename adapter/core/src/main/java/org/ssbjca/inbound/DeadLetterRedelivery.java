@@ -16,7 +16,8 @@ final class DeadLetterRedelivery {
     /**
      * @param steps the reader's connection and endpoint
      * @param deadLetterId the letter
-     * @return whether the letter was there and its delivery committed
+     * @return whether the letter was there and its delivery committed, by the rule every delivery is counted by
+     *         ({@link DeliverySteps#committed}): what the operator is told is what the counters say
      * @throws Exception as {@link DeliveryMode#deliverOnce}
      */
     static boolean run(DeliverySteps steps, long deadLetterId) throws Exception {
@@ -27,6 +28,7 @@ final class DeadLetterRedelivery {
         }
         Batch batch = null;
         boolean ok = true;
+        boolean committed = false;
         long start = System.nanoTime();
         steps.beforeDelivery();
         try {
@@ -49,12 +51,12 @@ final class DeadLetterRedelivery {
                 if (local) {
                     steps.endLocal(ok);
                 }
-                Boolean outcome = steps.takeOutcome();
+                committed = batch != null && DeliverySteps.committed(ok, steps.takeOutcome(), true);
                 if (batch != null) {
-                    steps.count(batch, DeliverySteps.committed(ok, outcome, true), start);
+                    steps.count(batch, committed, start);
                 }
             }
         }
-        return batch != null && ok;
+        return committed;
     }
 }

@@ -1,6 +1,7 @@
 package org.ssbjca.management;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.await;
 
@@ -76,6 +77,37 @@ class RedeliverDeadLetterTest {
             assertEquals(List.of("poison"), done);
             assertTrue(tookMillis < 2_000, "redeliverDeadLetter took " + tookMillis + " ms with WaitTimeout 20000");
             assertTrue(mx.listDeadLetters(10).isEmpty());
+        }
+    }
+
+    /**
+     * A redelivery is a success only when it committed, by the same rule as every delivery: a bean that returns but
+     * dooms its transaction ({@code setRollbackOnly}) leaves the letter in the table, and the operator is told so.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aRedeliveryRolledBackIsNotReportedAsDelivered(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            AtomicBoolean refusing = new AtomicBoolean(true);
+            BrokerMessageListener bean = m -> {
+                if (refusing.get()) {
+                    throw new IllegalStateException("refused");
+                }
+                org.ssbjca.fakes.FakeEndpointFactory.setRollbackOnly();
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxDeliveryAttempts(1);
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
+            h.send("poison");
+            await(() -> mx.getDeadLettered() == 1, "dead-lettered");
+            refusing.set(false);
+            long id = mx.listDeadLetters(1).get(0).getId();
+
+            boolean delivered = mx.redeliverDeadLetter(id);
+
+            assertEquals(1, mx.listDeadLetters(10).size(), "the rollback left the letter in the table");
+            assertFalse(delivered, "reported as not delivered");
         }
     }
 
