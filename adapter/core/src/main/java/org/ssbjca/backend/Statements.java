@@ -14,7 +14,7 @@ import java.util.Map;
  * {@link Jdbc}'s helpers run them, instead of a statement prepared anew for every call (pgjdbc builds a statement,
  * its parameter list and, for a timestamp, its date formatter each time; the benchmark's outbound phase used 442 µs
  * of WildFly CPU per call with kept statements, 566 before, one run each). For
- * one thread at a time, as a connection is; the statements close with the connection. Every result set is read to
+ * one thread at a time, as a connection is; the statements close with the connection, or at {@link #close}. Every result set is read to
  * its end before the next call, so one statement never serves two callers at once.
  */
 public final class Statements {
@@ -103,6 +103,31 @@ public final class Statements {
      */
     public boolean exists(String sql, Object... params) throws SQLException {
         return first(sql, rs -> Boolean.TRUE, params) != null;
+    }
+
+    /**
+     * Closes the statements kept, for a caller that goes on using the connection without them (a session in a
+     * transaction of its own on a connection that outlives it); each is closed even if another fails.
+     *
+     * @throws SQLException the first failure to close one, the others suppressed in it
+     */
+    public void close() throws SQLException {
+        SQLException failed = null;
+        for (PreparedStatement ps : kept.values()) {
+            try {
+                ps.close();
+            } catch (SQLException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        kept.clear();
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     private PreparedStatement prepare(String sql) throws SQLException {

@@ -395,7 +395,8 @@ final class PortableSession implements BrokerSession {
     /**
      * Runs {@code work} in a session on {@code c} in one transaction: committed when it returns, rolled back when it
      * throws, the session told the outcome either way ({@link #afterCompletion}: the readers it woke, the groups to
-     * check after a commit). Auto-commit is off for the work and as it was afterwards.
+     * check after a commit). Auto-commit is off for the work and as it was afterwards; the statements the session
+     * prepared are closed, as the connection may serve many such transactions.
      *
      * @param c a connection of the caller's own (the housekeeping's, a move's)
      * @return what the work returned
@@ -416,6 +417,11 @@ final class PortableSession implements BrokerSession {
                 c.rollback();
             }
             session.afterCompletion(committed);
+            try {
+                session.st.close(); // the connection outlives the session: a background move's serves every page
+            } catch (SQLException e) {
+                // the transaction ended already: a statement that cannot be closed goes with its connection
+            }
             c.setAutoCommit(autoCommit);
         }
     }

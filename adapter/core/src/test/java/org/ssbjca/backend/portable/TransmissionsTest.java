@@ -637,6 +637,70 @@ class TransmissionsTest {
     }
 
     /** @return the messages of one RECEIVE on the node, as "conversation body", committed */
+    /**
+     * A background move keeps its connection for every page, so each page closes the statements it prepared: they
+     * do not pile up on that connection (server-side statements on PostgreSQL) until the move ends.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void eachPageClosesTheStatementsItPrepared(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            h.execute(DISABLE);
+            for (int i = 0; i < 3; i++) {
+                h.send("m" + i);
+            }
+            h.execute(ENABLE);
+            PortableBroker broker = (PortableBroker) h.db.broker();
+            try (Connection real = h.db.source().open()) {
+                real.setAutoCommit(true);
+                java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+                Connection own = countingStatements(real, open);
+                for (int page = 0; page < 3; page++) {
+                    broker.transmissions().movePageInBackground(own, QUEUE);
+                    assertEquals(0, open.get(), "statements left open after page " + (page + 1));
+                }
+            }
+            assertEquals(0, transmissions(h), "moved");
+            assertEquals(3, h.depth(QUEUE));
+        }
+    }
+
+    /** @return the connection, counting in {@code open} the prepared statements made on it and not closed yet */
+    private static Connection countingStatements(Connection real, java.util.concurrent.atomic.AtomicInteger open) {
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(TransmissionsTest.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, new java.lang.reflect.InvocationHandler() {
+                    @Override
+                    public Object invoke(Object proxy, java.lang.reflect.Method m, Object[] args) throws Throwable {
+                        if (m.getName().equals("unwrap")) {
+                            return proxy; // the statements are prepared on this connection
+                        }
+                        Object result = invokeOn(real, m, args);
+                        if (m.getName().equals("prepareStatement")) {
+                            open.incrementAndGet();
+                            java.sql.PreparedStatement ps = (java.sql.PreparedStatement) result;
+                            java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic
+                                    .AtomicBoolean();
+                            return java.lang.reflect.Proxy.newProxyInstance(TransmissionsTest.class.getClassLoader(),
+                                    new Class<?>[] {java.sql.PreparedStatement.class}, (p, pm, pargs) -> {
+                                        if (pm.getName().equals("close") && closed.compareAndSet(false, true)) {
+                                            open.decrementAndGet();
+                                        }
+                                        return invokeOn(ps, pm, pargs);
+                                    });
+                        }
+                        return result;
+                    }
+                });
+    }
+
+    private static Object invokeOn(Object target, java.lang.reflect.Method m, Object[] args) throws Throwable {
+        try {
+            return m.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     private static List<String> receive(PortableBroker node, Duration timeout) throws Exception {
         try (Connection c = node.source().open()) {
             BrokerSession s = node.session(c);
