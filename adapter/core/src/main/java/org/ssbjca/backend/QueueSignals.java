@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * In-process wake-ups for readers waiting on a queue, so that waiting never busy-polls. Each queue has a generation
@@ -69,12 +70,30 @@ public final class QueueSignals {
      * @throws InterruptedException if interrupted
      */
     public boolean await(String queue, long seen, long timeoutMillis, boolean anyGroup) throws InterruptedException {
+        return await(queue, seen, timeoutMillis, anyGroup, () -> false);
+    }
+
+    /**
+     * As {@link #await(String, long, long, boolean)}, and also ends when {@code ends} turns true and the waiter's
+     * session {@link #release released} the queue's waiters: a wake-up or a cancel of one reader, which neither moves
+     * the generation nor counts as an arrival.
+     *
+     * @param queue the queue
+     * @param seen the generation read before the reader looked at the queue
+     * @param timeoutMillis the longest wait
+     * @param anyGroup which kind of waiter (see {@link #await(String, long, long, boolean)})
+     * @param ends whether this waiter's wait is to end (read, not consumed; called with the queue's lock held)
+     * @return whether the generation changed (false: the time ran out, or the wait was ended)
+     * @throws InterruptedException if interrupted
+     */
+    public boolean await(String queue, long seen, long timeoutMillis, boolean anyGroup, BooleanSupplier ends)
+            throws InterruptedException {
         Signal s = of(queue);
         Condition condition = anyGroup ? s.anyGroup : s.named;
         s.lock.lock();
         try {
             long nanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-            while (s.generation == seen && nanos > 0) {
+            while (s.generation == seen && nanos > 0 && !ends.getAsBoolean()) {
                 nanos = condition.awaitNanos(nanos);
             }
             return s.generation != seen;
@@ -134,6 +153,26 @@ public final class QueueSignals {
             }
         } finally {
             s.lock.unlock();
+        }
+    }
+
+    /**
+     * Lets the waiters of some queues check whether their wait is to end ({@link #await(String, long, long, boolean,
+     * BooleanSupplier)}): for one reader woken or cancelled. Not an arrival: the generation and {@link
+     * #uncountedArrivals} do not move, and a waiter whose wait goes on waits again without looking at its queue.
+     *
+     * @param queues the queues the reader may wait on
+     */
+    public void release(Collection<String> queues) {
+        for (String queue : queues) {
+            Signal s = of(queue);
+            s.lock.lock();
+            try {
+                s.named.signalAll();
+                s.anyGroup.signalAll();
+            } finally {
+                s.lock.unlock();
+            }
         }
     }
 

@@ -205,7 +205,7 @@ final class PortableSession implements BrokerSession {
     public Optional<UUID> getConversationGroup(String queue, Duration timeout) {
         settle();
         waitingOn.add(queue);
-        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, () -> {
+        return Optional.ofNullable(broker.waiting().await(queue, timeout, true, this::waitEnds, this::waitEnding, () -> {
             messages.requireEnabled(queue);
             UUID group = messages.lockNextGroup(queue);
             broker.housekeeping().runIfDue(this, group != null);
@@ -227,7 +227,7 @@ final class PortableSession implements BrokerSession {
         drainedKnown = false;
         recordedAttempts = Map.of(); // a wait that ends before a look took nothing
         List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(),
-                MessageStore.wholeQueue(request), this::waitEnds,
+                MessageStore.wholeQueue(request), this::waitEnds, this::waitEnding,
                 () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
         return got == null ? List.of() : got;
     }
@@ -330,21 +330,28 @@ final class PortableSession implements BrokerSession {
         }
     }
 
+    /** Ends this session's wait (and every later one): its readers alone, neither an arrival nor a signal. */
     @Override
     public void cancel() {
         cancelled = true;
-        broker.signals().signalAll(waitingOn);
+        broker.signals().release(waitingOn);
     }
 
+    /** Ends this session's current or next wait, once: its readers alone, neither an arrival nor a signal. */
     @Override
     public void wake() {
         woken.set(true);
-        broker.signals().signalAll(waitingOn);
+        broker.signals().release(waitingOn);
     }
 
-    /** @return whether a wait is to end now: cancelled, or woken once */
+    /** @return whether a wait is to end now: cancelled, or woken once (consumed) */
     private boolean waitEnds() {
         return cancelled || woken.getAndSet(false);
+    }
+
+    /** @return whether {@link #waitEnds} would be true, without consuming a wake-up */
+    private boolean waitEnding() {
+        return cancelled || woken.get();
     }
 
     @Override

@@ -28,13 +28,16 @@ final class Waiting {
      * @param anyGroup whether a look takes whichever conversation group comes next (not one conversation or group):
      *        such waiters are interchangeable, and a commit wakes only as many of them as it filled groups ({@link
      *        QueueSignals#await(String, long, long, boolean)})
-     * @param cancelled when it turns true the wait ends, empty
+     * @param cancelled when it turns true the wait ends, empty (read once per look, and may consume what it reads)
+     * @param ending whether {@code cancelled} would turn true, without consuming it: read while the wait sleeps,
+     *        which {@link QueueSignals#release} wakes to check it
      * @param look one look at the queue; null when there was nothing
      * @param <T> what a look finds
      * @return what the first successful look found, or null when the time ran out, the wait was cancelled or the
      *         thread interrupted
      */
-    <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, Supplier<T> look) {
+    <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, BooleanSupplier ending,
+            Supplier<T> look) {
         boolean forever = ReceiveRequest.FOREVER.equals(timeout);
         long deadline = forever ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         // true while this waiter holds a wake-up meant for one interchangeable waiter: handed on if it will not look
@@ -63,7 +66,7 @@ final class Waiting {
             long waitMillis = signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis));
             long waitStart = System.nanoTime();
             try {
-                woken = signals.await(queue, generation, waitMillis, anyGroup);
+                woken = signals.await(queue, generation, waitMillis, anyGroup, ending);
                 if (event != null) {
                     recordWait(event, queue, woken, waitStart, waitMillis);
                 }

@@ -115,7 +115,7 @@ class WaitingTest {
         List<CompletableFuture<String>> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             out.add(CompletableFuture.supplyAsync(() -> waiting.await(QUEUE, Duration.ofMinutes(2), true, cancelled,
-                    look), threads));
+                    () -> false, look), threads));
         }
         await("the readers wait").atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == n);
         return out;
@@ -132,7 +132,7 @@ class WaitingTest {
             recording.enable(org.ssbjca.support.WaitEvent.NAME).withThreshold(Duration.ZERO);
             recording.start();
             AtomicInteger calls = new AtomicInteger();
-            String found = waiting.await(QUEUE, Duration.ofSeconds(30), true, () -> false, () -> {
+            String found = waiting.await(QUEUE, Duration.ofSeconds(30), true, () -> false, () -> false, () -> {
                 if (calls.incrementAndGet() == 1) {
                     signals.signal(QUEUE); // a commit while this look runs
                     sleep(20);
@@ -166,10 +166,10 @@ class WaitingTest {
             AtomicBoolean arrived = new AtomicBoolean();
             java.util.function.Supplier<String> look = () -> arrived.get() ? "m" : null;
             CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> shortFallback.await(QUEUE,
-                    Duration.ofSeconds(30), true, () -> false, look), threads);
+                    Duration.ofSeconds(30), true, () -> false, () -> false, look), threads);
             await().atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == 1);
             CompletableFuture<String> second = CompletableFuture.supplyAsync(() -> shortFallback.await(QUEUE,
-                    Duration.ofSeconds(30), true, () -> false, look), threads);
+                    Duration.ofSeconds(30), true, () -> false, () -> false, look), threads);
             await().atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == 2);
             arrived.set(true);
             signals.signal(QUEUE, 1); // wakes the waiter that waited longest, the first

@@ -120,6 +120,63 @@ class WakeUpTest {
         }
     }
 
+    /**
+     * Waking or cancelling one waiting reader ends that reader's wait alone: it is no arrival on the queue (the
+     * priority scans compare {@link org.ssbjca.backend.QueueSignals#uncountedArrivals}), and the other idle readers
+     * are not sent to the database (the queue's generation does not move). The fallback poll is a minute.
+     */
+    @Test
+    void wakingOrCancellingOneReaderLeavesTheOthersAsleep() throws Exception {
+        DatabaseConfig db = new DatabaseConfig("jdbc:h2:mem:wakeup-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa",
+                "");
+        ConnectionSource source = new ConnectionSource(db);
+        PortableOptions minute = new PortableOptions(60_000, 1000, Clock.systemUTC());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newCachedThreadPool();
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(), minute)) {
+            try (Connection c = source.open()) {
+                IdleGroupsReceiveTest.declare(broker, c);
+            }
+            List<BrokerSession> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<CompletableFuture<List<BrokerMessage>>> readers = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                readers.add(CompletableFuture.supplyAsync(() -> {
+                    try (Connection c = source.open()) {
+                        BrokerSession s = broker.session(c);
+                        sessions.add(s);
+                        List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").timeout(Duration.ofMinutes(2)));
+                        c.commit();
+                        return got;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, pool));
+            }
+            await("three readers wait").atMost(Duration.ofSeconds(30))
+                    .until(() -> broker.signals().waiters("QT", true) == 3);
+            long generation = broker.signals().generation("QT");
+            long uncounted = broker.signals().uncountedArrivals("QT");
+
+            sessions.get(0).wake();
+            await("the woken reader returns").atMost(Duration.ofSeconds(10))
+                    .until(() -> readers.stream().filter(CompletableFuture::isDone).count() == 1);
+            sessions.get(1).cancel();
+            await("the cancelled reader returns").atMost(Duration.ofSeconds(10))
+                    .until(() -> readers.stream().filter(CompletableFuture::isDone).count() == 2);
+
+            assertEquals(uncounted, broker.signals().uncountedArrivals("QT"), "no arrival counted");
+            assertEquals(generation, broker.signals().generation("QT"), "no signal for the others");
+            await("the third still waits").atMost(Duration.ofSeconds(10))
+                    .until(() -> broker.signals().waiters("QT", true) == 1);
+            assertEquals(2, readers.stream().filter(CompletableFuture::isDone).count(), "the third still waits");
+            sessions.get(2).cancel();
+            for (CompletableFuture<List<BrokerMessage>> r : readers) {
+                assertEquals(List.of(), r.get(10, TimeUnit.SECONDS), "each returns empty");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static int waitersOn(PortableBroker broker, String queue) {
         return broker.signals().waiters(queue, false) + broker.signals().waiters(queue, true);
     }
