@@ -189,7 +189,15 @@ class WakeUpTest {
             try (Connection c = source.open()) {
                 IdleGroupsReceiveTest.declare(sender, c);
             }
-            Thread.sleep(1000);
+            if (db.kind() == org.ssbjca.backend.BackendKind.POSTGRESQL) {
+                await("the receiver's broker listens").atMost(Duration.ofSeconds(30)).until(() -> {
+                    try (Connection c = source.open(); java.sql.Statement st = c.createStatement()) {
+                        c.setAutoCommit(true);
+                        st.execute("NOTIFY " + PortableBroker.CHANNEL + ", 'probe'");
+                    }
+                    return receiver.signals().generation("probe") > 0;
+                });
+            }
             CompletableFuture<List<BrokerMessage>> waiting = CompletableFuture.supplyAsync(() -> {
                 try (Connection c = source.open()) {
                     BrokerSession s = receiver.session(c);
