@@ -316,6 +316,14 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         return List.copyOf(activations.values());
     }
 
+    /**
+     * @param factory a bean's endpoint factory
+     * @return the running table activation of that bean, or null when it has none
+     */
+    public TableActivation tableActivation(MessageEndpointFactory factory) {
+        return tableActivations.get(factory);
+    }
+
     /** @return the default JDBC URL */
     public String getConnectionUrl() {
         return connectionUrl;

@@ -141,6 +141,11 @@ public final class TableActivation {
         return ra.transactionRollbackOnly();
     }
 
+    /** @return its readers now (a copy: readers added or stopped later are not in it) */
+    List<TableReader> readers() {
+        return List.copyOf(readers);
+    }
+
     /** @return {@code Bean@table} */
     public String name() {
         Class<?> bean = factory.getEndpointClass();

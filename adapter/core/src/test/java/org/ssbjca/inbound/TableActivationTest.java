@@ -508,9 +508,7 @@ class TableActivationTest {
     }
 
     static TableActivation activation(InboundHarness h, FakeEndpointFactory factory) throws Exception {
-        java.lang.reflect.Field f = h.ra.getClass().getDeclaredField("tableActivations");
-        f.setAccessible(true);
-        return ((Map<?, TableActivation>) f.get(h.ra)).get(factory);
+        return h.ra.tableActivation(factory);
     }
 
     /** @return a JMX client's proxy of the activation's MBean, found by its documented name */

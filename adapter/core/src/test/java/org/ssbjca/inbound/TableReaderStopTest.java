@@ -73,10 +73,7 @@ class TableReaderStopTest {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<TableReader> readers(TableActivation activation) throws Exception {
-        java.lang.reflect.Field f = TableActivation.class.getDeclaredField("readers");
-        f.setAccessible(true);
-        return List.copyOf((List<TableReader>) f.get(activation));
+    private static List<TableReader> readers(TableActivation activation) {
+        return activation.readers();
     }
 }
