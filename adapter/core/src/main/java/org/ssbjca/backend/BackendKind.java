@@ -17,11 +17,6 @@ public enum BackendKind {
         this.urlPrefix = urlPrefix;
     }
 
-    /** @return the JDBC URL prefix that selects this backend */
-    public String urlPrefix() {
-        return urlPrefix;
-    }
-
     /**
      * @param url a JDBC URL
      * @return the backend for it

@@ -46,11 +46,6 @@ public final class Jdbc {
             return new Null(sqlType);
         }
 
-        /** @return the {@link Types} constant */
-        public int sqlType() {
-            return sqlType;
-        }
-
         @Override
         public String toString() {
             return "NULL(" + sqlType + ")";

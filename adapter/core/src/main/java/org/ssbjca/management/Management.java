@@ -117,11 +117,6 @@ public final class Management implements AutoCloseable {
         return mbeans.nameOf(activation);
     }
 
-    /** @return the name of the resource adapter's MBean, or null when it could not be registered */
-    public ObjectName resourceAdapterName() {
-        return mbeans.nameOf(adapterKey);
-    }
-
     /** Unregisters every MBean of the adapter, the activations' included. */
     @Override
     public void close() {
