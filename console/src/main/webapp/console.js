@@ -86,7 +86,9 @@ async function refreshTables() {
       el('td', t.waitingRows), el('td', t.leasedRows), el('td', t.setAsideRows),
       el('td', t.oldestAvailableAgeSeconds < 0 ? '' : t.oldestAvailableAgeSeconds), el('td', t.deliveredRows),
       el('td', t.failedDeliveries), el('td', t.leasesLost),
-      el('td', (t.failingSince ? 'failing since ' + t.failingSince + ': ' : '') + (t.lastError || '')));
+      el('td', (t.failingSince ? 'failing since ' + t.failingSince + ': '
+        : t.deliveriesFailingSince ? 'deliveries failing since ' + t.deliveriesFailingSince + ': ' : '')
+        + (t.lastError || '')));
     const actions = el('td');
     actions.append(button('Redeliver set-aside', () => call('POST', at('set-aside/redeliver'))),
       button('Purge set-aside', () => confirm('Delete the set-aside rows of ' + t.name + '?')

@@ -223,13 +223,19 @@ public final class TableActivation {
 
     /**
      * @return since when the readers have failed without any reader's turn succeeding in between (the database
-     *     unreachable, the table missing), or since when every delivery has failed with none committed in between
-     *     (while rows wait for their retry), whichever is earlier; null while they read and deliver
+     *     unreachable, the table missing); null while they read. A bean that fails on rows is not a reader failure:
+     *     see {@link #deliveriesFailingSince()}
      */
     public Instant failingSince() {
-        Instant readers = failing.since();
-        Instant deliveries = deliveriesFailingSince.get();
-        return readers == null ? deliveries : deliveries == null || readers.isBefore(deliveries) ? readers : deliveries;
+        return failing.since();
+    }
+
+    /**
+     * @return since when every delivery has failed with none committed in between (while failed rows wait for their
+     *     retry); null while deliveries commit, or once no failed row has come back for its retry
+     */
+    public Instant deliveriesFailingSince() {
+        return deliveriesFailingSince.get();
     }
 
     /** @return the rows whose delivery failed, held back from the takings */

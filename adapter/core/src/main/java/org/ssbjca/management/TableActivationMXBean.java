@@ -63,7 +63,14 @@ public interface TableActivationMXBean {
      */
     Date getFailingSince();
 
-    /** @return the latest failure of a reader's turn, or null */
+    /**
+     * @return since when every delivery has failed with none committed in between (the bean throws on the rows it is
+     *     given, which wait for their retry), or null while deliveries commit; not read by the readiness check (a bean
+     *     failing on a row does not make the server unready): see {@link #getLastError()} for the rows and the cause
+     */
+    Date getDeliveriesFailingSince();
+
+    /** @return the latest failure: of a reader's turn, or of a delivery (its rows, how often since when, the cause) */
     String getLastError();
 
     /**

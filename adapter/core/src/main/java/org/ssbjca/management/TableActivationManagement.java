@@ -97,6 +97,12 @@ final class TableActivationManagement implements TableActivationMXBean {
     }
 
     @Override
+    public Date getDeliveriesFailingSince() {
+        Instant since = activation.deliveriesFailingSince();
+        return since == null ? null : Date.from(since);
+    }
+
+    @Override
     public String getLastError() {
         return activation.lastError();
     }

@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -78,11 +79,13 @@ class FailingRowTest {
                 assertNotNull(lastError, "LastError");
                 assertTrue(lastError.contains("cannot handle the poison row") && lastError.contains("row "),
                         lastError);
-                java.time.Instant since = activation.failingSince();
-                assertNotNull(since, "FailingSince while only the failing row is left");
+                java.time.Instant since = activation.deliveriesFailingSince();
+                assertNotNull(since, "DeliveriesFailingSince while only the failing row is left");
                 int seen = poisonAt.size();
                 await().atMost(Duration.ofSeconds(30)).until(() -> poisonAt.size() >= seen + 2);
-                assertEquals(since, activation.failingSince(), "FailingSince kept across the row's retries");
+                assertEquals(since, activation.deliveriesFailingSince(),
+                        "DeliveriesFailingSince kept across the row's retries");
+                assertNull(activation.failingSince(), "a failing row is no reader failure: readiness stays UP");
                 assertEquals(0, factory.pairingErrors.get());
             } finally {
                 h.ra.endpointDeactivation(factory, spec);
