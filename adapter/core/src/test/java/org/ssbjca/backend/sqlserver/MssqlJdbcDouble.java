@@ -131,6 +131,8 @@ final class MssqlJdbcDouble {
                 case "close":
                 case "setQueryTimeout":
                     return null;
+                case "isWrapperFor": // as mssql-jdbc's statement: it wraps no other driver's interface
+                    return ((Class<?>) a[0]).isInstance(p);
                 default:
                     throw new UnsupportedOperationException("PreparedStatement." + name);
             }
