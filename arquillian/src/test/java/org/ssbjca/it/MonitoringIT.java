@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -18,9 +19,12 @@ import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.container.test.api.TargetsContainer;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.IdleReader;
 import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SubsystemRecordingService;
 import org.ssbjca.it.beans.TableWorkService;
@@ -53,6 +57,11 @@ class MonitoringIT {
     private static final String LEAK_QUEUE = "ItLeakQueue";
     private static final String ACTIVATION = "activation=\"SubsystemRecordingService@" + QUEUE + "\"";
     private static final int FAILING_SECONDS = 5;
+    /** Issue 44: with the beans above, eleven idle queue beans and an idle table bean make 12 + 2 activations. */
+    private static final String[] IDLE_QUEUES =
+            IntStream.rangeClosed(1, 11).mapToObj(i -> "ItIdleQueue" + i).toArray(String[]::new);
+    private static final String IDLE_TABLE = "it_table_idle";
+    private static final int ACTIVATIONS = IDLE_QUEUES.length + 3;
 
     @ArquillianResource
     ContainerController controller;
@@ -67,12 +76,57 @@ class MonitoringIT {
                 TableWorkService.class);
     }
 
+    /**
+     * {@link IdleReader} declared once per idle queue and once on {@value #IDLE_TABLE} in {@code ejb-jar.xml}, each
+     * bound to the adapter in {@code jboss-ejb3.xml}.
+     */
+    @Deployment(name = "monitoring-idle", managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static JavaArchive idleBeans() {
+        StringBuilder beans = new StringBuilder();
+        StringBuilder bindings = new StringBuilder();
+        for (String queue : IDLE_QUEUES) {
+            beans.append(idleBean("Idle" + queue, "BrokerMessageListener", "queue", queue));
+            bindings.append(binding("Idle" + queue));
+        }
+        beans.append(idleBean("IdleTable", "TableRowListener", "table", IDLE_TABLE, "keyColumn", "id",
+                "payloadColumn", "body"));
+        bindings.append(binding("IdleTable"));
+        return Deployments.ejbJar("monitoring-idle.jar", IdleReader.class)
+                .addAsManifestResource(new StringAsset("<ejb-jar xmlns=\"https://jakarta.ee/xml/ns/jakartaee\""
+                        + " version=\"4.0\"><enterprise-beans>" + beans + "</enterprise-beans></ejb-jar>"),
+                        "ejb-jar.xml")
+                .addAsManifestResource(new StringAsset("<jboss:ejb-jar xmlns:jboss=\"urn:jboss:domain:ejb3:1.0\""
+                        + " xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" xmlns:r=\"urn:resource-adapter-binding\""
+                        + " version=\"4.0\"><assembly-descriptor>" + bindings
+                        + "</assembly-descriptor></jboss:ejb-jar>"),
+                        "jboss-ejb3.xml");
+    }
+
+    private static String idleBean(String name, String listener, String... properties) {
+        StringBuilder config = new StringBuilder();
+        for (int i = 0; i < properties.length; i += 2) {
+            config.append("<activation-config-property><activation-config-property-name>").append(properties[i])
+                    .append("</activation-config-property-name><activation-config-property-value>")
+                    .append(properties[i + 1])
+                    .append("</activation-config-property-value></activation-config-property>");
+        }
+        return "<message-driven><ejb-name>" + name + "</ejb-name><ejb-class>" + IdleReader.class.getName()
+                + "</ejb-class><messaging-type>org.ssbjca.api." + listener + "</messaging-type><activation-config>"
+                + config + "</activation-config></message-driven>";
+    }
+
+    private static String binding(String name) {
+        return "<r:resource-adapter-binding><ejb-name>" + name + "</ejb-name><r:resource-adapter-name>ssb-jca.rar"
+                + "</r:resource-adapter-name></r:resource-adapter-binding>";
+    }
+
     @Test
     @RunAsClient
     void metricsReadinessAndConversationHygieneOnAServerConfiguredByTheShippedScripts() throws Exception {
         RestartablePostgres pg = RestartablePostgres.create("monitoring-it");
         BrokerDb db = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                .declare(QUEUE, LEAK_QUEUE);
+                .declare(QUEUE, LEAK_QUEUE).declare(IDLE_QUEUES);
         ManualServer.resetBaseDir();
         controller.start(ManualServer.QUALIFIER, ManualServer.config("-Dssb.jca.url=" + pg.jdbcUrl()
                 + " -Dssb.jca.user=" + RestartablePostgres.USER + " -Dssb.jca.password=" + RestartablePostgres.PASSWORD
@@ -110,7 +164,13 @@ class MonitoringIT {
                                 .stream().findFirst().orElse(null), n -> n != null);
                 metricsMoveAndMatchJmx(db, server, activation);
                 tableMetricsMatchJmx(db, server);
-                scrapeCost(pg);
+                db.execute("CREATE TABLE " + IDLE_TABLE + " (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)");
+                deployer.deploy("monitoring-idle");
+                try {
+                    scrapeCost(pg, server);
+                } finally {
+                    deployer.undeploy("monitoring-idle");
+                }
                 readinessFollowsTheDatabase(pg);
                 readinessIsDownAtOnceWhileTheQueueIsDisabled(db);
                 leftConversationsAreMeasuredListedAndEnded(db, server, activation);
@@ -178,15 +238,41 @@ class MonitoringIT {
     }
 
     /**
-     * Issue 44: what a scrape of {@code /prometheus} costs once a first one opened the readings' connections: its time
-     * and the PostgreSQL sessions begun meanwhile ({@code pg_stat_database.sessions}, read once every session begun
-     * since the first scrape has ended, and so reported itself). Printed, not asserted: the adapter's background work
-     * (housekeeping's repair pass, every 30 s) may open a session of its own during the scrapes.
+     * Issue 44: what a scrape of {@code /prometheus} costs with {@value #ACTIVATIONS} activations (12 queue, 2 table,
+     * all on the one PostgreSQL) once a first scrape opened the readings' connections: each scrape's time and the
+     * PostgreSQL sessions begun meanwhile ({@code pg_stat_database.sessions}, read once every session begun since the
+     * first scrape has ended, and so reported itself). The activations are counted from their MBeans and in the
+     * scrape. Times and sessions are printed, not asserted: the adapter's background work (housekeeping's repair pass,
+     * every 30 s) may open a session of its own during the scrapes.
      */
-    private void scrapeCost(RestartablePostgres pg) throws Exception {
-        Scrape.get("/prometheus");
+    private void scrapeCost(RestartablePostgres pg, MBeanServerConnection server) throws Exception {
+        ObjectName queues = new ObjectName("org.ssbjca:type=Activation,*");
+        ObjectName tables = new ObjectName("org.ssbjca:type=TableActivation,*");
+        int activations = await("the activations' MBeans").atMost(Duration.ofSeconds(120))
+                .until(() -> server.queryNames(queues, null).size() + server.queryNames(tables, null).size(),
+                        n -> n >= ACTIVATIONS);
+        assertEquals(ACTIVATIONS, activations);
+        await("every reader has its thread").atMost(Duration.ofSeconds(60)).until(() -> {
+            int waiting = 0;
+            for (ObjectName name : server.queryNames(queues, null)) {
+                waiting += (Integer) server.getAttribute(name, "WaitingReaders");
+            }
+            for (ObjectName name : server.queryNames(tables, null)) {
+                waiting += (Integer) server.getAttribute(name, "WaitingReaders");
+            }
+            return waiting == 0;
+        });
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(pg.jdbcUrl(), RestartablePostgres.USER,
                 RestartablePostgres.PASSWORD)) {
+            await("the readers' sessions all begun").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> ((Number) query(c, "SELECT COUNT(*) FROM"
+                            + " pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                            + " AND backend_start > now() - interval '3 seconds'")).longValue() == 0);
+            String first = Scrape.get("/prometheus").body();
+            long queueActivations = first.lines().filter(l -> l.startsWith("ssb_queue_depth{")).count();
+            long tableActivations = first.lines().filter(l -> l.startsWith("ssb_table_readers{")).count();
+            assertEquals(ACTIVATIONS - 2, queueActivations, "queue activations in the scrape");
+            assertEquals(2, tableActivations, "table activations in the scrape");
             query(c, "SELECT pg_stat_force_next_flush()");
             query(c, "SELECT 1");
             double since = ((Number) query(c, "SELECT extract(epoch FROM now())")).doubleValue();
@@ -203,8 +289,14 @@ class MonitoringIT {
                             + " current_database() AND extract(epoch FROM backend_start) >= " + since)).longValue(),
                             n -> n == 0);
             long opened = sessions(c) - before;
-            FIGURES.info(String.format("after a first scrape, %d scrapes of /prometheus took %s ms; PostgreSQL"
-                    + " sessions begun meanwhile: %d", scrapes, millis, opened));
+            java.lang.management.OperatingSystemMXBean os =
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            FIGURES.info(String.format("with %d activations (%d queue, %d table: MBeans and scrape agree), after a"
+                    + " first scrape, %d scrapes of /prometheus took %s ms; PostgreSQL sessions begun meanwhile: %d"
+                    + " (%.1f per scrape); PostgreSQL %s, jit=%s, JIT available: %s; load average %.2f on %d"
+                    + " processors", activations, queueActivations, tableActivations, scrapes, millis, opened,
+                    (double) opened / scrapes, query(c, "SHOW server_version"), query(c, "SHOW jit"),
+                    query(c, "SELECT pg_jit_available()"), os.getSystemLoadAverage(), os.getAvailableProcessors()));
         }
     }
 
