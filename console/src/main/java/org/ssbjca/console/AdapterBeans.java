@@ -36,7 +36,7 @@ final class AdapterBeans {
     /** The attributes of a table activation the console shows, in this order. */
     static final String[] TABLE_ATTRIBUTES = {"Table", "Mode", "ReaderCount", "AvailableRows", "WaitingRows",
         "LeasedRows", "SetAsideRows", "OldestAvailableAgeSeconds", "DeliveredRows", "FailedDeliveries", "LeasesLost",
-        "FailingSince", "DeliveriesFailingSince", "LastError"};
+        "DeliveriesFailingSince", "FailingSince", "LastError"};
 
     /** The MBean type of queue activations. */
     static final String ACTIVATION = "Activation";
