@@ -1,13 +1,13 @@
 package org.ssbjca.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ssbjca.conformance.TableQueueConformanceTest.count;
+import static org.ssbjca.conformance.TableQueueConformanceTest.execute;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.List;
 import java.util.UUID;
@@ -75,22 +75,6 @@ class LocalTableDeliveryConformanceTest {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + "_Handled (Body) VALUES (?)")) {
             ps.setBytes(1, rows.get(0).payloadBytes());
             ps.executeUpdate();
-        }
-    }
-
-    private static void execute(Db db, String... statements) throws SQLException {
-        try (Connection c = db.fixture().connect(); Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-            c.commit();
-        }
-    }
-
-    private static long count(Connection c, String query) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
-            rs.next();
-            return rs.getLong(1);
         }
     }
 }

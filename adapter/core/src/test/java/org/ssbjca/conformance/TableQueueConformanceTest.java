@@ -513,7 +513,7 @@ class TableQueueConformanceTest {
         return db.broker().kind() == BackendKind.SQLSERVER ? id.toString() : id;
     }
 
-    private static void execute(Db db, String... statements) throws SQLException {
+    static void execute(Db db, String... statements) throws SQLException {
         try (Connection c = db.fixture().connect(); Statement s = c.createStatement()) {
             for (String sql : statements) {
                 s.execute(sql);
@@ -522,7 +522,7 @@ class TableQueueConformanceTest {
         }
     }
 
-    private static long count(Connection c, String query) throws SQLException {
+    static long count(Connection c, String query) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
             rs.next();
             return rs.getLong(1);
