@@ -88,14 +88,21 @@ class TimerAndLifetimeConformanceTest {
     void aNewTimerReplacesThePreviousOne(Db db) {
         Db.Objects o = db.objects();
         Conversation c = begin(db, o);
-        db.run(s -> s.beginConversationTimer(c.handle(), Duration.ofSeconds(1)));
-        db.run(s -> s.beginConversationTimer(c.handle(), Duration.ofSeconds(3)));
-        assertTrue(db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue).timeout(Duration.ofMillis(1800))))
-                .isEmpty(), "the one-second timer was replaced");
+        // Taken before the first timer is set: the replacing one is due no earlier than 4 s after this however slow
+        // the machine is; the replaced one, 2 s after its statement.
+        long before = System.nanoTime();
+        db.run(s -> s.beginConversationTimer(c.handle(), Duration.ofSeconds(2)));
+        db.run(s -> s.beginConversationTimer(c.handle(), Duration.ofSeconds(4)));
+
         List<BrokerMessage> got = db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
-                .timeout(Duration.ofSeconds(10))));
+                .timeout(Duration.ofSeconds(20))));
+        long arrivedMillis = (System.nanoTime() - before) / 1_000_000;
         assertEquals(1, got.size());
-        assertTrue(got.get(0).isDialogTimer());
+        assertTrue(got.get(0).isDialogTimer(), got.get(0).toString());
+        assertTrue(arrivedMillis >= 3_900, "the two-second timer was replaced: a DialogTimer arrived after "
+                + arrivedMillis + " ms");
+        assertEquals(List.of(), db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue)
+                .timeout(Duration.ofSeconds(3)))), "one DialogTimer, not two");
     }
 
     @BackendTest
