@@ -146,30 +146,20 @@ public interface BrokerSession {
      * @param request what to receive
      * @return the messages of one conversation group, in order; empty on timeout
      */
-    List<BrokerMessage> receive(ReceiveRequest request);
-
-    /**
-     * As {@link #receive(ReceiveRequest)}, for a reader that may be told to ignore the adapter's priorities.
-     *
-     * @param request what to receive
-     * @param priorities false: an unfiltered RECEIVE does not try the prioritised groups first (a backend may still
-     *        do, this is a hint that spares it the work)
-     * @return the messages of one conversation group, in order; empty on timeout
-     */
-    default List<BrokerMessage> receive(ReceiveRequest request, boolean priorities) {
-        return receive(request);
+    default List<BrokerMessage> receive(ReceiveRequest request) {
+        return receive(request, true, false).messages();
     }
 
     /**
-     * As {@link #receive(ReceiveRequest, boolean)}, for an activation's reader that may also skip the groups a
-     * redelivery delay holds ({@link DeliveryLedger#holdGroup}); other RECEIVEs take held groups as any other.
+     * A RECEIVE for an activation's reader, with what it learnt about the queue.
      *
      * @param request what to receive
-     * @param priorities as in {@link #receive(ReceiveRequest, boolean)}
-     * @param skipHeld whether an unfiltered RECEIVE leaves out held groups
-     * @return the messages of one conversation group, in order; empty on timeout
+     * @param priorities false: an unfiltered RECEIVE need not try the prioritised groups first (a hint)
+     * @param skipHeld whether an unfiltered RECEIVE leaves out the groups a redelivery delay holds
+     *        ({@link DeliveryLedger#holdGroup})
+     * @return what it took
      */
-    List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld);
+    Received receive(ReceiveRequest request, boolean priorities, boolean skipHeld);
 
     /**
      * Records a priority for a conversation group: readers take higher priorities first.
@@ -204,60 +194,12 @@ public interface BrokerSession {
     void wake();
 
     /**
-     * Whether another reader could find messages in the queue of this session's last RECEIVE now that its
-     * transaction committed: a reader that took a full batch wakes another only if so.
-     *
-     * @return false only when the backend knows that the last RECEIVE, committed, took the last messages that were
-     *         waiting for a reader (the portable schema on PostgreSQL); true when it may have left some, or when not
-     *         known
-     */
-    default boolean mayHaveLeftMore() {
-        return true;
-    }
-
-    /**
      * Lets this session's RECEIVEs read the failed deliveries recorded for the messages they take
-     * ({@link #recordedAttempts}), for a reader that sorts each batch by them. Where that costs a statement of its own
-     * (the portable schema on H2, and its RECEIVE of one conversation or group on PostgreSQL) only a session told
-     * reads them, so that a RECEIVE on an outbound connection's own session does not pay for what it never uses. A
-     * bean's verbs during a delivery run on the reader's session, which has been told
-     * ({@code DeliveryContext.enter(..., connection.session(), ...)}): there a bean's RECEIVE pays that statement too
-     * (on H2 any RECEIVE, on PostgreSQL one of a conversation or group). By default nothing: a backend that reads them
-     * in the RECEIVE's own round trip (SQL Server's batch, the portable schema's RECEIVE from a whole queue on
-     * PostgreSQL) always does.
+     * ({@link Received#recordedAttempts}). Where that costs a statement of its own, only a session told reads them;
+     * a backend that reads them in the RECEIVE's own round trip always does. A bean's verbs during a delivery run on
+     * the reader's session, told, and pay that statement too.
      */
     default void readAttemptsWithReceive() {
-    }
-
-    /**
-     * The failed deliveries recorded for the messages of this session's last RECEIVE, read by that RECEIVE itself, in
-     * its transaction, after it took them: so they include those another node recorded before the rollback that put
-     * the messages back released their group (a reader that relied on its own cache of "this queue has no failed
-     * deliveries" could deliver such a message once more than {@code maxDeliveryAttempts}, and on SQL Server one
-     * rollback more than the queue's poison limit allows). On PostgreSQL a RECEIVE from a whole queue reads them with
-     * its statement's snapshot, which can miss a failure committed while the statement ran
-     * ({@code PortableSql.receiveNext}).
-     *
-     * @return the counts by {@link DeliveryLedger#key}, messages without any left out (empty: none, or nothing taken);
-     *         null when the RECEIVE did not read them (before the first RECEIVE; a backend or a RECEIVE that reads them
-     *         only when told, {@link #readAttemptsWithReceive}): the reader then asks the ledger
-     */
-    default java.util.Map<String, Integer> recordedAttempts() {
-        return null;
-    }
-
-    /**
-     * Whether this session's last RECEIVE may have taken the last messages of a group that has a priority: its reader
-     * then drops that priority ({@link DeliveryLedger#clearPriorityIfDrained}) even though no scan of its own saw it
-     * (set through the outbound connection or by another node since the scan).
-     *
-     * @return false only when the backend knows that the RECEIVE took nothing from a group with a priority (SQL
-     *         Server reads it with each message; H2 from the prioritised groups it tried first; PostgreSQL when its
-     *         statement left out the prioritised groups), or (PostgreSQL) that it left its group messages; true when
-     *         it may have, or when not known
-     */
-    default boolean mayHaveDrainedPrioritised() {
-        return true;
     }
 
     /**

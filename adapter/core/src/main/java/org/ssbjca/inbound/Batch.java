@@ -36,6 +36,10 @@ final class Batch {
      * failure path only, by {@link DeliverySteps#deliver}).
      */
     BrokerMessage failedOn;
+    /** Whether the RECEIVE took the last messages waiting in the queue ({@code Received#tookLast}). */
+    boolean tookLast;
+    /** Whether the RECEIVE may have drained a group with a priority ({@code Received#mayHaveDrainedPrioritised}). */
+    boolean mayHaveDrainedPrioritised;
 
     Batch(List<BrokerMessage> received) {
         this.received = received;

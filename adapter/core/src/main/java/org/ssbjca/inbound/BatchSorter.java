@@ -44,7 +44,7 @@ final class BatchSorter {
     /**
      * Sorts a batch: poison messages are dead-lettered here, in this transaction, and never reach the bean. Their
      * failed deliveries are those the RECEIVE read for the messages it took, in this transaction, after it took them
-     * ({@link BrokerSession#recordedAttempts}; the reader's session is told to, {@link
+     * ({@code attempts}; the reader's session is told to, {@link
      * BrokerSession#readAttemptsWithReceive}): so a failure another node recorded before its rollback released the
      * group counts here too (on PostgreSQL, one committed while the RECEIVE's statement ran may be missed: see
      * {@code PortableSql.receiveNext}). A session that did not read them leaves it to the ledger, in this transaction;
@@ -52,10 +52,10 @@ final class BatchSorter {
      * read the counts with a snapshot taken before that failure committed, and the message whose rollback followed
      * can be among those it took (with several readers on one node, once more than {@code maxDeliveryAttempts}).
      *
+     * @param attempts the counts the RECEIVE read ({@link org.ssbjca.backend.Received#recordedAttempts}), or null
      * @param failuresBeforeReceive {@link EndpointActivation#failuresRecorded} before the RECEIVE
      */
-    Batch prepare(List<BrokerMessage> messages, long failuresBeforeReceive) {
-        Map<String, Integer> attempts = connection.session().recordedAttempts();
+    Batch prepare(List<BrokerMessage> messages, Map<String, Integer> attempts, long failuresBeforeReceive) {
         if (attempts == null || activation.failuresRecorded() != failuresBeforeReceive) {
             attempts = ledger().attempts(messages);
         }

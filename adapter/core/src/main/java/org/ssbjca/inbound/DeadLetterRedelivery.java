@@ -21,8 +21,7 @@ final class DeadLetterRedelivery {
      * @throws Exception as {@link DeliveryMode#deliverOnce}
      */
     static boolean run(DeliverySteps steps, long deadLetterId) throws Exception {
-        EndpointActivation activation = steps.activation();
-        boolean local = !activation.transacted();
+        boolean local = !steps.transacted();
         if (local) {
             steps.beginLocal();
         }
@@ -32,7 +31,7 @@ final class DeadLetterRedelivery {
         long start = System.nanoTime();
         steps.beforeDelivery();
         try {
-            DeadLetter letter = steps.ledger().takeDeadLetter(activation.settings().queue(), deadLetterId);
+            DeadLetter letter = steps.takeDeadLetter(deadLetterId);
             if (letter != null) {
                 batch = Batch.forBean(List.of(letter.message()));
                 steps.metrics().redelivered.increment();

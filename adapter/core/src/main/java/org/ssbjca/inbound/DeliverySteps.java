@@ -15,6 +15,7 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.DeliveryLedger;
+import org.ssbjca.backend.Received;
 
 /**
  * The steps every delivery mode shares, for one reader's connection and endpoint: RECEIVE, sort the batch (set aside
@@ -25,9 +26,8 @@ import org.ssbjca.backend.DeliveryLedger;
  *
  * <p><b>How the reader learns the outcome.</b> The container, not the reader, commits a transacted delivery: the
  * reader sees the end of its own branch through {@code CompletionAwareXAResource}, whose completion callback (or a
- * local commit or rollback) leaves the outcome in {@link ReaderConnection#takeOutcome()}: true committed, false
- * rolled back, null when the reader's branch took no part. {@link #committed} is the one rule that turns the bean's
- * return and that outcome into "committed" for the counters.
+ * local commit or rollback) leaves the outcome in {@link ReaderConnection#takeOutcome()}. {@link #committed} is the
+ * one rule that turns the bean's return and that outcome into "committed" for the counters.
  *
  * <p><b>Why failures are counted on a second connection, before the rollback.</b> A failed delivery must be counted
  * (toward {@code maxDeliveryAttempts}) even though its transaction rolls back, so the count is written and committed
@@ -64,12 +64,6 @@ final class DeliverySteps {
     /** The delivery runs in the reader's local transaction, which the bean's verbs join when it has no JTA one. */
     private boolean localTransaction;
     /**
-     * Whether this transaction's RECEIVE may have drained a group with a priority that this activation's scans have
-     * not seen (set through the outbound connection, or by another node's scan, since the last scan): its priority is
-     * then dropped as a known one's is.
-     */
-    private boolean mayHaveDrainedPrioritised;
-    /**
      * {@link EndpointActivation#failuresRecorded} before this transaction's RECEIVE: a failure a reader of this
      * activation recorded after it may be missing from the counts the RECEIVE read ({@link BatchSorter#prepare}).
      */
@@ -90,15 +84,15 @@ final class DeliverySteps {
      * the delivery's work committed.
      *
      * @param ok whether the bean returned normally (and did not doom the transaction)
-     * @param outcome how the reader's connection saw its transaction end: true committed, false rolled back, null
-     *        when its branch took no part or never completed
+     * @param outcome how the reader's connection saw its transaction end
      * @param outcomeRequired whether the reader's transaction holds the delivery's work, so that only a committed
      *        outcome counts; false when the RECEIVE committed before the bean's call (then only a seen rollback
      *        of the bean's transaction makes it a failure)
      * @return whether the delivery counts as committed
      */
-    static boolean committed(boolean ok, Boolean outcome, boolean outcomeRequired) {
-        return ok && (outcome == null ? !outcomeRequired : outcome);
+    static boolean committed(boolean ok, TransactionOutcome outcome, boolean outcomeRequired) {
+        return ok && (outcome == TransactionOutcome.NOT_SEEN ? !outcomeRequired
+                : outcome == TransactionOutcome.COMMITTED);
     }
 
     /** Starts a local transaction on the reader's connection, which the bean's verbs join (it has no JTA one). */
@@ -116,7 +110,7 @@ final class DeliverySteps {
     }
 
     /** @return how the reader's last transaction ended, then forgets it (see {@link ReaderConnection#takeOutcome}) */
-    Boolean takeOutcome() {
+    TransactionOutcome takeOutcome() {
         return connection.takeOutcome();
     }
 
@@ -125,12 +119,37 @@ final class DeliverySteps {
         connection.setRollbackOnly();
     }
 
-    ReaderConnection connection() {
-        return connection;
+    /** @return whether the bean's listener method is transacted (the container's transaction) */
+    boolean transacted() {
+        return activation.transacted();
     }
 
-    EndpointActivation activation() {
-        return activation;
+    /** @return whether the bean takes a conversation group's batch in one call */
+    boolean batchListener() {
+        return activation.batchListener();
+    }
+
+    /**
+     * Runs work in a local transaction of the reader's connection, committed when it returns, rolled back when it
+     * throws ({@link ReaderConnection#inLocalTransaction}); the connection is in auto-commit afterwards.
+     */
+    void inLocalTransaction(ReaderConnection.LocalWork work) throws Exception {
+        connection.inLocalTransaction(work);
+    }
+
+    /** @return the dead letter taken out of the table in the turn's transaction, or null when it is not there */
+    org.ssbjca.backend.DeadLetter takeDeadLetter(long deadLetterId) {
+        return ledger().takeDeadLetter(settings.queue(), deadLetterId);
+    }
+
+    /** @return the timeout the transaction manager gave the reader's branch, in seconds, or 0 when none */
+    int branchTimeout() {
+        return connection.transactionTimeout();
+    }
+
+    /** @return whether {@link #branchTimeout} is the activation's cap rather than the transaction manager's */
+    boolean branchTimeoutCapped() {
+        return connection.transactionTimeoutCapped();
     }
 
     ActivationMetrics metrics() {
@@ -142,24 +161,29 @@ final class DeliverySteps {
     }
 
     /** Sorts a batch in the RECEIVE's transaction (see {@link BatchSorter}); poison messages never reach the bean. */
-    Batch prepare(List<BrokerMessage> messages) {
-        metrics.received.add(messages.size());
-        return sorter.prepare(messages, failuresBeforeReceive);
+    Batch prepare(Received received) {
+        metrics.received.add(received.messages().size());
+        return noted(sorter.prepare(received.messages(), received.recordedAttempts().orElse(null),
+                failuresBeforeReceive), received);
     }
 
     /** Sorts a receive-first batch and ends what must be ended (see {@link BatchSorter#setAside}). */
-    Batch setAside(List<BrokerMessage> received) {
-        return sorter.setAside(received);
+    Batch setAside(Received received) {
+        return noted(sorter.setAside(received.messages()), received);
+    }
+
+    /** Keeps with the batch what its RECEIVE learnt about the queue. */
+    private Batch noted(Batch batch, Received received) {
+        batch.tookLast = received.tookLast();
+        batch.mayHaveDrainedPrioritised = settings.priorityEnabled() && received.mayHaveDrainedPrioritised();
+        return batch;
     }
 
     /**
      * RECEIVE in the turn's transaction: the container's (if anything of the turn fails, XaDelivery votes to roll
-     * back) or the reader's local one (the caller rolls back). Notes whether it may have drained a prioritised group
-     * (the backend says so: on SQL Server a message's group has a priority; on PostgreSQL the statement tried the
-     * prioritised groups and left its group without messages; on H2 its group was one of the prioritised), read now,
-     * before the bean's own verbs run on the same session.
+     * back) or the reader's local one (the caller rolls back).
      */
-    List<BrokerMessage> receive() {
+    Received receive() {
         return receive(settings.waitTimeout());
     }
 
@@ -168,13 +192,24 @@ final class DeliverySteps {
      *
      * @param wait how long the RECEIVE may wait for messages: {@code waitTimeout}, or less
      */
-    List<BrokerMessage> receive(Duration wait) {
+    Received receive(Duration wait) {
         failuresBeforeReceive = activation.failuresRecorded();
-        List<BrokerMessage> messages = connection.session().receive(request(wait), settings.priorityEnabled(),
-                settings.redelivery().holds());
-        mayHaveDrainedPrioritised = settings.priorityEnabled() && !messages.isEmpty()
-                && connection.session().mayHaveDrainedPrioritised();
-        return messages;
+        return connection.session().receive(request(wait), settings.priorityEnabled(), settings.redelivery().holds());
+    }
+
+    /** @return how long a RECEIVE waits when the queue is empty ({@code waitTimeout}) */
+    Duration waitTimeout() {
+        return settings.waitTimeout();
+    }
+
+    /** @return the activation's name, as its logs give it */
+    String activationName() {
+        return activation.name();
+    }
+
+    /** See {@link FailureReports#waitFiguresChanged}. */
+    boolean waitFiguresChanged(long waitMillis, int branchTimeoutSeconds, boolean capped) {
+        return activation.reports().waitFiguresChanged(waitMillis, branchTimeoutSeconds, capped);
     }
 
     void endLocal(boolean commit) throws java.sql.SQLException {
@@ -187,13 +222,27 @@ final class DeliverySteps {
 
     /**
      * A full batch means the group may hold more: wake the readers waiting on the queue now that its lock is
-     * released, instead of leaving them to their next fallback look; unless the backend knows that the RECEIVE took
-     * the last messages waiting ({@link org.ssbjca.backend.BrokerSession#mayHaveLeftMore}).
+     * released, instead of leaving them to their next fallback look; unless the RECEIVE took the last messages
+     * waiting ({@link Received#tookLast}) and its transaction committed.
+     *
+     * @param committed whether the RECEIVE's transaction committed
      */
-    void wakeOthersIfMoreWait(List<BrokerMessage> messages) {
-        if (messages.size() >= settings.batchSize() && connection.session().mayHaveLeftMore()) {
+    void wakeOthersIfMoreWait(Batch batch, boolean committed) {
+        if (othersMayFindMore(batch.received.size(), settings.batchSize(), batch.tookLast, committed)) {
             activation.database().broker().signals().handOff(settings.queue());
         }
+    }
+
+    /**
+     * @param taken how many messages the RECEIVE took
+     * @param batchSize its TOP
+     * @param tookLast {@link Received#tookLast}
+     * @param committed whether its transaction committed (a rollback puts the messages back)
+     * @return whether another reader may find messages now: the RECEIVE took a full batch, and it is not known to have
+     *     taken, committed, the last ones waiting
+     */
+    static boolean othersMayFindMore(int taken, int batchSize, boolean tookLast, boolean committed) {
+        return taken >= batchSize && !(committed && tookLast);
     }
 
     private ReceiveRequest request(Duration wait) {
@@ -270,11 +319,11 @@ final class DeliverySteps {
 
     /**
      * Drops the batch's group's priority if the group has no message left: one its scans know, or one the RECEIVE
-     * may have drained unseen ({@link #receive}), or one a priority request in the batch may have set (another
-     * node's scan may have recorded it while this one believed the queue without priorities).
+     * may have drained unseen ({@link Received#mayHaveDrainedPrioritised}), or one a priority request in the batch
+     * may have set (another node's scan may have recorded it while this one believed the queue without priorities).
      */
     void dropPriorityIfDrained(Batch batch) {
-        if (settings.priorityEnabled() && (mayHaveDrainedPrioritised || batch.priorityRequests > 0
+        if (settings.priorityEnabled() && (batch.mayHaveDrainedPrioritised || batch.priorityRequests > 0
                 || activation.priorities().hasPriority(batch.group()))) {
             ledger().clearPriorityIfDrained(settings.queue(), batch.group());
         }
@@ -284,14 +333,14 @@ final class DeliverySteps {
      * Counts the outcome. A rollback nobody saw coming (the commit failed) still counts a failed delivery for each
      * message the bean saw, now that the branch is over ({@link #recordFailures}, unless it already ran).
      */
-    void finish(Batch batch, boolean ok, long start, Boolean outcome) throws Exception {
+    void finish(Batch batch, boolean ok, long start, TransactionOutcome outcome) throws Exception {
         if (batch == null) {
             return;
         }
-        wakeOthersIfMoreWait(batch.received);
+        wakeOthersIfMoreWait(batch, outcome == TransactionOutcome.COMMITTED);
         boolean committed = committed(ok, outcome, true);
         count(batch, committed, start);
-        if (!committed && Boolean.FALSE.equals(outcome)) {
+        if (!committed && outcome == TransactionOutcome.ROLLED_BACK) {
             record(batch, LOCK_WAIT_AFTER_ROLLBACK_MILLIS);
         }
     }

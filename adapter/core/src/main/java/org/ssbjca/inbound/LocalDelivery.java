@@ -1,7 +1,6 @@
 package org.ssbjca.inbound;
 
-import java.util.List;
-import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.backend.Received;
 
 /**
  * A bean whose listener method is not transacted: a local transaction of the reader's connection around RECEIVE and
@@ -17,7 +16,7 @@ final class LocalDelivery implements DeliveryMode {
         long start = 0;
         Throwable failure = null;
         try {
-            List<BrokerMessage> messages = steps.receive();
+            Received messages = steps.receive();
             if (!messages.isEmpty()) {
                 start = System.nanoTime();
                 batch = steps.prepare(messages);

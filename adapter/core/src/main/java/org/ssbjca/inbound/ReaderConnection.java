@@ -27,7 +27,7 @@ final class ReaderConnection implements AutoCloseable {
     private static final long BOOKKEEPING_IDLE_CHECK_NANOS = 1_000_000_000L;
     /** How long a connection may take to say whether it is still alive. */
     private static final int ALIVE_CHECK_SECONDS = 2;
-    private volatile Boolean lastOutcome;
+    private volatile TransactionOutcome lastOutcome = TransactionOutcome.NOT_SEEN;
     private final boolean timeoutIgnored;
 
     private ReaderConnection(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
@@ -40,7 +40,7 @@ final class ReaderConnection implements AutoCloseable {
             // held back (a reply's BEGIN DIALOG) before it ends
             session.deferWrites();
             completion = new CompletionAwareXAResource(xa.getXAResource(), session::flush, committed -> {
-                lastOutcome = committed;
+                lastOutcome = committed ? TransactionOutcome.COMMITTED : TransactionOutcome.ROLLED_BACK;
                 session.afterCompletion(committed);
             });
             enlisted = database.enlistable(database.broker().xaResource(completion));
@@ -111,16 +111,16 @@ final class ReaderConnection implements AutoCloseable {
         completion.setRollbackOnly();
     }
 
-    /** @return how the last transaction of this connection ended (true: committed), then forgets it */
-    Boolean takeOutcome() {
-        Boolean o = lastOutcome;
-        lastOutcome = null;
+    /** @return how the last transaction of this connection ended, then forgets it (the next take is NOT_SEEN) */
+    TransactionOutcome takeOutcome() {
+        TransactionOutcome o = lastOutcome;
+        lastOutcome = TransactionOutcome.NOT_SEEN;
         return o;
     }
 
     /**
      * Commits the local transaction, what the session held back written first; one whose commit (or that writing)
-     * fails is rolled back (and its outcome is false).
+     * fails is rolled back (and its outcome is ROLLED_BACK).
      */
     void commitLocal() throws SQLException {
         try {
@@ -138,7 +138,7 @@ final class ReaderConnection implements AutoCloseable {
             }
             throw e;
         }
-        lastOutcome = Boolean.TRUE;
+        lastOutcome = TransactionOutcome.COMMITTED;
         session.afterCompletion(true);
     }
 
@@ -179,7 +179,7 @@ final class ReaderConnection implements AutoCloseable {
         try {
             connection.rollback();
         } finally {
-            lastOutcome = Boolean.FALSE;
+            lastOutcome = TransactionOutcome.ROLLED_BACK;
             session.afterCompletion(false);
         }
     }

@@ -3,6 +3,7 @@ package org.ssbjca.inbound;
 import java.util.ArrayList;
 import java.util.List;
 import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.backend.Received;
 import org.ssbjca.support.AdapterLog;
 
 /**
@@ -18,32 +19,23 @@ final class ReceiveFirstDelivery implements DeliveryMode {
 
     @Override
     public void deliverOnce(DeliverySteps steps) throws Exception {
-        ReaderConnection connection = steps.connection();
-        connection.connection().setAutoCommit(false);
-        List<BrokerMessage> received;
-        Batch sorted;
-        try {
-            received = steps.receive();
-            sorted = steps.setAside(received);
+        Batch[] taken = new Batch[1];
+        // rolled back on an Error too; auto-commit on afterwards, so that what runs after the delivery on this
+        // connection without a container transaction (dropping a drained group's priority) commits at once
+        steps.inLocalTransaction(() -> {
+            Received received = steps.receive();
+            taken[0] = steps.setAside(received);
             if (!received.isEmpty()) {
                 // here, not only after a delivery: a batch with nothing for the bean (a priority request, an
                 // EndDialog, a dead letter) may be the one that drains the group
-                steps.dropPriorityIfDrained(sorted);
+                steps.dropPriorityIfDrained(taken[0]);
             }
-            connection.commitLocal();
-        } catch (RuntimeException | Error e) {
-            // an Error too: turning auto-commit back on below would commit the RECEIVE, its messages unseen
-            connection.rollbackLocal();
-            throw e;
-        } finally {
-            // What runs after the delivery on this connection without a container transaction (dropping a drained
-            // group's priority) commits at once, instead of in a transaction left open until the next turn.
-            connection.connection().setAutoCommit(true);
-        }
-        steps.metrics().received.add(received.size());
+        });
+        Batch sorted = taken[0];
+        steps.metrics().received.add(sorted.received.size());
         try {
             steps.countSetAside(sorted); // says what was set aside (a JMX listener's Error comes through here)
-            steps.wakeOthersIfMoreWait(received);
+            steps.wakeOthersIfMoreWait(sorted, true);
         } catch (RuntimeException | Error e) {
             lost(steps, List.of(sorted.application));
             throw e;
@@ -53,7 +45,7 @@ final class ReceiveFirstDelivery implements DeliveryMode {
             return;
         }
         List<List<BrokerMessage>> deliveries = new ArrayList<>();
-        if (steps.activation().batchListener()) {
+        if (steps.batchListener()) {
             deliveries.add(messages);
         } else {
             messages.forEach(m -> deliveries.add(List.of(m)));

@@ -226,12 +226,12 @@ final class TableReader implements Reader {
         if (broken != null) {
             ending = first(broken, ending);
         }
-        Boolean outcome = connection.takeOutcome();
-        if (ending != null && broken == null && failure == null && Boolean.FALSE.equals(outcome)
+        TransactionOutcome outcome = connection.takeOutcome();
+        if (ending != null && broken == null && failure == null && outcome == TransactionOutcome.ROLLED_BACK
                 && (lostLease != null || heldTaken != null)) {
             ending = null; // the container's commit refused the rollback the adapter asked for: nothing more
         }
-        if (ending != null && outcome == null) {
+        if (ending != null && outcome == TransactionOutcome.NOT_SEEN) {
             // how the transaction ended is not known (it may have committed): no books, the reader's failure path
             held.counted(counting);
             if (failure != null && failure != ending) {
@@ -239,7 +239,7 @@ final class TableReader implements Reader {
             }
             throw ending;
         }
-        boolean committed = ok && !Boolean.FALSE.equals(outcome);
+        boolean committed = ok && outcome != TransactionOutcome.ROLLED_BACK;
         if (heldTaken != null) {
             LOG.heldRowsGivenBack(name, heldTaken.size(), heldTaken.get(0));
         }

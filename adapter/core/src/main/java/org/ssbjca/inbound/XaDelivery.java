@@ -1,8 +1,7 @@
 package org.ssbjca.inbound;
 
 import java.time.Duration;
-import java.util.List;
-import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.backend.Received;
 import org.ssbjca.support.AdapterLog;
 
 /**
@@ -41,19 +40,17 @@ final class XaDelivery implements DeliveryMode {
      * fields more than before, and the figures it saw ({@link FailureReports#waitFiguresChanged}).
      */
     private static Duration receiveWait(DeliverySteps steps) {
-        Duration wait = steps.activation().settings().waitTimeout();
-        ReaderConnection connection = steps.connection();
-        int seconds = connection.transactionTimeout();
+        Duration wait = steps.waitTimeout();
+        int seconds = steps.branchTimeout();
         boolean over = seconds > 0 && wait.toMillis() > longestWaitMillis(seconds);
-        boolean capped = seconds > 0 && connection.transactionTimeoutCapped();
-        EndpointActivation activation = steps.activation();
+        boolean capped = seconds > 0 && steps.branchTimeoutCapped();
         // the figures noted in range too, so that a wait set back over the limit is said again
-        if (activation.reports().waitFiguresChanged(wait.toMillis(), seconds, capped) && over) {
+        if (steps.waitFiguresChanged(wait.toMillis(), seconds, capped) && over) {
             if (capped) {
-                LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, CAP,
+                LOG.waitOverTransactionTimeout(steps.activationName(), wait.toMillis(), seconds, CAP,
                         "SQL Server, which aborts the branch", longestWaitMillis(seconds), CAP_FIX);
             } else {
-                LOG.waitOverTransactionTimeout(activation.name(), wait.toMillis(), seconds, MANAGERS,
+                LOG.waitOverTransactionTimeout(steps.activationName(), wait.toMillis(), seconds, MANAGERS,
                         "the transaction manager (ARJUNA012117)", longestWaitMillis(seconds), MANAGERS_FIX);
             }
         }
@@ -68,7 +65,7 @@ final class XaDelivery implements DeliveryMode {
         Throwable failure = null;
         steps.beforeDelivery();
         try {
-            List<BrokerMessage> messages = steps.receive(receiveWait(steps));
+            Received messages = steps.receive(receiveWait(steps));
             if (!messages.isEmpty()) {
                 start = System.nanoTime();
                 batch = steps.prepare(messages);

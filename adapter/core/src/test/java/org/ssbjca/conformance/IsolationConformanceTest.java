@@ -40,7 +40,7 @@ class IsolationConformanceTest {
             try (Statement st = tx.connection().createStatement()) {
                 st.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE;");
             }
-            List<BrokerMessage> m = tx.session().receive(ReceiveRequest.from(o.targetQueue), true, true);
+            List<BrokerMessage> m = tx.session().receive(ReceiveRequest.from(o.targetQueue), true, true).messages();
             assertEquals("prioritised", m.get(0).bodyAsText());
             db.broker().ledger(tx.connection()).priorities(o.targetQueue);
             assertEquals(4, isolation(tx.connection()), "the session is at SERIALIZABLE again (4)");

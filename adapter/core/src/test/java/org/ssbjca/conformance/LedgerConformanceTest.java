@@ -86,13 +86,14 @@ class LedgerConformanceTest {
             ReceiveRequest any = ReceiveRequest.from(o.targetQueue).top(10);
             assertEquals(failedA0, recorded(reader, s -> s.receive(any, true, true), 2),
                     "the whole queue's first group");
-            assertEquals(Map.of(DeliveryLedger.key(ofB.get(0)), 1), recorded(reader,
-                    s -> s.receive(any.conversation(Conversation.ofHandle(ofB.get(0).conversationHandle()))), 1),
+            assertEquals(Map.of(DeliveryLedger.key(ofB.get(0)), 1), recorded(reader, s -> s.receive(
+                    any.conversation(Conversation.ofHandle(ofB.get(0).conversationHandle())), true, false), 1),
                     "one conversation");
             assertEquals(failedA0, recorded(reader,
-                    s -> s.receive(any.conversationGroup(ofA.get(0).conversationGroupId())), 2), "one group");
+                    s -> s.receive(any.conversationGroup(ofA.get(0).conversationGroupId()), true, false), 2),
+                    "one group");
             assertEquals(Map.of(), recorded(reader,
-                    s -> s.receive(ReceiveRequest.from(o.initiatorQueue).timeout(Duration.ZERO)), 0),
+                    s -> s.receive(ReceiveRequest.from(o.initiatorQueue).timeout(Duration.ZERO), true, false), 0),
                     "an empty RECEIVE: none");
         }
     }
@@ -101,10 +102,11 @@ class LedgerConformanceTest {
      * @return the failed deliveries the session reports for a RECEIVE, read in its transaction, which then rolls back
      */
     private static Map<String, Integer> recorded(Db.Reader reader,
-            java.util.function.Function<BrokerSession, List<BrokerMessage>> receive, int expectedMessages) {
+            java.util.function.Function<BrokerSession, org.ssbjca.backend.Received> receive, int expectedMessages) {
         return reader.rollback(s -> {
-            assertEquals(expectedMessages, receive.apply(s).size(), "messages taken");
-            return s.recordedAttempts();
+            org.ssbjca.backend.Received received = receive.apply(s);
+            assertEquals(expectedMessages, received.messages().size(), "messages taken");
+            return received.recordedAttempts().orElse(null);
         });
     }
 
@@ -533,7 +535,7 @@ class LedgerConformanceTest {
         ReceiveRequest any = ReceiveRequest.from(o.targetQueue).top(10);
         BrokerMessage first;
         try (Db.Tx delivery = db.begin()) {
-            first = delivery.session().receive(any, true, true).get(0);
+            first = delivery.session().receive(any, true, true).messages().get(0);
             delivery.rollback();
         }
         assertEquals("held 1", text(first));
@@ -546,20 +548,20 @@ class LedgerConformanceTest {
         });
 
         try (Db.Tx peek = db.begin()) {
-            List<BrokerMessage> plain = peek.session().receive(any, true, false);
+            List<BrokerMessage> plain = peek.session().receive(any, true, false).messages();
             assertEquals(first.conversationGroupId(), plain.get(0).conversationGroupId(),
                     "a RECEIVE that does not skip held groups takes it");
             peek.rollback();
         }
-        List<BrokerMessage> others = db.tx(s -> s.receive(any, true, true));
+        List<BrokerMessage> others = db.tx(s -> s.receive(any, true, true).messages());
         assertEquals(List.of("other"), others.stream().map(LedgerConformanceTest::text).toList(),
                 "a reader takes the other group");
-        assertEquals(List.of(), db.tx(s -> s.receive(any.timeout(Duration.ofMillis(200)), true, true)),
+        assertEquals(List.of(), db.tx(s -> s.receive(any.timeout(Duration.ofMillis(200)), true, true).messages()),
                 "nothing for a reader while the group is held");
 
         List<BrokerMessage> again = await("the held group, once its hold ended").atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> db.tx(s -> s.receive(any, true, true)), got -> !got.isEmpty());
+                .until(() -> db.tx(s -> s.receive(any, true, true).messages()), got -> !got.isEmpty());
         long heldMillis = (System.nanoTime() - heldSince) / 1_000_000;
         assertTrue(heldMillis >= 4_900, "held for " + heldMillis + " ms");
         assertEquals(List.of("held 1", "held 2"), again.stream().map(LedgerConformanceTest::text).toList(),
@@ -571,7 +573,7 @@ class LedgerConformanceTest {
             return null;
         });
         db.run(s -> s.send(held.handle(), o.request, bytes("held 3")));
-        assertEquals(List.of("held 3"), db.tx(s -> s.receive(any, true, true)).stream()
+        assertEquals(List.of("held 3"), db.tx(s -> s.receive(any, true, true).messages()).stream()
                 .map(LedgerConformanceTest::text).toList(), "clearing the attempts ended the hold");
     }
 

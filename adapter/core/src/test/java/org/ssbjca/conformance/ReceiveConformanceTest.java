@@ -261,7 +261,7 @@ class ReceiveConformanceTest {
         fiveGroupsThreePrioritised(db, o);
         List<String> order = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            order.addAll(texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue), false, false))));
+            order.addAll(texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue), false, false).messages())));
         }
         assertEquals(List.of("c0", "c1", "c2", "c3", "c4"), order, "round-robin order, priorities ignored");
     }

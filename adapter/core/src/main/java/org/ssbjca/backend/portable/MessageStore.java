@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
@@ -18,6 +19,7 @@ import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
+import org.ssbjca.backend.Received;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
 
@@ -36,14 +38,8 @@ final class MessageStore {
     private final TouchedQueues touchedQueues;
     /** Groups whose turn is checked once this transaction committed ({@link PortableSql#unparkGroups}). */
     private final java.util.Set<UUID> groupsToCheck = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Whether the last {@link #receiveOnce} took the last messages waiting for a reader (only known on PostgreSQL). */
-    private boolean tookLast;
-    /** See {@link #mayHaveDrainedPrioritised}. */
-    private boolean mayHaveDrainedPrioritised;
     /** See {@link #readAttemptsWithReceive}. */
     private boolean readsAttempts;
-    /** See {@link #recordedAttempts}. */
-    private Map<String, Integer> recordedAttempts = Map.of();
 
     MessageStore(PortableBroker broker, Statements statements, TouchedQueues touchedQueues) {
         this.broker = broker;
@@ -164,28 +160,27 @@ final class MessageStore {
      * @param priorities whether an unfiltered RECEIVE tries prioritised groups first (false: a reader told to ignore
      *     them takes the groups in round-robin order)
      * @param skipHeld whether an unfiltered RECEIVE skips groups held by a redelivery delay
-     * @return the messages
+     * @return what it took: {@link Received#tookLast} known only from {@link PortableSql#receiveNext};
+     *     {@link Received#mayHaveDrainedPrioritised} true for a RECEIVE of one conversation or group, else whether
+     *     its group may have been one of the prioritised
      */
-    List<BrokerMessage> receiveOnce(ReceiveRequest r, boolean priorities, boolean skipHeld) {
-        tookLast = false;
-        mayHaveDrainedPrioritised = true;
-        recordedAttempts = Map.of();
+    Received receiveOnce(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         try {
             if (r.conversationHandle() != null) {
                 UUID group = st.first(sql.endpointGroup, rs -> Jdbc.uuid(rs, "conversation_group_id"),
                         r.conversationHandle());
                 if (group == null || !st.exists(sql.tryLockGroup, group)) {
-                    return List.of();
+                    return Received.NOTHING;
                 }
                 heldUntilCommit(group);
-                return take(group, sql.messagesOfConversation, r.conversationHandle(), r.top());
+                return take(group, sql.messagesOfConversation, r.conversationHandle(), r.top(), true);
             }
             if (r.conversationGroupId() != null) {
                 if (!st.exists(sql.tryLockGroup, r.conversationGroupId())) {
-                    return List.of();
+                    return Received.NOTHING;
                 }
                 heldUntilCommit(r.conversationGroupId());
-                return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top());
+                return take(r.conversationGroupId(), sql.messagesOfGroup, r.conversationGroupId(), r.top(), true);
             }
             Instant heldAt = skipHeld ? broker.now() : NO_HOLDS;
             if (checksEnabled(r)) {
@@ -193,17 +188,16 @@ final class MessageStore {
             }
             List<UUID> prioritised = prioritisedCandidates(r.queue(), heldAt, priorities);
             for (UUID group : candidates(r.queue(), heldAt, prioritised)) {
+                // a full page of prioritised groups may have left this one's priority out
+                boolean mayHaveDrained = prioritised.contains(group) || prioritised.size() >= CANDIDATE_PAGE;
                 if (st.exists(sql.tryLockGroup, group)) {
-                    List<BrokerMessage> batch = take(group, sql.messagesOfGroup, group, r.top());
+                    Received batch = take(group, sql.messagesOfGroup, group, r.top(), mayHaveDrained);
                     if (!batch.isEmpty()) {
-                        // a full page of prioritised groups may have left this one's priority out
-                        mayHaveDrainedPrioritised = prioritised.contains(group) || prioritised.size() >= CANDIDATE_PAGE;
                         return batch;
                     }
                 }
             }
-            mayHaveDrainedPrioritised = false;
-            return List.of();
+            return Received.NOTHING;
         } catch (SQLException e) {
             throw PortableSession.failure("RECEIVE from queue '" + r.queue() + "'", e);
         }
@@ -263,7 +257,7 @@ final class MessageStore {
      *     statement without the holds' check)
      * @param prioritised whether the statement tries prioritised groups first
      */
-    private List<BrokerMessage> takeNext(String queue, int top, Instant heldAt, boolean prioritised)
+    private Received takeNext(String queue, int top, Instant heldAt, boolean prioritised)
             throws SQLException {
         boolean[] parked = {false};
         boolean[] last = {false};
@@ -299,56 +293,27 @@ final class MessageStore {
                 break;
             }
             if (run == RECEIVE_AGAIN) {
-                return List.of();
+                return Received.NOTHING;
             }
         }
-        tookLast = last[0];
-        mayHaveDrainedPrioritised = prioritised && parked[0];
-        recordedAttempts = attempts;
+        if (batch.isEmpty()) {
+            return Received.NOTHING;
+        }
         if (parked[0]) {
             // a SEND that committed while this RECEIVE held the group did not see it parked: checked after the commit
             groupsToCheck.add(batch.get(0).conversationGroupId());
         }
-        return batch.isEmpty() ? batch : Collections.unmodifiableList(batch);
-    }
-
-    /**
-     * @return whether the last {@link #receiveOnce} took messages and, when its statement ran, left none waiting for a
-     *         reader in its queue ({@link PortableSql#receiveNext}'s {@code took_last}); false when not known (H2, a
-     *         RECEIVE of one conversation or group)
-     */
-    boolean tookLast() {
-        return tookLast;
-    }
-
-    /**
-     * @return whether the last {@link #receiveOnce} may have taken the last messages of a group with a priority: on
-     *         PostgreSQL, its statement tried the prioritised groups first and left its group without messages
-     *         (parked); on H2, the group it took was one of the prioritised groups with messages it read first (or
-     *         that page was full); true for a RECEIVE of one conversation or group
-     */
-    boolean mayHaveDrainedPrioritised() {
-        return mayHaveDrainedPrioritised;
+        return new Received(Collections.unmodifiableList(batch), Optional.of(attempts), last[0],
+                prioritised && parked[0]);
     }
 
     /**
      * Makes every later {@link #receiveOnce} read the failed deliveries recorded for the messages it takes
-     * ({@link #recordedAttempts}): the statement of a RECEIVE from a whole queue on PostgreSQL reads them always; the
-     * others then run one statement more after the take ({@link PortableSql#attemptsOfMessages}).
+     * ({@link Received#recordedAttempts}): the statement of a RECEIVE from a whole queue on PostgreSQL reads them
+     * always; the others then run one statement more after the take ({@link PortableSql#attemptsOfMessages}).
      */
     void readAttemptsWithReceive() {
         readsAttempts = true;
-    }
-
-    /**
-     * @return the failed deliveries recorded for the messages the last {@link #receiveOnce} took, by
-     *         {@link DeliveryLedger#key}, read in its transaction after it took them (on PostgreSQL, a RECEIVE from a
-     *         whole queue, by its statement, with the statement's snapshot: {@link PortableSql#receiveNext}); empty
-     *         when it took none; null when it did not read them (a RECEIVE of one conversation or group, or on H2,
-     *         unless {@link #readAttemptsWithReceive})
-     */
-    Map<String, Integer> recordedAttempts() {
-        return recordedAttempts;
     }
 
     /** GET CONVERSATION GROUP: locks the next group that has messages, or returns null. */
@@ -388,10 +353,11 @@ final class MessageStore {
                 heldAt, CANDIDATE_PAGE) : List.of();
     }
 
-    private List<BrokerMessage> take(UUID group, String query, UUID key, int top) throws SQLException {
+    /** @param mayHaveDrained whether the group may have a priority ({@link Received#mayHaveDrainedPrioritised}) */
+    private Received take(UUID group, String query, UUID key, int top, boolean mayHaveDrained) throws SQLException {
         List<BrokerMessage> batch = st.list(query, MessageStore::readMessage, key, top);
         if (batch.isEmpty()) {
-            return batch;
+            return Received.NOTHING;
         }
         Long[] orders = new Long[batch.size()];
         for (int i = 0; i < orders.length; i++) {
@@ -409,8 +375,9 @@ final class MessageStore {
         } else {
             st.update(sql.nextTurn, group);
         }
-        recordedAttempts = readsAttempts ? PortableLedger.attempts(sql, c, batch, st::list) : null;
-        return Collections.unmodifiableList(batch);
+        Optional<Map<String, Integer>> attempts = readsAttempts
+                ? Optional.of(PortableLedger.attempts(sql, c, batch, st::list)) : Optional.empty();
+        return new Received(Collections.unmodifiableList(batch), attempts, false, mayHaveDrained);
     }
 
     private static BrokerMessage readMessage(ResultSet rs) throws SQLException {

@@ -18,6 +18,7 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.GroupPresence;
+import org.ssbjca.backend.Received;
 import org.ssbjca.backend.Statements;
 import org.ssbjca.backend.TouchedQueues;
 import org.ssbjca.support.AdapterLog;
@@ -47,15 +48,6 @@ final class PortableSession implements BrokerSession {
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
     private final AtomicBoolean woken = new AtomicBoolean();
-    /**
-     * Whether this session's last RECEIVE took the last messages waiting for a reader in its queue ({@link
-     * MessageStore#tookLast}); {@link #drainedKnown} once its transaction committed (a rollback puts the messages
-     * back). Volatile: a transaction manager may complete the transaction on a thread of its own.
-     */
-    private volatile boolean tookLast;
-    private volatile boolean drainedKnown;
-    /** See {@link #recordedAttempts}; null until a RECEIVE returned. */
-    private Map<String, Integer> recordedAttempts;
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
@@ -214,31 +206,14 @@ final class PortableSession implements BrokerSession {
     }
 
     @Override
-    public List<BrokerMessage> receive(ReceiveRequest request) {
-        return receive(request, true, false);
-    }
-
-    @Override
-    public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
+    public Received receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
         settle();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        tookLast = false;
-        drainedKnown = false;
-        recordedAttempts = Map.of(); // a wait that ends before a look took nothing
-        List<BrokerMessage> got = broker.waiting().await(request.queue(), request.timeout(),
+        Received got = broker.waiting().await(request.queue(), request.timeout(),
                 MessageStore.wholeQueue(request), this::waitEnds, this::waitEnding,
                 () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
-        return got == null ? List.of() : got;
-    }
-
-    /**
-     * @return false when this session's last RECEIVE, committed, took the last messages that were waiting for a
-     *         reader in its queue (PostgreSQL); true otherwise
-     */
-    @Override
-    public boolean mayHaveLeftMore() {
-        return !drainedKnown;
+        return got == null ? Received.NOTHING : got;
     }
 
     /**
@@ -251,32 +226,18 @@ final class PortableSession implements BrokerSession {
         messages.readAttemptsWithReceive();
     }
 
-    /** See {@link MessageStore#recordedAttempts}. */
-    @Override
-    public Map<String, Integer> recordedAttempts() {
-        return recordedAttempts;
-    }
-
-    /** See {@link MessageStore#mayHaveDrainedPrioritised}. */
-    @Override
-    public boolean mayHaveDrainedPrioritised() {
-        return messages.mayHaveDrainedPrioritised();
-    }
-
     /**
      * One look of a RECEIVE's wait: the batch, or null when there was nothing. Housekeeping runs after the RECEIVE,
      * so that a message found is not held back by it ({@link Housekeeping}).
      */
-    private List<BrokerMessage> lookOnce(ReceiveRequest request, boolean priorities, boolean skipHeld,
+    private Received lookOnce(ReceiveRequest request, boolean priorities, boolean skipHeld,
             boolean checkedByReceive) {
         if (!checkedByReceive) {
             messages.requireEnabled(request.queue());
         }
         ReceiveEvent event = FlightEvents.begun(new ReceiveEvent());
-        List<BrokerMessage> batch = messages.receiveOnce(request, priorities, skipHeld);
-        ReceiveEvent.finish(event, request.queue(), batch.size());
-        tookLast = messages.tookLast();
-        recordedAttempts = messages.recordedAttempts();
+        Received batch = messages.receiveOnce(request, priorities, skipHeld);
+        ReceiveEvent.finish(event, request.queue(), batch.messages().size());
         broker.housekeeping().runIfDue(this, !batch.isEmpty());
         if (batch.isEmpty() && checkedByReceive) {
             messages.requireEnabled(request.queue());
@@ -368,8 +329,6 @@ final class PortableSession implements BrokerSession {
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
         prioritiesSet.completed(committed);
-        drainedKnown = committed && tookLast;
-        tookLast = false;
         if (committed) {
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);

@@ -18,6 +18,7 @@ import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.ReceiveCancelledException;
+import org.ssbjca.backend.Received;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 
 /**
@@ -59,12 +60,6 @@ final class Receiver {
     private final GroupPresence presence;
     private final GroupPresence holds;
     private final CancellableStatement waiting = new CancellableStatement();
-    /** See {@link #mayHaveDrainedPrioritised}. */
-    private boolean prioritisedFound;
-    /** Whether this RECEIVE ran a RECEIVE of a single group ({@link #receiveFirstFree}) in its transaction. */
-    private boolean groupsTried;
-    /** See {@link #recordedAttempts}; null until a RECEIVE returned. */
-    private Map<String, Integer> recordedAttempts;
 
     Receiver(Connection c, GroupPresence presence, GroupPresence holds) {
         this.c = c;
@@ -84,44 +79,57 @@ final class Receiver {
      * @param r the request
      * @param priorities whether the adapter's prioritised groups are tried first
      * @param skipHeld whether the groups a redelivery delay holds are left out
-     * @return the messages received; empty when none came in time, or when a wake or stop ended the wait before the
-     *         RECEIVE took any
+     * @return what it took; nothing when none came in time, or when a wake or stop ended the wait before the RECEIVE
+     *         took any
      * @throws ReceiveCancelledException when a wake or stop reached the RECEIVE once its result had begun, or the
      *         query timeout ended a prioritised attempt: it may have taken messages that it did not return, and the
      *         transaction must roll back
      * @throws BrokerException any other failure, translated ({@link SqlServerErrors})
      */
-    List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
-        recordedAttempts = new HashMap<>();
-        prioritisedFound = false;
+    Received receive(ReceiveRequest r, boolean priorities, boolean skipHeld) {
         if (waiting.isClosed()) {
-            return List.of();
+            return Received.NOTHING;
         }
+        Tally tally = new Tally();
+        List<BrokerMessage> messages = receive(r, priorities, skipHeld, tally);
+        return new Received(messages, Optional.of(tally.attempts), false, tally.prioritised);
+    }
+
+    /** What the rows of one RECEIVE said besides the messages ({@link TSql#SELECT_RECEIVED}). */
+    private static final class Tally {
+        final Map<String, Integer> attempts = new HashMap<>();
+        /** Whether a message taken belongs to a group with a priority. */
+        boolean prioritised;
+        /** Whether a RECEIVE of a single group ({@link #receiveFirstFree}) ran in the transaction. */
+        boolean groupsTried;
+    }
+
+    private List<BrokerMessage> receive(ReceiveRequest r, boolean priorities, boolean skipHeld, Tally tally) {
         QueueName queue = SqlServerNames.queue(r.queue());
         String what = "RECEIVE from queue " + queue;
         try {
             if (r.conversationHandle() != null) {
-                return receiveFiltered(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()));
+                return receiveFiltered(queue, TSql.Filter.CONVERSATION, r, Batches.text(r.conversationHandle()),
+                        tally);
             }
             if (r.conversationGroupId() != null) {
                 return receiveFiltered(queue, TSql.Filter.CONVERSATION_GROUP, r,
-                        Batches.text(r.conversationGroupId()));
+                        Batches.text(r.conversationGroupId()), tally);
             }
             if (skipHeld && holds.mayHave(queue.quoted()) && hasHolds(queue, r.queue())) {
-                return receiveUnheld(queue, r, priorities);
+                return receiveUnheld(queue, r, priorities, tally);
             }
-            groupsTried = false;
             if (priorities && presence.mayHave(queue.quoted())) {
-                List<BrokerMessage> prioritised = receivePrioritised(queue, r.top());
+                List<BrokerMessage> prioritised = receivePrioritised(queue, r.top(), tally);
                 if (!prioritised.isEmpty()) {
                     return prioritised;
                 }
             }
-            if (!groupsTried || r.timeout().isZero()) {
-                return receive(queue, TSql.Filter.NONE, r, null);
+            if (!tally.groupsTried || r.timeout().isZero()) {
+                return receive(queue, TSql.Filter.NONE, r, null, tally);
             }
             long start = System.nanoTime();
-            List<BrokerMessage> any = receive(queue, TSql.Filter.NONE, r, null);
+            List<BrokerMessage> any = receive(queue, TSql.Filter.NONE, r, null, tally);
             if (any.isEmpty()) {
                 pauseForTheRest(r, start);
             }
@@ -144,10 +152,10 @@ final class Receiver {
      * nothing is received, as on the portable backends. The transaction stays usable
      * (https://learn.microsoft.com/sql/t-sql/statements/set-lock-timeout-transact-sql).
      */
-    private List<BrokerMessage> receiveFiltered(QueueName queue, TSql.Filter filter, ReceiveRequest r, String key)
-            throws SQLException {
+    private List<BrokerMessage> receiveFiltered(QueueName queue, TSql.Filter filter, ReceiveRequest r, String key,
+            Tally tally) throws SQLException {
         try {
-            return receive(queue, filter, r, key);
+            return receive(queue, filter, r, key, tally);
         } catch (SQLException e) {
             if (!(e instanceof CancellableStatement.Cancelled)
                     && SqlServerErrors.number(e) == SqlServerErrors.LOCK_TIMEOUT) {
@@ -157,12 +165,12 @@ final class Receiver {
         }
     }
 
-    private List<BrokerMessage> receive(QueueName queue, TSql.Filter filter, ReceiveRequest r, String key)
-            throws SQLException {
+    private List<BrokerMessage> receive(QueueName queue, TSql.Filter filter, ReceiveRequest r, String key,
+            Tally tally) throws SQLException {
         boolean waitFor = !r.timeout().isZero();
         int timeout = waitFor ? Batches.waitForMillis(r.timeout()) : 0;
         return unmodifiable(Batches.query(c, TSql.receive(queue, filter, waitFor),
-                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, this::received,
+                waitFor ? Batches.queryTimeoutSeconds(timeout) : 0, waiting, rs -> received(rs, tally),
                 Batches.params(r.top(), waitFor ? timeout : null, key)));
     }
 
@@ -171,7 +179,7 @@ final class Receiver {
      * Remembers a queue without prioritised groups ({@link GroupPresence}), so that the next RECEIVEs skip the
      * query for a while.
      */
-    private List<BrokerMessage> receivePrioritised(QueueName queue, int top) throws SQLException {
+    private List<BrokerMessage> receivePrioritised(QueueName queue, int top, Tally tally) throws SQLException {
         GroupPresence.Ask ask = presence.ask();
         List<UUID> groups = Batches.query(c, TSql.priorityCandidates(queue), 0,
                 rs -> Batches.uuid(rs, "conversation_group_id"), queue.quoted(), PRIORITY_CANDIDATES);
@@ -180,7 +188,7 @@ final class Receiver {
             return List.of();
         }
         presence.found(queue.quoted());
-        return receiveFirstFree(queue, groups, top);
+        return receiveFirstFree(queue, groups, top, tally);
     }
 
     /**
@@ -191,13 +199,14 @@ final class Receiver {
      * SELECT after the RECEIVE, so the timeout may have ended the batch after its RECEIVE took messages, which stay
      * deleted in the transaction. It throws {@link ReceiveCancelledException}: the transaction must roll back.
      */
-    private List<BrokerMessage> receiveFirstFree(QueueName queue, List<UUID> groups, int top) throws SQLException {
+    private List<BrokerMessage> receiveFirstFree(QueueName queue, List<UUID> groups, int top, Tally tally)
+            throws SQLException {
         String sql = TSql.receivePrioritisedGroup(queue);
         for (UUID group : new java.util.LinkedHashSet<>(groups)) {
-            groupsTried = true;
+            tally.groupsTried = true;
             List<BrokerMessage> batch;
             try {
-                batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, this::received, top,
+                batch = Batches.query(c, sql, PRIORITISED_QUERY_TIMEOUT_SECONDS, rs -> received(rs, tally), top,
                         Batches.text(group));
             } catch (SQLTimeoutException e) {
                 throw new ReceiveCancelledException("RECEIVE from group " + group + " of queue " + queue
@@ -212,14 +221,6 @@ final class Receiver {
         return List.of();
     }
 
-    /**
-     * @return whether a message the last {@link #receive} took belongs to a group with a priority (read by its batch,
-     *         {@link TSql#SELECT_RECEIVED}), so it may have taken the last messages of one
-     */
-    boolean mayHaveDrainedPrioritised() {
-        return prioritisedFound;
-    }
-
     private boolean hasHolds(QueueName queue, String queueName) throws SQLException {
         GroupPresence.Ask ask = holds.ask();
         if (Batches.query(c, TSqlLedger.HAS_HOLDS, 0, rs -> rs.getInt(1), queueName).isEmpty()) {
@@ -231,7 +232,7 @@ final class Receiver {
     }
 
     /** A RECEIVE that leaves out held groups: prioritised ones first, then the queue's others, best first. */
-    private List<BrokerMessage> receiveUnheld(QueueName queue, ReceiveRequest r, boolean priorities)
+    private List<BrokerMessage> receiveUnheld(QueueName queue, ReceiveRequest r, boolean priorities, Tally tally)
             throws SQLException {
         List<UUID> groups = new java.util.ArrayList<>();
         if (priorities) {
@@ -240,7 +241,7 @@ final class Receiver {
         }
         groups.addAll(Batches.query(c, TSql.unheldCandidates(queue), 0,
                 rs -> Batches.uuid(rs, "conversation_group_id"), r.queue(), PRIORITY_CANDIDATES));
-        List<BrokerMessage> batch = receiveFirstFree(queue, groups, r.top());
+        List<BrokerMessage> batch = receiveFirstFree(queue, groups, r.top(), tally);
         if (batch.isEmpty() && !r.timeout().isZero()) {
             pause(longestPause(r));
         }
@@ -318,24 +319,16 @@ final class Receiver {
     }
 
     /**
-     * @return the failed deliveries recorded for the messages of the last {@link #receive}, read by its batch
-     *         ({@link TSql#SELECT_RECEIVED}), by {@link DeliveryLedger#key}; null before any
-     */
-    Map<String, Integer> recordedAttempts() {
-        return recordedAttempts;
-    }
-
-    /**
      * A row of {@link TSql#SELECT_RECEIVED}: the message, with its recorded failed deliveries and whether its group
      * has a priority noted.
      */
-    private BrokerMessage received(ResultSet rs) throws SQLException {
+    private static BrokerMessage received(ResultSet rs, Tally tally) throws SQLException {
         BrokerMessage m = message(rs);
         Object attempts = rs.getObject("recorded_attempts");
         if (attempts != null) {
-            recordedAttempts.put(DeliveryLedger.key(m), ((Number) attempts).intValue());
+            tally.attempts.put(DeliveryLedger.key(m), ((Number) attempts).intValue());
         }
-        prioritisedFound |= rs.getBoolean("has_priority");
+        tally.prioritised |= rs.getBoolean("has_priority");
         return m;
     }
 

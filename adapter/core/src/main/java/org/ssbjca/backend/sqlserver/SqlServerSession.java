@@ -17,6 +17,7 @@ import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
+import org.ssbjca.backend.Received;
 import org.ssbjca.backend.TouchedQueues;
 
 /**
@@ -178,30 +179,8 @@ final class SqlServerSession implements BrokerSession {
     }
 
     @Override
-    public List<BrokerMessage> receive(ReceiveRequest request) {
-        return receive(request, true);
-    }
-
-    @Override
-    public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities) {
-        return receive(request, priorities, false);
-    }
-
-    @Override
-    public List<BrokerMessage> receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
+    public Received receive(ReceiveRequest request, boolean priorities, boolean skipHeld) {
         return receiver.receive(Objects.requireNonNull(request, "request"), priorities, skipHeld);
-    }
-
-    /** See {@link Receiver#recordedAttempts}. */
-    @Override
-    public java.util.Map<String, Integer> recordedAttempts() {
-        return receiver.recordedAttempts();
-    }
-
-    /** See {@link Receiver#mayHaveDrainedPrioritised}. */
-    @Override
-    public boolean mayHaveDrainedPrioritised() {
-        return receiver.mayHaveDrainedPrioritised();
     }
 
     @Override

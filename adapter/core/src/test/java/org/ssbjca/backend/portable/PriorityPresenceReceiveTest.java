@@ -93,7 +93,7 @@ class PriorityPresenceReceiveTest {
         /** RECEIVE TOP (1) from QT, committed; @return the group of the message taken */
         UUID receiveOne(boolean priorities) throws Exception {
             BrokerSession s = broker.session(reader);
-            List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").top(1), priorities, false);
+            List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").top(1), priorities, false).messages();
             reader.commit();
             s.afterCompletion(true);
             assertEquals(1, got.size());

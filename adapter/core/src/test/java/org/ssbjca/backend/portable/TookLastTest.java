@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.Received;
 
 /**
  * What the PostgreSQL RECEIVE tells about the messages it left ({@link PortableSql#receiveNext}'s {@code took_last}),
- * as {@link org.ssbjca.backend.BrokerSession#mayHaveLeftMore} gives it once the RECEIVE committed.
+ * as {@link Received#tookLast} gives it.
  */
 class TookLastTest {
 
@@ -20,27 +21,31 @@ class TookLastTest {
     private static final ReceiveRequest ONE = ReceiveRequest.from("QT").top(1);
 
     @Test
-    void onlyACommittedReceiveThatLeftNoMessageWaitingSaysSo() throws Exception {
+    void onlyAReceiveThatLeftNoMessageWaitingSaysSo() throws Exception {
         try (CountedSession f = CountedSession.declared("took_last")) {
             send(f, 1);
             send(f, 2);
-            assertEquals(1, f.s.receive(ONE).size());
+            Received first = f.s.receive(ONE, true, false);
+            assertEquals(1, first.messages().size());
+            assertFalse(first.tookLast(), "the other group has messages");
             f.commit();
-            assertTrue(f.s.mayHaveLeftMore(), "the other group has messages");
-            assertEquals(1, f.s.receive(ONE).size());
+            Received second = f.s.receive(ONE, true, false);
+            assertEquals(1, second.messages().size());
+            assertFalse(second.tookLast(), "its own group has another message");
             f.commit();
-            assertTrue(f.s.mayHaveLeftMore(), "its own group has another message");
-            assertEquals(1, f.s.receive(ONE).size());
-            assertTrue(f.s.mayHaveLeftMore(), "not committed yet");
+            Received last = f.s.receive(ONE, true, false);
+            assertEquals(1, last.messages().size());
+            assertTrue(last.tookLast(), "the last message waiting was taken");
             f.c.rollback();
             f.s.afterCompletion(false);
-            assertTrue(f.s.mayHaveLeftMore(), "rolled back: the message is there again");
-            assertEquals(1, f.s.receive(ONE).size());
+            Received again = f.s.receive(ONE, true, false);
+            assertEquals(1, again.messages().size());
+            assertTrue(again.tookLast(), "rolled back: the message was there again, and taken again");
+            Received nothing = f.s.receive(ONE, true, false);
+            assertEquals(0, nothing.messages().size());
+            assertFalse(nothing.tookLast(), "a RECEIVE that took nothing knows nothing of what came since");
+            assertTrue(last.tookLast(), "a later RECEIVE on the session leaves an earlier one's value as it was");
             f.commit();
-            assertFalse(f.s.mayHaveLeftMore(), "the last message waiting was taken");
-            assertEquals(0, f.s.receive(ONE).size());
-            f.commit();
-            assertTrue(f.s.mayHaveLeftMore(), "a RECEIVE that took nothing knows nothing of what came since");
         }
     }
 

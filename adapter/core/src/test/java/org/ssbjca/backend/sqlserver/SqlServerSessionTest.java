@@ -17,6 +17,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerException;
@@ -29,6 +30,7 @@ import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.ReceiveCancelledException;
+import org.ssbjca.backend.Received;
 
 /** The session's binding, flow and error mapping, against a scripted JDBC connection. */
 class SqlServerSessionTest {
@@ -176,7 +178,7 @@ class SqlServerSessionTest {
                 .rows(row("conversation_group_id", OTHER_GROUP.toString()))
                 .rows(message(OTHER_GROUP, 1));
         ReceiveRequest request = ReceiveRequest.from("dbo.EchoServiceQueue").top(10).timeout(Duration.ofSeconds(30));
-        List<BrokerMessage> got = session.receive(request, false, true);
+        List<BrokerMessage> got = session.receive(request, false, true).messages();
         assertEquals(OTHER_GROUP, got.get(0).conversationGroupId());
         assertEquals(3, jdbc.calls.size());
         assertEquals(TSqlLedger.HAS_HOLDS, jdbc.calls.get(0).sql);
@@ -187,13 +189,13 @@ class SqlServerSessionTest {
 
         jdbc.calls.clear();
         jdbc.rows(row("x", 1));
-        assertEquals(List.of(), session.receive(request, false, true), "only held groups have messages");
+        assertEquals(List.of(), session.receive(request, false, true).messages(), "only held groups have messages");
         assertEquals(List.of(TSqlLedger.HAS_HOLDS, TSql.unheldCandidates(SqlServerNames.queue("dbo.EchoServiceQueue")),
                 TSql.PAUSE), jdbc.calls.stream().map(c -> c.sql).toList());
         assertEquals(List.of("00:00:01.000"), jdbc.calls.get(2).params());
 
         jdbc.calls.clear();
-        session.receive(request, false, false);
+        session.receive(request, false, false).messages();
         assertEquals(List.of(TSql.receive(SqlServerNames.queue("dbo.EchoServiceQueue"), TSql.Filter.NONE, true)),
                 jdbc.calls.stream().map(c -> c.sql).toList(), "a RECEIVE that does not skip held groups: as before");
     }
@@ -262,7 +264,8 @@ class SqlServerSessionTest {
     @Test
     void withPrioritiesOffAnUnfilteredReceiveIsOneRoundTrip() {
         jdbc.rows(message(GROUP, 1));
-        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false, false)
+                .messages();
         assertEquals(1, got.size());
         assertEquals(1, jdbc.calls.size());
         assertEquals(TSql.receive(SqlServerNames.queue("EchoServiceQueue"), TSql.Filter.NONE, false),
@@ -279,13 +282,14 @@ class SqlServerSessionTest {
         Map<String, Object> failedThrice = new java.util.LinkedHashMap<>(message(GROUP, 1));
         failedThrice.put("recorded_attempts", 3);
         jdbc.rows(failedThrice, message(GROUP, 2));
-        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
-        assertEquals(2, got.size());
+        Received got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false, false);
+        assertEquals(2, got.messages().size());
         assertEquals(1, jdbc.calls.size(), "no statement besides the RECEIVE's batch");
-        assertEquals(Map.of(HANDLE + "/1", 3), session.recordedAttempts());
+        assertEquals(Optional.of(Map.of(HANDLE + "/1", 3)), got.recordedAttempts());
         jdbc.rows();
-        session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
-        assertEquals(Map.of(), session.recordedAttempts(), "an empty RECEIVE leaves nothing of the one before");
+        Received none = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false, false);
+        assertEquals(Optional.of(Map.of()), none.recordedAttempts(), "an empty RECEIVE read none");
+        assertEquals(Optional.of(Map.of(HANDLE + "/1", 3)), got.recordedAttempts(), "the first RECEIVE's, as it was");
     }
 
     /**
@@ -297,11 +301,11 @@ class SqlServerSessionTest {
         Map<String, Object> prioritised = new java.util.LinkedHashMap<>(message(GROUP, 1));
         prioritised.put("has_priority", true);
         jdbc.rows(prioritised);
-        session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
-        assertTrue(session.mayHaveDrainedPrioritised(), "a group whose priority no scan of this reader saw");
+        assertTrue(session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false, false)
+                .mayHaveDrainedPrioritised(), "a group whose priority no scan of this reader saw");
         jdbc.rows(message(GROUP, 2));
-        session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false);
-        assertFalse(session.mayHaveDrainedPrioritised(), "a group without a priority");
+        assertFalse(session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false, false)
+                .mayHaveDrainedPrioritised(), "a group without a priority");
     }
 
     @Test
@@ -391,9 +395,9 @@ class SqlServerSessionTest {
         jdbc.rowsThenCancelled(session::cancel, message(GROUP, 1));
         ReceiveRequest request = ReceiveRequest.from("EchoServiceQueue").timeout(ReceiveRequest.FOREVER);
 
-        assertThrows(ReceiveCancelledException.class, () -> session.receive(request, false));
+        assertThrows(ReceiveCancelledException.class, () -> session.receive(request, false, false).messages());
 
-        assertEquals(List.of(), session.receive(request, false));
+        assertEquals(List.of(), session.receive(request, false, false).messages());
         assertEquals(1, jdbc.calls.size(), "a stopped session runs no RECEIVE");
     }
 
@@ -416,7 +420,8 @@ class SqlServerSessionTest {
         jdbc.waitsUntilCancelled();
         java.util.concurrent.CompletableFuture<List<BrokerMessage>> waiting =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(
-                        ReceiveRequest.from("EchoServiceQueue").timeout(ReceiveRequest.FOREVER), false));
+                        ReceiveRequest.from("EchoServiceQueue").timeout(ReceiveRequest.FOREVER), false, false)
+                        .messages());
         assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the WAITFOR started");
 
         session.cancel();
@@ -469,7 +474,8 @@ class SqlServerSessionTest {
         jdbc.rows(row("x", 1)).rows().waitsUntilCancelled();
         java.util.concurrent.CompletableFuture<List<BrokerMessage>> paused =
                 java.util.concurrent.CompletableFuture.supplyAsync(() -> session.receive(
-                        ReceiveRequest.from("EchoServiceQueue").timeout(Duration.ofSeconds(30)), false, true));
+                        ReceiveRequest.from("EchoServiceQueue").timeout(Duration.ofSeconds(30)), false, true)
+                        .messages());
         assertTrue(jdbc.waiting.await(10, java.util.concurrent.TimeUnit.SECONDS), "the pause started");
 
         session.wake();
