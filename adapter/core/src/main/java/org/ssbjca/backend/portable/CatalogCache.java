@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What the checks of BEGIN DIALOG and SEND found in the declared objects (PostgreSQL), by the names they were asked
  * about, with the version of the declared objects ({@code ssb.catalog_version}) read before they ran. A statement
- * given those findings ({@link PortableSql#knownDialogChecks}, {@link PortableSql#knownSendChecks}) instead of its
+ * given those findings ({@link PostgresSql#beginDialogKnown}, {@link PostgresSql#sendKnown}) instead of its
  * checks does its work only while that version is still the database's, in the statement's own snapshot; a change to
  * any declared object (the triggers of {@code sql/portable/postgresql-catalog-version.sql} give the version a new
  * number from a sequence in the changing transaction, never one used before, also when that transaction rolls back)

@@ -4,13 +4,16 @@ import java.sql.SQLException;
 import java.util.Set;
 import org.ssbjca.backend.BackendKind;
 
-/** The few places where H2 and PostgreSQL spell the portable schema's statements differently. */
+/**
+ * The two databases of the portable schema: their sequences' spelling and the SQL states that mean a session is
+ * gone. Their statements are {@link PortableSql#of}.
+ */
 enum Dialect {
-    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", false,
+    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq",
             // connection broken, database closed, database called at shutdown; an I/O error (over TCP, the
             // server's socket closed as the client read: "IO Exception: java.io.EOFException")
             Set.of("90067", "90098", "90121", "90028", "90031")),
-    POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')", true,
+    POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')",
             // admin_shutdown, crash_shutdown, cannot_connect_now: the server ends or refuses the session
             Set.of("57P01", "57P02", "57P03"));
 
@@ -18,19 +21,12 @@ enum Dialect {
     final String nextTurn;
     /** An expression that takes the next priority request number. */
     final String nextPriorityRequest;
-    /**
-     * Whether a RECEIVE from a queue runs as one statement (data-modifying WITH, DELETE ... RETURNING:
-     * PostgreSQL), rather than as the pick, lock, read, delete and turn statements one by one (H2).
-     */
-    final boolean receivesInOneStatement;
     /** SQL states, besides class 08 (connection exception), that mean the session is gone. */
     private final Set<String> sessionGoneStates;
 
-    Dialect(String nextTurn, String nextPriorityRequest, boolean receivesInOneStatement,
-            Set<String> sessionGoneStates) {
+    Dialect(String nextTurn, String nextPriorityRequest, Set<String> sessionGoneStates) {
         this.nextTurn = nextTurn;
         this.nextPriorityRequest = nextPriorityRequest;
-        this.receivesInOneStatement = receivesInOneStatement;
         this.sessionGoneStates = sessionGoneStates;
     }
 

@@ -199,7 +199,7 @@ final class DialogVerbs {
             Instant now = broker.now();
             Instant expires = expiry(options, now);
             // in a new group on PostgreSQL: the checks, the group and the endpoint in one statement
-            if (inNewGroup(options) && sql.beginDialog != null) {
+            if (inNewGroup(options) && sql.writesInOneStatement()) {
                 Endpoint me = new Endpoint(UUID.randomUUID(), UUID.randomUUID(), true, UUID.randomUUID(),
                         fromService, toService, contract, Endpoint.STARTED_OUTBOUND, 0, expires);
                 if (!mayHold || !hold(me, now)) {
@@ -237,7 +237,7 @@ final class DialogVerbs {
      * @throws BrokerException when a check fails
      */
     private void write(Endpoint me, Instant now) throws SQLException {
-        Checks checks = withChecks(CatalogCache.Checks.DIALOG, sql.beginDialogKnown, sql.beginDialog,
+        Checks checks = withChecks(CatalogCache.Checks.DIALOG, sql.beginDialogKnown(), sql.beginDialog(),
                 new Object[] {me.service, me.farService, me.contract}, Checks::read, 1, DIALOG_FOUND,
                 me.groupId, me.handle, me.conversationId, true, me.groupId, me.service, me.farService, me.contract,
                 Endpoint.STARTED_OUTBOUND, Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE),
@@ -271,7 +271,7 @@ final class DialogVerbs {
     Conversation beginDialogAndSendInOne(String fromService, String toService, String contract,
             DialogOptions options, String messageType, byte[] body) {
         begun = null;
-        if (sql.beginDialogAndSend == null || !inNewGroup(options)) {
+        if (!sql.writesInOneStatement() || !inNewGroup(options)) {
             return null;
         }
         Instant now = broker.now();
@@ -308,8 +308,8 @@ final class DialogVerbs {
                 target, me.conversationId, targetGroup, me.farService, me.service, me.contract, expires, sent,
                 targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), sent};
             // the target's queue when it sent (an empty text when it did not: the row itself is what tells)
-            String queue = withChecks(CatalogCache.Checks.DIALOG_AND_SEND, sql.beginDialogAndSendKnown,
-                    sql.beginDialogAndSend, names, rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
+            String queue = withChecks(CatalogCache.Checks.DIALOG_AND_SEND, sql.beginDialogAndSendKnown(),
+                    sql.beginDialogAndSend(), names, rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
                     DIALOG_AND_SEND_FOUND, concat(new Object[] {varchars(SIDES.get(true)), varchars(passed)}, rows));
             if (queue == null || queue.isEmpty()) {
                 return false;
@@ -386,7 +386,7 @@ final class DialogVerbs {
             }
             catalog.remove(key, entry);
         }
-        Long version = key == null ? null : st.first(sql.catalogVersion, rs -> rs.getLong(1));
+        Long version = key == null ? null : st.first(sql.catalogVersion(), rs -> rs.getLong(1));
         Object[][] seen = new Object[1][];
         T row = st.first(checked, rs -> {
             Object[] values = new Object[found.length];
@@ -452,7 +452,7 @@ final class DialogVerbs {
     private UUID ensureGroup(UUID group, String queue) throws SQLException {
         String existing = st.first(sql.groupQueue, rs -> rs.getString(1), group);
         if (existing == null) {
-            st.update(sql.insertGroup, group, queue);
+            st.update(sql.insertGroup(), group, queue);
         } else if (!existing.equals(queue)) {
             throw new BrokerException("conversation group " + group + " belongs to queue '" + existing
                     + "', not to queue '" + queue + "'");
@@ -462,7 +462,7 @@ final class DialogVerbs {
 
     UUID newGroup(String queue) throws SQLException {
         UUID group = UUID.randomUUID();
-        st.update(sql.insertGroup, group, queue);
+        st.update(sql.insertGroup(), group, queue);
         return group;
     }
 
@@ -498,7 +498,7 @@ final class DialogVerbs {
                 return;
             }
             refuseUnlessAllowed(me, peer, checks, messageType, body, null);
-            if (checks.receives() && sql.sendChecked != null) {
+            if (checks.receives() && sql.writesInOneStatement()) {
                 // PostgreSQL: the body passed its type's validation by parsing; the statement again, accepting it
                 Validation parsed = checks.validation();
                 checks = sendInOne(me, peer, messageType, body, BodyValidator.every());
@@ -556,8 +556,7 @@ final class DialogVerbs {
     private SendChecks sendInOne(Endpoint me, Endpoint peer, String messageType, byte[] body, String[] passed)
             throws SQLException {
         boolean first = peer == null && me.initiator && Endpoint.STARTED_OUTBOUND.equals(me.state);
-        String statement = first ? sql.sendFirstChecked : peer != null ? sql.sendChecked : null;
-        if (statement == null) {
+        if (!sql.writesInOneStatement() || (!first && peer == null)) {
             return st.first(sql.sendChecks, SendChecks::read, messageType, me.contract, me.contract, messageType,
                     me.farService);
         }
@@ -569,7 +568,7 @@ final class DialogVerbs {
         if (first) {
             UUID group = UUID.randomUUID();
             UUID target = UUID.randomUUID();
-            outcome = withChecks(CatalogCache.Checks.SEND, sql.sendFirstKnown, statement, checks,
+            outcome = withChecks(CatalogCache.Checks.SEND, sql.sendFirstKnown(), sql.sendFirstChecked(), checks,
                     rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), rs.getLong(8) == 1, false), 1,
                     SEND_FOUND, sides, validations, group, target, me.conversationId, group, me.farService,
                     me.service, me.contract, Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE),
@@ -579,7 +578,7 @@ final class DialogVerbs {
                 throw new ConversationEndedException("SEND: conversation handle " + me.handle + " does not exist");
             }
         } else {
-            outcome = withChecks(CatalogCache.Checks.SEND, sql.sendKnown, statement, checks,
+            outcome = withChecks(CatalogCache.Checks.SEND, sql.sendKnown(), sql.sendChecked(), checks,
                     rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), true, rs.getBoolean(8)), 1, SEND_FOUND,
                     sides, validations, peer.groupId, peer.handle, me.sendSequence, messageType,
                     Jdbc.orNull(body, java.sql.Types.BINARY), now, me.sendSequence + 1, me.handle);
@@ -629,9 +628,9 @@ final class DialogVerbs {
     private Endpoint createTarget(Endpoint me, String queue) throws SQLException {
         UUID handle = UUID.randomUUID();
         UUID group;
-        if (sql.insertGroupAndEndpoint != null) { // PostgreSQL: the group and the endpoint in one statement
+        if (sql.writesInOneStatement()) { // the group and the endpoint in one statement
             group = UUID.randomUUID();
-            st.update(sql.insertGroupAndEndpoint, group, queue, handle, me.conversationId, false, group,
+            st.update(sql.insertGroupAndEndpoint(), group, queue, handle, me.conversationId, false, group,
                     me.farService, me.service, me.contract, Endpoint.CONVERSING, me.lifetimeExpiresAt, broker.now());
         } else {
             group = newGroup(queue);

@@ -131,14 +131,11 @@ final class Housekeeping {
     }
 
     /**
-     * At most every {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its own:
-     * PostgreSQL, queue by queue, gives a turn to parked groups that have messages ({@link PortableSql#PARKED}; left so
-     * only when the check after a commit was lost: a connection failed, the JVM stopped between a commit and its
-     * check), then parks the groups that have a turn and no message (groups of an adapter that did not park yet, or
-     * emptied by a MOVE CONVERSATION), checking those again once that commit is done, as a RECEIVE that parks does;
-     * PostgreSQL and H2 then move the messages that waited in the transmission queue for a queue that is enabled again
-     * onto it, at most a page per queue, the rest handed to a background move, and never failing the RECEIVE
-     * ({@link Transmissions#moveSomeOfAll}: one statement when there are none).
+     * At most every {@value #REPAIR_MILLIS} ms and at the first look after a start, on a connection of its own: where
+     * drained groups are parked ({@link PortableSql#parksDrainedGroups}), queue by queue, gives a turn to parked groups
+     * that have messages (the check after a commit was lost) and parks the groups that have a turn and no message,
+     * checking those again after that commit; then moves the messages that waited in the transmission queue for a
+     * queue enabled again onto it ({@link Transmissions#moveSomeOfAll}), never failing the RECEIVE.
      */
     private void repairIfDue(boolean found) {
         if (!claimRun(nextRepair, REPAIR_MILLIS * 1_000_000L, found)) {
@@ -146,7 +143,7 @@ final class Housekeeping {
         }
         try (Connection own = broker.source().open()) {
             own.setAutoCommit(true);
-            if (broker.sql().receivesInOneStatement()) {
+            if (broker.sql().parksDrainedGroups()) {
                 repairParkedGroups(own);
             }
             broker.transmissions().moveSomeOfAll(own);
@@ -162,12 +159,12 @@ final class Housekeeping {
             int unparked = 0;
             java.util.Set<UUID> parked = new java.util.HashSet<>();
             for (String queue : Jdbc.list(own, sql.queueNames, rs -> rs.getString(1))) {
-                int n = Jdbc.list(own, sql.unparkQueue, rs -> Jdbc.uuid(rs, "conversation_group_id"), queue).size();
+                int n = Jdbc.list(own, sql.unparkQueue(), rs -> Jdbc.uuid(rs, "conversation_group_id"), queue).size();
                 if (n > 0) {
                     unparked += n;
                     repaired.add(queue);
                 }
-                parked.addAll(Jdbc.list(own, sql.parkQueue, rs -> Jdbc.uuid(rs, "conversation_group_id"), queue));
+                parked.addAll(Jdbc.list(own, sql.parkQueue(), rs -> Jdbc.uuid(rs, "conversation_group_id"), queue));
             }
             if (!repaired.isEmpty()) {
                 LOG.parkedGroupsRepaired(unparked, repaired);

@@ -36,7 +36,7 @@ final class MessageStore {
     private final Connection c;
     private final Statements st;
     private final TouchedQueues touchedQueues;
-    /** Groups whose turn is checked once this transaction committed ({@link PortableSql#unparkGroups}). */
+    /** Groups whose turn is checked once this transaction committed ({@link PostgresSql#unparkGroups}). */
     private final java.util.Set<UUID> groupsToCheck = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** See {@link #readAttemptsWithReceive}. */
     private boolean readsAttempts;
@@ -86,14 +86,14 @@ final class MessageStore {
     /** Puts a message on a queue now (the caller checked that the queue is enabled). */
     void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body)
             throws SQLException {
-        int unparked = st.update(sql.insertMessage, queue, group, handle, sequence, messageType, body,
+        int unparked = st.update(sql.insertMessage(), queue, group, handle, sequence, messageType, body,
                 broker.now());
         enqueued(queue, group, messageType, unparked);
     }
 
     private void enqueued(String queue, UUID group, String messageType, int unparked) {
         touchedQueues.add(queue, messageType, group);
-        if (sql.receivesInOneStatement() && unparked == 0) {
+        if (sql.parksDrainedGroups() && unparked == 0) {
             // not parked as this statement saw it; a RECEIVE holding the group may park it before seeing this
             // message: checked again after the commit
             groupsToCheck.add(group);
@@ -368,8 +368,8 @@ final class MessageStore {
             throw new SQLException("RECEIVE removed " + deleted + " of " + orders.length + " messages of group "
                     + group + ": another transaction changed them");
         }
-        if (sql.receivesInOneStatement()) {
-            if (Boolean.TRUE.equals(st.first(sql.turnOrPark, rs -> rs.getBoolean("parked"), group))) {
+        if (sql.parksDrainedGroups()) {
+            if (Boolean.TRUE.equals(st.first(sql.turnOrPark(), rs -> rs.getBoolean("parked"), group))) {
                 groupsToCheck.add(group);
             }
         } else {
@@ -467,10 +467,10 @@ final class MessageStore {
     /**
      * This transaction holds a group until it ends (a RECEIVE of one conversation or group, MOVE CONVERSATION): a
      * SEND to it meanwhile cannot give it its turn (it never waits), so the group is checked after the commit
-     * (PostgreSQL).
+     * (where groups are parked).
      */
     void heldUntilCommit(UUID group) {
-        if (sql.receivesInOneStatement()) {
+        if (sql.parksDrainedGroups()) {
             groupsToCheck.add(group);
         }
     }

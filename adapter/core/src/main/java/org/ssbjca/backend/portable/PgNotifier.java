@@ -24,15 +24,13 @@ import org.ssbjca.support.Backoff;
  * while the connection is down only delays the readers of another JVM until their fallback poll.
  * <p>
  * Rounds of notifications are at least {@link #INTERVAL_NANOS} apart: the commits of the meantime are announced
- * together, one NOTIFY per queue. Each NOTIFY is a transaction of its own and wakes every listening session; one per
- * commit cost about 100 µs of PostgreSQL's CPU and as much of WildFly's per call in the benchmark's outbound phase.
- * Readers of this JVM do not wait for it (they are signalled at the commit), and readers of another JVM that are busy
+ * together, one NOTIFY per queue (each NOTIFY is a transaction of its own and wakes every listening session). Readers
+ * of this JVM do not wait for it (they are signalled at the commit), and readers of another JVM that are busy
  * do not wait at all: the interval delays only an idle remote reader, by at most that long.
  * <p>
  * A round also starts no sooner than {@link #SETTLE_NANOS} after the commit that made the notifier busy again: the
- * reader of this JVM signalled at that commit runs its RECEIVE meanwhile, and the round's statements, and the wake-up
- * of every listening session that each NOTIFY causes, do not compete with it for the database's CPU. At 100 messages
- * a second on two cores that made a delivery's median latency about 0.1 ms shorter.
+ * reader of this JVM signalled at that commit runs its RECEIVE meanwhile, and the round's statements do not compete
+ * with it for the database's CPU (docs/design/notifier-session.md).
  */
 final class PgNotifier extends BackgroundTask {
 
@@ -40,7 +38,7 @@ final class PgNotifier extends BackgroundTask {
     private static final String NOTIFY = "SELECT pg_notify('" + PortableBroker.CHANNEL + "', ?)";
 
     private final ConnectionSource source;
-    private final PortableSql sql;
+    private final PostgresSql sql;
     private final org.ssbjca.backend.QueueSignals signals;
     /** Queues to notify (String) and groups to give a turn again if parked with messages (UUID), in commit order. */
     private final BlockingQueue<Object> pending = new LinkedBlockingQueue<>();
@@ -62,13 +60,13 @@ final class PgNotifier extends BackgroundTask {
     /** When the last round ended ({@link System#nanoTime}). */
     private long lastRound;
 
-    PgNotifier(ConnectionSource source, PortableSql sql, org.ssbjca.backend.QueueSignals signals) {
+    PgNotifier(ConnectionSource source, PostgresSql sql, org.ssbjca.backend.QueueSignals signals) {
         this.source = source;
         this.sql = sql;
         this.signals = signals;
     }
 
-    /** @param groups groups a transaction that just committed touched ({@link PortableSql#unparkGroups}) */
+    /** @param groups groups a transaction that just committed touched ({@link PostgresSql#unparkGroups}) */
     void check(Collection<java.util.UUID> groups) {
         if (!stopped()) {
             pending.addAll(groups);
@@ -165,7 +163,7 @@ final class PgNotifier extends BackgroundTask {
     /**
      * @param source the database
      * @return a connection for the notifier, in auto-commit, that keeps its statements' generic plans
-     *         ({@link PortableSql#GENERIC_PLANS}) and waits at most {@link #NETWORK_TIMEOUT_MILLIS} for an answer
+     *         ({@link PostgresSql#GENERIC_PLANS}) and waits at most {@link #NETWORK_TIMEOUT_MILLIS} for an answer
      * @throws SQLException if the database refuses
      */
     static Connection open(ConnectionSource source) throws SQLException {
@@ -174,7 +172,7 @@ final class PgNotifier extends BackgroundTask {
             c.setAutoCommit(true);
             c.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MILLIS);
             try (java.sql.Statement s = c.createStatement()) {
-                s.execute(PortableSql.GENERIC_PLANS);
+                s.execute(PostgresSql.GENERIC_PLANS);
             }
             return c;
         } catch (SQLException e) {
@@ -184,7 +182,7 @@ final class PgNotifier extends BackgroundTask {
     }
 
     /**
-     * Gives the parked groups among {@code groups} that have messages a turn again ({@link PortableSql#unparkGroups}).
+     * Gives the parked groups among {@code groups} that have messages a turn again ({@link PostgresSql#unparkGroups}).
      *
      * @param c the notifier's connection ({@link #open})
      * @param sql the statements
@@ -192,7 +190,7 @@ final class PgNotifier extends BackgroundTask {
      * @return the queues of the groups given a turn
      * @throws SQLException if the statement fails
      */
-    static Set<String> unpark(Connection c, PortableSql sql, Set<java.util.UUID> groups) throws SQLException {
+    static Set<String> unpark(Connection c, PostgresSql sql, Set<java.util.UUID> groups) throws SQLException {
         Set<String> unparked = new LinkedHashSet<>();
         try (PreparedStatement ps = c.prepareStatement(sql.unparkGroups)) {
             ps.setArray(1, c.createArrayOf("uuid", groups.toArray()));

@@ -83,13 +83,13 @@ public final class PortableBroker implements Broker {
         this.config = source.config();
         this.source = source;
         this.dialect = Dialect.of(config.kind());
-        this.sql = new PortableSql(dialect);
+        this.sql = PortableSql.of(dialect);
         this.clock = options.clock();
         this.waiting = new Waiting(signals, options.fallbackPollMillis());
         this.housekeeping = new Housekeeping(this, options.housekeepingMillis(), presenceClock);
         this.transmissions = new Transmissions(this, runner);
-        if (dialect == Dialect.POSTGRESQL) {
-            this.notifier = new PgNotifier(source, sql, signals);
+        if (sql instanceof PostgresSql postgres) {
+            this.notifier = new PgNotifier(source, postgres, signals);
             this.listener = new PgListener(source, signals, notifier::backendPid);
             // one the container refuses is stopped: readers hear other JVMs (and they this one) at their poll
             runner.run("ssb-jca PostgreSQL LISTEN " + config, listener, listener::stop);
@@ -176,7 +176,7 @@ public final class PortableBroker implements Broker {
 
     /** @return whether every table of declared objects has its enabled catalog-version trigger (PostgreSQL) */
     private boolean catalogTriggersInstalled(Connection connection) throws SQLException {
-        return Jdbc.count(connection, sql.catalogTriggers) == PortableSql.CATALOG_TABLES.size();
+        return Jdbc.count(connection, sql.catalogTriggers()) == PortableSql.CATALOG_TABLES.size();
     }
 
     /**

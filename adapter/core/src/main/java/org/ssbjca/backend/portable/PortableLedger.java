@@ -68,7 +68,7 @@ final class PortableLedger implements DeliveryLedger {
             keys.add(DeliveryLedger.key(m));
         }
         Map<String, Integer> out = new HashMap<>();
-        for (Object[] row : rows.list(sql.attemptsOfMessages, rs -> new Object[] {
+        for (Object[] row : rows.list(sql.attemptsOfMessages(), rs -> new Object[] {
             DeliveryLedger.key(Jdbc.uuid(rs, "conversation_handle"), rs.getLong("message_sequence_number")),
             rs.getInt("attempts")}, c.createArrayOf("UUID", handles), c.createArrayOf("BIGINT", numbers))) {
             // on H2 a row may pair one message's handle with another's number: only the batch's own count

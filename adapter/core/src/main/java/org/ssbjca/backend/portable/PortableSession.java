@@ -59,11 +59,9 @@ final class PortableSession implements BrokerSession {
     }
 
     /**
-     * The driver's own connection under a pooled or XA handle ({@link Connection#unwrap}), for the verbs' statements:
-     * pgjdbc's XA handle passes every call, each parameter bound included, through two reflective proxies (the
-     * benchmark's outbound phase: 627 µs of WildFly CPU per call with them, 572 without, one run each). The verbs only
-     * prepare and run statements on it; the transaction is still begun, ended and completed through the handle and
-     * its XA resource. H2's handle is its connection already.
+     * The driver's own connection under a pooled or XA handle ({@link Connection#unwrap}), for the verbs' statements
+     * (docs/design/verbs-on-unwrapped-connection.md). The verbs only prepare and run statements on it; the transaction
+     * is still begun, ended and completed through the handle and its XA resource. H2's handle is its connection.
      *
      * @param connection a connection, perhaps a handle
      * @return the connection under it, or the connection itself
@@ -259,8 +257,8 @@ final class PortableSession implements BrokerSession {
             if (queue == null) {
                 throw new BrokerException("set priority: conversation group " + group + " does not exist");
             }
-            if (sql.upsertPriority != null) {
-                st.update(sql.upsertPriority, group, queue, priority, broker.now());
+            if (sql.upsertsPriority()) {
+                st.update(sql.upsertPriority(), group, queue, priority, broker.now());
             } else {
                 st.update(sql.deletePriority, group);
                 try {

@@ -210,7 +210,7 @@ class CatalogCacheTest {
         }
         try (Fixture f = new Fixture(database, true)) {
             assertNotNull(f.broker.catalogCache(), "createSchema true: the triggers installed again");
-            assertEquals(PortableSql.CATALOG_TABLES.size(), f.count(new PortableSql(Dialect.POSTGRESQL).catalogTriggers));
+            assertEquals(PortableSql.CATALOG_TABLES.size(), f.count(new PostgresSql().catalogTriggers()));
         }
     }
 

@@ -27,7 +27,7 @@ final class ExplainedReceive {
     }
 
     static Result run(Connection c, String queue) throws Exception {
-        String receive = "EXPLAIN (ANALYZE, BUFFERS) " + new PortableSql(Dialect.POSTGRESQL).receiveNext(1, true, true);
+        String receive = "EXPLAIN (ANALYZE, BUFFERS) " + new PostgresSql().receiveNext(1, true, true);
         long buffers = 0;
         int rows = -1;
         try (PreparedStatement p = c.prepareStatement(receive)) {

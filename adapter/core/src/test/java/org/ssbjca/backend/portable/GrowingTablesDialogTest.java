@@ -34,7 +34,7 @@ import org.ssbjca.conformance.PostgresServer;
  * counted ({@code pg_stat_xact_user_tables}, the transaction's own counts) and must be those of the small declaration
  * tables only, not the grown ones. The adapter's statements are planned at each execution
  * ({@link org.ssbjca.backend.Jdbc#customPlans}), the notifier's check after a commit keeps a generic plan that scans
- * nothing ({@link PortableSql#GENERIC_PLANS}), and the look for due timers and lifetimes takes the first in its
+ * nothing ({@link PostgresSql#GENERIC_PLANS}), and the look for due timers and lifetimes takes the first in its
  * index's order. With generic plans (and no session setting) each life read 20,026 rows by sequential scans of
  * {@code conversation_endpoint} and {@code conversation_group}; before the look's order, 400,160 rows of endpoints
  * over the 20 lives were read by that look alone.

@@ -32,7 +32,7 @@ class PgNotifierTest {
     @Test
     void closeCommitsAreAnnouncedTogetherAndTheLastIsAnnounced() throws Exception {
         ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_interval"));
-        PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+        PgNotifier notifier = new PgNotifier(source, new PostgresSql(), new QueueSignals());
         Thread thread = new Thread(notifier, "notifier");
         try (Connection listening = listening(source)) {
             thread.start();
@@ -68,7 +68,7 @@ class PgNotifierTest {
     @Test
     void aCommitAfterAQuietTimeIsAnnouncedOnceTheLocalReadersHadTheirTurn() throws Exception {
         ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_settle"));
-        PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+        PgNotifier notifier = new PgNotifier(source, new PostgresSql(), new QueueSignals());
         Thread thread = new Thread(notifier, "notifier");
         try (Connection listening = listening(source); Connection watching = autoCommitting(source)) {
             thread.start();
@@ -142,7 +142,7 @@ class PgNotifierTest {
         try (BlackHoleProxy proxy = new BlackHoleProxy(database);
                 Connection listening = listening(new ConnectionSource(database))) {
             PgNotifier notifier = new PgNotifier(new ConnectionSource(proxy.through(database)),
-                    new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+                    new PostgresSql(), new QueueSignals());
             Thread thread = new Thread(notifier, "notifier");
             thread.start();
             try {
@@ -186,7 +186,7 @@ class PgNotifierTest {
     void theListenerSkipsItsOwnNotifiersAnnouncements() throws Exception {
         ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("listener_own"));
         QueueSignals signals = new QueueSignals();
-        PgNotifier notifier = new PgNotifier(source, new PortableSql(Dialect.POSTGRESQL), new QueueSignals());
+        PgNotifier notifier = new PgNotifier(source, new PostgresSql(), new QueueSignals());
         PgListener listener = new PgListener(source, signals, notifier::backendPid);
         Thread notifying = new Thread(notifier, "notifier");
         Thread listening = new Thread(listener, "listener");
@@ -231,7 +231,7 @@ class PgNotifierTest {
     @Test
     void theCheckAfterACommitIsNotPlannedAtEveryExecution() throws Exception {
         ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("notifier_plans"));
-        PortableSql sql = new PortableSql(Dialect.POSTGRESQL);
+        PostgresSql sql = new PostgresSql();
         try (PortableBroker broker = new PortableBroker(source, org.ssbjca.backend.BackgroundRunner.daemonThreads(),
                 PortableOptions.defaults()); Connection c = source.open()) {
             IdleGroupsReceiveTest.declare(broker, c);

@@ -3,8 +3,6 @@ package org.ssbjca.backend.portable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
@@ -71,7 +69,7 @@ class PortableSchemaTest {
         Pattern object = Pattern.compile("\\bssb\\.(\\w+)");
         for (Connection c : new Connection[] {h2, pg}) {
             Set<String> named = new TreeSet<>();
-            for (String statement : statements(new PortableSql(c == h2 ? Dialect.H2 : Dialect.POSTGRESQL))) {
+            for (String statement : statements(PortableSql.of(c == h2 ? Dialect.H2 : Dialect.POSTGRESQL))) {
                 Matcher m = object.matcher(statement);
                 while (m.find()) {
                     named.add(m.group(1).toLowerCase(Locale.ROOT));
@@ -106,31 +104,9 @@ class PortableSchemaTest {
         return d;
     }
 
-    /** Every String constant and field of the given statement holders, instance and static. */
-    private static Set<String> statements(Object... holders) throws IllegalAccessException {
-        Set<String> out = new TreeSet<>();
-        for (Object holder : holders) {
-            for (Field f : holder.getClass().getDeclaredFields()) {
-                f.setAccessible(true);
-                Object value = Modifier.isStatic(f.getModifiers()) ? f.get(null) : f.get(holder);
-                if (value instanceof String) {
-                    out.add((String) value);
-                } else if (value instanceof String[]) {
-                    for (String text : (String[]) value) {
-                        if (text != null) { // a PostgreSQL-only statement, on H2
-                            out.add(text);
-                        }
-                    }
-                }
-            }
-            for (boolean prioritised : new boolean[] {true, false}) {
-                for (boolean holds : new boolean[] {true, false}) {
-                    String receive = ((PortableSql) holder).receiveNext(1, prioritised, holds);
-                    out.add(receive == null ? "" : receive);
-                }
-            }
-        }
-        return out;
+    /** Every statement text of the dialect's class ({@link PortableSqlGoldenTest#texts}). */
+    private static Set<String> statements(PortableSql sql) throws IllegalAccessException {
+        return new TreeSet<>(PortableSqlGoldenTest.texts(sql));
     }
 
     /** Tables and sequences of schema ssb, lower case (JDBC metadata lists H2's sequences under no type). */
