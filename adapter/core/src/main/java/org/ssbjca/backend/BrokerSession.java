@@ -70,12 +70,10 @@ public interface BrokerSession {
     /**
      * Runs verbs whose failure the transaction is to outlive (the copy of a dead letter to a dead-letter service):
      * when they throw a {@link BrokerException}, what they wrote is undone and the transaction goes on. The portable
-     * schema rolls back to a savepoint taken before them: nothing they wrote stays (a dialog begun, a target
-     * endpoint), and on PostgreSQL, where a failed statement aborts the whole transaction until then, the transaction
-     * can go on and commit. The savepoint costs two round trips (SAVEPOINT, RELEASE SAVEPOINT), so only verbs that run
-     * seldom go through here. By default, where there is no savepoint to go back to, {@code cleanup} undoes what it
-     * can: SQL Server's statement errors leave the transaction usable (unless XACT_ABORT is on, which the adapter
-     * never sets), and its distributed transactions refuse savepoints (SAVE TRANSACTION). Not nested.
+     * schema rolls back to a savepoint taken before them (two round trips more: for verbs that run seldom). By
+     * default, where there is no savepoint (SQL Server's distributed transactions refuse SAVE TRANSACTION; its
+     * statement errors leave the transaction usable, XACT_ABORT being off), {@code cleanup} undoes what it can. Not
+     * nested.
      *
      * @param verbs the verbs, on this session
      * @param cleanup undoes what the verbs wrote where no savepoint does (it may find nothing to undo); when it

@@ -95,8 +95,7 @@ public final class Jdbc {
      * server), so the server describes such a statement once it is prepared; from then on pgjdbc precedes each of its
      * executions whose result has a column of variable length with a round trip of its own (the {@code BEGIN} alone,
      * or an empty {@code Sync}: its guard against full buffers). On pgjdbc's own statements (those the portable verbs
-     * run, {@code PortableSession.statementsOn}) a NULL timestamp is sent typed instead: one round trip per statement
-     * ({@code RoundTripsTest}).
+     * run, {@code PortableSession.statementsOn}) a NULL timestamp is sent typed instead: one round trip per statement.
      */
     private static void bindNull(PreparedStatement ps, int index, int sqlType) throws SQLException {
         if (sqlType == Types.TIMESTAMP_WITH_TIMEZONE && ps instanceof org.postgresql.PGStatement) {
@@ -108,13 +107,7 @@ public final class Jdbc {
         }
     }
 
-    /**
-     * @param c connection
-     * @param sql statement
-     * @param params parameters
-     * @return the update count
-     * @throws SQLException on error
-     */
+    /** @return the update count of {@code sql}, run with {@code params} ({@link #bind}) */
     public static int update(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
@@ -122,15 +115,7 @@ public final class Jdbc {
         }
     }
 
-    /**
-     * @param c connection
-     * @param sql query
-     * @param mapper maps each row
-     * @param params parameters
-     * @param <T> row type
-     * @return every row, mapped
-     * @throws SQLException on error
-     */
+    /** @return every row of query {@code sql} with {@code params}, mapped */
     public static <T> List<T> list(Connection c, String sql, RowMapper<T> mapper, Object... params)
             throws SQLException {
         try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
@@ -145,15 +130,7 @@ public final class Jdbc {
         }
     }
 
-    /**
-     * @param c connection
-     * @param sql query
-     * @param mapper maps the first row
-     * @param params parameters
-     * @param <T> row type
-     * @return the first row, mapped, or null when there is none
-     * @throws SQLException on error
-     */
+    /** @return the first row of query {@code sql} with {@code params}, mapped; null when there is none */
     public static <T> T first(Connection c, String sql, RowMapper<T> mapper, Object... params) throws SQLException {
         try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
@@ -163,45 +140,23 @@ public final class Jdbc {
         }
     }
 
-    /**
-     * @param c connection
-     * @param sql query
-     * @param params parameters
-     * @return whether the query returned a row
-     * @throws SQLException on error
-     */
+    /** @return whether query {@code sql} with {@code params} returned a row */
     public static boolean exists(Connection c, String sql, Object... params) throws SQLException {
         return first(c, sql, rs -> Boolean.TRUE, params) != null;
     }
 
-    /**
-     * @param c connection
-     * @param sql a query returning one number
-     * @param params parameters
-     * @return the number, 0 when there is no row
-     * @throws SQLException on error
-     */
+    /** @return the one number query {@code sql} with {@code params} returns, 0 when there is no row */
     public static long count(Connection c, String sql, Object... params) throws SQLException {
         Long n = first(c, sql, rs -> rs.getLong(1), params);
         return n == null ? 0 : n;
     }
 
-    /**
-     * @param rs result set on a row
-     * @param column column label
-     * @return the column as a UUID, or null
-     * @throws SQLException on error
-     */
+    /** @return column {@code column} of the current row as a UUID, or null */
     public static UUID uuid(ResultSet rs, String column) throws SQLException {
         return rs.getObject(column, UUID.class);
     }
 
-    /**
-     * @param rs result set on a row
-     * @param column column label
-     * @return the column as an instant, or null
-     * @throws SQLException on error
-     */
+    /** @return column {@code column} of the current row as an instant, or null */
     public static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
         return t == null ? null : t.toInstant();
@@ -212,9 +167,9 @@ public final class Jdbc {
      * tables' sizes of that moment (pgjdbc's {@code prepareThreshold} 0 on this statement only: an unnamed statement,
      * sent with its execution in the same round trip). A named server-side statement would settle after a few
      * executions on a generic plan made once, while the adapter's tables were small (a sequential scan of a one-page
-     * table is the cheapest plan), and keep scanning them as they grow (thousands of open dialogs) until they are
-     * analysed ({@code GrowingTablesDialogTest}). The session's settings, which the application's SQL shares, are left
-     * alone. Other databases' statements are returned as they are.
+     * table is the cheapest plan), and keep scanning them as they grow until they are analysed. The session's
+     * settings, which the application's SQL shares, are left alone. Other databases' statements are returned as they
+     * are.
      *
      * @param ps a statement the adapter prepared
      * @return the same statement

@@ -11,11 +11,9 @@ import java.util.Map;
 
 /**
  * The prepared statements of one connection, each prepared once and run again with new parameters, as
- * {@link Jdbc}'s helpers run them, instead of a statement prepared anew for every call (pgjdbc builds a statement,
- * its parameter list and, for a timestamp, its date formatter each time; the benchmark's outbound phase used 442 µs
- * of WildFly CPU per call with kept statements, 566 before, one run each). For
- * one thread at a time, as a connection is; the statements close with the connection, or at {@link #close}. Every result set is read to
- * its end before the next call, so one statement never serves two callers at once.
+ * {@link Jdbc}'s helpers run them (docs/design/kept-statements.md). For one thread at a time, as a connection is; the
+ * statements close with the connection, or at {@link #close}. Every result set is read to its end before the next
+ * call, so one statement never serves two callers at once.
  */
 public final class Statements {
 

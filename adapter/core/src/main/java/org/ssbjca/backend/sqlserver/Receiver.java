@@ -257,7 +257,7 @@ final class Receiver {
     /**
      * After RECEIVEs of single groups in this transaction ({@link #receiveFirstFree}), which leave their groups
      * locked to its end even when they take nothing, the WAITFOR (RECEIVE ...) that follows may come back empty
-     * without waiting (issue 45: a WAITFOR in a transaction that already holds conflicting locks). A reader would then
+     * without waiting (a WAITFOR in a transaction that already holds conflicting locks). A reader would then
      * go round without ever waiting while such a group stays a candidate. So an empty WAITFOR that came back before
      * {@link #longestPause} is followed by a pause for the rest of it, which a wake or stop ends early: at most one
      * turn a second, the time SQL Server's own wait would have taken at least.

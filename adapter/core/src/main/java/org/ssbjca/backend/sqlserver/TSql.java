@@ -40,8 +40,7 @@ final class TSql {
      * never with its local clock ({@code SYSDATETIME()}, {@code GETDATE()}). Microsoft gives those two columns no time
      * zone; the one Service Broker time it documents, {@code sys.transmission_queue.enqueue_time}, is UTC whatever the
      * instance's zone (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-transmission-queue-transact-sql).
-     * The conformance suite runs SQL Server with a local clock that is not UTC and checks every instant derived from
-     * them (TimeZoneConformanceTest). Not a statement: the name of this contract.
+     * Not a statement: the name of this contract.
      */
     static final String UTC_TIMES = "SYSUTCDATETIME()";
 
@@ -75,11 +74,9 @@ final class TSql {
      * With each message, the failed deliveries recorded for it ({@code recorded_attempts}, NULL for none), read by
      * the ledger's primary key in the same batch: a node that failed the message recorded them, on a connection of
      * its own, before its transaction rolled back and gave the message back, so this read, after the RECEIVE took
-     * it, sees them. A reader that trusted a cache of "this queue has no failed deliveries" instead (as the readers
-     * did before) delivered once more a message another node had failed {@code maxDeliveryAttempts} times: a fifth
-     * rollback, after which SQL Server disables the queue
-     * (https://learn.microsoft.com/sql/database-engine/service-broker/remove-poison-messages).
-     * Read committed, not NOLOCK: a count whose recording rolled back is no failure.
+     * it, sees them, and a message another node failed {@code maxDeliveryAttempts} times is not delivered again (a
+     * fifth rollback would disable the queue:
+     * https://learn.microsoft.com/sql/database-engine/service-broker/remove-poison-messages). Read committed, not NOLOCK: a count whose recording rolled back is no failure.
      * <p>
      * And whether the message's group has a priority ({@code has_priority}), however it got it (a scan, the outbound
      * connection, another node): the reader then drops it once the group is drained. READPAST, as in
