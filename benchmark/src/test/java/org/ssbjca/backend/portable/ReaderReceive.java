@@ -14,6 +14,6 @@ public final class ReaderReceive {
      *         first column is null when the groups it picked were emptied meanwhile (then it is run again)
      */
     public static String perMessage() {
-        return new PortableSql(Dialect.POSTGRESQL).receiveNext(1, false, false);
+        return new PostgresSql().receiveNext(1, false, false);
     }
 }
