@@ -425,16 +425,13 @@ class MonitoringIT {
     }
 
     /**
-     * Every metric the README's alert rules name is exported: the rules are read from the README itself (the lines
-     * {@code expr:} of the "Alerts" block).
+     * Every metric the alert rules of docs/operations/monitoring.md name is exported: the rules are read from the page
+     * itself (the lines {@code expr:} of its "Alerts" section).
      */
     private static void theReadmeAlertsNameExportedMetrics(String prometheus) throws java.io.IOException {
-        String readme = java.nio.file.Files.readString(Path.of(System.getProperty("ssb.it.cliScript"))
-                .getParent().getParent().resolve("README.md"));
-        String alerts = readme.substring(readme.indexOf("### Alerts"));
+        String alerts = org.ssbjca.docs.Docs.section("docs/operations/monitoring.md", "## Alerts");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("ssb_[a-z_]+").matcher(
-                String.join("\n", alerts.lines().takeWhile(l -> !l.startsWith("## ")).filter(l -> l.contains("expr:"))
-                        .toList()));
+                String.join("\n", alerts.lines().filter(l -> l.contains("expr:")).toList()));
         java.util.Set<String> names = new java.util.TreeSet<>();
         while (m.find()) {
             names.add(m.group());
@@ -443,7 +440,7 @@ class MonitoringIT {
         for (String name : names) {
             assertTrue(prometheus.lines().anyMatch(l -> l.startsWith(name + "{")), name + " is exported");
         }
-        FIGURES.info("the README's alert rules name " + names + ", all exported");
+        FIGURES.info("the monitoring page's alert rules name " + names + ", all exported");
     }
 
     private static double delivered() {

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Date;
 import java.util.List;
@@ -18,10 +16,11 @@ import javax.management.JMException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.docs.Docs;
 import org.ssbjca.management.ConversationCountInfo;
 
 /**
- * The README's "Metrics" tables, read from the README itself (as {@code MonitoringIT} reads its alert rules): every
+ * The tables of docs/reference/metrics.md, read from the page itself (as {@code MonitoringIT} reads the alert rules): every
  * metric they list is exported with the type they give, and every metric exported is listed.
  */
 class ReadmeMetricsTest {
@@ -54,11 +53,9 @@ class ReadmeMetricsTest {
         assertEquals(readmeMetrics(), exportedMetrics());
     }
 
-    /** @return metric name to type, from the table rows of the README's "### Metrics" */
+    /** @return metric name to type, from the table rows of the metrics page */
     private static Map<String, String> readmeMetrics() throws IOException {
-        String readme = Files.readString(Path.of(System.getProperty("basedir", ".")).resolve("../README.md"));
-        String section = readme.substring(readme.indexOf("### Metrics"));
-        section = section.substring(0, section.indexOf("\n### ", 1));
+        String section = Docs.page("docs/reference/metrics.md");
         Map<String, String> metrics = new TreeMap<>();
         section.lines().filter(l -> l.startsWith("| `ssb_")).forEach(row -> {
             String[] cells = row.split("\\|");

@@ -10,16 +10,15 @@ import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.math.BigDecimal;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.docs.Docs;
 
 /**
- * The README's table of activation properties, read from the README itself: each property's default is the
+ * The table of activation properties in docs/reference/activation-properties.md, read from the page itself: each property's default is the
  * activation spec's, and each range it gives is the one validation accepts (both ends accepted, one step beyond
  * either refused with a message naming the property).
  */
@@ -113,11 +112,9 @@ class ActivationPropertiesReadmeTest {
         return Character.toUpperCase(property.charAt(0)) + property.substring(1);
     }
 
-    /** @return the rows of the README's "### Activation properties" table */
+    /** @return the rows of the activation properties page's table */
     private static List<Property> readmeProperties() throws IOException {
-        String readme = Files.readString(Path.of(System.getProperty("basedir", ".")).resolve("../../README.md"));
-        String section = readme.substring(readme.indexOf("### Activation properties"));
-        section = section.substring(0, section.indexOf("\n### ", 1));
+        String section = Docs.page("docs/reference/activation-properties.md");
         List<Property> properties = new ArrayList<>();
         section.lines().map(ROW::matcher).filter(Matcher::matches)
                 .forEach(m -> properties.add(new Property(m.group(1), m.group(2).strip(), m.group(3))));

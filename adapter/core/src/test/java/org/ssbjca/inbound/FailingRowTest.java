@@ -291,13 +291,12 @@ class FailingRowTest {
     }
 
     /**
-     * The README's seed 004 recipe: the activation properties of its {@code WorkItemListener}, read from the README's
-     * Recipe section as written.
+     * The seed 004 recipe of docs/guide/table-queues.md: the activation properties of its {@code WorkItemListener},
+     * read from the page's Recipe section as written.
      */
     static TableActivationSpec recipe(InboundHarness h) throws Exception {
-        String readme = java.nio.file.Files.readString(java.nio.file.Path.of(System.getProperty("basedir", "."))
-                .resolve("../../README.md"));
-        String section = readme.substring(readme.indexOf("### Recipe"), readme.indexOf("class WorkItemListener"));
+        String recipe = org.ssbjca.docs.Docs.section("docs/guide/table-queues.md", "## Recipe");
+        String section = recipe.substring(0, recipe.indexOf("class WorkItemListener"));
         java.util.regex.Matcher m = java.util.regex.Pattern
                 .compile("propertyName = \"(\\w+)\", propertyValue = \"([^\"]*)\"").matcher(section);
         TableActivationSpec spec = new TableActivationSpec();
@@ -309,7 +308,7 @@ class FailingRowTest {
                     + property.substring(1), String.class).invoke(spec, m.group(2));
             properties++;
         }
-        assertEquals(7, properties, "the recipe's properties found in the README");
+        assertEquals(7, properties, "the recipe's properties found in the page");
         return spec;
     }
 

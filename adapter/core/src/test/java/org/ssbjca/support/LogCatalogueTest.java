@@ -11,22 +11,24 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.docs.Docs;
 
 /**
- * The README's "Troubleshooting" table and the catalogues of log messages ({@link AdapterLog}, and the console's
+ * The table of docs/reference/messages.md and the catalogues of log messages ({@link AdapterLog}, and the console's
  * {@code ConsoleLog}) list the same ids at the same levels, and no class logs around the catalogue.
  */
 class LogCatalogueTest {
 
     private static final Path CORE = Path.of("").toAbsolutePath();
     private static final Path CATALOGUE = CORE.resolve("src/main/java/org/ssbjca/support/AdapterLog.java");
-    private static final Path README = CORE.resolve("../../README.md");
+    /** The message catalogue's page. */
+    private static final String MESSAGES = "docs/reference/messages.md";
     /** The console's own catalogue: it shares no class with the adapter, its ids are in the same table. */
     private static final Path CONSOLE_CATALOGUE = CORE.resolve(
             "../../console/src/main/java/org/ssbjca/console/ConsoleLog.java");
 
     @Test
-    void theReadmeListsEveryMessageOfTheCatalogueAtItsLevel() throws IOException {
+    void theMessagesPageListsEveryMessageOfTheCatalogueAtItsLevel() throws IOException {
         Map<String, String> catalogue = new TreeMap<>();
         Matcher m = Pattern.compile("@LogMessage\\(level = (\\w+)\\)\\s+@Message\\(id = (\\d+)")
                 .matcher(Files.readString(CATALOGUE));
@@ -41,16 +43,14 @@ class LogCatalogueTest {
             consoleIds++;
         }
         assertTrue(consoleIds >= 1, "the console's catalogue was read");
-        String readme = Files.readString(README);
-        String section = readme.substring(readme.indexOf("## Troubleshooting"));
-        section = section.substring(0, section.indexOf("\n## ", 1));
+        String section = Docs.page(MESSAGES);
         Map<String, String> documented = new TreeMap<>();
         Matcher row = Pattern.compile("(?m)^\\| `(SSBJCA\\d{4})` \\| (\\w+) \\|").matcher(section);
         while (row.find()) {
             documented.put(row.group(1), row.group(2));
         }
         assertTrue(catalogue.size() >= 30, "the catalogue was read: " + catalogue);
-        assertEquals(catalogue, documented, "README Troubleshooting vs AdapterLog");
+        assertEquals(catalogue, documented, MESSAGES + " vs AdapterLog and ConsoleLog");
     }
 
     @Test
