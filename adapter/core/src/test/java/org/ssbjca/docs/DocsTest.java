@@ -133,6 +133,38 @@ class DocsTest {
         assertEquals(List.of(), missing, "not on docs/reference/mxbeans.md");
     }
 
+    /**
+     * The table queue recipe's two beans are the code {@code TableQueueIT} deploys: every line of the page's listing,
+     * comments aside, is a line of {@code WorkItemListener} or {@code WorkItems}, in the same order.
+     */
+    @Test
+    void theTableQueueRecipeIsTheCodeItsIntegrationTestDeploys() throws IOException {
+        String recipe = Docs.section("docs/guide/table-queues.md", "## Recipe");
+        String listing = recipe.substring(recipe.indexOf("```java\n") + 8);
+        listing = listing.substring(0, listing.indexOf("\n```"));
+        int split = listing.indexOf("@Stateless");
+        String it = "arquillian/src/test/java/org/ssbjca/it/tables/";
+        assertInOrder(code(listing.substring(0, split)), code(Files.readString(Docs.path(it + "WorkItemListener.java"))));
+        assertInOrder(code(listing.substring(split)), code(Files.readString(Docs.path(it + "WorkItems.java"))));
+    }
+
+    /** @return the lines of Java code, stripped, without blank lines and comments */
+    private static List<String> code(String java) {
+        return java.lines().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("//") && !l.startsWith("/*") && !l.startsWith("*"))
+                .toList();
+    }
+
+    private static void assertInOrder(List<String> listed, List<String> source) {
+        assertTrue(listed.size() >= 15, "the listing was read: " + listed);
+        int at = 0;
+        for (String line : listed) {
+            int found = source.subList(at, source.size()).indexOf(line);
+            assertTrue(found >= 0, "the recipe's line is not in the source, in order: " + line);
+            at += found + 1;
+        }
+    }
+
     /** @return the attribute's name for a getter ({@code getMaxReaders}, {@code isPaused}), else the operation's */
     private static String jmxName(Method m) {
         String n = m.getName();
