@@ -33,18 +33,19 @@ import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.RemoteJmx;
 
 /**
- * Issue 12: activation properties outside the code, the README's "Activation properties outside the code" as
- * written: a {@code ${...}} in {@code @ActivationConfigProperty} resolved from the server's system properties once
- * the {@code ee} subsystem's annotation property replacement is on, and the deployment's {@code jboss-ejb3.xml}
- * overriding the annotation's values; each read back from the activation's MBean. And what a misspelt property name
- * gives: the adapter never sees it (the connector contract sets only the spec's own properties), WildFly logs it.
+ * Issue 12: activation properties outside the code, "Activation properties outside the code" of
+ * docs/guide/configuration.md as written: a {@code ${...}} in {@code @ActivationConfigProperty} resolved from the
+ * server's system properties once the {@code ee} subsystem's annotation property replacement is on, and the
+ * deployment's {@code jboss-ejb3.xml} overriding the annotation's values; each read back from the activation's MBean.
+ * And what a misspelt property name gives: the adapter never sees it (the connector contract sets only the spec's own
+ * properties), WildFly logs it.
  */
 @ExtendWith(ArquillianExtension.class)
 class ActivationOverrideIT {
 
     private static final Logger FIGURES = Logger.getLogger(ActivationOverrideIT.class.getName());
 
-    /** The override, as the README shows it. */
+    /** The override, as docs/guide/configuration.md shows it. */
     static final String JBOSS_EJB3_XML = """
             <?xml version="1.0" encoding="UTF-8"?>
             <jboss:ejb-jar xmlns:jboss="urn:jboss:domain:ejb3:4.0" xmlns="https://jakarta.ee/xml/ns/jakartaee"

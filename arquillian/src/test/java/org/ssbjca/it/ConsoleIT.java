@@ -59,12 +59,12 @@ import org.ssbjca.it.support.Postgres;
 import org.ssbjca.it.support.ServerAdmin;
 
 /**
- * Issue 13: the console's JSON API as the README's curl recipes use it, on a WildFly with two application users
- * ({@code add-user.sh -a}): one in role {@code ssb-viewer}, one in {@code ssb-operator}. Checks the login, the roles
- * (a viewer may look, not act), the header that protects against cross-site request forgery, a refused value, and
- * seed 000's reordering: with the bean's one reader paused, three conversation groups are put in a new order through
- * the API, and after resume the reader takes them in that order. Then a viewer's event stream
- * ({@code api/events}) announces the dead letter a poison message becomes, and an operator purges it.
+ * Issue 13: the console's JSON API as the curl recipes of docs/operations/console.md use it, on a WildFly with two
+ * application users ({@code add-user.sh -a}): one in role {@code ssb-viewer}, one in {@code ssb-operator}. Checks the
+ * login, the roles (a viewer may look, not act), the header that protects against cross-site request forgery, a refused
+ * value, and seed 000's reordering: with the bean's one reader paused, three conversation groups are put in a new order
+ * through the API, and after resume the reader takes them in that order. Then a viewer's event stream ({@code
+ * api/events}) announces the dead letter a poison message becomes, and an operator purges it.
  */
 @ExtendWith(ArquillianExtension.class)
 class ConsoleIT {
@@ -508,7 +508,10 @@ class ConsoleIT {
         return Long.parseLong(String.valueOf(text).trim());
     }
 
-    /** Saves the page as target/console-screenshots/{@code name} (the README's pictures come from there). */
+    /**
+     * Saves the page as target/console-screenshots/{@code name} (the pictures of docs/operations/console.md come from
+     * there).
+     */
     private static void screenshot(WebDriver driver, String name) throws IOException {
         ((JavascriptExecutor) driver).executeScript("window.scrollTo(0, 0);");
         Path dir = Path.of("target", "console-screenshots");
@@ -556,7 +559,7 @@ class ConsoleIT {
         });
     }
 
-    /** {@code add-user.sh -a} into the manual server's configuration, as the README says. */
+    /** {@code add-user.sh -a} into the manual server's configuration, as docs/operations/console.md says. */
     private static void addUser(String[] user, String role) throws IOException, InterruptedException {
         ServerAdmin.addApplicationUser(ManualServer.baseDir().resolve("configuration"), user[0], user[1], role);
     }

@@ -24,10 +24,11 @@ import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.sample.echo.EchoClient;
 
 /**
- * The README's "Flight recorder events" recipe, run as written against the WildFly this test runs in (its own
- * process id for {@code <pid>}): {@code jcmd} starts a recording with the adapter's events on, the echo sample
- * answers requests, {@code jcmd} dumps and stops it, and {@code jfr print} shows the EchoService reader's wait, its
- * RECEIVE and the bean's call. The RAR's events load in WildFly's module system (its manifest's {@code jdk.jfr}).
+ * The "Flight recorder events" recipe of docs/operations/monitoring.md, run as written against the WildFly this test
+ * runs in (its own process id for {@code <pid>}): {@code jcmd} starts a recording with the adapter's events on, the
+ * echo sample answers requests, {@code jcmd} dumps and stops it, and {@code jfr print} shows the EchoService reader's
+ * wait, its RECEIVE and the bean's call. The RAR's events load in WildFly's module system (its manifest's {@code
+ * jdk.jfr}).
  */
 @ExtendWith(ArquillianExtension.class)
 class FlightEventsIT {
@@ -52,7 +53,7 @@ class FlightEventsIT {
         Path dir = Files.createTempDirectory("ssb-jca-jfr");
         Path file = dir.resolve("ssb-jca.jfr");
         try {
-            // the README's commands, word for word but for <pid> and the file's directory
+            // the page's commands, word for word but for <pid> and the file's directory
             String started = run("jcmd", pid, "JFR.start", "name=ssb-jca", "settings=default",
                     "+org.ssbjca.Receive#threshold=0ms", "+org.ssbjca.Delivery#threshold=0ms",
                     "+org.ssbjca.Wait#enabled=true");

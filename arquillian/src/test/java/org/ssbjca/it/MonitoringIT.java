@@ -39,7 +39,8 @@ import org.ssbjca.it.support.ServerAdmin;
 import org.ssbjca.it.support.ServerAdmin.Cli;
 
 /**
- * Issue 14 on a server configured by the README's recipes: the shipped {@code ssb-jca.cli}, then the shipped
+ * Issue 14 on a server configured by the recipes of docs/guide/configuration.md and docs/operations/monitoring.md: the
+ * shipped {@code ssb-jca.cli}, then the shipped
  * {@code ssb-jca-monitoring.cli} (micrometer with a Prometheus registry, MicroProfile Health, the monitoring WAR), with
  * the readiness threshold set from the server's environment. While messages flow, {@code /prometheus} and
  * {@code /metrics} move and, once they stop, agree with the activation's JMX counters; PostgreSQL stopped makes

@@ -32,14 +32,15 @@ import org.ssbjca.it.support.ServerAdmin.Cli;
  * Issue 44: the shipped {@code ssb-jca-monitoring.cli} on a server slowed down on purpose (a deployment whose start
  * takes {@value SlowBoot#MILLIS} ms, so every reload takes longer than jboss-cli's default wait of 6 s). Run without
  * {@code --timeout}, as the issue's user ran it, the script still deploys the WAR and succeeds, saying the server is
- * still starting, and the reload completes on its own; run again as the README says, it changes nothing and does not
- * reload; with a reload due, the README's command waits for the slow reload and the endpoints answer at once.
+ * still starting, and the reload completes on its own; run again as docs/operations/monitoring.md says, it changes
+ * nothing and does not reload; with a reload due, the page's command waits for the slow reload and the endpoints answer
+ * at once.
  */
 @ExtendWith(ArquillianExtension.class)
 class MonitoringScriptIT {
 
     private static final Logger FIGURES = Logger.getLogger(MonitoringScriptIT.class.getName());
-    /** The README's option: jboss-cli waits up to 2 minutes for a reloaded server. */
+    /** The monitoring page's option: jboss-cli waits up to 2 minutes for a reloaded server. */
     private static final String README_TIMEOUT = "--timeout=120000";
 
     @ArquillianResource
@@ -81,7 +82,7 @@ class MonitoringScriptIT {
             assertEquals(boots, LogStore.serverLogLines("WFLYSRV0025"), "the second run did not reload");
             assertEquals(2, LogStore.serverLogLines(SlowBoot.STARTED), "the second run did not reload");
 
-            // a reload due (a change that needs one): the README's command waits for the slow reload
+            // a reload due (a change that needs one): the page's command waits for the slow reload
             ModelNode needsReload = Operations.createWriteAttributeOperation(
                     new ModelNode().add("subsystem", "logging"), "add-logging-api-dependencies", false);
             ServerAdmin.manual(needsReload);
@@ -102,7 +103,9 @@ class MonitoringScriptIT {
         }
     }
 
-    /** @return jboss-cli's run of the shipped script, as the README gives it, with more options first */
+    /**
+     * @return jboss-cli's run of the shipped script, as docs/operations/monitoring.md gives it, with more options first
+     */
     private static Cli script(String... options) {
         String[] arguments = new String[options.length + 1];
         System.arraycopy(options, 0, arguments, 0, options.length);

@@ -39,7 +39,7 @@ import org.ssbjca.it.support.ServerAdmin;
 import org.ssbjca.it.support.ServerAdmin.Cli;
 
 /**
- * Issue 12: the README's recipe "Configuring in WildFly" as written: {@code jboss-cli.sh --connect
+ * Issue 12: the recipe of docs/guide/configuration.md as written: {@code jboss-cli.sh --connect
  * --file=wildfly/ssb-jca.cli -Dssb.rar=...ssb-jca-subsystem.rar} against a server whose database settings come from
  * its own environment (here the system properties {@code ssb.jca.url}, {@code ssb.jca.user}, {@code ssb.jca.password}
  * of the server's JVM), then a bean that records each message through {@code java:/ssb/ConnectionFactory}. Nothing is
@@ -129,7 +129,8 @@ class SubsystemConfigurationIT {
                     + ":add(value=" + role + ")").exit());
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties="
                     + "password:add(value=\"" + expression + "\")").exit());
-            // the README's recipe for the pool's validation interval (0: every connection checked when handed out)
+            // the recipe of docs/guide/outbound-api.md for the pool's validation interval (0: every connection checked
+            // when handed out)
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/connection-definitions="
                     + "ssb-ConnectionFactory/config-properties=validationIntervalMillis:add(value=0)").exit());
             assertEquals(0, ServerAdmin.reload().exit());
@@ -163,8 +164,8 @@ class SubsystemConfigurationIT {
     }
 
     /**
-     * The README's MicroProfile Config recipe: a server with no database settings in its environment, a directory of
-     * one file per key (as a Kubernetes secret is mounted) added as a config source of the
+     * The MicroProfile Config recipe of docs/guide/configuration.md: a server with no database settings in its
+     * environment, a directory of one file per key (as a Kubernetes secret is mounted) added as a config source of the
      * {@code microprofile-config-smallrye} subsystem, then the shipped script unchanged: the adapter reads its URL,
      * user and password from MicroProfile Config (the script leaves the URL at the H2 default and the user and
      * password empty), and a message is recorded in PostgreSQL. The password is in no attribute of the configuration.
@@ -240,7 +241,7 @@ class SubsystemConfigurationIT {
         }
     }
 
-    /** @return jboss-cli's run of the shipped ssb-jca.cli, as the README gives it */
+    /** @return jboss-cli's run of the shipped ssb-jca.cli, as docs/guide/configuration.md gives it */
     private static Cli cli() {
         return ServerAdmin.cli(System.getProperty("ssb.it.cliScript"),
                 "-Dssb.rar=" + Path.of(System.getProperty("ssb.it.subsystemRar")).toAbsolutePath());

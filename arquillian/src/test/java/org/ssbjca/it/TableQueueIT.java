@@ -25,11 +25,11 @@ import org.ssbjca.it.tables.WorkItemListener;
 import org.ssbjca.it.tables.WorkItems;
 
 /**
- * Issue 16 in WildFly: the README's "Table queues" recipe as written. The bean deploys before its table exists (its
- * readers look again); the table is created, 2,000 rows are enqueued through the connection factory in the callers'
- * transactions (and one enqueue that fails is rolled back); four readers deliver each row exactly once, the bean's own
- * insert committing with the row's dequeue time; the activation's MBean counts them. The database (H2) gives up on
- * any lock wait over 1 s, and no reader may log a failure once the table exists.
+ * Issue 16 in WildFly: the recipe of docs/guide/table-queues.md as written. The bean deploys before its table exists
+ * (its readers look again); the table is created, 2,000 rows are enqueued through the connection factory in the
+ * callers' transactions (and one enqueue that fails is rolled back); four readers deliver each row exactly once, the
+ * bean's own insert committing with the row's dequeue time; the activation's MBean counts them. The database (H2) gives
+ * up on any lock wait over 1 s, and no reader may log a failure once the table exists.
  */
 @ExtendWith(ArquillianExtension.class)
 class TableQueueIT {

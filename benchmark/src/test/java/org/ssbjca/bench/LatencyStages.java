@@ -17,7 +17,7 @@ import jdk.jfr.consumer.RecordingFile;
 /**
  * Where the latency run's ssb-jca messages spent their time, from a flight recording of WildFly's JVM over the
  * latency phase (both systems' rounds, so that both run under it): the adapter's own events ({@code org.ssbjca.Wait},
- * {@code org.ssbjca.Receive}, the README's "Flight recorder events") and the benchmark's ({@code
+ * {@code org.ssbjca.Receive}, "Flight recorder events" in docs/operations/monitoring.md) and the benchmark's ({@code
  * org.ssbjca.bench.Latency}: a message's send returned, it reached the bean). For each message, on the thread that
  * delivered it: the RECEIVE that took it, the wait that this RECEIVE came out of, and from them six stages that add
  * up to the message's latency: the signal against the send's return (negative: the commit signals the readers

@@ -4,9 +4,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The console's log messages, category {@code org.ssbjca.console}, with ids in the adapter's range (the README's
- * Troubleshooting table lists them with the adapter's). The console shares no class with the adapter, so it has its
- * own catalogue; every line goes through {@link #log}.
+ * The console's log messages, category {@code org.ssbjca.console}, with ids in the adapter's range (the table of
+ * docs/reference/messages.md lists them with the adapter's). The console shares no class with the adapter, so it has
+ * its own catalogue; every line goes through {@link #log}.
  */
 final class ConsoleLog {
 

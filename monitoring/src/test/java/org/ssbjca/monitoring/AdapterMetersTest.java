@@ -23,8 +23,8 @@ import org.ssbjca.management.ActivationMXBean;
 import org.ssbjca.monitoring.Exposition.Series;
 
 /**
- * The meters at {@code /prometheus} as the README's "Metrics" tables list them: name, type, labels, and the MBean
- * attribute each one reads; and how they follow activations deployed and undeployed.
+ * The meters at {@code /prometheus} as the tables of docs/reference/metrics.md list them: name, type, labels, and the
+ * MBean attribute each one reads; and how they follow activations deployed and undeployed.
  */
 class AdapterMetersTest {
 
@@ -38,7 +38,7 @@ class AdapterMetersTest {
     private static final String TABLE = "work_items";
     private static final String[] TABLE_LABELS = {"activation", TABLE_BEAN + "@" + TABLE, "table", TABLE};
 
-    /** The README's metrics of a queue activation. */
+    /** The documented metrics of a queue activation. */
     private static final Set<String> QUEUE_METRICS = Set.of("ssb_messages_received_total",
             "ssb_messages_delivered_total", "ssb_deliveries_committed_total", "ssb_deliveries_rolled_back_total",
             "ssb_messages_redelivered_total", "ssb_messages_dead_lettered_total", "ssb_errors_received_total",
@@ -48,7 +48,7 @@ class AdapterMetersTest {
             "ssb_activation_paused", "ssb_queue_disabled", "ssb_queue_depth", "ssb_queue_oldest_message_age_seconds",
             "ssb_conversation_groups_pending", "ssb_dead_letters");
 
-    /** The README's metrics of a table activation. */
+    /** The documented metrics of a table activation. */
     private static final Set<String> TABLE_METRICS = Set.of("ssb_table_rows_delivered_total",
             "ssb_table_deliveries_failed_total", "ssb_table_leases_lost_total", "ssb_table_readers",
             "ssb_table_readers_waiting", "ssb_table_rows_available", "ssb_table_rows_waiting", "ssb_table_rows_leased",

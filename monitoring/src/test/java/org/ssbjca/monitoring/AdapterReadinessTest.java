@@ -22,7 +22,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.management.ActivationMXBean;
 
-/** The readiness check {@code ssb-jca} as the README's "Readiness" describes it, over fake MXBeans. */
+/**
+ * The readiness check {@code ssb-jca} as "Readiness" of docs/operations/monitoring.md describes it, over fake MXBeans.
+ */
 class AdapterReadinessTest {
 
     private static final Duration THRESHOLD = Duration.ofSeconds(5);

@@ -19,7 +19,7 @@ import org.ssbjca.management.ActivationMXBean;
 import org.ssbjca.management.ConversationCountInfo;
 
 /**
- * The per-database meters at {@code /prometheus} as the README's "Metrics" lists them (label {@code database}, the
+ * The per-database meters at {@code /prometheus} as docs/reference/metrics.md lists them (label {@code database}, the
  * MBean's {@code Backend}; endpoints also by {@code service} and {@code state}), from the readings the WAR makes every
  * few seconds ({@link AdapterMeters#readTables()}).
  */

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A registry's meters as WildFly's Prometheus registry exports them, the names the README and its scrape show: dots
- * become underscores, a counter gets {@code _total}, a function timer is a summary of seconds ({@code _seconds_count},
+ * A registry's meters as WildFly's Prometheus registry exports them, the names docs/reference/metrics.md and its scrape
+ * show: dots become underscores, a counter gets {@code _total}, a function timer is a summary of seconds ({@code
+ * _seconds_count},
  * {@code _seconds_sum}). Each series is keyed {@code name{label="value",...}}, labels in alphabetical order as in a
  * scrape. A meter of another kind fails: the WAR registers none.
  */

@@ -26,7 +26,8 @@ final class PlatformRequirements {
                 + " container-managed transaction (REQUIRED), which enlists the reader's connection in XA, and "
                 + platform.name() + " has no XA (no MS DTC). Make onRow @TransactionAttribute(NOT_SUPPORTED): the"
                 + " row's taking and the bean's SQL on ServiceBrokerConnection.jdbcConnection() then commit together"
-                + " in the reader's local transaction (README: Azure SQL Database)";
+                + " in the reader's local transaction (docs/guide/table-queues.md: Table queues on Azure SQL"
+                + " Database)";
     }
 
     /**
@@ -40,6 +41,6 @@ final class PlatformRequirements {
         }
         return "the queue activation " + bean + " cannot run on " + platform.name() + ": it has no Service"
                 + " Broker. Use Azure SQL Managed Instance or SQL Server, or feed the bean from a table of your own"
-                + " (TableActivationSpec, README: Table queues)";
+                + " (TableActivationSpec, docs/guide/table-queues.md)";
     }
 }

@@ -236,7 +236,10 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         return deadLetterService;
     }
 
-    /** @param deadLetterService a service that also receives each dead letter (see the README), empty for none */
+    /**
+     * @param deadLetterService a service that also receives each dead letter (see docs/guide/inbound-mdbs.md), empty
+     * for none
+     */
     public void setDeadLetterService(String deadLetterService) {
         this.deadLetterService = deadLetterService;
     }

@@ -15,12 +15,11 @@ import org.jboss.logging.annotations.Message;
 import org.jboss.logging.annotations.MessageLogger;
 
 /**
- * Every message the adapter logs, with its id ({@code SSBJCA0nnn}): the one catalogue, which the README's
- * "Troubleshooting" section follows (a test compares them). The ids are unique, checked when the adapter is compiled
- * (JBoss Logging's annotation processor generates this interface's implementation); each class logs under its own
- * category through {@link #of(Class)}. Ranges: 1-9 the resource adapter, 10-29 activations and readers, 30-39
- * outbound connections, 40-49 deliveries, 60-69 management, 100-109 the PostgreSQL notification threads, 110-119
- * table activations.
+ * Every message the adapter logs, with its id ({@code SSBJCA0nnn}): the one catalogue, which docs/reference/messages.md
+ * follows (a test compares them). The ids are unique, checked when the adapter is compiled (JBoss Logging's annotation
+ * processor generates this interface's implementation); each class logs under its own category through {@link
+ * #of(Class)}. Ranges: 1-9 the resource adapter, 10-29 activations and readers, 30-39 outbound connections, 40-49
+ * deliveries, 60-69 management, 100-109 the PostgreSQL notification threads, 110-119 table activations.
  */
 @MessageLogger(projectCode = "SSBJCA", length = 4)
 public interface AdapterLog extends BasicLogger {

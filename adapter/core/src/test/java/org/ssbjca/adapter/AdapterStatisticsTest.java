@@ -120,8 +120,9 @@ class AdapterStatisticsTest {
     }
 
     /**
-     * The statistics are sums over the queue activations only, as the README says: a running table activation (its 3
-     * readers, the row its bean holds) is in none of them, nor in the adapter MBean's {@code Activations}; it has its
+     * The statistics are sums over the queue activations only, as docs/reference/metrics.md says: a running table
+     * activation (its 3 readers, the row its bean holds) is in none of them, nor in the adapter MBean's {@code
+     * Activations}; it has its
      * {@code TableActivation} MBean and {@code ssb_table_*} meters.
      */
     @Test

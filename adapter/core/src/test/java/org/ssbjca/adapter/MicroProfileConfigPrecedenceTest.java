@@ -21,7 +21,8 @@ import org.ssbjca.brokers.MicroProfileValues;
 import org.ssbjca.fakes.FakeBootstrapContext;
 
 /**
- * README, MicroProfile Config: the adapter reads {@code ssb.jca.url}, {@code ssb.jca.user} and {@code ssb.jca.password}
+ * docs/guide/configuration.md, MicroProfile Config: the adapter reads {@code ssb.jca.url}, {@code ssb.jca.user} and
+  * {@code ssb.jca.password}
  * for its default database when its {@code connectionUrl} is left at the H2 default and its {@code user} and
  * {@code password} are not set; a property that is set always wins. Over a MicroProfile Config of the test's own.
  */

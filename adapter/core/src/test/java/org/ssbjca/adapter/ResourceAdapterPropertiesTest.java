@@ -9,7 +9,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.fakes.FakeBootstrapContext;
 
-/** README, resource adapter properties: {@code fallbackPollMillis} defaults to 1000 and is 10 to 60000. */
+/** docs/reference/adapter-properties.md: {@code fallbackPollMillis} defaults to 1000 and is 10 to 60000. */
 class ResourceAdapterPropertiesTest {
 
     @Test

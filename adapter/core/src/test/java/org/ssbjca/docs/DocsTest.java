@@ -133,6 +133,29 @@ class DocsTest {
         assertEquals(List.of(), missing, "not on docs/reference/mxbeans.md");
     }
 
+    /** Every page the adapter's and the console's main code names ({@code docs/....md}, in messages too) exists. */
+    @Test
+    void everyPageTheCodeNamesExists() throws IOException {
+        Pattern named = Pattern.compile("docs/[A-Za-z0-9_/-]+\\.md");
+        List<String> missing = new ArrayList<>();
+        int names = 0;
+        for (String module : List.of("adapter/core/src/main/java", "console/src/main/java")) {
+            try (Stream<Path> files = Files.walk(Docs.path(module))) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    Matcher m = named.matcher(Files.readString(f));
+                    while (m.find()) {
+                        names++;
+                        if (!Files.exists(Docs.path(m.group()))) {
+                            missing.add(Docs.root().relativize(f) + " names " + m.group());
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(names >= 2, names + " pages named");
+        assertEquals(List.of(), missing);
+    }
+
     /**
      * The table queue recipe's two beans are the code {@code TableQueueIT} deploys: every line of the page's listing,
      * comments aside, is a line of {@code WorkItemListener} or {@code WorkItems}, in the same order.

@@ -46,8 +46,9 @@ class ComponentStoppingTest {
     }
 
     /**
-     * README: the reader's branch refuses to commit a delivery whose {@code onMessage} threw even when the container
-     * would commit it, as for an application exception declared {@code @ApplicationException(rollback = false)}.
+     * docs/guide/inbound-mdbs.md: the reader's branch refuses to commit a delivery whose {@code onMessage} threw even
+     * when the container would commit it, as for an application exception declared {@code
+     * @ApplicationException(rollback = false)}.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})

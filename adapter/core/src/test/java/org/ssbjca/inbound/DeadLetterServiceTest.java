@@ -136,7 +136,7 @@ class DeadLetterServiceTest {
         }
     }
 
-    /** README: "Priority requests without a priority (SSBJCA0045) go to the table only." */
+    /** docs/guide/inbound-mdbs.md: "Priority requests without a priority (SSBJCA0045) go to the table only." */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aRejectedPriorityRequestGoesToTheTableOnly(String backend) throws Exception {

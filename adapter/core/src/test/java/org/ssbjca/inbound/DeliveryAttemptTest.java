@@ -247,7 +247,10 @@ class DeliveryAttemptTest {
         }
     }
 
-    /** README, {@code maxDeliveryAttempts}: always 1 with {@code commitBeforeDelivery} (a failed call loses it). */
+    /**
+     * docs/reference/activation-properties.md, {@code maxDeliveryAttempts}: always 1 with {@code commitBeforeDelivery}
+     * (a failed call loses it).
+     */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void withCommitBeforeDeliveryEveryMessageIsItsFirstAttempt(String backend) throws Exception {

@@ -28,7 +28,7 @@ import org.ssbjca.fakes.LogRecords;
  */
 class FailingRowTest {
 
-    /** The bean of the README's seed 004 recipe, failing on the row whose body is "poison". */
+    /** The bean of the seed 004 recipe (docs/guide/table-queues.md), failing on the row whose body is "poison". */
     private static TableRowListener failingOnPoison(List<Long> poisonAt, List<String> delivered) {
         return row -> {
             if ("poison".equals(row.payloadText())) {
@@ -40,10 +40,10 @@ class FailingRowTest {
     }
 
     /**
-     * The README's seed 004 recipe exactly (its properties as written: 4 readers, poll 200 ms, no attempts column, the
-     * default retry delay of 1 s), and the issue's trial of it with 2 readers: one row that always fails, then 20 good
-     * ones. All 20 are delivered, the failing row is retaken no sooner than its retry delay, its first failure is
-     * logged once at WARN and its repeats at DEBUG, and LastError and FailingSince name it.
+     * The seed 004 recipe of docs/guide/table-queues.md exactly (its properties as written: 4 readers, poll 200 ms, no
+     * attempts column, the default retry delay of 1 s), and the issue's trial of it with 2 readers: one row that always
+     * fails, then 20 good ones. All 20 are delivered, the failing row is retaken no sooner than its retry delay, its
+     * first failure is logged once at WARN and its repeats at DEBUG, and LastError and FailingSince name it.
      */
     @ParameterizedTest(name = "{0}, {1} readers")
     @CsvSource({"H2, 4", "H2, 2", "PostgreSQL, 4", "PostgreSQL, 2"})

@@ -48,7 +48,8 @@ class FailureReportsTest {
 
     /**
      * Figures in range are noted too: a WaitTimeout set over JMX into range and later back to the figures said before
-     * is news again, as the README says ("said again when a WaitTimeout set over JMX changes the figures").
+     * is news again, as docs/guide/inbound-mdbs.md says ("said again when a WaitTimeout set over JMX changes the
+     * figures").
      */
     @Test
     void aWaitSetBackOverTheLimitAfterBeingInRangeIsNewsAgain() {

@@ -22,10 +22,10 @@ import org.ssbjca.support.ReceiveEvent;
 import org.ssbjca.support.WaitEvent;
 
 /**
- * The adapter's flight recorder events, as the README's "Flight recorder events" section describes them: with every
- * event on, a reader's wait, the RECEIVE that took a message and the bean's call, in that order on the reader's
- * thread, with their fields; with a recording's default settings, the bean's call only when it took 20 ms or more
- * and no wait.
+ * The adapter's flight recorder events, as the "Flight recorder events" section of docs/operations/monitoring.md
+ * describes them: with every event on, a reader's wait, the RECEIVE that took a message and the bean's call, in that
+ * order on the reader's thread, with their fields; with a recording's default settings, the bean's call only when it
+ * took 20 ms or more and no wait.
  */
 class FlightEventsTest {
 

@@ -78,8 +78,9 @@ class InboundFeaturesTest {
     }
 
     /**
-     * {@code deadLetter=TABLE_AND_END_CONVERSATION} (README, activation properties): the dead letter goes to the table
-     * and the conversation is ended with an error, which the other side receives (code 500, the message named).
+     * {@code deadLetter=TABLE_AND_END_CONVERSATION} (docs/reference/activation-properties.md): the dead letter goes to
+     * the table and the conversation is ended with an error, which the other side receives (code 500, the message
+     * named).
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -109,8 +110,9 @@ class InboundFeaturesTest {
     }
 
     /**
-     * {@code handleSystemMessages=DELIVER} (README): the bean gets the other side's Error and reads its code and
-     * description; the adapter neither ends this side nor counts it in {@code ErrorsReceived} (that is {@code END}'s).
+     * {@code handleSystemMessages=DELIVER} (docs/reference/activation-properties.md): the bean gets the other side's
+     * Error and reads its code and description; the adapter neither ends this side nor counts it in {@code
+     * ErrorsReceived} (that is {@code END}'s).
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -331,7 +333,7 @@ class InboundFeaturesTest {
 
     /**
      * {@code priorityEnabled=false} turns priorities off altogether: groups are taken in turn, and priority requests are
-     * no longer looked for, so they reach the bean as the messages they are (README, activation properties).
+     * no longer looked for, so they reach the bean as the messages they are (docs/reference/activation-properties.md).
      */
     @Test
     void withPrioritiesOffAPriorityRequestIsDeliveredAsAMessage() throws Exception {

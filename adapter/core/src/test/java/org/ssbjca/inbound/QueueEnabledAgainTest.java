@@ -15,13 +15,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 
 /**
- * README, "Disabling a queue" (PostgreSQL and H2): messages sent to a service whose queue an operator disabled with the
- * README's {@code UPDATE} wait in {@code ssb.transmission_queue}; once the same {@code UPDATE} enables the queue again
- * they are delivered, each once, in each conversation's order, without the test kit's {@code setQueueEnabled}: a
- * reader that found its queue disabled moves them as it finds it enabled again, within its backoff (here at most
- * 500 ms), not at the housekeeping's next repair pass (every 30 s, {@code TransmissionsTest}). A backlog of more
- * than a page is moved a page at a time: the reader moves the first and a background work the rest, while the readers
- * deliver.
+ * docs/guide/backends.md, "Disabling a queue": messages sent to a service whose queue an operator disabled with the
+ * page's {@code UPDATE} wait in {@code ssb.transmission_queue}; once the same {@code UPDATE} enables the queue again
+ * they are delivered, each once, in each conversation's order, without the test kit's {@code setQueueEnabled}: a reader
+ * that found its queue disabled moves them as it finds it enabled again, within its backoff (here at most 500 ms), not
+ * at the housekeeping's next repair pass (every 30 s, {@code TransmissionsTest}). A backlog of more than a page is
+ * moved a page at a time: the reader moves the first and a background work the rest, while the readers deliver.
  */
 class QueueEnabledAgainTest {
 

@@ -85,7 +85,10 @@ class RedeliveryDelayTest {
         }
     }
 
-    /** README: held after each failed delivery "until maxDeliveryAttempts is reached and the message is dead-lettered at once". */
+    /**
+     * docs/guide/inbound-mdbs.md: held after each failed delivery "until maxDeliveryAttempts is reached and the message
+     * is dead-lettered at once".
+     */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void theLastFailureIsDeadLetteredWithoutAnotherWait(String backend) throws Exception {

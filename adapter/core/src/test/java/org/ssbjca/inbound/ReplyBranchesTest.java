@@ -20,7 +20,8 @@ import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
  * (the H2 and PostgreSQL drivers' {@code isSameRM} is identity), so the delivery commits in two phases and the
  * reader's branch is prepared. WildFly enlists lazily (the factory's connections are lazily enlistable,
  * {@code LazyEnlistmentTest}): there the reply's verbs enlist nothing and the delivery commits in one phase, as the
- * README's outbound section says; this test keeps the eager case correct for containers that enlist at once.
+ * outbound API page (docs/guide/outbound-api.md) says; this test keeps the eager case correct for containers that
+ * enlist at once.
  */
 class ReplyBranchesTest {
 

@@ -36,10 +36,10 @@ import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.management.TableActivationMXBean;
 
 /**
- * Every figure the README documents for the {@code TableActivation} MBean, read through JMX by its documented name
- * ({@code org.ssbjca:type=TableActivation,name=<Bean>@<table>}) while the table is in a known state: rows available
- * now and later, a row the bean holds, rows set aside, the oldest available row's age; on H2 and PostgreSQL, in both
- * modes where a figure differs.
+ * Every figure docs/reference/mxbeans.md documents for the {@code TableActivation} MBean, read through JMX by its
+ * documented name ({@code org.ssbjca:type=TableActivation,name=<Bean>@<table>}) while the table is in a known state:
+ * rows available now and later, a row the bean holds, rows set aside, the oldest available row's age; on H2 and
+ * PostgreSQL, in both modes where a figure differs.
  */
 class TableActivationMBeanTest {
 

@@ -83,7 +83,10 @@ class TableActivationTest {
         }
     }
 
-    /** The README's flight recorder event for the bean's calls: a table delivery's rows, under the table's name. */
+    /**
+     * The flight recorder event (docs/operations/monitoring.md) for the bean's calls: a table delivery's rows, under
+     * the table's name.
+     */
     @org.junit.jupiter.api.Test
     void aTableDeliveryIsRecordedAsOneBeanCallForItsRows() throws Exception {
         List<jdk.jfr.consumer.RecordedEvent> events;
@@ -370,7 +373,8 @@ class TableActivationTest {
 
     /**
      * A bean that outlives its row's lease: another reader leases the row again and completes it; the first reader's
-     * completion is refused, counted in {@code LeasesLost} (the README's MBean attribute) and its delivery rolled back.
+     * completion is refused, counted in {@code LeasesLost} (the MBean attribute of docs/reference/mxbeans.md) and its
+     * delivery rolled back.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")

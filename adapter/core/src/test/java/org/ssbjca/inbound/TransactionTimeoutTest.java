@@ -46,9 +46,9 @@ class TransactionTimeoutTest {
     }
 
     /**
-     * The README's advice for PostgreSQL: {@code idle_in_transaction_session_timeout} for the adapter's user (here
-     * the test's database) ends the session of a reader whose bean outlives it; the delivery rolls back, the reader
-     * reconnects and the message is delivered again.
+     * The advice of docs/reference/activation-properties.md for PostgreSQL: {@code idle_in_transaction_session_timeout}
+     * for the adapter's user (here the test's database) ends the session of a reader whose bean outlives it; the
+     * delivery rolls back, the reader reconnects and the message is delivered again.
      */
     @Test
     void onPostgreSqlIdleInTransactionSessionTimeoutBoundsADelivery() throws Exception {

@@ -78,7 +78,8 @@ class WaitOverTransactionTimeoutTest {
 
     /**
      * A {@code WaitTimeout} set over JMX into range, and later back to the figures said before, is said again: the
-     * figures changed twice (as the README says), though the over-limit ones are those of the first warning.
+     * figures changed twice (as docs/guide/inbound-mdbs.md says), though the over-limit ones are those of the first
+     * warning.
      */
     @Test
     void aWaitTimeoutSetBackOverTheLimitIsSaidAgain() throws Exception {

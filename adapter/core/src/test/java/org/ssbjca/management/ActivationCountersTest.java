@@ -21,8 +21,8 @@ import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
 /**
- * Each counter of the activation MBean against real deliveries, with the exact values its definition (README,
- * Management) gives.
+ * Each counter of the activation MBean against real deliveries, with the exact values its definition
+ * (docs/reference/mxbeans.md, Management) gives.
  */
 class ActivationCountersTest {
 

@@ -13,7 +13,10 @@ import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
-/** README, {@code maxDeliveryAttempts}: {@code message.deliveryAttempt()} is always 1 for a redelivered dead letter. */
+/**
+ * Activation properties, {@code maxDeliveryAttempts}: {@code message.deliveryAttempt()} is always 1 for a redelivered
+ * dead letter.
+ */
 class DeadLetterAttemptTest {
 
     @ParameterizedTest(name = "{0}")

@@ -58,10 +58,10 @@ class PriorityRequestsOnEndedConversationsTest {
     }
 
     /**
-     * Two readers, as users run it; the scanner looks at the queue meanwhile. {@code commitBeforeDelivery}: the
-     * RECEIVE commits first and the bean ends the conversation in a transaction of its own; with one reader only,
-     * since there the other readers do not wait for the delivery: one may hold the group while the bean ends the
-     * conversation, and what it has not taken goes with the end (the README says so).
+     * Two readers, as users run it; the scanner looks at the queue meanwhile. {@code commitBeforeDelivery}: the RECEIVE
+     * commits first and the bean ends the conversation in a transaction of its own; with one reader only, since there
+     * the other readers do not wait for the delivery: one may hold the group while the bean ends the conversation, and
+     * what it has not taken goes with the end (docs/reference/mxbeans.md says so).
      */
     @ParameterizedTest(name = "{0} {1} {2} commitBeforeDelivery={3}")
     @MethodSource("cases")

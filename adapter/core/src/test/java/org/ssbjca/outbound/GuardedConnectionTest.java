@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * README, outbound API: {@code jdbcConnection()} is the connection the verbs use, for the application's own tables,
- * with commit, rollback and close refused (the transaction is the container's or the broker connection's).
+ * docs/guide/outbound-api.md: {@code jdbcConnection()} is the connection the verbs use, for the application's own
+ * tables, with commit, rollback and close refused (the transaction is the container's or the broker connection's).
  */
 class GuardedConnectionTest {
 

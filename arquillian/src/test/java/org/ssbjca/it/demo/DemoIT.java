@@ -22,10 +22,11 @@ import org.ssbjca.it.support.ServerAdmin;
 import org.ssbjca.it.support.RemoteJmx;
 
 /**
- * The README's demo ({@code mvn -B -q -Pdemo verify}): WildFly with ssb-jca.rar exactly as built (the embedded H2
- * default) and the sample; the priority scenario (seed 000) and the staged scheduler (seed 002) run in the server
- * and their reports are printed here; the operator console is deployed beside them. With {@code -Ddemo.stay=true}
- * the server stays up until Ctrl+C, for JConsole and the console, whose address and a login (a user added with
+ * The README's quick start demo ({@code mvn -B -q -Pdemo verify}): WildFly with ssb-jca.rar exactly as built (the
+ * embedded H2 default) and the sample; the priority scenario (seed 000) and the staged scheduler (seed 002) run in the
+ * server and their reports are printed here; the operator console is deployed beside them. With {@code
+ * -Ddemo.stay=true} the server stays up until Ctrl+C, for JConsole and the console, whose address and a login (a user
+ * added with
  * {@code add-user.sh -a}, role ssb-operator) it prints.
  */
 @ExtendWith(ArquillianExtension.class)

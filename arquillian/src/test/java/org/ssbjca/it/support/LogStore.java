@@ -11,7 +11,7 @@ import org.jboss.as.controller.client.ModelControllerClient;
 import org.jboss.as.controller.client.helpers.Operations;
 import org.jboss.dmr.ModelNode;
 
-/** The manual node's transaction log, read the way README "A branch left in doubt" tells an operator to. */
+/** The manual node's transaction log, read the way docs/operations/in-doubt.md tells an operator to. */
 public final class LogStore {
 
     private LogStore() {

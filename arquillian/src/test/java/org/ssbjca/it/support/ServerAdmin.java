@@ -38,7 +38,8 @@ public final class ServerAdmin {
     }
 
     /**
-     * {@code add-user.sh -a}: an application user (security domain {@code other}) in a role, as the README says.
+     * {@code add-user.sh -a}: an application user (security domain {@code other}) in a role, as
+      * docs/operations/console.md says.
      *
      * @param configuration the server's configuration directory
      * @param user the user name
@@ -91,8 +92,8 @@ public final class ServerAdmin {
     }
 
     /**
-     * A reload as the README runs it: jboss-cli waits up to 2 minutes for the server to come back, not its default
-     * 6 s, which a slow server's reload outlasts.
+     * A reload as the manual runs it: jboss-cli waits up to 2 minutes for the server to come back, not its default 6 s,
+     * which a slow server's reload outlasts.
      *
      * @return jboss-cli's run of it against the manual server
      */

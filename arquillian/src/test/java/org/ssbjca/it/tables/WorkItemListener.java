@@ -12,8 +12,9 @@ import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 
 /**
- * The README's "Table queues" recipe: a message-driven bean fed from seed 004's table, each row exactly once (the
- * dequeue time commits with the bean's work), four readers, rows kept with their dequeue time.
+ * The recipe of docs/guide/table-queues.md (DocsTest compares its lines with this class): a message-driven bean fed
+ * from seed 004's table, each row exactly once (the dequeue time commits with the bean's work), four readers, rows kept
+ * with their dequeue time.
  */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "table", propertyValue = "Messaging.Message"),

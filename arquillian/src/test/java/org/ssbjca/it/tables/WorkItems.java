@@ -13,8 +13,9 @@ import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.ServiceBrokerConnectionFactory;
 
 /**
- * The README's "Table queues" recipe: work enqueued as rows of seed 004's table, inserted through the connection
- * factory's JDBC connection in the caller's transaction (a rollback enqueues nothing).
+ * The recipe of docs/guide/table-queues.md (DocsTest compares its lines with this class): work enqueued as rows of seed
+ * 004's table, inserted through the connection factory's JDBC connection in the caller's transaction (a rollback
+ * enqueues nothing).
  */
 @Stateless
 public class WorkItems {

@@ -12,22 +12,21 @@ import org.ssbjca.support.AdapterLog;
 
 /**
  * Puts the messages that waited in {@code ssb.transmission_queue} for a disabled queue onto it once an operator enabled
- * it again with the README's {@code UPDATE} ("Disabling a queue"), as SQL Server retries its transmission queue. Run
- * by the housekeeping's repair pass for every enabled queue ({@link Housekeeping}, every
+ * it again with the {@code UPDATE} of docs/guide/backends.md ("Disabling a queue"), as SQL Server retries its
+ * transmission queue. Run by the housekeeping's repair pass for every enabled queue ({@link Housekeeping}, every
  * {@value Housekeeping#REPAIR_MILLIS} ms and at the first look after a start), and for its own queue by a reader that
- * finds it enabled as it connects again after a failure, a disabled queue's among them ({@link PortableAdmin}), so
- * that the delivery resumes within the readers' backoff. That reader holds its activation's reconnect gate (the other
+ * finds it enabled as it connects again after a failure, a disabled queue's among them ({@link PortableAdmin}), so that
+ * the delivery resumes within the readers' backoff. That reader holds its activation's reconnect gate (the other
  * readers of its bean that reconnect wait for it), and the repair pass runs after a RECEIVE's look, on that reader's
  * thread and inside its delivery transaction: each moves at most one page of {@value #PAGE} messages per queue, waiting
  * at most {@value #LOCK_WAIT_MILLIS} ms for a lock, and a failure is logged, never thrown ({@link #moveSomeOfAll},
- * {@link #moveIfDue}). A larger backlog is offered to a {@link BacklogMove} on a thread of the broker's
- * {@link BackgroundRunner} ({@link BackgroundRunner#offer}: in WildFly a work of the container's long-running pool,
- * taken if the pool has a thread or room in its queue now, else refused at once and offered again by the next repair
- * pass; the reader never waits for a thread), one per queue and broker at a time, which moves the rest a page at a
- * time, each page committed before the next is read, each lock waited for at most
- * {@value #BACKGROUND_LOCK_WAIT_MILLIS} ms, while the readers deliver the pages already moved. Never on a delivery's
- * path. Each row's target endpoint is locked as its message moves: an END or MOVE CONVERSATION of that side is
- * serialized with the move.
+ * {@link #moveIfDue}). A larger backlog is offered to a {@link BacklogMove} on a thread of the broker's {@link
+ * BackgroundRunner} ({@link BackgroundRunner#offer}: in WildFly a work of the container's long-running pool, taken if
+ * the pool has a thread or room in its queue now, else refused at once and offered again by the next repair pass; the
+ * reader never waits for a thread), one per queue and broker at a time, which moves the rest a page at a time, each
+ * page committed before the next is read, each lock waited for at most {@value #BACKGROUND_LOCK_WAIT_MILLIS} ms, while
+ * the readers deliver the pages already moved. Never on a delivery's path. Each row's target endpoint is locked as its
+ * message moves: an END or MOVE CONVERSATION of that side is serialized with the move.
  *
  * <p>Each page of a queue moves in one transaction that first locks the queue's row
  * ({@link PortableSql#lockEnabledQueue}, never waiting): one mover at a time of any node, the others pass the queue

@@ -25,12 +25,13 @@ import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 
 /**
- * The messages that waited in {@code ssb.transmission_queue} for a queue disabled with the README's {@code UPDATE}
- * are moved onto it once the same {@code UPDATE} enables it ({@link Transmissions}): by the housekeeping's repair pass
- * when no reader saw the queue disabled, each once, in the order they were sent, even with two nodes moving at once;
- * rows whose conversation this side ended, or whose endpoint is gone, are dropped. A backlog of more than a page is
- * moved a page at a time, each page a transaction of its own: the first by the reader or the repair pass, the rest by
- * a background task of the broker. The readers' prompt move is {@code QueueEnabledAgainTest}'s.
+ * The messages that waited in {@code ssb.transmission_queue} for a queue disabled with the {@code UPDATE} of
+ * docs/guide/backends.md are moved onto it once the same {@code UPDATE} enables it ({@link Transmissions}): by the
+ * housekeeping's repair pass when no reader saw the queue disabled, each once, in the order they were sent, even with
+ * two nodes moving at once; rows whose conversation this side ended, or whose endpoint is gone, are dropped. A backlog
+ * of more than a page is moved a page at a time, each page a transaction of its own: the first by the reader or the
+ * repair pass, the rest by a background task of the broker. The readers' prompt move is {@code
+ * QueueEnabledAgainTest}'s.
  */
 class TransmissionsTest {
 

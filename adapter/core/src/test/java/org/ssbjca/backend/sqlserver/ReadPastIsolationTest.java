@@ -26,7 +26,7 @@ import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
  * XAStateTest.testXAIsolationLevelServerVerification), with the database's READ_COMMITTED_SNAPSHOT on or off; an
  * application's bean can change the level of a reader's or an outbound connection with a SET TRANSACTION ISOLATION
  * LEVEL statement on {@code jdbcConnection()}, to READ UNCOMMITTED, REPEATABLE READ or SERIALIZABLE (SNAPSHOT is not
- * supported: see the README).
+ * supported: see docs/guide/backends.md).
  */
 class ReadPastIsolationTest {
 
