@@ -133,6 +133,33 @@ class DocsTest {
         assertEquals(List.of(), missing, "not on docs/reference/mxbeans.md");
     }
 
+    /**
+     * The user pages (README.md, docs/guide, docs/reference, docs/operations) name no test class: what a test shows goes
+     * to docs/design. The sample's "Run it" lines, which name the test that runs each scenario, are the exception.
+     */
+    @Test
+    void userPagesNameNoTest() throws IOException {
+        Pattern test = Pattern.compile("(?<![-\\w.])[A-Z][a-z][A-Za-z0-9]*(Test|IT)\\b");
+        List<String> named = new ArrayList<>();
+        int lines = 0;
+        for (Path page : pages()) {
+            String name = name(page);
+            if (!name.equals("README.md") && !name.startsWith("docs/guide/") && !name.startsWith("docs/reference/")
+                    && !name.startsWith("docs/operations/")) {
+                continue;
+            }
+            for (String line : Files.readString(page).lines().toList()) {
+                lines++;
+                Matcher m = test.matcher(line);
+                if (m.find() && !line.startsWith("*Run it:*")) {
+                    named.add(name + ": " + m.group());
+                }
+            }
+        }
+        assertTrue(lines > 1000, lines + " lines read");
+        assertEquals(List.of(), named);
+    }
+
     /** Every page the adapter's and the console's main code names ({@code docs/....md}, in messages too) exists. */
     @Test
     void everyPageTheCodeNamesExists() throws IOException {
