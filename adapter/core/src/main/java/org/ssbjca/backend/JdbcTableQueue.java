@@ -40,7 +40,7 @@ public abstract class JdbcTableQueue implements TableQueue {
      * @throws SQLException on a driver error
      */
     protected void bindMark(PreparedStatement ps, int index, Object mark) throws SQLException {
-        if (table.isText("markColumn")) {
+        if (table.isText(ColumnRole.MARK)) {
             ps.setString(index, mark.toString());
         } else {
             ps.setObject(index, mark);
@@ -62,7 +62,7 @@ public abstract class JdbcTableQueue implements TableQueue {
 
     /** Binds what marks a row's taking: its mark, else its lease's end. */
     private void bindToken(PreparedStatement ps, int index, TableRow row) throws SQLException {
-        if (table.column("markColumn") != null) {
+        if (table.column(ColumnRole.MARK) != null) {
             bindMark(ps, index, row.leaseToken());
         } else {
             ps.setTimestamp(index, (Timestamp) row.leaseToken());
@@ -100,7 +100,7 @@ public abstract class JdbcTableQueue implements TableQueue {
 
     @Override
     public void countFailures(Connection c, List<TableRow> rows) throws SQLException {
-        if (table.column("attemptsColumn") == null || rows.isEmpty()) {
+        if (table.column(ColumnRole.ATTEMPTS) == null || rows.isEmpty()) {
             return;
         }
         try (PreparedStatement ps = c.prepareStatement(shared().countFailure())) {

@@ -33,7 +33,7 @@ public final class TableDefinition {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
     private final String table;
-    private final Map<String, String> columns;
+    private final Map<ColumnRole, String> columns;
     private final Mode mode;
     private final int leaseSeconds;
     private final int maxAttempts;
@@ -71,16 +71,14 @@ public final class TableDefinition {
 
     /** @return takings after which a row is set aside; 0 for no limit (always 0 without an attempts column) */
     public int maxAttempts() {
-        return column("attemptsColumn") == null ? 0 : maxAttempts;
+        return column(ColumnRole.ATTEMPTS) == null ? 0 : maxAttempts;
     }
 
     /**
-     * @param property the activation property naming the column ({@code keyColumn}, {@code payloadColumn},
-     *        {@code priorityColumn}, {@code availableColumn}, {@code orderColumn}, {@code doneColumn},
-     *        {@code leaseColumn}, {@code markColumn}, {@code attemptsColumn})
+     * @param property the column's role
      * @return the column as given, or null when not named
      */
-    public String column(String property) {
+    public String column(ColumnRole property) {
         return columns.get(property);
     }
 
@@ -124,8 +122,8 @@ public final class TableDefinition {
                 typeNames.put(column, rs.getString("TYPE_NAME"));
             }
         }
-        Map<String, String> resolved = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : columns.entrySet()) {
+        Map<ColumnRole, String> resolved = new LinkedHashMap<>();
+        for (Map.Entry<ColumnRole, String> e : columns.entrySet()) {
             String match = catalogColumns.containsKey(e.getValue()) ? e.getValue() : null;
             if (match == null) {
                 for (String column : catalogColumns.keySet()) {
@@ -141,8 +139,8 @@ public final class TableDefinition {
             }
             resolved.put(e.getKey(), match);
         }
-        Map<String, Integer> resolvedTypes = new LinkedHashMap<>();
-        Map<String, String> resolvedTypeNames = new LinkedHashMap<>();
+        Map<ColumnRole, Integer> resolvedTypes = new LinkedHashMap<>();
+        Map<ColumnRole, String> resolvedTypeNames = new LinkedHashMap<>();
         resolved.forEach((property, column) -> {
             resolvedTypes.put(property, types.get(column));
             resolvedTypeNames.put(property, typeNames.get(column));
@@ -180,12 +178,12 @@ public final class TableDefinition {
         private final TableDefinition definition;
         private final String schema;
         private final String table;
-        private final Map<String, String> columns;
-        private final Map<String, Integer> types;
-        private final Map<String, String> typeNames;
+        private final Map<ColumnRole, String> columns;
+        private final Map<ColumnRole, Integer> types;
+        private final Map<ColumnRole, String> typeNames;
 
-        Resolved(TableDefinition definition, String schema, String table, Map<String, String> columns,
-                Map<String, Integer> types, Map<String, String> typeNames) {
+        Resolved(TableDefinition definition, String schema, String table, Map<ColumnRole, String> columns,
+                Map<ColumnRole, Integer> types, Map<ColumnRole, String> typeNames) {
             this.definition = definition;
             this.schema = schema;
             this.table = table;
@@ -213,7 +211,7 @@ public final class TableDefinition {
          * @param property the activation property naming the column
          * @return the column's name as the catalog holds it, or null when not named
          */
-        public String column(String property) {
+        public String column(ColumnRole property) {
             return columns.get(property);
         }
 
@@ -222,20 +220,20 @@ public final class TableDefinition {
          * @return the column's type as the catalog names it (the driver's {@code TYPE_NAME}: {@code datetime2} on
          *     SQL Server), or null when the activation names no such column
          */
-        public String typeName(String property) {
+        public String typeName(ColumnRole property) {
             return typeNames.get(property);
         }
 
         /** @return whether the payload column is binary (else it is read as text) */
         public boolean binaryPayload() {
-            return isBinary(types.get("payloadColumn"));
+            return isBinary(types.get(ColumnRole.PAYLOAD));
         }
 
         /**
          * @param property the activation property naming the column
          * @return whether that column holds characters (a mark kept as text is bound as a string)
          */
-        public boolean isText(String property) {
+        public boolean isText(ColumnRole property) {
             Integer type = types.get(property);
             return type != null && (type == Types.CHAR || type == Types.VARCHAR || type == Types.NCHAR
                     || type == Types.NVARCHAR || type == Types.LONGVARCHAR || type == Types.LONGNVARCHAR);
@@ -245,7 +243,7 @@ public final class TableDefinition {
     /** Builds a definition; {@link #build()} checks it. */
     public static final class Builder {
         private final String table;
-        private final Map<String, String> columns = new LinkedHashMap<>();
+        private final Map<ColumnRole, String> columns = new LinkedHashMap<>();
         private Mode mode = Mode.TRANSACTIONAL;
         private int leaseSeconds = 300;
         private int maxAttempts = 5;
@@ -259,7 +257,7 @@ public final class TableDefinition {
          * @param name the column, or null or blank for none
          * @return this builder
          */
-        public Builder column(String property, String name) {
+        public Builder column(ColumnRole property, String name) {
             if (name != null && !name.isBlank()) {
                 columns.put(property, name.trim());
             } else {
@@ -309,19 +307,20 @@ public final class TableDefinition {
                 throw new IllegalArgumentException("table: '" + table + "' is not a table name: letters, digits and"
                         + " underscores, optionally schema.table");
             }
-            for (Map.Entry<String, String> e : columns.entrySet()) {
+            for (Map.Entry<ColumnRole, String> e : columns.entrySet()) {
                 if (!NAME.matcher(e.getValue()).matches()) {
                     throw new IllegalArgumentException(e.getKey() + ": '" + e.getValue() + "' is not a column name:"
                             + " letters, digits and underscores");
                 }
             }
-            require("keyColumn", "the column that identifies a row");
-            require("payloadColumn", "the column handed to the bean");
+            require(ColumnRole.KEY, "the column that identifies a row");
+            require(ColumnRole.PAYLOAD, "the column handed to the bean");
             if (mode == Mode.LEASED) {
-                require("leaseColumn", "in the leased mode, the column that holds when a reader's lease ends (a"
+                require(ColumnRole.LEASE, "in the leased mode, the column that holds when a reader's lease ends (a"
                         + " timestamp, null when nobody holds the row)");
-            } else if (columns.containsKey("leaseColumn") || columns.containsKey("markColumn")) {
-                throw new IllegalArgumentException((columns.containsKey("leaseColumn") ? "leaseColumn" : "markColumn")
+            } else if (columns.containsKey(ColumnRole.LEASE) || columns.containsKey(ColumnRole.MARK)) {
+                throw new IllegalArgumentException((columns.containsKey(ColumnRole.LEASE) ? ColumnRole.LEASE
+                        : ColumnRole.MARK)
                         + ": only for mode=leased (mode is transactional)");
             }
             if (leaseSeconds < 1 || leaseSeconds > 86_400) {
@@ -334,7 +333,7 @@ public final class TableDefinition {
             return new TableDefinition(this);
         }
 
-        private void require(String property, String what) {
+        private void require(ColumnRole property, String what) {
             if (!columns.containsKey(property)) {
                 throw new IllegalArgumentException(property + ": required for a table activation: " + what);
             }

@@ -16,8 +16,8 @@ import org.ssbjca.api.TableRow;
 public final class TableRows {
 
     /** The columns a table queue's statements return, in this order (see the class comment). */
-    public static final List<String> COLUMNS = List.of("keyColumn", "payloadColumn", "priorityColumn",
-            "availableColumn", "attemptsColumn", "leaseColumn", "markColumn", "orderColumn");
+    public static final List<ColumnRole> COLUMNS = List.of(ColumnRole.KEY, ColumnRole.PAYLOAD, ColumnRole.PRIORITY,
+            ColumnRole.AVAILABLE, ColumnRole.ATTEMPTS, ColumnRole.LEASE, ColumnRole.MARK, ColumnRole.ORDER);
 
     private static final Comparator<Taken> TAKING_ORDER = Comparator
             .comparing((Taken t) -> t.row().priority(), Comparator.nullsLast(Comparator.<Integer>naturalOrder()))
@@ -50,7 +50,7 @@ public final class TableRows {
                 Timestamp lease = rs.getTimestamp(6);
                 Object mark = rs.getObject(7);
                 int attempt = attempts == null ? 1 : leased ? attempts.intValue() : attempts.intValue() + 1;
-                Object token = !leased ? null : table.column("markColumn") != null ? mark : lease;
+                Object token = !leased ? null : table.column(ColumnRole.MARK) != null ? mark : lease;
                 TableRow row = new TableRow(table.definition().table(), rs.getObject(1), payload,
                         priority == null ? null : priority.intValue(),
                         available == null ? null : available.toLocalDateTime(), Math.max(1, attempt), token);

@@ -52,42 +52,42 @@ public final class TableSql {
         this.t = t;
         this.s = s;
         this.table = (t.schema() == null ? "" : s.quote().apply(t.schema()) + ".") + s.quote().apply(t.table());
-        this.key = q("keyColumn");
+        this.key = q(ColumnRole.KEY);
         List<String> order = new ArrayList<>();
-        if (has("priorityColumn")) {
-            order.add(q("priorityColumn"));
+        if (has(ColumnRole.PRIORITY)) {
+            order.add(q(ColumnRole.PRIORITY));
         }
-        if (has("availableColumn")) {
-            order.add(q("availableColumn"));
+        if (has(ColumnRole.AVAILABLE)) {
+            order.add(q(ColumnRole.AVAILABLE));
         }
-        order.add(has("orderColumn") ? q("orderColumn") : key);
-        if (has("orderColumn") && !t.column("orderColumn").equals(t.column("keyColumn"))) {
+        order.add(has(ColumnRole.ORDER) ? q(ColumnRole.ORDER) : key);
+        if (has(ColumnRole.ORDER) && !t.column(ColumnRole.ORDER).equals(t.column(ColumnRole.KEY))) {
             order.add(key);
         }
         this.orderBy = String.join(", ", order);
         List<String> cond = new ArrayList<>();
-        if (has("doneColumn")) {
-            cond.add(q("doneColumn") + " IS NULL");
+        if (has(ColumnRole.DONE)) {
+            cond.add(q(ColumnRole.DONE) + " IS NULL");
         }
-        if (has("availableColumn")) {
-            cond.add(q("availableColumn") + " <= " + s.now());
+        if (has(ColumnRole.AVAILABLE)) {
+            cond.add(q(ColumnRole.AVAILABLE) + " <= " + s.now());
         }
-        boolean limited = has("attemptsColumn") && t.definition().maxAttempts() > 0;
+        boolean limited = has(ColumnRole.ATTEMPTS) && t.definition().maxAttempts() > 0;
         if (limited) {
-            cond.add(q("attemptsColumn") + " < " + t.definition().maxAttempts());
+            cond.add(q(ColumnRole.ATTEMPTS) + " < " + t.definition().maxAttempts());
         }
-        String notLeased = !has("leaseColumn") ? s.yes()
-                : "(" + q("leaseColumn") + " IS NULL OR " + q("leaseColumn") + " <= " + s.now() + ")";
+        String notLeased = !has(ColumnRole.LEASE) ? s.yes()
+                : "(" + q(ColumnRole.LEASE) + " IS NULL OR " + q(ColumnRole.LEASE) + " <= " + s.now() + ")";
         if (t.definition().mode() == TableDefinition.Mode.LEASED) {
             cond.add(notLeased);
         }
         this.available = cond.isEmpty() ? s.yes() : String.join(" AND ", cond);
         this.setAside = !limited ? null
-                : (has("doneColumn") ? q("doneColumn") + " IS NULL AND " : "") + q("attemptsColumn") + " >= "
+                : (has(ColumnRole.DONE) ? q(ColumnRole.DONE) + " IS NULL AND " : "") + q(ColumnRole.ATTEMPTS) + " >= "
                         + t.definition().maxAttempts() + " AND " + notLeased;
     }
 
-    private boolean has(String property) {
+    private boolean has(ColumnRole property) {
         return t.column(property) != null;
     }
 
@@ -95,12 +95,12 @@ public final class TableSql {
      * @param property an activation property naming a column
      * @return whether the activation names that column
      */
-    public boolean hasColumn(String property) {
+    public boolean hasColumn(ColumnRole property) {
         return has(property);
     }
 
     /** @return the column an activation property names, quoted */
-    public String q(String property) {
+    public String q(ColumnRole property) {
         return s.quote().apply(t.column(property));
     }
 
@@ -157,8 +157,8 @@ public final class TableSql {
      */
     public String columns(String from) {
         List<String> cols = new ArrayList<>();
-        for (String property : TableRows.COLUMNS) {
-            String column = "orderColumn".equals(property) && !has(property) ? t.column("keyColumn")
+        for (ColumnRole property : TableRows.COLUMNS) {
+            String column = ColumnRole.ORDER.equals(property) && !has(property) ? t.column(ColumnRole.KEY)
                     : t.column(property);
             cols.add(column == null ? "NULL" : from + s.quote().apply(column));
         }
@@ -171,28 +171,28 @@ public final class TableSql {
     }
 
     private String disposeHead() {
-        if (!has("doneColumn")) {
+        if (!has(ColumnRole.DONE)) {
             return "DELETE FROM " + table;
         }
-        return "UPDATE " + table + " SET " + q("doneColumn") + " = " + s.now()
-                + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : "");
+        return "UPDATE " + table + " SET " + q(ColumnRole.DONE) + " = " + s.now()
+                + (has(ColumnRole.LEASE) ? ", " + q(ColumnRole.LEASE) + " = NULL" : "");
     }
 
     /** @return lease end, attempts + 1, the taking's mark (parameters: seconds, then the mark with a mark column) */
     public String leaseSet() {
-        String set = q("leaseColumn") + " = " + s.leaseEnd();
-        if (has("attemptsColumn")) {
-            set += ", " + q("attemptsColumn") + " = " + q("attemptsColumn") + " + 1";
+        String set = q(ColumnRole.LEASE) + " = " + s.leaseEnd();
+        if (has(ColumnRole.ATTEMPTS)) {
+            set += ", " + q(ColumnRole.ATTEMPTS) + " = " + q(ColumnRole.ATTEMPTS) + " + 1";
         }
-        if (has("markColumn")) {
-            set += ", " + q("markColumn") + " = ?";
+        if (has(ColumnRole.MARK)) {
+            set += ", " + q(ColumnRole.MARK) + " = ?";
         }
         return set;
     }
 
     /** The condition that a row's taking is still the token parameter's: its mark, else its lease's end. */
     private String tokenIs() {
-        String property = has("markColumn") ? "markColumn" : "leaseColumn";
+        ColumnRole property = has(ColumnRole.MARK) ? ColumnRole.MARK : ColumnRole.LEASE;
         return q(property) + " = " + s.parameterAs().apply(t.typeName(property));
     }
 
@@ -206,7 +206,7 @@ public final class TableSql {
 
     /** @return ends a failed row's lease sooner; parameters seconds, key, token */
     public String release() {
-        return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + " WHERE "
+        return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.LEASE) + " = " + s.leaseEnd() + " WHERE "
                 + key + " = ? AND " + tokenIs());
     }
 
@@ -215,15 +215,15 @@ public final class TableSql {
      *     counted (as {@link #release} without an attempts column); parameters seconds, key, token
      */
     public String giveBack() {
-        String attempts = has("attemptsColumn")
-                ? ", " + q("attemptsColumn") + " = " + q("attemptsColumn") + " - 1" : "";
-        return s.statement().apply("UPDATE " + table + " SET " + q("leaseColumn") + " = " + s.leaseEnd() + attempts
+        String attempts = has(ColumnRole.ATTEMPTS)
+                ? ", " + q(ColumnRole.ATTEMPTS) + " = " + q(ColumnRole.ATTEMPTS) + " - 1" : "";
+        return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.LEASE) + " = " + s.leaseEnd() + attempts
                 + " WHERE " + key + " = ? AND " + tokenIs());
     }
 
     /** @return one more attempt for a row; parameter the key */
     public String countFailure() {
-        return s.statement().apply("UPDATE " + table + " SET " + q("attemptsColumn") + " = " + q("attemptsColumn")
+        return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS) + " = " + q(ColumnRole.ATTEMPTS)
                 + " + 1 WHERE " + key + " = ?");
     }
 
@@ -232,13 +232,14 @@ public final class TableSql {
      *     never taken); read with the spelling's read hint
      */
     public String counts() {
-        String done = has("doneColumn") ? q("doneColumn") + " IS NULL" : s.yes();
-        String waiting = !has("availableColumn") ? s.no()
-                : done + " AND " + q("availableColumn") + " > " + s.now();
-        String leased = !has("leaseColumn") ? s.no() : done + " AND " + q("leaseColumn") + " > " + s.now();
-        String unscheduled = !has("availableColumn") ? s.no() : done + " AND " + q("availableColumn") + " IS NULL";
-        String oldest = !has("availableColumn") ? "NULL"
-                : "MIN(CASE WHEN " + available + " THEN " + q("availableColumn") + " END)";
+        String done = has(ColumnRole.DONE) ? q(ColumnRole.DONE) + " IS NULL" : s.yes();
+        String waiting = !has(ColumnRole.AVAILABLE) ? s.no()
+                : done + " AND " + q(ColumnRole.AVAILABLE) + " > " + s.now();
+        String leased = !has(ColumnRole.LEASE) ? s.no() : done + " AND " + q(ColumnRole.LEASE) + " > " + s.now();
+        String unscheduled = !has(ColumnRole.AVAILABLE) ? s.no()
+                : done + " AND " + q(ColumnRole.AVAILABLE) + " IS NULL";
+        String oldest = !has(ColumnRole.AVAILABLE) ? "NULL"
+                : "MIN(CASE WHEN " + available + " THEN " + q(ColumnRole.AVAILABLE) + " END)";
         return s.statement().apply("SELECT " + count(available) + ", " + count(waiting) + ", " + count(leased) + ", "
                 + count(setAside == null ? s.no() : setAside) + ", " + oldest + ", " + s.now() + ", "
                 + count(unscheduled) + " FROM " + table
@@ -251,8 +252,8 @@ public final class TableSql {
 
     /** @return gives set-aside rows another round (counted), or null when nothing can be set aside */
     public String redeliverSetAside() {
-        return setAside == null ? null : s.counted().apply("UPDATE " + table + " SET " + q("attemptsColumn")
-                + " = 0" + (has("leaseColumn") ? ", " + q("leaseColumn") + " = NULL" : ""), setAside);
+        return setAside == null ? null : s.counted().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS)
+                + " = 0" + (has(ColumnRole.LEASE) ? ", " + q(ColumnRole.LEASE) + " = NULL" : ""), setAside);
     }
 
     /** @return deletes set-aside rows (counted), or null when nothing can be set aside */

@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import jakarta.resource.spi.InvalidPropertyException;
 import java.util.Locale;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.TableDefinition;
 
@@ -31,12 +32,12 @@ final class TableSettings {
         int attempts = (int) whole("maxAttempts", spec.getMaxAttempts(), 0, 1000);
         try {
             definition = TableDefinition.table(spec.getTable()).mode(mode)
-                    .column("keyColumn", spec.getKeyColumn()).column("payloadColumn", spec.getPayloadColumn())
-                    .column("priorityColumn", spec.getPriorityColumn())
-                    .column("availableColumn", spec.getAvailableColumn())
-                    .column("orderColumn", spec.getOrderColumn()).column("doneColumn", spec.getDoneColumn())
-                    .column("leaseColumn", spec.getLeaseColumn()).column("markColumn", spec.getMarkColumn())
-                    .column("attemptsColumn", spec.getAttemptsColumn()).leaseSeconds(lease).maxAttempts(attempts)
+                    .column(ColumnRole.KEY, spec.getKeyColumn()).column(ColumnRole.PAYLOAD, spec.getPayloadColumn())
+                    .column(ColumnRole.PRIORITY, spec.getPriorityColumn())
+                    .column(ColumnRole.AVAILABLE, spec.getAvailableColumn())
+                    .column(ColumnRole.ORDER, spec.getOrderColumn()).column(ColumnRole.DONE, spec.getDoneColumn())
+                    .column(ColumnRole.LEASE, spec.getLeaseColumn()).column(ColumnRole.MARK, spec.getMarkColumn())
+                    .column(ColumnRole.ATTEMPTS, spec.getAttemptsColumn()).leaseSeconds(lease).maxAttempts(attempts)
                     .build();
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.Platform;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableQueue;
@@ -51,8 +52,8 @@ class LocalTableDeliveryConformanceTest {
                 ps.executeUpdate();
             }
             c.commit();
-            TableQueue q = db.broker().tableQueue(TableDefinition.table(n).column("keyColumn", "Id")
-                    .column("payloadColumn", "Body").column("orderColumn", "EnqueueTime").build().resolve(c));
+            TableQueue q = db.broker().tableQueue(TableDefinition.table(n).column(ColumnRole.KEY, "Id")
+                    .column(ColumnRole.PAYLOAD, "Body").column(ColumnRole.ORDER, "EnqueueTime").build().resolve(c));
 
             List<TableRow> taken = q.take(c, 1);
             handle(c, n, taken);

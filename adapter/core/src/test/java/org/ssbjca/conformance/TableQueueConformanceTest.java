@@ -28,6 +28,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.TableCounts;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableQueue;
@@ -338,8 +339,8 @@ class TableQueueConformanceTest {
             }
             c.commit();
             TableQueue q = db.broker().tableQueue(TableDefinition.table(table).mode(TableDefinition.Mode.LEASED)
-                    .column("keyColumn", "ID").column("payloadColumn", "Payload")
-                    .column("leaseColumn", "Timeout_Date").build().resolve(c));
+                    .column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD, "Payload")
+                    .column(ColumnRole.LEASE, "Timeout_Date").build().resolve(c));
             Set<Long> endings = new HashSet<>();
             await().atMost(Duration.ofSeconds(20)).until(() -> {
                 List<TableRow> got = q.lease(c, 1);
@@ -361,7 +362,8 @@ class TableQueueConformanceTest {
         execute(db, "CREATE TABLE " + table + " (ID INT PRIMARY KEY, Payload VARCHAR(10), Lease DATETIMEOFFSET)");
         try (Connection c = db.fixture().connect()) {
             TableDefinition.Resolved resolved = TableDefinition.table(table).mode(TableDefinition.Mode.LEASED)
-                    .column("keyColumn", "ID").column("payloadColumn", "Payload").column("leaseColumn", "Lease")
+                    .column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD, "Payload")
+                    .column(ColumnRole.LEASE, "Lease")
                     .build().resolve(c);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> db.broker().tableQueue(resolved));
@@ -384,8 +386,8 @@ class TableQueueConformanceTest {
                 + " NULL)", "INSERT INTO " + table + " VALUES (1, 'unscheduled', NULL)",
                 "INSERT INTO " + table + " VALUES (2, 'due', '2000-01-01 00:00:00')");
         try (Connection c = db.fixture().connect()) {
-            TableQueue q = db.broker().tableQueue(TableDefinition.table(table).column("keyColumn", "ID")
-                    .column("payloadColumn", "Payload").column("availableColumn", "Available_Date").build()
+            TableQueue q = db.broker().tableQueue(TableDefinition.table(table).column(ColumnRole.KEY, "ID")
+                    .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.AVAILABLE, "Available_Date").build()
                     .resolve(c));
             TableCounts counts = q.counts(c);
             assertEquals(1, counts.available());
@@ -403,9 +405,9 @@ class TableQueueConformanceTest {
         try (Connection c = db.fixture().connect()) {
             JobQueueRows.insert(c, table, 1, -1, "poison");
             c.commit();
-            TableDefinition d = TableDefinition.table(table).column("keyColumn", "ID").column("payloadColumn",
-                    "Payload").column("priorityColumn", "Priority").column("availableColumn", "Available_Date")
-                    .column("attemptsColumn", "Attempts").maxAttempts(2).build();
+            TableDefinition d = TableDefinition.table(table).column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD,
+                    "Payload").column(ColumnRole.PRIORITY, "Priority").column(ColumnRole.AVAILABLE, "Available_Date")
+                    .column(ColumnRole.ATTEMPTS, "Attempts").maxAttempts(2).build();
             TableQueue q = db.broker().tableQueue(d.resolve(c));
             for (int attempt = 1; attempt <= 2; attempt++) {
                 List<TableRow> got = q.take(c, 1);
@@ -426,12 +428,12 @@ class TableQueueConformanceTest {
         String table = jobQueue(db);
         try (Connection c = db.fixture().connect()) {
             IllegalArgumentException noColumn = assertThrows(IllegalArgumentException.class, () -> TableDefinition
-                    .table(table).column("keyColumn", "ID").column("payloadColumn", "Body").build().resolve(c));
+                    .table(table).column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD, "Body").build().resolve(c));
             assertTrue(noColumn.getMessage().startsWith("payloadColumn: "), noColumn.getMessage());
             assertTrue(noColumn.getMessage().toLowerCase(java.util.Locale.ROOT).contains("payload"),
                     "lists the columns: " + noColumn.getMessage());
             IllegalArgumentException noTable = assertThrows(IllegalArgumentException.class, () -> TableDefinition
-                    .table("No_Such_Table").column("keyColumn", "ID").column("payloadColumn", "Payload").build()
+                    .table("No_Such_Table").column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD, "Payload").build()
                     .resolve(c));
             assertTrue(noTable.getMessage().startsWith("table: "), noTable.getMessage());
             c.rollback();
@@ -464,11 +466,11 @@ class TableQueueConformanceTest {
 
     /** Seed 003's columns: lease = Timeout_Date, mark = Processing_Mark, kept with Last_Attempt_End_Date. */
     private static TableDefinition jobQueueDefinition(String table, int leaseSeconds, int maxAttempts) {
-        return TableDefinition.table(table).mode(TableDefinition.Mode.LEASED).column("keyColumn", "ID")
-                .column("payloadColumn", "Payload").column("priorityColumn", "Priority")
-                .column("availableColumn", "Available_Date").column("leaseColumn", "Timeout_Date")
-                .column("markColumn", "Processing_Mark").column("attemptsColumn", "Attempts")
-                .column("doneColumn", "Last_Attempt_End_Date").leaseSeconds(leaseSeconds).maxAttempts(maxAttempts)
+        return TableDefinition.table(table).mode(TableDefinition.Mode.LEASED).column(ColumnRole.KEY, "ID")
+                .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.PRIORITY, "Priority")
+                .column(ColumnRole.AVAILABLE, "Available_Date").column(ColumnRole.LEASE, "Timeout_Date")
+                .column(ColumnRole.MARK, "Processing_Mark").column(ColumnRole.ATTEMPTS, "Attempts")
+                .column(ColumnRole.DONE, "Last_Attempt_End_Date").leaseSeconds(leaseSeconds).maxAttempts(maxAttempts)
                 .build();
     }
 
@@ -505,8 +507,9 @@ class TableQueueConformanceTest {
     }
 
     private static TableDefinition messageDefinition(String table) {
-        return TableDefinition.table(table).column("keyColumn", "MessageId").column("payloadColumn", "MessageBody")
-                .column("orderColumn", "EnqueueTime").column("doneColumn", "DequeueTime").build();
+        return TableDefinition.table(table).column(ColumnRole.KEY, "MessageId")
+                .column(ColumnRole.PAYLOAD, "MessageBody")
+                .column(ColumnRole.ORDER, "EnqueueTime").column(ColumnRole.DONE, "DequeueTime").build();
     }
 
     private static Object uuid(Db db, UUID id) {

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.ssbjca.api.TableRow;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.JdbcTableQueue;
 import org.ssbjca.backend.TableSql;
@@ -84,7 +85,7 @@ final class PortableTableQueue extends JdbcTableQueue {
     /** Binds the lease's seconds and the taking's mark; returns the next parameter's index. */
     private int bindLease(PreparedStatement ps, UUID mark) throws SQLException {
         ps.setInt(1, table.definition().leaseSeconds());
-        if (table.column("markColumn") == null) {
+        if (table.column(ColumnRole.MARK) == null) {
             return 2;
         }
         bindMark(ps, 2, mark);

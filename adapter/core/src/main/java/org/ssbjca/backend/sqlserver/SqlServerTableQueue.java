@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
 import org.ssbjca.api.TableRow;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.JdbcTableQueue;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableRows;
@@ -40,7 +41,7 @@ final class SqlServerTableQueue extends JdbcTableQueue {
     public List<TableRow> lease(Connection c, int max) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql.lease(max))) {
             ps.setInt(1, table.definition().leaseSeconds());
-            if (table.column("markColumn") != null) {
+            if (table.column(ColumnRole.MARK) != null) {
                 bindMark(ps, 2, UUID.randomUUID());
             }
             return TableRows.read(ps, table, true, true);

@@ -1,6 +1,7 @@
 package org.ssbjca.backend.sqlserver;
 
 import java.util.List;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.TableSql;
 
@@ -45,7 +46,8 @@ final class TSqlTable {
             type -> "datetime".equalsIgnoreCase(type) ? "CAST(? AS DATETIME)" : "?");
 
     /** The time columns, compared with SYSDATETIME() or set to it. */
-    private static final List<String> TIME_COLUMNS = List.of("availableColumn", "leaseColumn", "doneColumn");
+    private static final List<ColumnRole> TIME_COLUMNS = List.of(ColumnRole.AVAILABLE, ColumnRole.LEASE,
+            ColumnRole.DONE);
     /** The types a time column may have: those SYSDATETIME(), the server's local time, compares with as it is. */
     private static final List<String> TIME_TYPES = List.of("datetime2", "datetime");
 
@@ -58,7 +60,7 @@ final class TSqlTable {
      * @throws IllegalArgumentException naming the property, the column, its type and the accepted types
      */
     static void checkTimeTypes(TableDefinition.Resolved t) {
-        for (String property : TIME_COLUMNS) {
+        for (ColumnRole property : TIME_COLUMNS) {
             String type = t.typeName(property);
             if (t.column(property) != null && (type == null
                     || !TIME_TYPES.contains(type.toLowerCase(java.util.Locale.ROOT)))) {
@@ -98,11 +100,11 @@ final class TSqlTable {
      * keys (rows held back after a failed delivery), returning them. Parameters: the held keys.
      */
     String take(int top, int held) {
-        if (!sql.hasColumn("doneColumn")) {
+        if (!sql.hasColumn(ColumnRole.DONE)) {
             return PROLOGUE + TSql.READ_COMMITTED + picked(top, held) + "DELETE FROM picked\nOUTPUT "
                     + sql.columns("deleted.") + ";";
         }
-        return PROLOGUE + TSql.READ_COMMITTED + picked(top, held) + "UPDATE picked SET " + sql.q("doneColumn")
+        return PROLOGUE + TSql.READ_COMMITTED + picked(top, held) + "UPDATE picked SET " + sql.q(ColumnRole.DONE)
                 + " = SYSDATETIME()\nOUTPUT "
                 + sql.columns("inserted.") + ";";
     }

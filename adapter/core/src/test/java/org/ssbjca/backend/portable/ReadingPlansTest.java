@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerAdmin;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.TableDefinition;
@@ -66,9 +67,9 @@ class ReadingPlansTest {
             admin.conversationEndpoints(null);
             admin.conversationEndpoints(Instant.now().minus(Duration.ofHours(1)));
             admin.transmissionQueueDepth();
-            broker.tableQueue(TableDefinition.table("public.work_item").column("keyColumn", "id")
-                    .column("payloadColumn", "body").column("orderColumn", "enqueued")
-                    .column("doneColumn", "dequeued").build().resolve(c)).counts(r);
+            broker.tableQueue(TableDefinition.table("public.work_item").column(ColumnRole.KEY, "id")
+                    .column(ColumnRole.PAYLOAD, "body").column(ColumnRole.ORDER, "enqueued")
+                    .column(ColumnRole.DONE, "dequeued").build().resolve(c)).counts(r);
             c.commit();
 
             double threshold = Double.parseDouble(show(c, "jit_above_cost"));

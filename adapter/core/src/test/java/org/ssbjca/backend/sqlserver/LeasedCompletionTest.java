@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.TableRow;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.TableDefinition;
 
 /**
@@ -45,9 +46,9 @@ class LeasedCompletionTest {
     }
 
     private static TableDefinition.Builder jobQueue() {
-        return TableDefinition.table("dbo.Job_Queue").mode(TableDefinition.Mode.LEASED).column("keyColumn", "ID")
-                .column("payloadColumn", "Payload").column("leaseColumn", "Timeout_Date")
-                .column("attemptsColumn", "Attempts").maxAttempts(2);
+        return TableDefinition.table("dbo.Job_Queue").mode(TableDefinition.Mode.LEASED).column(ColumnRole.KEY, "ID")
+                .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.LEASE, "Timeout_Date")
+                .column(ColumnRole.ATTEMPTS, "Attempts").maxAttempts(2);
     }
 
     private void insert(long id, String lease, int attempts, String mark) throws Exception {
@@ -70,7 +71,7 @@ class LeasedCompletionTest {
     @Test
     void aRowLeasedWithItsMarkIsCompletedOnceAndALostLeaseIsRefused() throws Exception {
         insert(1, "2999-01-01 00:00:00", 1, "c2a4a1d2-6a55-4d7e-9d5b-6c1f0c8b2f11");
-        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().column("markColumn", "Processing_Mark").build()
+        SqlServerTableQueue q = new SqlServerTableQueue(jobQueue().column(ColumnRole.MARK, "Processing_Mark").build()
                 .resolve(driver.connection()));
         TableRow row = new TableRow("dbo.Job_Queue", 1L, "work 1", null, null, 1,
                 "c2a4a1d2-6a55-4d7e-9d5b-6c1f0c8b2f11");

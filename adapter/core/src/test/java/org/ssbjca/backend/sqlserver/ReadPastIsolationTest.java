@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.sqlserver.ReadPastRules.Level;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
@@ -108,12 +109,13 @@ class ReadPastIsolationTest {
                         + " TIMESTAMP, \"Timeout_Date\" TIMESTAMP, \"Attempts\" INT, \"Done\" TIMESTAMP,"
                         + " \"Payload\" VARCHAR(100))");
             }
-            TSqlTable taken = new TSqlTable(TableDefinition.table("dbo.Job_Queue").column("keyColumn", "ID")
-                    .column("payloadColumn", "Payload").column("doneColumn", "Done").build().resolve(c));
+            TSqlTable taken = new TSqlTable(TableDefinition.table("dbo.Job_Queue").column(ColumnRole.KEY, "ID")
+                    .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.DONE, "Done").build().resolve(c));
             TSqlTable leased = new TSqlTable(TableDefinition.table("dbo.Job_Queue")
-                    .mode(TableDefinition.Mode.LEASED).column("keyColumn", "ID").column("payloadColumn", "Payload")
-                    .column("availableColumn", "Available_Date").column("leaseColumn", "Timeout_Date")
-                    .column("attemptsColumn", "Attempts").build().resolve(c));
+                    .mode(TableDefinition.Mode.LEASED).column(ColumnRole.KEY, "ID")
+                    .column(ColumnRole.PAYLOAD, "Payload")
+                    .column(ColumnRole.AVAILABLE, "Available_Date").column(ColumnRole.LEASE, "Timeout_Date")
+                    .column(ColumnRole.ATTEMPTS, "Attempts").build().resolve(c));
             out.put("TSqlTable.take", taken.take(10));
             out.put("TSqlTable.lease", leased.lease(10));
         }

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.TableDefinition;
 
 /**
@@ -41,9 +42,9 @@ class TSqlTableTest {
     /** Seed 004: take in enqueue order, exactly once, the row kept with its dequeue time. */
     @Test
     void seed004MessagesAreTakenWithUpdlockRowlockReadpastAndMarkedThroughTheCte() throws Exception {
-        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
-                .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime")
-                .column("doneColumn", "DequeueTime").build().resolve(c));
+        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column(ColumnRole.KEY, "MessageId")
+                .column(ColumnRole.PAYLOAD, "MessageBody").column(ColumnRole.ORDER, "EnqueueTime")
+                .column(ColumnRole.DONE, "DequeueTime").build().resolve(c));
         assertEquals("SET NOCOUNT ON;\n"
                 + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
@@ -59,8 +60,8 @@ class TSqlTableTest {
     /** The same table without a done column: the rows are deleted through the CTE. */
     @Test
     void withoutADoneColumnTakenRowsAreDeleted() throws Exception {
-        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
-                .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime").build().resolve(c));
+        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column(ColumnRole.KEY, "MessageId")
+                .column(ColumnRole.PAYLOAD, "MessageBody").column(ColumnRole.ORDER, "EnqueueTime").build().resolve(c));
         assertEquals("SET NOCOUNT ON;\n"
                 + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
@@ -75,8 +76,8 @@ class TSqlTableTest {
     /** Rows held back after a failed delivery are left out of the taking, their keys as parameters. */
     @Test
     void heldRowsAreLeftOutOfTheTaking() throws Exception {
-        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column("keyColumn", "MessageId")
-                .column("payloadColumn", "MessageBody").column("orderColumn", "EnqueueTime").build().resolve(c));
+        TSqlTable sql = new TSqlTable(TableDefinition.table("Messaging.Message").column(ColumnRole.KEY, "MessageId")
+                .column(ColumnRole.PAYLOAD, "MessageBody").column(ColumnRole.ORDER, "EnqueueTime").build().resolve(c));
         assertEquals("SET NOCOUNT ON;\n"
                 + "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
                 + "WITH picked AS (\n"
@@ -93,10 +94,11 @@ class TSqlTableTest {
     @Test
     void seed003JobsAreLeasedWithTheirMarkAndCompletedOnlyByTheirLease() throws Exception {
         TSqlTable sql = new TSqlTable(TableDefinition.table("dbo.Job_Queue").mode(TableDefinition.Mode.LEASED)
-                .column("keyColumn", "ID").column("payloadColumn", "Payload").column("priorityColumn", "Priority")
-                .column("availableColumn", "Available_Date").column("leaseColumn", "Timeout_Date")
-                .column("markColumn", "Processing_Mark").column("attemptsColumn", "Attempts")
-                .column("doneColumn", "Last_Attempt_End_Date").maxAttempts(3).build().resolve(c));
+                .column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD, "Payload")
+                .column(ColumnRole.PRIORITY, "Priority")
+                .column(ColumnRole.AVAILABLE, "Available_Date").column(ColumnRole.LEASE, "Timeout_Date")
+                .column(ColumnRole.MARK, "Processing_Mark").column(ColumnRole.ATTEMPTS, "Attempts")
+                .column(ColumnRole.DONE, "Last_Attempt_End_Date").maxAttempts(3).build().resolve(c));
         String available = "[Last_Attempt_End_Date] IS NULL AND [Available_Date] <= SYSDATETIME() AND [Attempts] < 3"
                 + " AND ([Timeout_Date] IS NULL OR [Timeout_Date] <= SYSDATETIME())";
         assertEquals("SET NOCOUNT ON;\n"
@@ -132,10 +134,10 @@ class TSqlTableTest {
             s.execute("CREATE TABLE \"odd]name\" (\"k\" INT PRIMARY KEY, \"p\" VARCHAR(10))");
         }
         // the activation's names are letters, digits and underscores; the catalog's own spelling is what is quoted
-        TableDefinition.Resolved r = TableDefinition.table("Job_Queue").column("keyColumn", "id")
-                .column("payloadColumn", "payload").build().resolve(c);
+        TableDefinition.Resolved r = TableDefinition.table("Job_Queue").column(ColumnRole.KEY, "id")
+                .column(ColumnRole.PAYLOAD, "payload").build().resolve(c);
         assertEquals("dbo", r.schema());
-        assertEquals("ID", r.column("keyColumn"), "the catalog's spelling, matched without regard to case");
+        assertEquals("ID", r.column(ColumnRole.KEY), "the catalog's spelling, matched without regard to case");
         assertEquals("[a]]b]", SqlServerNames.quote("a]b"));
     }
 }
