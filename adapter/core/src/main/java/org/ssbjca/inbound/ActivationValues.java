@@ -158,6 +158,20 @@ final class ActivationValues {
     }
 
     private static double decimal(String name, String text, double min, double max) throws InvalidPropertyException {
+        return decimal(ServiceBrokerActivationSpec.class, name, text, min, max);
+    }
+
+    /**
+     * @param spec the activation spec class the property belongs to
+     * @param name the property
+     * @param text the text given
+     * @param min the smallest value accepted
+     * @param max the largest value accepted
+     * @return the value
+     * @throws InvalidPropertyException naming the property, the range and the text given
+     */
+    static double decimal(Class<?> spec, String name, String text, double min, double max)
+            throws InvalidPropertyException {
         double value;
         try {
             value = Double.parseDouble(text == null ? "" : text.trim());
@@ -165,7 +179,7 @@ final class ActivationValues {
             value = Double.NaN;
         }
         if (!(value >= min && value <= max)) { // NaN fails both
-            throw invalid(name, "must be a number between " + min + " and " + max + ", was '" + text + "'");
+            throw invalid(spec, name, "must be a number between " + min + " and " + max + ", was '" + text + "'");
         }
         return value;
     }

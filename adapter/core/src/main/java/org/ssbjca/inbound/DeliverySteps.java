@@ -350,8 +350,8 @@ final class DeliverySteps {
      * it (SSBJCA0042, SSBJCA0045, the {@code deadLettered} notifications).
      */
     void countSetAside(Batch batch) {
-        // only what there is: an add of 0 still writes the counter every reader shares (3.7% of the readers' Java
-        // samples in a JFR profile of the benchmark's drain, with a stream per delivery)
+        // only what there is: an add of 0 still writes the counter every reader shares (see
+        // docs/design/shared-counters.md)
         if (batch.deadLettered != 0) {
             metrics.deadLettered.add(batch.deadLettered);
         }

@@ -73,7 +73,7 @@ final class PriorityScanner {
             // The scan is marked running before the time of the last scan moves: a reader that finds no scan due
             // because it sees the new time (read outside this lock) must also see the scan, and wait for it.
             // Marked after, a reader could fall between the two and take a plain group ahead of the priorities
-            // the scan was about to record (PrioritiesWithSeveralReadersTest failed so under load).
+            // the scan was about to record.
             CountDownLatch scan = new CountDownLatch(1);
             running = scan;
             if (lastScan.compareAndSet(last, System.nanoTime())) {

@@ -147,6 +147,9 @@ final class ReaderConnection implements AutoCloseable {
      * ({@link #commitLocal}), rolled back when it throws anything, an {@link Error} included (turning auto-commit
      * back on would otherwise commit its partial writes); a failed rollback is suppressed by the work's failure.
      *
+     * It leaves no outcome behind ({@link #takeOutcome}): its transaction is not a delivery's, and the delivery that
+     * follows on this connection must not read it as its own.
+     *
      * @param work what to run; its writes commit only when it returns
      * @throws Exception what the work or the commit threw
      */
@@ -165,6 +168,7 @@ final class ReaderConnection implements AutoCloseable {
             }
             commitLocal();
         } finally {
+            lastOutcome = null;
             connection.setAutoCommit(true);
         }
     }

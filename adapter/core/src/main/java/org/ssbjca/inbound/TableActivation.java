@@ -55,6 +55,8 @@ public final class TableActivation {
     private volatile TableQueue queue;
     private Method method;
     private boolean transacted;
+    private TableDelivery delivery;
+    private TableTransaction transaction;
     private int nextReaderId;
 
     /**
@@ -85,6 +87,8 @@ public final class TableActivation {
         try {
             method = TableRowListener.class.getMethod("onRow", TableRow.class);
             transacted = factory.isDeliveryTransacted(method);
+            delivery = TableDelivery.of(settings.definition.mode());
+            transaction = TableTransaction.of(transacted);
         } catch (NoSuchMethodException e) {
             throw new ResourceException("the bean " + name() + " does not implement TableRowListener", e);
         }
@@ -360,7 +364,13 @@ public final class TableActivation {
         return transacted;
     }
 
-    boolean leased() {
-        return settings.definition.mode() == TableDefinition.Mode.LEASED;
+    /** @return how its readers take rows, chosen when it started */
+    TableDelivery delivery() {
+        return delivery;
+    }
+
+    /** @return where its deliveries' transactions begin and end, chosen when it started */
+    TableTransaction transaction() {
+        return transaction;
     }
 }

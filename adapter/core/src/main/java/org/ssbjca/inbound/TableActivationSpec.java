@@ -69,6 +69,14 @@ public class TableActivationSpec implements ActivationSpec {
     @ConfigProperty(description = "Transaction timeout of a delivery in seconds, 0 for the container's default",
             defaultValue = "0")
     private String transactionTimeout = "0";
+    @ConfigProperty(description = "First wait of a reader after a failed turn in milliseconds, 10 to 600000",
+            defaultValue = "500")
+    private String reconnectInitialMillis = "500";
+    @ConfigProperty(description = "Longest wait of a reader after failed turns in milliseconds,"
+            + " reconnectInitialMillis to 3600000", defaultValue = "30000")
+    private String reconnectMaxMillis = "30000";
+    @ConfigProperty(description = "Random reduction of each wait after a failed turn, 0.0 to 1.0", defaultValue = "0.5")
+    private String reconnectJitter = "0.5";
     @ConfigProperty(description = "JDBC URL of the database; default: the resource adapter's connectionUrl")
     private String connectionUrl;
     @ConfigProperty(description = "Database user; default: the resource adapter's user")
@@ -313,5 +321,35 @@ public class TableActivationSpec implements ActivationSpec {
     @Override
     public String toString() {
         return "TableActivationSpec[table=" + table + ", mode=" + mode + "]";
+    }
+
+    /** @return the text given for the first wait after a failed turn, in milliseconds */
+    public String getReconnectInitialMillis() {
+        return reconnectInitialMillis;
+    }
+
+    /** @param reconnectInitialMillis the first wait after a failed turn in milliseconds, 10 to 600000 */
+    public void setReconnectInitialMillis(String reconnectInitialMillis) {
+        this.reconnectInitialMillis = reconnectInitialMillis;
+    }
+
+    /** @return the text given for the longest wait after failed turns, in milliseconds */
+    public String getReconnectMaxMillis() {
+        return reconnectMaxMillis;
+    }
+
+    /** @param reconnectMaxMillis the longest wait after failed turns in milliseconds, at least the first */
+    public void setReconnectMaxMillis(String reconnectMaxMillis) {
+        this.reconnectMaxMillis = reconnectMaxMillis;
+    }
+
+    /** @return the text given for the random reduction of each wait, 0.0 to 1.0 */
+    public String getReconnectJitter() {
+        return reconnectJitter;
+    }
+
+    /** @param reconnectJitter the random reduction of each wait after a failed turn, 0.0 to 1.0 */
+    public void setReconnectJitter(String reconnectJitter) {
+        this.reconnectJitter = reconnectJitter;
     }
 }

@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.support.Backoff;
 
 /**
  * A table activation's properties, parsed and checked ({@link TableActivationSpec}): every bad value refused with an
@@ -19,6 +20,9 @@ final class TableSettings {
     final long pollMillis;
     final int retryDelaySeconds;
     final int transactionTimeoutSeconds;
+    final long reconnectInitialMillis;
+    final long reconnectMaxMillis;
+    final double reconnectJitter;
 
     TableSettings(TableActivationSpec spec) throws InvalidPropertyException {
         TableDefinition.Mode mode;
@@ -53,6 +57,16 @@ final class TableSettings {
         pollMillis = whole("pollMillis", spec.getPollMillis(), 10, 600_000);
         retryDelaySeconds = (int) whole("retryDelaySeconds", spec.getRetryDelaySeconds(), 0, 3600);
         transactionTimeoutSeconds = (int) whole("transactionTimeout", spec.getTransactionTimeout(), 0, 86_400);
+        reconnectInitialMillis = whole("reconnectInitialMillis", spec.getReconnectInitialMillis(), 10, 600_000);
+        reconnectMaxMillis = whole("reconnectMaxMillis", spec.getReconnectMaxMillis(), reconnectInitialMillis,
+                3_600_000);
+        reconnectJitter = ActivationValues.decimal(TableActivationSpec.class, "reconnectJitter",
+                spec.getReconnectJitter(), 0, 1);
+    }
+
+    /** @return a reader's waits between failed turns, from the {@code reconnect*} properties */
+    Backoff newBackoff() {
+        return new Backoff(reconnectInitialMillis, reconnectMaxMillis, reconnectJitter);
     }
 
     private static long whole(String name, String text, long min, long max) throws InvalidPropertyException {

@@ -36,8 +36,8 @@ final class XaDelivery implements DeliveryMode {
      * branch timeout is the one the transaction manager gave the delivery's transaction (it passed it to the reader's
      * resource when it enlisted it, in {@code beforeDelivery}), or the activation's {@code transactionTimeout} when
      * the driver took that cap (SQL Server aborts the branch at it) and it is smaller. An empty RECEIVE that waited
-     * the timeout out would be rolled back, and the reader would fail turn after turn. The usual turn reads a few
-     * fields more than before, and the figures it saw ({@link FailureReports#waitFiguresChanged}).
+     * the timeout out would be rolled back, and the reader would fail turn after turn. A turn whose figures have not
+     * changed says nothing ({@link FailureReports#waitFiguresChanged}).
      */
     private static Duration receiveWait(DeliverySteps steps) {
         Duration wait = steps.waitTimeout();
