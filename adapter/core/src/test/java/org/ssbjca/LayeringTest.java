@@ -26,6 +26,7 @@ class LayeringTest {
                 .layer("api").definedBy("org.ssbjca.api..")
                 .layer("support").definedBy("org.ssbjca.support..")
                 .layer("backend").definedBy("org.ssbjca.backend")
+                .layer("backend tables").definedBy("org.ssbjca.backend.table..")
                 .layer("backend implementations").definedBy("org.ssbjca.backend.portable..",
                         "org.ssbjca.backend.sqlserver..")
                 .layer("brokers").definedBy("org.ssbjca.brokers..")
@@ -44,6 +45,8 @@ class LayeringTest {
                 .whereLayer("backend implementations").mayOnlyBeAccessedByLayers("brokers", "adapter")
                 .whereLayer("backend").mayOnlyBeAccessedByLayers("backend implementations", "brokers", "inbound",
                         "outbound", "management", "adapter")
+                .whereLayer("backend tables").mayOnlyBeAccessedByLayers("backend", "backend implementations",
+                        "brokers", "inbound", "management", "adapter")
                 .whereLayer("support").mayOnlyBeAccessedByLayers("backend", "backend implementations", "brokers",
                         "inbound", "outbound", "management", "transaction manager integration", "adapter")
                 .check(MAIN);
@@ -54,6 +57,15 @@ class LayeringTest {
         classes().that().resideInAPackage("org.ssbjca.api..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("org.ssbjca.api..", "java..", "javax..", "org.w3c..",
                         "org.xml..", "jakarta..")
+                .check(MAIN);
+    }
+
+    /** The table-queue backend stands alone: it needs only the api, whatever the backends around it do. */
+    @Test
+    void theTableBackendUsesOnlyTheApi() {
+        classes().that().resideInAPackage("org.ssbjca.backend.table..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("org.ssbjca.backend.table..", "org.ssbjca.api..", "java..")
                 .check(MAIN);
     }
 

@@ -3,6 +3,8 @@ package org.ssbjca.backend;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.transaction.xa.XAResource;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableQueue;
 import org.ssbjca.support.ConnectionLossXAResource;
 
 /**

@@ -3,7 +3,7 @@ package org.ssbjca.inbound;
 import java.sql.SQLException;
 import java.util.List;
 import org.ssbjca.api.TableRow;
-import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.table.TableDefinition;
 
 /**
  * How a table activation's readers take rows, chosen once when the activation starts ({@link #of}):

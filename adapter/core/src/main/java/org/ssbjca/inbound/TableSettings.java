@@ -2,9 +2,9 @@ package org.ssbjca.inbound;
 
 import jakarta.resource.spi.InvalidPropertyException;
 import java.util.Locale;
-import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
 import org.ssbjca.support.Backoff;
 
 /**

@@ -5,7 +5,7 @@ import java.sql.Connection;
 import java.util.List;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
-import org.ssbjca.backend.TableQueue;
+import org.ssbjca.backend.table.TableQueue;
 import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.DeliveryEvent;

@@ -4,7 +4,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
-import org.ssbjca.backend.TableCounts;
+import org.ssbjca.backend.table.TableCounts;
 import org.ssbjca.inbound.TableActivation;
 
 /** The MBean of one table activation ({@link TableActivationMXBean}). */

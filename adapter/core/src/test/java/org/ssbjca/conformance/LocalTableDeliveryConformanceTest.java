@@ -14,10 +14,10 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.BackendKind;
-import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.Platform;
-import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.TableQueue;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableQueue;
 
 /**
  * The delivery a table bean without a container transaction gets, which is the only one on Azure SQL Database (no

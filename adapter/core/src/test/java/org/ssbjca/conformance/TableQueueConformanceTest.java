@@ -28,10 +28,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.BackendKind;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.TableCounts;
-import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.TableQueue;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableCounts;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableQueue;
 
 /**
  * Work queues on an application's own tables (seeds 003 and 004), on every backend: the seeds' tables as published

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.backend.TableCounts;
+import org.ssbjca.backend.table.TableCounts;
 import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.LogRecords;

@@ -126,7 +126,7 @@ public final class PortableBroker implements Broker {
     }
 
     @Override
-    public org.ssbjca.backend.TableQueue tableQueue(org.ssbjca.backend.TableDefinition.Resolved table) {
+    public org.ssbjca.backend.table.TableQueue tableQueue(org.ssbjca.backend.table.TableDefinition.Resolved table) {
         return new PortableTableQueue(dialect == Dialect.POSTGRESQL, table);
     }
 

@@ -10,11 +10,11 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.ssbjca.api.TableRow;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.JdbcTableQueue;
-import org.ssbjca.backend.TableSql;
-import org.ssbjca.backend.TableRows;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.JdbcTableQueue;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableRows;
+import org.ssbjca.backend.table.TableSql;
 
 /** A work queue on an application's table, on PostgreSQL or H2 (the SQL: {@link PortableTableSql}). */
 final class PortableTableQueue extends JdbcTableQueue {

@@ -1,7 +1,7 @@
 package org.ssbjca.backend.portable;
 
-import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.TableSql;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableSql;
 
 /**
  * The SQL of a work queue on an application's table, for PostgreSQL and H2, built once per table activation from the

@@ -73,7 +73,7 @@ public final class SqlServerBroker implements Broker {
     }
 
     @Override
-    public org.ssbjca.backend.TableQueue tableQueue(org.ssbjca.backend.TableDefinition.Resolved table) {
+    public org.ssbjca.backend.table.TableQueue tableQueue(org.ssbjca.backend.table.TableDefinition.Resolved table) {
         return new SqlServerTableQueue(table);
     }
 

@@ -7,11 +7,11 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
 import org.ssbjca.api.TableRow;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.JdbcTableQueue;
-import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.TableRows;
-import org.ssbjca.backend.TableSql;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.JdbcTableQueue;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableRows;
+import org.ssbjca.backend.table.TableSql;
 
 /** A work queue on an application's table, on SQL Server (the T-SQL: {@link TSqlTable}). */
 final class SqlServerTableQueue extends JdbcTableQueue {

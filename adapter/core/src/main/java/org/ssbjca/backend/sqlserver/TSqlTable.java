@@ -1,9 +1,9 @@
 package org.ssbjca.backend.sqlserver;
 
 import java.util.List;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.TableDefinition;
-import org.ssbjca.backend.TableSql;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.backend.table.TableSql;
 
 /**
  * The T-SQL of a work queue on an application's table (SQL Server and Azure SQL Database, which have the same table

@@ -13,10 +13,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerAdmin;
-import org.ssbjca.backend.ColumnRole;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DatabaseConfig;
-import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
 import org.ssbjca.conformance.PostgresServer;
 
 /**

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.TableRow;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
 
 /**
  * Leased table queues on SQL Server through mssql-jdbc's way of reporting row counts ({@link MssqlJdbcDouble}): a

@@ -14,10 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.TableDefinition;
 import org.ssbjca.backend.sqlserver.ReadPastRules.Level;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
 
 /**
  * Every statement the SQL Server builders produce, judged by {@link ReadPastRules} (what Microsoft documents for

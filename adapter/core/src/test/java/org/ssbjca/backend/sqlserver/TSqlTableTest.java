@@ -8,8 +8,8 @@ import java.sql.Statement;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.ssbjca.backend.ColumnRole;
-import org.ssbjca.backend.TableDefinition;
+import org.ssbjca.backend.table.ColumnRole;
+import org.ssbjca.backend.table.TableDefinition;
 
 /**
  * The T-SQL of table queues, as text (no SQL Server here; the conformance suite runs it where Docker runs): the

@@ -1,4 +1,4 @@
-package org.ssbjca.backend;
+package org.ssbjca.backend.table;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package org.ssbjca.backend;
+package org.ssbjca.backend.table;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;

@@ -1,4 +1,4 @@
-package org.ssbjca.backend;
+package org.ssbjca.backend.table;
 
 /**
  * What a column of a table queue is for, each named by the table activation property that names the column

@@ -1,4 +1,4 @@
-package org.ssbjca.backend;
+package org.ssbjca.backend.table;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
