@@ -44,6 +44,15 @@ public interface Broker extends AutoCloseable {
     DeliveryLedger ledger(Connection connection);
 
     /**
+     * @param connection an open connection
+     * @return the broker doctor's reads and its repair ({@link BrokerDoctor}), on that connection
+     */
+    BrokerDoctor doctor(Connection connection);
+
+    /** @return the broker id this adapter saw first on this database, for {@link BrokerDoctor#requireBrokerReady} */
+    BrokerIdentity identity();
+
+    /**
      * @param table a work queue on an application's table, resolved against this database's catalog
      * @return the queue bound to this backend's SQL
      */

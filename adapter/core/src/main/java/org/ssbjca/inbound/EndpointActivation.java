@@ -73,7 +73,8 @@ public final class EndpointActivation {
      * Starts the readers.
      *
      * @throws ResourceException if the bean implements no listener interface of this adapter, the database has no
-     *         Service Broker (Azure SQL Database; checked here when it answers, else by the readers as they connect),
+     *         Service Broker (Azure SQL Database) or its broker is disabled or changed its id (checked here when it
+     *         answers, else by the readers as they connect),
      *         or the work manager refused every reader
      */
     public void start() throws ResourceException {
@@ -92,6 +93,7 @@ public final class EndpointActivation {
         deliveryMode = DeliveryMode.of(settings, transacted);
         try {
             requirePlatform();
+            requireBroker();
         } catch (IllegalStateException e) {
             throw new ResourceException(e.getMessage(), e);
         } catch (SQLException e) {
@@ -119,6 +121,37 @@ public final class EndpointActivation {
         if (refusal != null) {
             throw new IllegalStateException(refusal);
         }
+    }
+
+    /**
+     * Checks, on a connection of its own, that the database's broker is enabled and has the id seen first
+     * ({@link org.ssbjca.backend.BrokerDoctor#requireBrokerReady}).
+     *
+     * @throws IllegalStateException if it is not, saying what to run
+     * @throws SQLException if the database cannot be reached
+     */
+    private void requireBroker() throws SQLException {
+        if (!database.broker().identity().applies()) {
+            return;
+        }
+        try (java.sql.Connection c = database.source().open()) {
+            try {
+                requireBroker(c);
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    /**
+     * @param connection an open connection to the activation's database
+     * @throws IllegalStateException if its broker is disabled or its id changed, saying what to run
+     */
+    void requireBroker(java.sql.Connection connection) {
+        if (!database.broker().identity().applies()) {
+            return;
+        }
+        database.broker().doctor(connection).requireBrokerReady(database.broker().identity());
     }
 
     /**

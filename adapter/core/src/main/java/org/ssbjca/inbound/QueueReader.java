@@ -169,6 +169,7 @@ final class QueueReader extends ReaderLoop {
                             activation.database().source().config());
                 }
                 activation.requirePlatform();
+                activation.requireBroker(connection.connection());
                 requireQueueReady(connection);
             }
         } finally {

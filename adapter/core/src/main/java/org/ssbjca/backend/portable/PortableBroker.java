@@ -49,6 +49,7 @@ public final class PortableBroker implements Broker {
     private final Dialect dialect;
     private final PortableSql sql;
     private final QueueSignals signals = new QueueSignals();
+    private final org.ssbjca.backend.BrokerIdentity identity = new org.ssbjca.backend.BrokerIdentity(false);
     /** Which queues lately had no prioritised group, so that a RECEIVE runs its smaller statement. */
     private final GroupPresence priorities;
     private final Waiting waiting;
@@ -118,6 +119,16 @@ public final class PortableBroker implements Broker {
     @Override
     public BrokerAdmin admin(Connection connection) {
         return new PortableAdmin(this, connection);
+    }
+
+    @Override
+    public org.ssbjca.backend.BrokerDoctor doctor(Connection connection) {
+        return new PortableDoctor(connection);
+    }
+
+    @Override
+    public org.ssbjca.backend.BrokerIdentity identity() {
+        return identity;
     }
 
     @Override

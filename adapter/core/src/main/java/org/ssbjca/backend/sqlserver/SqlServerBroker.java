@@ -37,6 +37,7 @@ public final class SqlServerBroker implements Broker {
     private final DatabaseConfig config;
     private volatile Platform platform;
     private final QueueSignals signals = new QueueSignals();
+    private final org.ssbjca.backend.BrokerIdentity identity = new org.ssbjca.backend.BrokerIdentity(true);
     private final GroupPresence priorities = new GroupPresence();
     private final GroupPresence holds = GroupPresence.ofHolds();
 
@@ -65,6 +66,16 @@ public final class SqlServerBroker implements Broker {
     @Override
     public BrokerSession session(Connection connection) {
         return new SqlServerSession(signals, priorities, holds, connection);
+    }
+
+    @Override
+    public org.ssbjca.backend.BrokerDoctor doctor(Connection connection) {
+        return new SqlServerDoctor(connection);
+    }
+
+    @Override
+    public org.ssbjca.backend.BrokerIdentity identity() {
+        return identity;
     }
 
     @Override
