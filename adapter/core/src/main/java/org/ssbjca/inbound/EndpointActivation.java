@@ -5,6 +5,7 @@ import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.Method;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +37,7 @@ public final class EndpointActivation {
     private final DeliverySettings settings;
     private final ActivationMetrics metrics = new ActivationMetrics();
     private final PauseGate pause = new PauseGate();
+    private final DisabledQueue disabledQueue = new DisabledQueue();
     private final Redeliveries redeliveries = new Redeliveries();
     /** See {@link #failuresRecorded}. */
     private final java.util.concurrent.atomic.AtomicLong failuresRecorded =
@@ -369,6 +371,40 @@ public final class EndpointActivation {
 
     void wakePaused() {
         pause.wakeAll();
+    }
+
+    /** @return since when the readers have found the queue disabled and parked, or null while it is not */
+    public Instant queueDisabledSince() {
+        return disabledQueue.since();
+    }
+
+    /** @return the state of the activation's queue found disabled, where its readers park */
+    DisabledQueue disabledQueue() {
+        return disabledQueue;
+    }
+
+    /**
+     * Enables the activation's queue (SQL Server: {@code ALTER QUEUE ... WITH STATUS = ON}) on a connection of its
+     * own, committed, and lets the readers parked on it go on at once.
+     *
+     * @throws SQLException if the database cannot be reached
+     */
+    public void enableQueue() throws SQLException {
+        try (java.sql.Connection c = database.source().open()) {
+            boolean committed = false;
+            try {
+                database.broker().doctor(c).enableQueue(settings.queue());
+                c.commit();
+                committed = true;
+            } finally {
+                if (!committed) {
+                    c.rollback();
+                }
+            }
+        }
+        Instant since = disabledQueue.enabled();
+        LOG.queueEnabledByOperator(name(), settings.queue(), since == null ? "it was not found disabled"
+                : "disabled since " + since);
     }
 
     Redeliveries.Redelivery takeRedelivery() {

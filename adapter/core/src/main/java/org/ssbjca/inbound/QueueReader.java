@@ -50,6 +50,7 @@ final class QueueReader extends ReaderLoop {
 
     @Override
     void ended() {
+        activation.disabledQueue().left(name());
         activation.metrics().readerStopped(name());
     }
 
@@ -99,6 +100,10 @@ final class QueueReader extends ReaderLoop {
             activation.metrics().readerFailed(name, e instanceof QueueDisabledException);
             if (e instanceof QueueDisabledException) {
                 activation.events().queueDisabled(settings.queue());
+                if (activation.disabledQueue().found()) {
+                    LOG.queueDisabledReadersPark(name, settings.queue(), DisabledQueue.PROBE_MILLIS,
+                            suspect(), what);
+                }
             } else {
                 activation.events().reconnecting(settings.queue(), name, delay, what);
             }
@@ -117,6 +122,32 @@ final class QueueReader extends ReaderLoop {
                 LOG.readerFailedAgain(name, failures, what, delay);
                 LOG.readerFailureTrace(e, name);
             }
+        }
+    }
+
+    @Override
+    void waitAfterFailure(Throwable e, long delayMillis) {
+        if (e instanceof QueueDisabledException) {
+            activation.disabledQueue().park(name(), this::isStopped, DisabledQueue.PROBE_MILLIS);
+        } else {
+            super.waitAfterFailure(e, delayMillis);
+        }
+    }
+
+    /**
+     * @return the failed delivery the adapter counted last on the queue (read on a connection of its own, once per
+     *     disabled episode), as text for SSBJCA0260; what is known when it cannot be read
+     */
+    private String suspect() {
+        try (java.sql.Connection c = activation.database().source().open()) {
+            org.ssbjca.backend.FailedDelivery d = activation.database().broker().doctor(c)
+                    .lastFailedDelivery(settings.queue());
+            c.rollback();
+            return d == null ? "none counted by the adapter (the rollbacks were not its deliveries')"
+                    : "conversation " + d.conversation() + " message " + d.sequence() + ", " + d.attempts()
+                            + " failed deliveries, the last at " + d.lastAttempt() + ": " + d.lastError();
+        } catch (SQLException | RuntimeException e) {
+            return "unknown (" + describe(e) + ")";
         }
     }
 
@@ -171,6 +202,10 @@ final class QueueReader extends ReaderLoop {
                 activation.requirePlatform();
                 activation.requireBroker(connection.connection());
                 requireQueueReady(connection);
+                java.time.Instant since = activation.disabledQueue().enabled();
+                if (since != null) {
+                    LOG.queueEnabledAgain(name(), settings.queue(), since);
+                }
             }
         } finally {
             activation.reconnectGate().release();
@@ -201,5 +236,6 @@ final class QueueReader extends ReaderLoop {
             c.cancel();
         }
         activation.wakePaused();
+        activation.disabledQueue().wakeAll();
     }
 }

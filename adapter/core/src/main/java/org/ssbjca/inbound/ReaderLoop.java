@@ -69,7 +69,7 @@ abstract class ReaderLoop implements Reader {
                     long delay = backoff.nextDelayMillis();
                     failed(e, backoff.failures(), delay);
                     discard();
-                    pause(delay);
+                    waitAfterFailure(e, delay);
                 }
             }
         } finally {
@@ -138,6 +138,14 @@ abstract class ReaderLoop implements Reader {
 
     /** The loop ended: the reader no longer counts anywhere. */
     abstract void ended();
+
+    /**
+     * Waits after a failed turn, its resources discarded: by default {@code delayMillis} (the backoff's), cut short
+     * by a stop. Runs on the reader's thread.
+     */
+    void waitAfterFailure(Throwable e, long delayMillis) {
+        pause(delayMillis);
+    }
 
     /**
      * What a stop interrupts besides the loop, called once the reader is marked stopped, unless it never ran.

@@ -226,6 +226,35 @@ public interface ActivationMXBean {
     /** @return whether the readers found the queue disabled (and have not read it since) */
     boolean isQueueDisabled();
 
+    /**
+     * @return since when the readers have found the queue disabled and parked (one of them looking again every 2 s),
+     *     or null while it is not: on SQL Server, poison detection disables a queue after five rolled back
+     *     transactions that received from it
+     */
+    Date getQueueDisabledSince();
+
+    /**
+     * Enables the queue again (SQL Server: {@code ALTER QUEUE ... WITH STATUS = ON}; H2 and PostgreSQL: the
+     * portable schema's {@code is_receive_enabled}), committed before it returns, and lets the parked readers read
+     * at once. Look at {@link #lastFailedDelivery()} first: a poison message disables the queue again after five more
+     * rollbacks.
+     */
+    void enableQueue();
+
+    /**
+     * @return the failed delivery the adapter counted last on the queue (conversation, message, attempts, last
+     *     error): after a queue was disabled by poison detection, the message that most likely caused it (SQL Server
+     *     records none itself); null when the adapter counted none (the rollbacks were another program's)
+     */
+    String lastFailedDelivery();
+
+    /**
+     * @param max at most this many, 1 to 1000
+     * @return the database's transmission queue, the oldest first: to service, conversation, enqueue time,
+     *     transmission_status and what to do about it
+     */
+    List<StuckTransmissionInfo> listStuckTransmissions(int max);
+
     /** @return committed deliveries since the activation started, all timed (the count of {@link #getMeanDeliveryMillis()}) */
     long getTimedDeliveries();
 

@@ -31,11 +31,13 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     private final EndpointActivation activation;
     private final ActivationNotifications notifications = new ActivationNotifications();
     private final DeadLetterOperations deadLetters;
+    private final DoctorOperations doctor;
     private final QueueReadings readings;
 
     ActivationManagement(EndpointActivation activation) {
         this.activation = activation;
         this.deadLetters = new DeadLetterOperations(activation);
+        this.doctor = new DoctorOperations(activation);
         this.readings = new QueueReadings(activation);
     }
 
@@ -334,6 +336,27 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     @Override
     public boolean isQueueDisabled() {
         return metrics().queueDisabled();
+    }
+
+    @Override
+    public Date getQueueDisabledSince() {
+        java.time.Instant since = activation.queueDisabledSince();
+        return since == null ? null : Date.from(since);
+    }
+
+    @Override
+    public void enableQueue() {
+        doctor.enableQueue();
+    }
+
+    @Override
+    public String lastFailedDelivery() {
+        return doctor.lastFailedDelivery();
+    }
+
+    @Override
+    public List<StuckTransmissionInfo> listStuckTransmissions(int max) {
+        return doctor.stuckTransmissions(max);
     }
 
     @Override

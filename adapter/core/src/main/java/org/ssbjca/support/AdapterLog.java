@@ -394,4 +394,22 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 210, value = "cannot remove the adapter's recovery registration %s from the transaction manager (%s);"
             + " the adapter stops all the same")
     void recoveryRegistrationNotRemoved(@Cause Throwable cause, Object registration, String what);
+
+    // ---- the broker doctor (260-279)
+
+    @LogMessage(level = WARN)
+    @Message(id = 260, value = "%s: queue %s is disabled (Service Broker disables a queue after five rolled back"
+            + " transactions that received from it, or an operator disabled it); its readers park, one looking again"
+            + " every %d ms, until it is enabled: ALTER QUEUE ... WITH STATUS = ON, or the activation's enableQueue"
+            + " operation (the console's Enable queue). The failed delivery the adapter counted last on it: %s."
+            + " The error: %s")
+    void queueDisabledReadersPark(String reader, String queue, long probeMillis, String suspect, String error);
+
+    @LogMessage(level = INFO)
+    @Message(id = 261, value = "%s: queue %s is enabled again (disabled since %s); its readers read it")
+    void queueEnabledAgain(String reader, String queue, Object since);
+
+    @LogMessage(level = INFO)
+    @Message(id = 262, value = "%s: an operator enabled queue %s (%s)")
+    void queueEnabledByOperator(String activation, String queue, String before);
 }

@@ -1,0 +1,118 @@
+package org.ssbjca.management;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.ssbjca.management.Jmx.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.inbound.InboundBackends;
+import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec;
+
+/**
+ * docs/operations/broker-doctor.md, "On H2 and PostgreSQL", run as written (the page's statements, with this test's
+ * queue for {@code EchoServiceQueue}): a queue disabled under a bean that keeps failing on one message parks the
+ * readers and shows since when; the messages sent meanwhile are listed from the transmission queue with their status
+ * and action; the suspect is the message the bean failed on last; {@code enableQueue} (or the page's UPDATE) lets
+ * the readers deliver again.
+ */
+class BrokerDoctorTest {
+
+    /** The conversation handle of the poison message on the receiving side, as the bean saw it. */
+    private static final java.util.concurrent.atomic.AtomicReference<java.util.UUID> poisonHandle =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private static final Path PAGE = Path.of("").toAbsolutePath().resolve("../../docs/operations/broker-doctor.md");
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDisabledQueueIsShownWithItsSuspectAndItsWaitingMessagesAndEnabledThroughTheMxBean(String backend)
+            throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ActivationMXBean mx = activate(h, got);
+            h.send("poison");
+            await(() -> mx.getRolledBack() >= 2, "the bean failed on the poison message twice");
+
+            h.execute(recipe("disable"));
+
+            await(() -> mx.isQueueDisabled() && mx.getQueueDisabledSince() != null, "the disabled queue found");
+            Conversation waiting = h.send("sent while disabled");
+            List<StuckTransmissionInfo> stuck = mx.listStuckTransmissions(100);
+            assertEquals(1, stuck.size(), "the SEND waits in the transmission queue");
+            assertEquals(InboundHarness.TARGET_QUEUE, stuck.get(0).getToService());
+            assertEquals(waiting.handle().toString(), stuck.get(0).getConversation());
+            assertNotNull(stuck.get(0).getEnqueued());
+            assertEquals("The queue '" + InboundHarness.TARGET_QUEUE + "' is disabled.", stuck.get(0).getStatus());
+            assertTrue(stuck.get(0).getAction().contains("enable it"), stuck.get(0).getAction());
+            String suspect = mx.lastFailedDelivery();
+            assertNotNull(suspect, "the adapter counted the poison message's failures");
+            assertTrue(suspect.startsWith("conversation " + poisonHandle.get() + " message 0: ")
+                    && suspect.contains("poison refused"), suspect);
+            long reconnects = mx.getReconnects();
+            // parked: one probe every 2 s at most, where a backoff of 50 to 500 ms would retry each reader's connect
+            org.awaitility.Awaitility.await("parked, not retrying").during(java.time.Duration.ofMillis(1500))
+                    .atMost(java.time.Duration.ofSeconds(5)).until(() -> mx.getReconnects() - reconnects <= 1);
+
+            mx.enableQueue();
+
+            assertNull(mx.getQueueDisabledSince(), "the readers let go at once");
+            await(() -> got.contains("sent while disabled"), "delivered once enabled");
+            await(() -> !mx.isQueueDisabled(), "QueueDisabled cleared as the readers read");
+            assertTrue(mx.listStuckTransmissions(100).isEmpty(), "the transmission queue is empty");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void theParkedReadersFindTheQueueEnabledByHand(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> got = new CopyOnWriteArrayList<>();
+            ActivationMXBean mx = activate(h, got);
+            h.execute(recipe("disable"));
+            await(() -> mx.getQueueDisabledSince() != null, "the disabled queue found");
+            assertNull(mx.lastFailedDelivery(), "no failed delivery counted on it");
+            h.send("after");
+
+            h.execute(recipe("enable"));
+
+            await(() -> got.contains("after"), "the prober found it enabled");
+            assertNull(mx.getQueueDisabledSince());
+        }
+    }
+
+    /** A bean that refuses "poison" (its failures counted, one each 100 ms, not dead-lettered within the test), over three readers. */
+    private static ActivationMXBean activate(InboundHarness h, List<String> got) throws Exception {
+        BrokerMessageListener bean = m -> {
+            if (m.bodyAsText().equals("poison")) {
+                poisonHandle.set(m.conversationHandle());
+                throw new IllegalStateException("poison refused");
+            }
+            got.add(m.bodyAsText());
+        };
+        ServiceBrokerActivationSpec spec = h.spec();
+        spec.setMaxReaders(3);
+        spec.setMaxDeliveryAttempts(100);
+        spec.setRedeliveryDelay("100");
+        h.activate(BrokerMessageListener.class, bean, true, spec);
+        return Jmx.proxy(Jmx.onlyActivation(h));
+    }
+
+    /** @return the page's SQL block after {@code <!-- recipe: name -->}, for this test's queue */
+    static String recipe(String name) throws Exception {
+        Matcher m = Pattern.compile("<!-- recipe: " + name + " -->\\s*```sql\\s*(.*?);?\\s*```", Pattern.DOTALL)
+                .matcher(Files.readString(PAGE));
+        assertTrue(m.find(), "the recipe " + name + " in " + PAGE);
+        return m.group(1).replace("'EchoServiceQueue'", "'" + InboundHarness.TARGET_QUEUE + "'");
+    }
+}
