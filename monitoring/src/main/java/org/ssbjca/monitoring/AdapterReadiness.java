@@ -33,6 +33,11 @@ public class AdapterReadiness implements HealthCheck {
     /** The default threshold, in seconds. */
     static final String DEFAULT_FAILING_SECONDS = "30";
 
+    /** Why a queue is disabled and what to run (docs/operations/broker-doctor.md). */
+    static final String DISABLED_REASON = " (on SQL Server poison detection disables a queue after five rolled back"
+            + " receives); its readers are parked: see lastFailedDelivery, then enableQueue on its MXBean"
+            + " (docs/operations/broker-doctor.md)";
+
     private final AdapterMBeans mbeans = new AdapterMBeans();
 
     @Inject
@@ -74,7 +79,7 @@ public class AdapterReadiness implements HealthCheck {
             String queue = mbeans.text(activation, "Queue");
             if (Boolean.TRUE.equals(mbeans.get(activation, "QueueDisabled"))) {
                 up = false;
-                response.withData(name, "DOWN: queue " + queue + " is disabled");
+                response.withData(name, "DOWN: queue " + queue + " is disabled" + DISABLED_REASON);
             } else {
                 up &= readers(mbeans, activation, "MaxReaders", name, "reading " + queue, threshold, now, response);
             }
