@@ -67,10 +67,22 @@ async function refreshActivations() {
     actions.append(a.paused ? button('Resume', () => call('POST', path(a, 'resume')))
         : button('Pause', () => call('POST', path(a, 'pause'))), max,
       button('Set readers', () => call('PUT', path(a, 'max-readers'), {value: Number(max.value)})));
+    actions.append(...doctorActions(a));
     tr.append(actions);
     body.append(tr);
   }
   if (selected && !activations.some(a => name(a) === selected)) selected = null;
+}
+
+// The broker doctor: an activation whose queue is disabled (on SQL Server by poison detection) shows so, and an
+// operator enables it (ALTER QUEUE ... WITH STATUS = ON through the MXBean's enableQueue).
+function doctorActions(a) {
+  if (!a.queueDisabled) return [];
+  const b = button('Enable queue', () => call('POST', path(a, 'enable-queue')));
+  b.className = 'act queue-disabled';
+  b.title = 'queue ' + a.queue + ' disabled since ' + a.queueDisabledSince
+    + '; see lastFailedDelivery (docs/operations/broker-doctor.md) first';
+  return [el('span', 'queue disabled', 'queue-disabled'), b];
 }
 
 // The table activations: their counts and, for an operator, the set-aside rows' redelivery and purge.

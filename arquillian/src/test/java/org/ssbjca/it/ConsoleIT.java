@@ -463,6 +463,42 @@ class ConsoleIT {
         }
     }
 
+    /**
+     * Issue 47 point 4, the broker doctor in the console: the activation's queue disabled (on PostgreSQL by the
+     * portable schema's UPDATE, standing for SQL Server's poison detection) shows "queue disabled" and an
+     * {@code Enable queue} button, which a viewer cannot use (403) and an operator's click enables: the message sent
+     * meanwhile is then delivered.
+     */
+    @Test
+    @RunAsClient
+    void aDisabledQueueShowsEnableQueueAndAnOperatorsClickEnablesIt() throws Exception {
+        BrokerDb db = start();
+        WebDriver operator = null;
+        try {
+            db.execute("UPDATE ssb.service_queue SET is_receive_enabled = FALSE WHERE queue_name = '" + QUEUE + "'");
+            await("the readers found the queue disabled").atMost(Duration.ofSeconds(60))
+                    .until(() -> read(VIEWER, API_ACTIVATION).contains("\"queueDisabled\":true"));
+            assertEquals(403, call("POST", VIEWER, API_ACTIVATION + "/enable-queue", null, true).statusCode(),
+                    "a viewer may not enable it");
+            db.sendOne(QUEUE, "sent while disabled");
+
+            operator = browser(OPERATOR);
+            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> d.getPageSource()
+                    .contains("queue disabled"));
+            clickButton(operator, "Enable queue");
+
+            await("enabled, the readers read again").atMost(Duration.ofSeconds(60))
+                    .until(() -> read(VIEWER, API_ACTIVATION).contains("\"queueDisabled\":false"));
+            await("the waiting message was put on the queue").atMost(Duration.ofSeconds(30))
+                    .until(() -> db.count("SELECT COUNT(*) FROM ssb.transmission_queue") == 0);
+        } finally {
+            if (operator != null) {
+                operator.quit();
+            }
+            stop();
+        }
+    }
+
     /** Users, server, the RAR with its bean and the console; returns the database. */
     private BrokerDb start() throws IOException, InterruptedException {
         pg = Postgres.get();

@@ -82,6 +82,17 @@ public class ActivationsResource {
     }
 
     /**
+     * Enables the activation's queue (the broker doctor: a queue disabled by poison detection, or by hand) and lets
+     * its parked readers go on: the MXBean's {@code enableQueue}.
+     */
+    @POST
+    @Path("{name}/enable-queue")
+    public JsonObject enableQueue(@PathParam("name") String name) {
+        beans.invoke(name, "enableQueue", new String[0]);
+        return one(name);
+    }
+
+    /**
      * @param body {@code {"value": n}}, 1 to 256
      * @return the activation
      */

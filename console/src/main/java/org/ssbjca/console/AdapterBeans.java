@@ -31,7 +31,7 @@ final class AdapterBeans {
     static final String[] ACTIVATION_ATTRIBUTES = {"Name", "Queue", "Backend", "MaxReaders", "ActiveReaders",
         "ParkedReaders", "WaitingReaders", "Paused", "ReceiveBatchSize", "WaitTimeout", "QueueDepth", "Received", "Delivered",
         "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
-        "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime"};
+        "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime", "QueueDisabled", "QueueDisabledSince"};
 
     /** The attributes of a table activation the console shows, in this order. */
     static final String[] TABLE_ATTRIBUTES = {"Table", "Mode", "ReaderCount", "AvailableRows", "WaitingRows",
