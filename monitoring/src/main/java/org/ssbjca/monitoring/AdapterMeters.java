@@ -265,6 +265,10 @@ public class AdapterMeters implements NotificationListener {
             if (!Double.isNaN(queue)) {
                 rows.put(new Key("ssb.transmission.queue.depth", Tags.of("database", database)), queue);
             }
+            double stuck = mbeans.number(activation, "StuckTransmissionCount");
+            if (!Double.isNaN(stuck)) {
+                rows.put(new Key("ssb.transmission.queue.stuck", Tags.of("database", database)), stuck);
+            }
             if (mbeans.get(activation, "ConversationEndpoints") instanceof CompositeData[] endpoints) {
                 for (CompositeData row : endpoints) {
                     Tags tags = Tags.of("database", database, "service", (String) row.get("service"), "state",

@@ -55,6 +55,15 @@ class DatabaseMetersTest {
     }
 
     @Test
+    void theStuckTransmissionsAreAGaugeOfTheDatabase() {
+        activation.set("StuckTransmissionCount", 2L);
+
+        meters.readTables();
+
+        assertSeries(2, "ssb_transmission_queue_stuck", "database", DATABASE);
+    }
+
+    @Test
     void endpointsAreAGaugeByServiceAndState() {
         activation.set("ConversationEndpoints", List.of(endpoints("ItClient", "CO", 100, null),
                 endpoints("ItLeakQueueService", "DI", 7, null)));
@@ -88,7 +97,8 @@ class DatabaseMetersTest {
         meters.readTables();
 
         assertEquals(Set.of(series("ssb_conversation_endpoints", "CO"),
-                Exposition.series("ssb_transmission_queue_depth", "database", DATABASE)),
+                Exposition.series("ssb_transmission_queue_depth", "database", DATABASE),
+                Exposition.series("ssb_transmission_queue_stuck", "database", DATABASE)),
                 Exposition.of(registry).keySet());
         assertSeries(3, "ssb_conversation_endpoints", "database", DATABASE, "service", "ItClient", "state", "CO");
     }

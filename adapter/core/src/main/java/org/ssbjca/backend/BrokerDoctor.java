@@ -23,6 +23,12 @@ public interface BrokerDoctor {
     List<StuckTransmission> stuckTransmissions(int max);
 
     /**
+     * @return how many messages of the transmission queue have a {@code transmission_status} (the broker tried to
+     *     send them and could not, or the portable schema's disabled queue): the doctor's stuck-message metric
+     */
+    long stuckTransmissionCount();
+
+    /**
      * The failed delivery the adapter counted last on a queue ({@code ssb.delivery_attempt}): after a queue was
      * disabled by poison detection, the message whose rolled back deliveries most likely disabled it. The broker itself
      * records no such message; a rollback of a transaction that is not the adapter's leaves no row here.

@@ -255,6 +255,12 @@ public interface ActivationMXBean {
      */
     List<StuckTransmissionInfo> listStuckTransmissions(int max);
 
+    /**
+     * @return the database's transmission-queue messages with a {@code transmission_status} (SQL Server: the broker
+     *     tried and could not send them; H2 and PostgreSQL: they wait for a disabled queue), read on each call
+     */
+    long getStuckTransmissionCount();
+
     /** @return committed deliveries since the activation started, all timed (the count of {@link #getMeanDeliveryMillis()}) */
     long getTimedDeliveries();
 

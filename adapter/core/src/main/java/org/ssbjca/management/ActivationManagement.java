@@ -360,6 +360,11 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     }
 
     @Override
+    public long getStuckTransmissionCount() {
+        return doctor.stuckTransmissionCount();
+    }
+
+    @Override
     public long getTimedDeliveries() {
         return metrics().timedDeliveries();
     }

@@ -24,6 +24,11 @@ final class DoctorOperations {
                 .stream().map(StuckTransmissionInfo::of).collect(Collectors.toList());
     }
 
+    long stuckTransmissionCount() {
+        return ShortLivedConnection.read(activation.database(), "counting the stuck transmissions",
+                c -> activation.database().broker().doctor(c).stuckTransmissionCount());
+    }
+
     String lastFailedDelivery() {
         FailedDelivery d = ShortLivedConnection.read(activation.database(), "reading the last failed delivery of "
                 + activation.queue(), c -> activation.database().broker().doctor(c)

@@ -75,6 +75,11 @@ public final class RestoredDatabaseDouble {
             }
 
             @Override
+            public long stuckTransmissionCount() {
+                return h2.stuckTransmissionCount();
+            }
+
+            @Override
             public FailedDelivery lastFailedDelivery(String queue) {
                 return h2.lastFailedDelivery(queue);
             }

@@ -55,6 +55,7 @@ class BrokerDoctorTest {
             assertNotNull(stuck.get(0).getEnqueued());
             assertEquals("The queue '" + InboundHarness.TARGET_QUEUE + "' is disabled.", stuck.get(0).getStatus());
             assertTrue(stuck.get(0).getAction().contains("enable it"), stuck.get(0).getAction());
+            assertEquals(1, mx.getStuckTransmissionCount(), "the metric's count");
             String suspect = mx.lastFailedDelivery();
             assertNotNull(suspect, "the adapter counted the poison message's failures");
             assertTrue(suspect.startsWith("conversation " + poisonHandle.get() + " message 0: ")
@@ -70,6 +71,7 @@ class BrokerDoctorTest {
             await(() -> got.contains("sent while disabled"), "delivered once enabled");
             await(() -> !mx.isQueueDisabled(), "QueueDisabled cleared as the readers read");
             assertTrue(mx.listStuckTransmissions(100).isEmpty(), "the transmission queue is empty");
+            assertEquals(0, mx.getStuckTransmissionCount());
         }
     }
 

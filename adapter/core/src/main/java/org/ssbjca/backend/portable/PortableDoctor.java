@@ -39,6 +39,11 @@ final class PortableDoctor implements BrokerDoctor {
     }
 
     @Override
+    public long stuckTransmissionCount() {
+        return get("counting the stuck transmissions", () -> Jdbc.count(c, PortableDoctorSql.STUCK_COUNT));
+    }
+
+    @Override
     public FailedDelivery lastFailedDelivery(String queue) {
         return get("reading the last failed delivery of " + queue, () -> Jdbc.first(c,
                 PortableDoctorSql.LAST_FAILED_DELIVERY, rs -> new FailedDelivery(Jdbc.uuid(rs, "conversation_handle"),

@@ -40,6 +40,13 @@ final class SqlServerDoctor implements BrokerDoctor {
     }
 
     @Override
+    public long stuckTransmissionCount() {
+        List<Long> n = get("counting the stuck transmissions", () -> Batches.query(c, TSqlDoctor.STUCK_COUNT, 0,
+                rs -> rs.getLong(1)));
+        return n.isEmpty() ? 0 : n.get(0);
+    }
+
+    @Override
     public FailedDelivery lastFailedDelivery(String queue) {
         SqlServerNames.queue(queue);
         List<FailedDelivery> last = get("reading the last failed delivery of " + queue, () -> Batches.query(c,

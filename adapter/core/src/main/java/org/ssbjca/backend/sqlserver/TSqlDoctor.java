@@ -37,6 +37,15 @@ final class TSqlDoctor {
             + "ORDER BY enqueue_time, message_sequence_number;";
 
     /**
+     * Messages of the transmission queue with a status (blank while the broker has not tried to send them yet).
+     * https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-transmission-queue-transact-sql
+     *
+     * <p>No parameters.
+     */
+    static final String STUCK_COUNT = "SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK)"
+            + " WHERE transmission_status <> N'';";
+
+    /**
      * The failed delivery the adapter counted last on a queue (its {@code ssb.delivery_attempt}, written outside the
      * delivery's transaction, so it survives the rollbacks that disable a queue).
      *

@@ -40,6 +40,8 @@ class SqlServerDoctorTest {
                 + " CAST(enqueue_time AS DATETIMEOFFSET(7)) AS enqueued, transmission_status\n"
                 + "FROM sys.transmission_queue WITH (NOLOCK)\nORDER BY enqueue_time, message_sequence_number;",
                 TSqlDoctor.STUCK_TRANSMISSIONS);
+        assertEquals("SELECT COUNT_BIG(*) FROM sys.transmission_queue WITH (NOLOCK) WHERE transmission_status <> N'';",
+                TSqlDoctor.STUCK_COUNT);
         assertEquals("ALTER QUEUE [dbo].[Orders Queue] WITH STATUS = ON;",
                 TSqlDoctor.enableQueue(SqlServerNames.queue("dbo.[Orders Queue]")));
     }
