@@ -55,7 +55,8 @@ class LayeringTest {
     @Test
     void theApiUsesNothingOfTheAdapter() {
         classes().that().resideInAPackage("org.ssbjca.api..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("org.ssbjca.api..", "java..", "javax..", "org.w3c..",
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.ssbjca.api..", "java..", "javax..",
+                        "org.w3c..",
                         "org.xml..", "jakarta..")
                 .check(MAIN);
     }

@@ -313,7 +313,8 @@ class ConsoleIT {
             assertEquals(200, set.statusCode(), set.body());
             assertEquals(200, call("POST", OPERATOR, API_ACTIVATION + "/pause", null, true).statusCode());
             String logged = "SSBJCA0150: console user " + OPERATOR[0] + ": PUT /activations/"
-                    + URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8) + "/max-readers {\"value\":2}, answered 200";
+                    + URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8)
+                    + "/max-readers {\"value\":2}, answered 200";
             await("the change logged with its user").atMost(Duration.ofSeconds(30))
                     .until(() -> LogStore.serverLogLines(logged) == 1);
             await("the pause logged with its user").atMost(Duration.ofSeconds(30)).until(() -> LogStore
@@ -610,7 +611,8 @@ class ConsoleIT {
     }
 
     private static String basic(String[] user) {
-        return "Basic " + Base64.getEncoder().encodeToString((user[0] + ":" + user[1]).getBytes(StandardCharsets.UTF_8));
+        byte[] credentials = (user[0] + ":" + user[1]).getBytes(StandardCharsets.UTF_8);
+        return "Basic " + Base64.getEncoder().encodeToString(credentials);
     }
 
     private static HttpResponse<String> call(String method, String[] user, String path, String json,

@@ -114,8 +114,8 @@ class InboundPostgresIT {
                 + "(SELECT MIN(attempted_at) FROM it_attempt WHERE body = ?) AND "
                 + "(SELECT dead_lettered_at FROM ssb.dead_letter WHERE convert_from(message_body, 'UTF8') = ?)",
                 "flow-" + run + "%", poison, poison);
-        FIGURES.info(String.format("poison message: %d failed deliveries, then dead-lettered; %d of the %d other messages "
-                + "were committed between its first delivery and its dead-lettering", attempts(poison),
+        FIGURES.info(String.format("poison message: %d failed deliveries, then dead-lettered; %d of the %d other "
+                + "messages were committed between its first delivery and its dead-lettering", attempts(poison),
                 flowedBefore, others));
         assertEquals(3, attempts(poison), "three failed deliveries (maxDeliveryAttempts), then none");
         assertEquals(3, db().count("SELECT attempts FROM ssb.dead_letter WHERE convert_from(message_body, 'UTF8') = ?",
@@ -148,8 +148,8 @@ class InboundPostgresIT {
                 + "GROUP BY body HAVING COUNT(*) > 1) d", run + "%");
         long readers = db().count("SELECT COUNT(DISTINCT reader) FROM it_record WHERE body LIKE ?", run + "%");
         double seconds = (doneAt - start) / 1e9;
-        FIGURES.info(String.format("4 readers x %d messages: sent in %.1f s, all recorded after %.1f s (%.0f messages/s); "
-                + "%d rows, %d distinct, %d duplicated, recorded by %d reader threads", sent,
+        FIGURES.info(String.format("4 readers x %d messages: sent in %.1f s, all recorded after %.1f s (%.0f "
+                + "messages/s); %d rows, %d distinct, %d duplicated, recorded by %d reader threads", sent,
                 (sentAt - start) / 1e9, seconds, sent / seconds, count, distinct, duplicated, readers));
         assertEquals(10_000, sent);
         assertEquals(10_000, count, "none lost, none recorded twice");

@@ -319,7 +319,8 @@ class MonitoringIT {
         ObjectName table = new ObjectName("org.ssbjca:type=TableActivation,name=TableWorkService@"
                 + TableWorkService.TABLE);
         String labels = "activation=\"TableWorkService@" + TableWorkService.TABLE + "\"";
-        db.execute("INSERT INTO " + TableWorkService.TABLE + " (body) SELECT 'work ' || i FROM generate_series(1, 300) i");
+        db.execute("INSERT INTO " + TableWorkService.TABLE + " (body) SELECT 'work ' || i FROM "
+                + "generate_series(1, 300) i");
         await("the table's rows delivered and counted").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofSeconds(1)).until(() -> {
                     String prometheus = Scrape.get("/prometheus").body();
@@ -420,7 +421,8 @@ class MonitoringIT {
         assertEquals(0, fixed.exit(), fixed.output());
         Cli deployed = ServerAdmin.command("deploy " + war + " --force");
         assertEquals(0, deployed.exit(), deployed.output());
-        await("ready again").atMost(Duration.ofSeconds(60)).until(() -> Scrape.get("/health/ready").statusCode() == 200);
+        await("ready again").atMost(Duration.ofSeconds(60))
+                .until(() -> Scrape.get("/health/ready").statusCode() == 200);
         FIGURES.info("a threshold of -5 refused: " + refused.output().lines()
                 .filter(l -> l.contains("failing-seconds")).findFirst().orElse("").strip());
     }

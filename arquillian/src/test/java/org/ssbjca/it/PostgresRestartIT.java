@@ -95,8 +95,8 @@ class PostgresRestartIT {
         try {
             Await.count("all recorded", sent, Duration.ofSeconds(200), () -> recorded(run));
         } catch (AssertionError e) {
-            FIGURES.info(String.format("stuck: %d waiting in the queue, %d prepared transactions, %d failed-delivery rows, "
-                    + "%d dead letters", db.depth(QUEUE), db.prepared(),
+            FIGURES.info(String.format("stuck: %d waiting in the queue, %d prepared transactions, %d failed-delivery "
+                    + "rows, %d dead letters", db.depth(QUEUE), db.prepared(),
                     db.count("SELECT COUNT(*) FROM ssb.delivery_attempt"),
                     db.count("SELECT COUNT(*) FROM ssb.dead_letter")));
             throw e;
@@ -108,9 +108,9 @@ class PostgresRestartIT {
 
         long count = recorded(run);
         long distinct = db.count("SELECT COUNT(DISTINCT body) FROM it_record WHERE body LIKE ?", run + "%");
-        FIGURES.info(String.format("PostgreSQL restart: down %d ms; %d of %d recorded before it came back, %d transactions "
-                + "in doubt; delivery resumed %d ms after its return; all %d recorded %d ms after its return; "
-                + "%d rows, %d distinct", Duration.between(stoppedAt, restartedAt).toMillis(), atRestart, sent,
+        FIGURES.info(String.format("PostgreSQL restart: down %d ms; %d of %d recorded before it came back, %d "
+                + "transactions in doubt; delivery resumed %d ms after its return; all %d recorded %d ms after its "
+                + "return; %d rows, %d distinct", Duration.between(stoppedAt, restartedAt).toMillis(), atRestart, sent,
                 inDoubt, resumedMillis, sent, Duration.between(restartedAt, doneAt).toMillis(), count, distinct));
         assertTrue(resumedMillis < 5000, "delivery resumed " + resumedMillis + " ms after PostgreSQL returned");
         assertEquals(sent, count, "none lost, none recorded twice");
@@ -148,8 +148,8 @@ class PostgresRestartIT {
         List<String> later = callConcurrently(run + "-later", 4, 5);
         long failedAfter = after.stream().filter(r -> !"ok".equals(r)).count();
         long okTotal = before.size() + after.size() - failedAfter + later.stream().filter("ok"::equals).count();
-        FIGURES.info(String.format("outbound pool across a PostgreSQL restart: %d calls while down, all failed (%s); after "
-                + "its return %d call(s) failed before the first success (%d ms), then %d of %d concurrent calls "
+        FIGURES.info(String.format("outbound pool across a PostgreSQL restart: %d calls while down, all failed (%s); "
+                + "after its return %d call(s) failed before the first success (%d ms), then %d of %d concurrent calls "
                 + "ok", down.size(), down.get(0), failedAfter,
                 firstOkAt == null ? -1 : Duration.between(back, firstOkAt).toMillis(),
                 later.stream().filter("ok"::equals).count(), later.size()));

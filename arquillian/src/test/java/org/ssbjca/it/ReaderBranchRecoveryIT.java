@@ -37,7 +37,8 @@ import org.ssbjca.it.support.RecordingDatabases;
  * then holds its last prepare for {@value HeldCommitRecordingService#PREPARE_MILLIS} ms. While it is held, the test
  * freezes ({@code SIGSTOP}) the PostgreSQL sessions of the record database. The transaction manager then commits the
  * reader's branch (the RECEIVE: the message leaves the queue) and hangs on the record's commit; the test kills the
- * server there ({@code kill -9}), then the frozen sessions, so that the commit they hold unread never runs. After the restart the log holds one transaction with two branches: the record's,
+ * server there ({@code kill -9}), then the frozen sessions, so that the commit they hold unread never runs. After the
+ * restart the log holds one transaction with two branches: the record's,
  * still prepared in the database, which the connection factory's recovery commits; and the reader's, which no
  * database holds any more. Before the fix the transaction manager could not tell that the reader's branch was
  * complete: the transaction stayed in the log store and every scan logged ARJUNA016037/016038.
@@ -108,14 +109,16 @@ class ReaderBranchRecoveryIT {
             frozen.clear();
             await("PostgreSQL back after its sessions were killed").atMost(Duration.ofSeconds(60))
                     .ignoreExceptions().until(() -> databases.broker().prepared("postgres") == 0);
-            assertEquals(1, databases.broker().prepared(RecordingDatabases.RECORDS_DB), "the record's branch in doubt at the kill");
+            assertEquals(1, databases.broker().prepared(RecordingDatabases.RECORDS_DB),
+                    "the record's branch in doubt at the kill");
             assertEquals(0, databases.recorded(run), "the record not committed at the kill");
 
             long restartAt = System.nanoTime();
             controller.start(ManualServer.QUALIFIER, ManualServer.config(NODE_ARGUMENTS));
             running = true;
             await("the record committed by recovery").atMost(Duration.ofSeconds(120))
-                    .until(() -> databases.recorded(run) == 1 && databases.broker().prepared(RecordingDatabases.RECORDS_DB) == 0);
+                    .until(() -> databases.recorded(run) == 1
+                            && databases.broker().prepared(RecordingDatabases.RECORDS_DB) == 0);
             long recordedMillis = (System.nanoTime() - restartAt) / 1_000_000;
             List<String> left = new ArrayList<>();
             try {

@@ -37,10 +37,10 @@ import org.ssbjca.it.support.RestartablePostgres;
  * {@code VM.classloaders}): they must not grow with the redeploys. Before, every undeployed RAR's loader stayed (11
  * after 10 cycles): the JDK's bean introspection caches held the activation spec's class by soft references, which
  * full collections do not clear (in the global cache, and in the cache of the thread group of WildFly's MSC threads,
- * which introspect the spec). Now 2 or 3 are left: the deployed one, and at most one more per thread of the long-running
- * pool that first ran one of the adapter's works (jboss-threads 3.9.2 keeps a pool thread's first task in a local
- * variable for the thread's life, see {@link #PINNED_BY_POOL_THREADS}). Runs on the manual server, a JVM no other test
- * deployed the RAR to. With {@code -Dit.argLine=-Dssb.it.heapDump=<file>} it writes the server's heap
+ * which introspect the spec). Now 2 or 3 are left: the deployed one, and at most one more per thread of the
+ * long-running pool that first ran one of the adapter's works (jboss-threads 3.9.2 keeps a pool thread's first task in
+ * a local variable for the thread's life, see {@link #PINNED_BY_POOL_THREADS}). Runs on the manual server, a JVM no
+ * other test deployed the RAR to. With {@code -Dit.argLine=-Dssb.it.heapDump=<file>} it writes the server's heap
  * ({@code jcmd GC.heap_dump}) after the count, for analysis.
  */
 @ExtendWith(ArquillianExtension.class)

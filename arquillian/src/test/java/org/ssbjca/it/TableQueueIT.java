@@ -72,7 +72,8 @@ class TableQueueIT {
             }
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             FIGURES.info(String.format("TableQueueIT: %d rows enqueued and delivered in %s", ROWS, took));
-            assertEquals(ROWS, items.count("SELECT COUNT(*) FROM Messaging.Message"), "the failed enqueues rolled back");
+            assertEquals(ROWS, items.count("SELECT COUNT(*) FROM Messaging.Message"),
+                    "the failed enqueues rolled back");
             assertEquals(ROWS, items.count("SELECT COUNT(*) FROM Messaging.Message WHERE DequeueTime IS NOT NULL"),
                     "every row kept with its dequeue time");
             assertEquals(ROWS, items.count("SELECT COUNT(*) FROM Messaging.Handled"), "the bean's work, once per row");

@@ -162,8 +162,8 @@ class TaskSchedulerIT {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         long bigEnded = log.tasks(big.id()).stream().filter(t -> "ENDED".equals(t.state())).count();
         scheduler.close(big);
-        FIGURES.info(String.format("TaskSchedulerIT: the small scheduler's 5 tasks took %d ms; the big one had done %d of"
-                + " 1000", took.toMillis(), bigEnded));
+        FIGURES.info(String.format("TaskSchedulerIT: the small scheduler's 5 tasks took %d ms; the big one had done "
+                + "%d of 1000", took.toMillis(), bigEnded));
 
         assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "the small scheduler took " + took
                 + "; alone, the big one needs at least 10 s (1000 x 50 ms on 5 readers)");

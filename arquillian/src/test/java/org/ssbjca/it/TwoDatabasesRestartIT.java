@@ -18,7 +18,6 @@ import org.ssbjca.it.beans.CrashRecordingService;
 import org.ssbjca.it.beans.SlowPrepare;
 import org.ssbjca.it.support.Await;
 import org.ssbjca.it.support.BrokerDb;
-import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.RecordingDatabases;
 import org.ssbjca.it.support.RestartablePostgres;
 

@@ -50,7 +50,8 @@ class BenchmarkIT {
     /** Messages of each system's unmeasured run at the start of the latency phase. */
     private static final int LATENCY_SETTLE = LATENCY / 6;
     private static final int DEPTH_MEASURED = QUICK ? 1_000 : 10_000;
-    private static final int[] DEPTHS = QUICK ? new int[] {1_000, 10_000, 20_000} : new int[] {1_000, 100_000, 1_000_000};
+    private static final int[] DEPTHS = QUICK ? new int[] {1_000, 10_000, 20_000}
+            : new int[] {1_000, 100_000, 1_000_000};
     private static final long RUN_TIMEOUT = 15 * 60_000L;
     /** Open conversations with no message left, beside the busy ones, in the idle-groups phase. */
     private static final int IDLE_GROUPS = QUICK ? 1_000 : 10_000;
@@ -244,7 +245,8 @@ class BenchmarkIT {
                 String.format(Locale.ROOT, "%,d messages over %d conversations, %d-byte bodies%s; %s", THROUGHPUT,
                         CONVERSATIONS, BODY, roundsNote(ssb), cpuOf(ssb, false)));
         report.row("throughput", "Artemis, persistent queue, transacted MDB, maxSession 4",
-                Report.rate(median(artemis)), journal + " journal" + roundsNote(artemis) + "; " + cpuOf(artemis, false));
+                Report.rate(median(artemis)), journal + " journal" + roundsNote(artemis) + "; "
+                        + cpuOf(artemis, false));
         double ratio = Rounds.median(toArtemis);
         report.row("throughput", "ssb-jca / Artemis", Report.ratio(ratio), eachRound(toArtemis));
         report.target("throughput phase ≥ 1.2× Artemis (" + journal + ") at 4 readers", "≥ 1.20×",
@@ -1400,7 +1402,8 @@ class BenchmarkIT {
     /** @param rest more conditions (the loader's statements left out) and the order */
     private void profileStatements(int messages, List<String> into, String rest) throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, plans, mean_plan_time, query FROM pg_stat_statements"
+             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, plans, mean_plan_time, query"
+                     + " FROM pg_stat_statements"
                      + " WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'TRUNCATE%'"
                      + " AND query NOT LIKE 'VACUUM%' AND query NOT LIKE 'ANALYZE%' AND query NOT LIKE 'CREATE%'"
                      + rest)) {
@@ -1446,7 +1449,8 @@ class BenchmarkIT {
     private void machine() throws Exception {
         Map<String, String> pgSettings = pg.settings();
         assertEquals("on", pgSettings.get("fsync"), "the benchmark's PostgreSQL must fsync");
-        assertEquals("on", pgSettings.get("synchronous_commit"), "the benchmark's PostgreSQL must commit synchronously");
+        assertEquals("on", pgSettings.get("synchronous_commit"),
+                "the benchmark's PostgreSQL must commit synchronously");
         report.machine.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
         report.machine.put("CPU", cpuModel());
         report.machine.put("memory", memory());

@@ -54,7 +54,8 @@ final class CpuMeter {
 
         /** @return "CPU per message: ..." for {@code messages} messages */
         String perMessage(long messages, boolean withClient) {
-            return String.format(java.util.Locale.ROOT, "CPU per message: %s%.0f µs PostgreSQL (%.0f%% in the kernel)%s%s",
+            return String.format(java.util.Locale.ROOT,
+                    "CPU per message: %s%.0f µs PostgreSQL (%.0f%% in the kernel)%s%s",
                     withClient ? String.format(java.util.Locale.ROOT, "%.0f µs JDBC loop (its JVM), ",
                             clientNanos / 1e3 / messages)
                             : String.format(java.util.Locale.ROOT, "%.0f µs WildFly, ", wildflyNanos / 1e3 / messages),
@@ -92,7 +93,8 @@ final class CpuMeter {
             if (wildfly > 0 && postmaster > 0) {
                 return Optional.of(new CpuMeter(pg, wildfly, postmaster));
             }
-            System.out.println("[benchmark] CPU not measured: WildFly pid " + wildfly + ", postmaster pid " + postmaster);
+            System.out.println("[benchmark] CPU not measured: WildFly pid " + wildfly + ", postmaster pid "
+                    + postmaster);
             return Optional.empty();
         } catch (SQLException | IOException | RuntimeException e) {
             System.out.println("[benchmark] CPU not measured: " + e);

@@ -43,7 +43,8 @@ final class JdbcCeiling {
      * Parameters: initiator group, target group, initiator handle, conversation id, initiator group, target handle,
      * conversation id, target group, target group, target handle, body.
      */
-    static final String SEND = "WITH ig AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
+    static final String SEND = "WITH ig AS"
+            + " (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
             + " VALUES (?, '" + SsbLoader.CLIENT_QUEUE + "', nextval('ssb.turn_seq') + " + (1L << 62) + ")),"
             + " tg AS (INSERT INTO ssb.conversation_group (conversation_group_id, queue_name, turn)"
             + " VALUES (?, '" + SsbLoader.QUEUE + "', nextval('ssb.turn_seq'))),"
@@ -52,7 +53,8 @@ final class JdbcCeiling {
             + " lifetime_expires_at, created_at) VALUES (?, ?, TRUE, ?, 'BenchClient', 'BenchService', 'BenchContract',"
             + " 'CO', 1, NULL, now()), (?, ?, FALSE, ?, 'BenchService', 'BenchClient', 'BenchContract', 'CO', 0, NULL,"
             + " now()))"
-            + " INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle, message_sequence_number,"
+            + " INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
+            + " message_sequence_number,"
             + " message_type_name, message_body, enqueued_at) VALUES ('" + SsbLoader.QUEUE + "', ?, ?, 0,"
             + " 'BenchRequest', ?, now())";
 

@@ -117,7 +117,8 @@ final class JfrProfile implements AutoCloseable {
         Map<String, Long> byStep = new LinkedHashMap<>();
         STEPS.keySet().forEach(k -> byStep.put(k, 0L));
         byStep.put(OTHER_STEP, 0L);
-        Process print = new ProcessBuilder(tool("jfr"), "print", "--events", "jdk.ExecutionSample", "--stack-depth", "256",
+        Process print = new ProcessBuilder(tool("jfr"), "print", "--events", "jdk.ExecutionSample", "--stack-depth",
+                "256",
                 file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(print.getInputStream(),
                 StandardCharsets.UTF_8))) {

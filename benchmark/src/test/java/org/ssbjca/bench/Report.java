@@ -10,7 +10,8 @@ import java.util.Map;
 final class Report {
 
     /** The statement profiles' table head (pg_stat_statements with track_planning). */
-    private static final String PROFILE_HEAD = "| calls per message | mean ms | plans per call | mean plan ms | statement |\n"
+    private static final String PROFILE_HEAD = "| calls per message | mean ms | plans per call | mean plan ms |"
+            + " statement |\n"
             + "|---:|---:|---:|---:|---|\n";
 
     /** One measured figure. */
@@ -79,14 +80,16 @@ final class Report {
     String markdown(String command) {
         StringBuilder b = new StringBuilder();
         b.append("# Benchmarks\n\n");
-        b.append("ssb-jca on PostgreSQL against WildFly's own messaging (ActiveMQ Artemis), measured side by side in one"
-                + " WildFly, in one run, on the machine below. Written by the benchmark itself; run it again with:\n\n");
+        b.append("ssb-jca on PostgreSQL against WildFly's own messaging (ActiveMQ Artemis), measured side by side in"
+                + " one WildFly, in one run, on the machine below. Written by the benchmark itself; run it again"
+                + " with:\n\n");
         b.append("```\n").append(command).append("\n```\n\n");
         b.append("(It starts its own PostgreSQL and WildFly; the figures below are those of the last run. How it works"
                 + " and what each figure means: [Method](#method).)\n\n");
         b.append("## Machine\n\n| | |\n|---|---|\n");
         machine.forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-        b.append("\n## Targets (issue 15; the batch row issue 7)\n\n| target | wanted | measured | |\n|---|---|---|---|\n");
+        b.append("\n## Targets (issue 15; the batch row issue 7)\n\n| target | wanted | measured | |\n"
+                + "|---|---|---|---|\n");
         for (Target t : targets) {
             b.append("| ").append(t.what).append(" | ").append(t.wanted).append(" | ").append(t.measured)
                     .append(" | ").append(t.met ? "met" : "**missed**").append(" |\n");

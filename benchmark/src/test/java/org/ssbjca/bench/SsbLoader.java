@@ -45,7 +45,8 @@ final class SsbLoader {
                     + " ON CONFLICT DO NOTHING");
             s.execute("INSERT INTO ssb.service VALUES ('BenchClient', '" + CLIENT_QUEUE + "'),"
                     + " ('BenchService', '" + QUEUE + "') ON CONFLICT DO NOTHING");
-            s.execute("INSERT INTO ssb.service_contract VALUES ('BenchService', 'BenchContract') ON CONFLICT DO NOTHING");
+            s.execute("INSERT INTO ssb.service_contract VALUES ('BenchService', 'BenchContract')"
+                    + " ON CONFLICT DO NOTHING");
         }
     }
 
@@ -102,7 +103,8 @@ final class SsbLoader {
     /** Creates the work table of the table queue phase (empty). */
     void declareWorkTable() throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + WORK_TABLE + " (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+            s.execute("CREATE TABLE IF NOT EXISTS " + WORK_TABLE + " (id BIGINT GENERATED ALWAYS AS IDENTITY"
+                    + " PRIMARY KEY,"
                     + " body BYTEA NOT NULL)");
             s.execute("TRUNCATE " + WORK_TABLE);
             s.execute("VACUUM ANALYZE " + WORK_TABLE);
@@ -162,7 +164,8 @@ final class SsbLoader {
                         + " e.timer_expires_at IS NULL,"
                         + " (SELECT string_agg(m.message_sequence_number || ':' || m.message_type_name || ':'"
                         + "   || length(m.message_body) || ':' || m.queue_name"
-                        + "   || ':' || (m.conversation_group_id = e.conversation_group_id), ',' ORDER BY m.queuing_order)"
+                        + "   || ':' || (m.conversation_group_id = e.conversation_group_id), '','"
+                        + " ORDER BY m.queuing_order)"
                         + "  FROM ssb.message m WHERE m.conversation_handle = e.conversation_handle)"
                         + " FROM ssb.conversation_endpoint e JOIN ssb.conversation_group g"
                         + " ON g.conversation_group_id = e.conversation_group_id WHERE " + where

@@ -29,7 +29,8 @@ final class AdapterBeans {
 
     /** The attributes of an activation the console shows, in this order. */
     static final String[] ACTIVATION_ATTRIBUTES = {"Name", "Queue", "Backend", "MaxReaders", "ActiveReaders",
-        "ParkedReaders", "WaitingReaders", "Paused", "ReceiveBatchSize", "WaitTimeout", "QueueDepth", "Received", "Delivered",
+        "ParkedReaders", "WaitingReaders", "Paused", "ReceiveBatchSize", "WaitTimeout", "QueueDepth", "Received",
+                "Delivered",
         "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
         "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime", "QueueDisabled", "QueueDisabledSince"};
 

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Logger;
 import javax.management.InstanceNotFoundException;
 import javax.management.MBeanServerDelegate;
 import javax.management.MBeanServerNotification;
@@ -49,7 +50,7 @@ public class AdapterMeters implements NotificationListener {
     private record Key(String name, Tags tags) {
     }
 
-    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(AdapterMeters.class.getName());
+    private static final Logger LOG = Logger.getLogger(AdapterMeters.class.getName());
 
     private final AdapterMBeans mbeans;
     private final Clock clock;

@@ -18,10 +18,10 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * The adapter's readiness check, {@code ssb-jca} in {@code /health/ready}: DOWN while the adapter is not running, as
  * soon as a queue an activation reads is disabled, and once an activation's readers (a queue's or a table's) have
- * been failing (the database unreachable, the queue or table missing) for {@code ssb.jca.readiness.failing-seconds} (MicroProfile Config, default
- * {@value #DEFAULT_FAILING_SECONDS}), and while every reader of an activation waits for a thread of the container's
- * work manager (it reads nothing); UP otherwise, with one data entry per activation saying how it reads. There is
- * deliberately no liveness check: a database that is down is no reason to restart the server.
+ * been failing (the database unreachable, the queue or table missing) for {@code ssb.jca.readiness.failing-seconds}
+ * (MicroProfile Config, default {@value #DEFAULT_FAILING_SECONDS}), and while every reader of an activation waits for a
+ * thread of the container's work manager (it reads nothing); UP otherwise, with one data entry per activation saying
+ * how it reads. There is deliberately no liveness check: a database that is down is no reason to restart the server.
  */
 @Readiness
 @ApplicationScoped

@@ -44,7 +44,8 @@ class AdapterMetersTest {
             "ssb_messages_redelivered_total", "ssb_messages_dead_lettered_total", "ssb_errors_received_total",
             "ssb_priority_requests_rejected_total", "ssb_delivery_seconds_count", "ssb_delivery_seconds_sum",
             "ssb_delivery_time_p99_seconds", "ssb_readers_max", "ssb_readers_waiting", "ssb_readers_active",
-            "ssb_readers_parked", "ssb_readers_reconnecting", "ssb_reader_reconnects_total", "ssb_readers_failing_seconds",
+            "ssb_readers_parked", "ssb_readers_reconnecting", "ssb_reader_reconnects_total",
+                    "ssb_readers_failing_seconds",
             "ssb_activation_paused", "ssb_queue_disabled", "ssb_queue_depth", "ssb_queue_oldest_message_age_seconds",
             "ssb_conversation_groups_pending", "ssb_dead_letters");
 

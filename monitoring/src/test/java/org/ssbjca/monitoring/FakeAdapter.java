@@ -24,7 +24,8 @@ final class FakeAdapter {
 
     /** Registers the resource adapter's MBean: the adapter runs. */
     FakeAdapter start() throws JMException {
-        FakeMXBean.of(ResourceAdapterMXBean.class).set("Version", "test").register(server, ObjectNames.resourceAdapter());
+        FakeMXBean.of(ResourceAdapterMXBean.class).set("Version", "test").register(server,
+                ObjectNames.resourceAdapter());
         return this;
     }
 

@@ -108,7 +108,7 @@ public final class TableRow {
         TableRow r = (TableRow) o;
         return table.equals(r.table) && key.equals(r.key) && attempt == r.attempt
                 && Objects.equals(leaseToken, r.leaseToken)
-                && (payload instanceof byte[] && r.payload instanceof byte[]
+                && ((payload instanceof byte[] && r.payload instanceof byte[])
                         ? Arrays.equals((byte[]) payload, (byte[]) r.payload) : Objects.equals(payload, r.payload));
     }
 

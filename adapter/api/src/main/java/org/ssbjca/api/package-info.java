@@ -18,7 +18,7 @@
  * {@link org.ssbjca.api.TableRow}, exactly once in the {@code transactional} mode, at least once in the {@code leased}
  * mode.
  *
- * <p>This package depends on nothing but the JDK (java.*, javax.xml, org.w3c.dom), so applications need only this jar at
- * compile time, with {@code provided} scope.
+ * <p>This package depends on nothing but the JDK (java.*, javax.xml, org.w3c.dom), so applications need only this jar
+ * at compile time, with {@code provided} scope.
  */
 package org.ssbjca.api;

@@ -8,7 +8,8 @@ import org.ssbjca.backend.DatabaseConfig;
 public final class Config {
 
     /** The default database: an H2 file in the server's data directory, created on first use. */
-    public static final String DEFAULT_URL = "jdbc:h2:${jboss.server.data.dir:./target}/ssb-jca/broker;LOCK_TIMEOUT=10000";
+    public static final String DEFAULT_URL =
+            "jdbc:h2:${jboss.server.data.dir:./target}/ssb-jca/broker;LOCK_TIMEOUT=10000";
 
     private static final Pattern PROPERTY = Pattern.compile("\\$\\{([^}:]+)(?::([^}]*))?}");
 

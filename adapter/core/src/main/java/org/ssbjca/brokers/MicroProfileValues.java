@@ -7,7 +7,8 @@ import java.util.Optional;
  * its MicroProfile Config when the {@code microprofile-config-smallrye} subsystem is configured (it is in
  * {@code standalone-full.xml} and {@code standalone-microprofile.xml}), with the server's config sources (properties,
  * a directory of files such as mounted secrets), system properties, environment variables
- * ({@code SSB_JCA_URL}, {@code SSB_JCA_USER}, {@code SSB_JCA_PASSWORD}: MicroProfile Config's mapping of the keys) and {@code META-INF/microprofile-config.properties}. Without it,
+ * ({@code SSB_JCA_URL}, {@code SSB_JCA_USER}, {@code SSB_JCA_PASSWORD}: MicroProfile Config's mapping of the keys) and
+ * {@code META-INF/microprofile-config.properties}. Without it,
  * every value is empty.
  */
 public final class MicroProfileValues {

@@ -261,7 +261,10 @@ public interface ActivationMXBean {
      */
     long getStuckTransmissionCount();
 
-    /** @return committed deliveries since the activation started, all timed (the count of {@link #getMeanDeliveryMillis()}) */
+    /**
+     * @return committed deliveries since the activation started, all timed (the count behind
+     *         {@link #getMeanDeliveryMillis()})
+     */
     long getTimedDeliveries();
 
     /** @return their total time in milliseconds (with {@link #getTimedDeliveries()}: a summary's sum and count) */

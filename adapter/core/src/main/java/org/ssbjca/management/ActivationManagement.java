@@ -18,8 +18,8 @@ import org.ssbjca.inbound.ActivationMetrics;
 import org.ssbjca.support.AdapterLog;
 
 /**
- * The {@link ActivationMXBean} of one activation: reads and changes it through {@link EndpointActivation}'s public methods,
- * looks at the queue on short-lived connections, and emits the activation's events as notifications.
+ * The {@link ActivationMXBean} of one activation: reads and changes it through {@link EndpointActivation}'s public
+ * methods, looks at the queue on short-lived connections, and emits the activation's events as notifications.
  */
 final class ActivationManagement implements ActivationMXBean, NotificationEmitter {
 

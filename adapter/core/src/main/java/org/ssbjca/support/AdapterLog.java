@@ -56,7 +56,8 @@ public interface AdapterLog extends BasicLogger {
     void driverNotDeregistered(@Cause Throwable cause, String driver);
 
     @LogMessage(level = INFO)
-    @Message(id = 6, value = "WildFly's transaction manager recovers the readers' branches under the names \"%s<database>\"")
+    @Message(id = 6,
+            value = "WildFly's transaction manager recovers the readers' branches under the names \"%s<database>\"")
     void branchesNamed(String prefix);
 
     @LogMessage(level = WARN)

@@ -73,10 +73,12 @@ class AdapterStatisticsTest {
             assertEquals(1L, stats.getValue("DeadLettered"));
             assertEquals(a.metrics().redelivered(), stats.getValue("Redelivered"));
             assertEquals(a.metrics().timedDeliveries(), stats.getValue("DeliveriesTimed"));
-            assertEquals(stats.getValue("Committed"), stats.getValue("DeliveriesTimed"), "committed deliveries are timed");
+            assertEquals(stats.getValue("Committed"), stats.getValue("DeliveriesTimed"),
+                    "committed deliveries are timed");
             assertEquals(0, stats.getValue("ReconnectingReaders"));
             Awaitility.await("the dead letter counted").atMost(Duration.ofSeconds(20))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> Long.valueOf(1).equals(stats.getValue("DeadLetters")));
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> Long.valueOf(1).equals(stats.getValue("DeadLetters")));
         }
     }
 
@@ -195,7 +197,8 @@ class AdapterStatisticsTest {
             h.send("x", "y");
             h.send("z");
             Awaitility.await("read again within 5 s").atMost(Duration.ofSeconds(20))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> Long.valueOf(3).equals(stats.getValue("QueueDepth")));
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> Long.valueOf(3).equals(stats.getValue("QueueDepth")));
             assertEquals(2L, stats.getValue("PendingConversationGroups"), "two conversations, a group each");
             assertEquals(endpoints + 4, stats.getValue("ConversationEndpoints"), "two dialogs, two sides each");
             assertEquals(0L, stats.getValue("StaleConversationEndpoints"), "none begun an hour ago");

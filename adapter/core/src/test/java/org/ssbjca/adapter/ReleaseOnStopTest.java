@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.backend.DatabaseConfig;
@@ -120,7 +121,7 @@ class ReleaseOnStopTest {
      * activations and stops run on other pools). The JDK keeps what it learnt in a cache per thread group.
      */
     private static void introspectElsewhere(Class<?> bean) throws Exception {
-        java.util.concurrent.atomic.AtomicReference<Exception> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Exception> failure = new AtomicReference<>();
         Thread t = new Thread(CONTAINER_THREADS, () -> {
             try {
                 java.beans.Introspector.getBeanInfo(bean);

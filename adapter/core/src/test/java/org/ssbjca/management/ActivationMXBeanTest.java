@@ -349,7 +349,9 @@ class ActivationMXBeanTest {
         }
     }
 
-    /** More endpoints than one transaction ends ({@value ActivationManagement#END_CHUNK}): all ended, none beyond max. */
+    /**
+     * More endpoints than one transaction ends ({@value ActivationManagement#END_CHUNK}): all ended, none beyond max.
+     */
     @Test
     void endingMoreThanAChunkEndsThemAllAndNoMore() throws Exception {
         try (InboundHarness h = new InboundHarness()) {

@@ -272,7 +272,8 @@ class JmxIT {
     }
 
     /**
-     * @return the pending groups in the order the reader takes them, without the group being delivered (on H2 and PostgreSQL its
+     * @return the pending groups in the order the reader takes them, without the group being delivered (on H2 and
+     * PostgreSQL its
      *         messages still count until the delivery's RECEIVE commits)
      */
     private static List<CompositeData> waitingGroups(ObjectName bean, String inDelivery) throws Exception {

@@ -14,13 +14,13 @@ import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
- * The archives the integration tests deploy, imported from what the reactor built: {@code adapter/rar/target/ssb-jca.rar}
+ * The archives the integration tests deploy, imported from what the reactor built: {@code
+ * adapter/rar/target/ssb-jca.rar}
  * and {@code ejb-sample/target/ssb-jca-ejb-sample-*.jar}.
  * <p>
  * Failsafe passes their paths as the system properties {@value #RAR_PROPERTY} and {@value #EJB_SAMPLE_PROPERTY}; when
  * they are absent (a test started from an IDE) the files are looked for in the sibling modules' {@code target/}.
- * <p>
- * Deploy the RAR first and not testable, then the EJB jar, whose manifest names the RAR's module:
+ * <p> Deploy the RAR first and not testable, then the EJB jar, whose manifest names the RAR's module:
  * <pre>{@code
  * @Deployment(name = "rar", order = 1, testable = false)
  * static ResourceAdapterArchive rar() { return Deployments.rar(); }

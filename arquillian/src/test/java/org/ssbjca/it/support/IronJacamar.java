@@ -14,7 +14,8 @@ public final class IronJacamar {
      */
     public static String forDatabase(String url, String user, String password) {
         Descriptor d = new Descriptor(url, user, password);
-        d.factories.append("    <connection-definition class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\"")
+        d.factories.append("    <connection-definition "
+                + "class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\"")
                 .append(" jndi-name=\"java:/ssb/ConnectionFactory\" pool-name=\"ssb-ConnectionFactory\">\n")
                 .append("      <xa-pool><min-pool-size>0</min-pool-size><max-pool-size>50</max-pool-size></xa-pool>\n")
                 .append("      <recovery no-recovery=\"true\"/>\n")
@@ -67,13 +68,15 @@ public final class IronJacamar {
          */
         public Descriptor connectionFactory(String jndiName, String factoryUrl) {
             String pool = "ssb-" + jndiName.substring(jndiName.lastIndexOf('/') + 1);
-            factories.append("    <connection-definition class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\"")
+            factories.append("    <connection-definition "
+                    + "class-name=\"org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory\"")
                     .append(" jndi-name=\"").append(jndiName).append("\" pool-name=\"").append(pool).append("\">\n");
             if (factoryUrl != null) {
                 factories.append("  ");
                 property(factories, "connectionUrl", factoryUrl);
             }
-            factories.append("      <xa-pool><min-pool-size>0</min-pool-size><max-pool-size>50</max-pool-size></xa-pool>\n")
+            factories.append("      "
+                    + "<xa-pool><min-pool-size>0</min-pool-size><max-pool-size>50</max-pool-size></xa-pool>\n")
                     .append("      <validation><validate-on-match>true</validate-on-match></validation>\n")
                     .append("      <recovery no-recovery=\"false\">");
             if (user != null) {
