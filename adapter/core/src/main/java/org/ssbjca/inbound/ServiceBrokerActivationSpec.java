@@ -171,11 +171,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.maxReaders = maxReaders;
     }
 
-    /** @param maxReaders the number of readers, 1 to 256 */
-    public void setMaxReaders(int maxReaders) {
-        this.maxReaders = String.valueOf(maxReaders);
-    }
-
     /** @return the text given for RECEIVE TOP (n), 1 to 10000 (checked by {@link #validate()}) */
     public String getReceiveBatchSize() {
         return receiveBatchSize;
@@ -184,11 +179,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param receiveBatchSize RECEIVE TOP (n), 1 to 10000, as text: a value that is not one fails the deployment */
     public void setReceiveBatchSize(String receiveBatchSize) {
         this.receiveBatchSize = receiveBatchSize;
-    }
-
-    /** @param receiveBatchSize RECEIVE TOP (n), 1 to 10000 */
-    public void setReceiveBatchSize(int receiveBatchSize) {
-        this.receiveBatchSize = String.valueOf(receiveBatchSize);
     }
 
     /** @return the text given for the WAITFOR timeout in milliseconds, 100 to 600000 (checked by {@link #validate()}) */
@@ -201,11 +191,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.waitTimeout = waitTimeout;
     }
 
-    /** @param waitTimeout the WAITFOR timeout in milliseconds, 100 to 600000 */
-    public void setWaitTimeout(long waitTimeout) {
-        this.waitTimeout = String.valueOf(waitTimeout);
-    }
-
     /** @return the text given for failed deliveries before dead-lettering, 1 to 100 (checked by {@link #validate()}) */
     public String getMaxDeliveryAttempts() {
         return maxDeliveryAttempts;
@@ -214,11 +199,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param maxDeliveryAttempts failed deliveries before dead-lettering, 1 to 100, as text: a value that is not one fails the deployment */
     public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
-    }
-
-    /** @param maxDeliveryAttempts failed deliveries before dead-lettering, 1 to 100 */
-    public void setMaxDeliveryAttempts(int maxDeliveryAttempts) {
-        this.maxDeliveryAttempts = String.valueOf(maxDeliveryAttempts);
     }
 
     /** @return the dead-letter behaviour name */
@@ -254,11 +234,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.priorityEnabled = priorityEnabled;
     }
 
-    /** @param priorityEnabled whether priorities are honoured: true or false */
-    public void setPriorityEnabled(boolean priorityEnabled) {
-        this.priorityEnabled = String.valueOf(priorityEnabled);
-    }
-
     /** @return the priority request message type */
     public String getPriorityMessageType() {
         return priorityMessageType;
@@ -289,11 +264,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.reconnectInitialMillis = reconnectInitialMillis;
     }
 
-    /** @param reconnectInitialMillis the first reconnect delay in milliseconds, 10 to 600000 */
-    public void setReconnectInitialMillis(long reconnectInitialMillis) {
-        this.reconnectInitialMillis = String.valueOf(reconnectInitialMillis);
-    }
-
     /** @return the text given for the longest reconnect delay in milliseconds (checked by {@link #validate()}) */
     public String getReconnectMaxMillis() {
         return reconnectMaxMillis;
@@ -302,11 +272,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param reconnectMaxMillis the longest reconnect delay in milliseconds, as text: a value that is not one fails the deployment */
     public void setReconnectMaxMillis(String reconnectMaxMillis) {
         this.reconnectMaxMillis = reconnectMaxMillis;
-    }
-
-    /** @param reconnectMaxMillis the longest reconnect delay in milliseconds */
-    public void setReconnectMaxMillis(long reconnectMaxMillis) {
-        this.reconnectMaxMillis = String.valueOf(reconnectMaxMillis);
     }
 
     /** @return the text given for the reconnect jitter, 0.0 to 1.0 (checked by {@link #validate()}) */
@@ -319,11 +284,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
         this.reconnectJitter = reconnectJitter;
     }
 
-    /** @param reconnectJitter the reconnect jitter, 0.0 to 1.0 */
-    public void setReconnectJitter(double reconnectJitter) {
-        this.reconnectJitter = String.valueOf(reconnectJitter);
-    }
-
     /** @return the text given for the delivery transaction timeout in seconds, 0 to 86400 (checked by {@link #validate()}) */
     public String getTransactionTimeout() {
         return transactionTimeout;
@@ -332,11 +292,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param transactionTimeout the delivery transaction timeout in seconds, 0 to 86400, as text: a value that is not one fails the deployment */
     public void setTransactionTimeout(String transactionTimeout) {
         this.transactionTimeout = transactionTimeout;
-    }
-
-    /** @param transactionTimeout the delivery transaction timeout in seconds, 0 to 86400 */
-    public void setTransactionTimeout(int transactionTimeout) {
-        this.transactionTimeout = String.valueOf(transactionTimeout);
     }
 
     /** @return the text given for the redelivery delay in milliseconds (checked by {@link #validate()}) */
@@ -377,11 +332,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     /** @param commitBeforeDelivery whether the RECEIVE commits before delivery: true or false, as text: a value that is not one fails the deployment */
     public void setCommitBeforeDelivery(String commitBeforeDelivery) {
         this.commitBeforeDelivery = commitBeforeDelivery;
-    }
-
-    /** @param commitBeforeDelivery whether the RECEIVE commits before delivery: true or false */
-    public void setCommitBeforeDelivery(boolean commitBeforeDelivery) {
-        this.commitBeforeDelivery = String.valueOf(commitBeforeDelivery);
     }
 
     @Override

@@ -42,8 +42,8 @@ class AdapterStatisticsTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
-            spec.setMaxReaders(2);
+            spec.setMaxDeliveryAttempts("2");
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             h.send("a");
             h.send("b");
@@ -102,7 +102,7 @@ class AdapterStatisticsTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(3);
+            spec.setMaxReaders("3");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             try {
                 EndpointActivation a = h.ra.activations().get(0);
@@ -132,7 +132,7 @@ class AdapterStatisticsTest {
         try (InboundHarness h = new InboundHarness()) {
             StatisticsPlugin stats = h.ra.getStatistics();
             ServiceBrokerActivationSpec queueSpec = h.spec();
-            queueSpec.setMaxReaders(2);
+            queueSpec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> { }, true, queueSpec);
             EndpointActivation queue = h.ra.activations().get(0);
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> queue.readerCount() == 2);

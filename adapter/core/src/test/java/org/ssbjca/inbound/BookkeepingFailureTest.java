@@ -92,7 +92,7 @@ class BookkeepingFailureTest {
                 throw new IllegalStateException("poison");
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
+            spec.setMaxReaders("1");
             h.execute("ALTER TABLE ssb.delivery_attempt ADD CONSTRAINT count_refused_by_the_test CHECK (queue_name <> '"
                     + InboundHarness.TARGET_QUEUE + "')");
             org.ssbjca.fakes.FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, transacted, spec);
@@ -114,8 +114,8 @@ class BookkeepingFailureTest {
     /** @return one reader, one attempt before the dead letter, and a database that refuses the dead-letter insert */
     private static ServiceBrokerActivationSpec oneAttemptAndDeadLettersRefused(InboundHarness h) throws Exception {
         ServiceBrokerActivationSpec spec = h.spec();
-        spec.setMaxReaders(1);
-        spec.setMaxDeliveryAttempts(1);
+        spec.setMaxReaders("1");
+        spec.setMaxDeliveryAttempts("1");
         h.execute("ALTER TABLE ssb.dead_letter ADD CONSTRAINT refused_by_the_test CHECK (queue_name <> '"
                 + InboundHarness.TARGET_QUEUE + "')");
         return spec;

@@ -32,7 +32,7 @@ class ComponentStoppingTest {
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
             ServiceBrokerActivationSpec spec = h.spec();
             // failed calls count as failed deliveries: room for all those made while the component stops
-            spec.setMaxDeliveryAttempts(100);
+            spec.setMaxDeliveryAttempts("100");
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, bean, true, spec);
             factory.componentStopping(true);
             h.send("one", "two", "three");

@@ -40,7 +40,7 @@ class DeadLetterServiceTest {
             declareDeadLetterService(h);
             List<String> delivered = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             spec.setDeadLetterService(DEAD_LETTERS);
             h.activate(BrokerMessageListener.class, poisonFails(delivered), true, spec);
 
@@ -70,7 +70,7 @@ class DeadLetterServiceTest {
              LogRecords log = LogRecords.of(BatchSorter.class)) {
             List<String> delivered = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             spec.setDeadLetterService("NoSuchService");
             h.activate(BrokerMessageListener.class, poisonFails(delivered), true, spec);
 
@@ -108,7 +108,7 @@ class DeadLetterServiceTest {
             List<String> delivered = new CopyOnWriteArrayList<>();
             BrokerMessageListener poisonFails = poisonFails(delivered);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             spec.setDeadLetterService(DEAD_LETTERS);
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
                 calls.add(m.bodyAsText());

@@ -32,7 +32,7 @@ class DeliveryAttemptTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(4);
+            spec.setMaxDeliveryAttempts("4");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             h.send("once");
             h.send("twice");
@@ -65,9 +65,9 @@ class DeliveryAttemptTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(3);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("3");
+            spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -103,9 +103,9 @@ class DeliveryAttemptTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(10);
-            spec.setMaxDeliveryAttempts(3);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("10");
+            spec.setMaxDeliveryAttempts("3");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -151,9 +151,9 @@ class DeliveryAttemptTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(3);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("3");
+            spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -186,9 +186,9 @@ class DeliveryAttemptTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(2);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("2");
+            spec.setMaxDeliveryAttempts("2");
             spec.setDeadLetterService("NoSuchService"); // the copy fails: SSBJCA0046, once too
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -231,9 +231,9 @@ class DeliveryAttemptTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(2);
-            spec.setMaxDeliveryAttempts(5);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("2");
+            spec.setMaxDeliveryAttempts("5");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -263,7 +263,7 @@ class DeliveryAttemptTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            spec.setCommitBeforeDelivery("true");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             h.send("fails", "after it");
             Awaitility.await("both delivered once").atMost(Duration.ofSeconds(60))

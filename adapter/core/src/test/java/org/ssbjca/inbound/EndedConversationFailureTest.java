@@ -42,8 +42,8 @@ class EndedConversationFailureTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(5);
+            spec.setMaxReaders("1");
+            spec.setMaxDeliveryAttempts("5");
             h.activate(BrokerMessageListener.class, bean, transacted, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -80,9 +80,9 @@ class EndedConversationFailureTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(10);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("10");
+            spec.setMaxDeliveryAttempts("2");
             spec.setDeadLetter(ServiceBrokerActivationSpec.DeadLetter.TABLE_AND_END_CONVERSATION.name());
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);

@@ -35,8 +35,8 @@ class FailuresOfAnotherNodeTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             List<String> seen = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(MAX_DELIVERY_ATTEMPTS);
-            spec.setWaitTimeout(60_000L); // the idle reader waits in its RECEIVE, and takes the message at once
+            spec.setMaxDeliveryAttempts(String.valueOf(MAX_DELIVERY_ATTEMPTS));
+            spec.setWaitTimeout("60000"); // the idle reader waits in its RECEIVE, and takes the message at once
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> seen.add(m.bodyAsText()), true,
                     spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -84,8 +84,8 @@ class FailuresOfAnotherNodeTest {
             java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> calls =
                     new java.util.concurrent.ConcurrentHashMap<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
-            spec.setMaxReaders(8);
+            spec.setMaxDeliveryAttempts("1");
+            spec.setMaxReaders("8");
             h.tx(s -> {
                 for (int i = 0; i < messages; i++) {
                     Conversation c = s.beginDialog(InboundHarness.INITIATOR, InboundHarness.TARGET,

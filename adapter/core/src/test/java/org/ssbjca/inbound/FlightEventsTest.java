@@ -40,7 +40,7 @@ class FlightEventsTest {
             recording.enable(DeliveryEvent.NAME).withThreshold(Duration.ZERO);
             recording.start();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
+            spec.setMaxReaders("1");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) delivered::add, true, spec);
             QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
             await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
@@ -84,7 +84,7 @@ class FlightEventsTest {
         try (InboundHarness h = InboundBackends.harness(backend);
                 Recording recording = new Recording(Configuration.getConfiguration("default"))) {
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
+            spec.setMaxReaders("1");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
                 String body = new String(m.body(), java.nio.charset.StandardCharsets.UTF_8);
                 if (body.equals("slow")) {
@@ -128,7 +128,7 @@ class FlightEventsTest {
             recording.enable(ReceiveEvent.NAME).withThreshold(Duration.ZERO);
             recording.enable(DeliveryEvent.NAME).withThreshold(Duration.ZERO);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
+            spec.setMaxReaders("1");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
                 if (calls.incrementAndGet() == 1) {
                     throw new IllegalStateException("the first call fails");
@@ -160,7 +160,7 @@ class FlightEventsTest {
         try (InboundHarness h = InboundBackends.harness(backend); Recording recording = new Recording()) {
             recording.enable(DeliveryEvent.NAME).withThreshold(Duration.ZERO);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setReceiveBatchSize(100);
+            spec.setReceiveBatchSize("100");
             h.send("1", "2", "3", "4");
             recording.start();
             h.activate(org.ssbjca.api.ConversationGroupListener.class,

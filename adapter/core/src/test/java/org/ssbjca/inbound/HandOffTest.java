@@ -26,8 +26,8 @@ class HandOffTest {
         try (InboundHarness h = InboundBackends.harness("PostgreSQL")) {
             AtomicInteger delivered = new AtomicInteger();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(4);
-            spec.setReceiveBatchSize(1);
+            spec.setMaxReaders("4");
+            spec.setReceiveBatchSize("1");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) (BrokerMessage m) ->
                     delivered.incrementAndGet(), true, spec);
             QueueSignals signals = h.ra.activations().get(0).database().broker().signals();

@@ -32,8 +32,8 @@ class IdleBookkeepingTest {
                 throw new IllegalStateException("poison");
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setMaxDeliveryAttempts("2");
             spec.setRedeliveryDelay("3000"); // the bookkeeping connection idles 3 s between the failures
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);

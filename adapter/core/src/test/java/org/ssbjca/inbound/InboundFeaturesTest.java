@@ -46,8 +46,8 @@ class InboundFeaturesTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(3);
-            spec.setMaxReaders(2);
+            spec.setMaxDeliveryAttempts("3");
+            spec.setMaxReaders("2");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
 
             Conversation poison = h.send("poison");
@@ -87,7 +87,7 @@ class InboundFeaturesTest {
     void aDeadLetterCanAlsoEndItsConversationWithAnError(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             spec.setDeadLetter("TABLE_AND_END_CONVERSATION");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
                 throw new IllegalStateException("cannot process " + m.bodyAsText());
@@ -160,7 +160,7 @@ class InboundFeaturesTest {
                 FakeEndpointFactory.setRollbackOnly();
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
             long start = System.nanoTime();
 
@@ -191,7 +191,7 @@ class InboundFeaturesTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             h.send("second chance");
             await(() -> deadLetters(h).size() == 1);
@@ -216,7 +216,7 @@ class InboundFeaturesTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, false, spec);
             h.send("second chance");
             await(() -> deadLetters(h).size() == 1);
@@ -341,7 +341,7 @@ class InboundFeaturesTest {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
-            spec.setPriorityEnabled(false);
+            spec.setPriorityEnabled("false");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.messageTypeName() + " "
                     + m.bodyAsText()), true, spec);
             h.tx(s -> {
@@ -376,8 +376,8 @@ class InboundFeaturesTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
-            spec.setMaxReaders(3);
+            spec.setCommitBeforeDelivery("true");
+            spec.setMaxReaders("3");
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
             h.send("a", "b", "c");

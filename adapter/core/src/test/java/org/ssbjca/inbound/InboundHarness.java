@@ -111,9 +111,9 @@ public final class InboundHarness implements AutoCloseable {
         ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
         spec.setResourceAdapter(ra);
         spec.setQueue(TARGET_QUEUE);
-        spec.setWaitTimeout(500L);
-        spec.setReconnectInitialMillis(50L);
-        spec.setReconnectMaxMillis(500L);
+        spec.setWaitTimeout("500");
+        spec.setReconnectInitialMillis("50");
+        spec.setReconnectMaxMillis("500");
         return spec;
     }
 

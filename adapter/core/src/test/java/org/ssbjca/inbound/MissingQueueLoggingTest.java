@@ -25,9 +25,9 @@ class MissingQueueLoggingTest {
             BrokerMessageListener bean = m -> got.add(m.bodyAsText());
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setQueue("LateQueue");
-            spec.setMaxReaders(3);
-            spec.setReconnectInitialMillis(10L);
-            spec.setReconnectMaxMillis(40L);
+            spec.setMaxReaders("3");
+            spec.setReconnectInitialMillis("10");
+            spec.setReconnectMaxMillis("40");
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
             await().atMost(Duration.ofSeconds(20)).until(() -> log.messages(Level.FINE, "SSBJCA0029").size() >= 11);

@@ -70,9 +70,9 @@ class PlannerStatesInboundTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setReceiveBatchSize(1);
-            spec.setMaxDeliveryAttempts(3);
-            spec.setMaxReaders(2);
+            spec.setReceiveBatchSize("1");
+            spec.setMaxDeliveryAttempts("3");
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
             h.send("m0", "m1", "poison", "m3", "m4");

@@ -32,7 +32,7 @@ class PrioritiesWithSeveralReadersTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             GatedBean bean = new GatedBean();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(READERS);
+            spec.setMaxReaders(String.valueOf(READERS));
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             for (int i = 0; i < READERS; i++) {

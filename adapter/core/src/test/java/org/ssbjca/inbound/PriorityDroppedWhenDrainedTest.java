@@ -35,7 +35,7 @@ class PriorityDroppedWhenDrainedTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             HoldingBean bean = new HoldingBean();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setWaitTimeout(60_000L); // the idle reader waits in its RECEIVE: no scan until a message comes
+            spec.setWaitTimeout("60000"); // the idle reader waits in its RECEIVE: no scan until a message comes
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             // a group served before the urgent one: in turn order, its next message goes before the urgent group's
@@ -80,8 +80,8 @@ class PriorityDroppedWhenDrainedTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             HoldingBean bean = new HoldingBean();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setWaitTimeout(60_000L);
-            spec.setReceiveBatchSize(10); // the request and the priority request in one RECEIVE, no scan between
+            spec.setWaitTimeout("60000");
+            spec.setReceiveBatchSize("10"); // the request and the priority request in one RECEIVE, no scan between
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -125,7 +125,7 @@ class PriorityDroppedWhenDrainedTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             HoldingBean bean = new HoldingBean();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            spec.setCommitBeforeDelivery("true");
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);

@@ -35,7 +35,7 @@ class PriorityScanCadenceTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             AtomicInteger delivered = new AtomicInteger();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(4);
+            spec.setMaxReaders("4");
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) (BrokerMessage m) ->
                     delivered.incrementAndGet(), true, spec);
@@ -74,8 +74,8 @@ class PriorityScanCadenceTest {
             });
             AtomicInteger delivered = new AtomicInteger();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(4);
-            spec.setReceiveBatchSize(1);
+            spec.setMaxReaders("4");
+            spec.setReceiveBatchSize("1");
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             long start = System.nanoTime();
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) (BrokerMessage m) ->

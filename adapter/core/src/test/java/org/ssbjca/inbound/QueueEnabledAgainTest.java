@@ -86,7 +86,7 @@ class QueueEnabledAgainTest {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> got.add(m.conversationId() + " " + m.bodyAsText()), true, spec);
             h.send("before");

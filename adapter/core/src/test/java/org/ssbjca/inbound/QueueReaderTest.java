@@ -92,7 +92,7 @@ class QueueReaderTest {
             List<List<String>> calls = new CopyOnWriteArrayList<>();
             ConversationGroupListener bean = ms -> calls.add(ms.stream().map(BrokerMessage::bodyAsText).toList());
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setReceiveBatchSize(100);
+            spec.setReceiveBatchSize("100");
             h.send("1", "2", "3", "4");
             h.activate(ConversationGroupListener.class, bean, true, spec);
 
@@ -136,7 +136,7 @@ class QueueReaderTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(3);
+            spec.setMaxReaders("3");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
             h.send("slow");
             assertTrue(inBean.await(10, TimeUnit.SECONDS));

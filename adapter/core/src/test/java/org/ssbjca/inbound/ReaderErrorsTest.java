@@ -63,7 +63,7 @@ class ReaderErrorsTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -89,7 +89,7 @@ class ReaderErrorsTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            spec.setCommitBeforeDelivery("true");
             h.activate(BrokerMessageListener.class, bean, false, spec);
             EndpointActivation a = h.ra.activations().get(0);
 

@@ -71,7 +71,7 @@ class ReaderFaultsTest {
                      + "/outage;LOCK_TIMEOUT=5000")) {
             createRecordTable(h);
             ServiceBrokerActivationSpec spec = backoffSpec(h);
-            spec.setMaxReaders(3);
+            spec.setMaxReaders("3");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, recorder(h, 2), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Events events = new Events();
@@ -148,7 +148,7 @@ class ReaderFaultsTest {
                      + "/down;LOCK_TIMEOUT=5000", false)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = backoffSpec(h);
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -189,7 +189,7 @@ class ReaderFaultsTest {
                      + "/lost;LOCK_TIMEOUT=5000")) {
             createRecordTable(h);
             ServiceBrokerActivationSpec spec = backoffSpec(h);
-            spec.setMaxReaders(4);
+            spec.setMaxReaders("4");
             h.activate(BrokerMessageListener.class, recorder(h, 0), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Events events = new Events();
@@ -249,7 +249,7 @@ class ReaderFaultsTest {
                      "://[^:/]+:\\d+/", "://127.0.0.1:" + proxy.port() + "/"), db.user(), db.password()), true)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = backoffSpec(h);
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()),
                     transacted, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -275,7 +275,7 @@ class ReaderFaultsTest {
         try (InboundHarness h = new InboundHarness()) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = backoffSpec(h);
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> got.add(m.bodyAsText()), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -332,7 +332,7 @@ class ReaderFaultsTest {
             List<FakeEndpointFactory> factories = new ArrayList<>();
             for (int cycle = 0; cycle < 20; cycle++) {
                 ServiceBrokerActivationSpec spec = h.spec();
-                spec.setMaxReaders(4);
+                spec.setMaxReaders("4");
                 FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
                 factories.add(f);
                 h.send("ok-" + cycle);
@@ -361,9 +361,9 @@ class ReaderFaultsTest {
 
     private static ServiceBrokerActivationSpec backoffSpec(InboundHarness h) throws Exception {
         ServiceBrokerActivationSpec spec = h.spec();
-        spec.setReconnectInitialMillis(INITIAL);
-        spec.setReconnectMaxMillis(MAX);
-        spec.setReconnectJitter(JITTER);
+        spec.setReconnectInitialMillis(String.valueOf(INITIAL));
+        spec.setReconnectMaxMillis(String.valueOf(MAX));
+        spec.setReconnectJitter(String.valueOf(JITTER));
         return spec;
     }
 

@@ -38,7 +38,7 @@ class ReadersShortOfThreadsTest {
         try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
             h.context.fakeWorkManager().limitThreads(2);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(4);
+            spec.setMaxReaders("4");
             h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -68,7 +68,7 @@ class ReadersShortOfThreadsTest {
         try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
             h.context.fakeWorkManager().limitThreads(4);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(4);
+            spec.setMaxReaders("4");
             h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -89,7 +89,7 @@ class ReadersShortOfThreadsTest {
             FakeWorkManager works = h.context.fakeWorkManager();
             works.limitThreads(2);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Awaitility.await("both readers running").atMost(Duration.ofSeconds(10))
@@ -120,7 +120,7 @@ class ReadersShortOfThreadsTest {
             FakeWorkManager works = h.context.fakeWorkManager();
             ShortPool.Blocker other = occupyTheOnlyThread(works);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class,
                     new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);

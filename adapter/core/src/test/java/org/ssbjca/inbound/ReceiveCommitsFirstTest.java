@@ -28,7 +28,7 @@ class ReceiveCommitsFirstTest {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.messageTypeName() + ":" + m.bodyAsText());
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            spec.setCommitBeforeDelivery("true");
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
             Conversation c = h.send("a");
@@ -49,7 +49,7 @@ class ReceiveCommitsFirstTest {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.messageTypeName() + ":" + m.bodyAsText());
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            spec.setCommitBeforeDelivery("true");
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
@@ -78,7 +78,7 @@ class ReceiveCommitsFirstTest {
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> seen.add(m.bodyAsText());
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
+            spec.setCommitBeforeDelivery("true");
             h.activate(BrokerMessageListener.class, bean, false, spec);
             EndpointActivation a = h.ra.activations().get(0);
             a.pause();
@@ -187,9 +187,9 @@ class ReceiveCommitsFirstTest {
     private static ServiceBrokerActivationSpec oneReaderCommittingFirst(InboundHarness h, int batchSize)
             throws Exception {
         ServiceBrokerActivationSpec spec = h.spec();
-        spec.setCommitBeforeDelivery(true);
-        spec.setReceiveBatchSize(batchSize);
-        spec.setMaxReaders(1);
+        spec.setCommitBeforeDelivery("true");
+        spec.setReceiveBatchSize(String.valueOf(batchSize));
+        spec.setMaxReaders("1");
         return spec;
     }
 }

@@ -50,8 +50,8 @@ class RedeliveryDelayTest {
                 delivered.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(3);
+            spec.setMaxReaders("1");
+            spec.setMaxDeliveryAttempts("3");
             spec.setRedeliveryDelay(Long.toString(DELAY));
             spec.setRedeliveryMultiplier("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
@@ -103,8 +103,8 @@ class RedeliveryDelayTest {
                 delivered.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setMaxDeliveryAttempts("2");
             spec.setRedeliveryDelay(Long.toString(DELAY));
             spec.setRedeliveryMultiplier("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
@@ -147,9 +147,9 @@ class RedeliveryDelayTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setReceiveBatchSize(2);
-            spec.setMaxDeliveryAttempts(4);
+            spec.setMaxReaders("1");
+            spec.setReceiveBatchSize("2");
+            spec.setMaxDeliveryAttempts("4");
             spec.setRedeliveryDelay("1000");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);

@@ -27,7 +27,7 @@ class RetiredReadersTest {
         try (InboundHarness h = new InboundHarness()) {
             HeldReaders bean = new HeldReaders();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             h.send("one");
@@ -59,7 +59,7 @@ class RetiredReadersTest {
             HeldReaders bean = new HeldReaders();
             bean.secondThen = () -> received.addAll(h.receiveThroughConnectionFactory(Duration.ofSeconds(5)));
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, bean, false, spec);
             EndpointActivation a = h.ra.activations().get(0);
             h.send("one");

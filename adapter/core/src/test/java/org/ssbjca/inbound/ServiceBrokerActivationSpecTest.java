@@ -36,15 +36,15 @@ class ServiceBrokerActivationSpecTest {
 
     @Test
     void numbersOutsideTheirRangeAreRefused() {
-        assertRefused("maxReaders", "between 1 and 256", s -> s.setMaxReaders(0));
-        assertRefused("maxReaders", "between 1 and 256", s -> s.setMaxReaders(257));
-        assertRefused("receiveBatchSize", "between 1 and 10000", s -> s.setReceiveBatchSize(0));
-        assertRefused("waitTimeout", "between 100 and 600000", s -> s.setWaitTimeout(50L));
-        assertRefused("maxDeliveryAttempts", "between 1 and 100", s -> s.setMaxDeliveryAttempts(0));
-        assertRefused("reconnectInitialMillis", "between 10 and 600000", s -> s.setReconnectInitialMillis(1L));
-        assertRefused("reconnectMaxMillis", "between 500 and", s -> s.setReconnectMaxMillis(100L));
-        assertRefused("reconnectJitter", "between 0.0 and 1.0", s -> s.setReconnectJitter(1.5));
-        assertRefused("transactionTimeout", "between 0 and 86400", s -> s.setTransactionTimeout(-1));
+        assertRefused("maxReaders", "between 1 and 256", s -> s.setMaxReaders("0"));
+        assertRefused("maxReaders", "between 1 and 256", s -> s.setMaxReaders("257"));
+        assertRefused("receiveBatchSize", "between 1 and 10000", s -> s.setReceiveBatchSize("0"));
+        assertRefused("waitTimeout", "between 100 and 600000", s -> s.setWaitTimeout("50"));
+        assertRefused("maxDeliveryAttempts", "between 1 and 100", s -> s.setMaxDeliveryAttempts("0"));
+        assertRefused("reconnectInitialMillis", "between 10 and 600000", s -> s.setReconnectInitialMillis("1"));
+        assertRefused("reconnectMaxMillis", "between 500 and", s -> s.setReconnectMaxMillis("100"));
+        assertRefused("reconnectJitter", "between 0.0 and 1.0", s -> s.setReconnectJitter("1.5"));
+        assertRefused("transactionTimeout", "between 0 and 86400", s -> s.setTransactionTimeout("-1"));
     }
 
     /**
@@ -85,7 +85,7 @@ class ServiceBrokerActivationSpecTest {
     void sqlServerQueuesAllowAtMostFourAttempts() {
         assertRefused("maxDeliveryAttempts", "1 and 4 on SQL Server", s -> {
             s.setConnectionUrl("jdbc:sqlserver://db;databaseName=x");
-            s.setMaxDeliveryAttempts(5);
+            s.setMaxDeliveryAttempts("5");
         });
     }
 
@@ -94,12 +94,12 @@ class ServiceBrokerActivationSpecTest {
     void sqlServerQueuesAllowAtMostFourAttemptsAlsoWithTheAdaptersUrl() throws Exception {
         ServiceBrokerResourceAdapter ra = new ServiceBrokerResourceAdapter();
         ra.setConnectionUrl("jdbc:sqlserver://db;databaseName=x");
-        ServiceBrokerActivationSpec five = spec(s -> s.setMaxDeliveryAttempts(5));
+        ServiceBrokerActivationSpec five = spec(s -> s.setMaxDeliveryAttempts("5"));
         five.setResourceAdapter(ra);
         InvalidPropertyException e = assertThrows(InvalidPropertyException.class, five::validate);
         assertTrue(e.getMessage().contains("'maxDeliveryAttempts' must be between 1 and 4 on SQL Server"),
                 e.getMessage());
-        ServiceBrokerActivationSpec four = spec(s -> s.setMaxDeliveryAttempts(4));
+        ServiceBrokerActivationSpec four = spec(s -> s.setMaxDeliveryAttempts("4"));
         four.setResourceAdapter(ra);
         assertDoesNotThrow(four::validate);
     }

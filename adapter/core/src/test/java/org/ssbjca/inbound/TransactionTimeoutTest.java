@@ -32,8 +32,8 @@ class TransactionTimeoutTest {
              LogRecords logs = LogRecords.of(QueueReader.class)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(3);
-            spec.setTransactionTimeout(30);
+            spec.setMaxReaders("3");
+            spec.setTransactionTimeout("30");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()), true,
                     spec);
             h.send("delivered all the same");
@@ -59,7 +59,7 @@ class TransactionTimeoutTest {
             }
             List<Integer> attempts = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
+            spec.setMaxReaders("1");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> {
                 attempts.add(m.deliveryAttempt());
                 if (attempts.size() == 1) {
@@ -89,7 +89,7 @@ class TransactionTimeoutTest {
              LogRecords logs = LogRecords.of(QueueReader.class)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()), true,
                     spec);
             h.send("one");

@@ -35,8 +35,8 @@ class WaitOverTransactionTimeoutTest {
              LogRecords logs = LogRecords.of(XaDelivery.class)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
-            spec.setWaitTimeout(4500L);
+            spec.setMaxReaders("2");
+            spec.setWaitTimeout("4500");
             FakeEndpointFactory factory = activate(h, spec, got, 3);
 
             // empty turns: each commits within the transaction's 3 s only if its wait was cut to 1.5 s
@@ -63,8 +63,8 @@ class WaitOverTransactionTimeoutTest {
              LogRecords logs = LogRecords.of(XaDelivery.class)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
-            spec.setWaitTimeout(1500L);
+            spec.setMaxReaders("2");
+            spec.setWaitTimeout("1500");
             FakeEndpointFactory factory = activate(h, spec, got, 3);
 
             await(() -> factory.commits.get() >= 4);
@@ -87,8 +87,8 @@ class WaitOverTransactionTimeoutTest {
              LogRecords logs = LogRecords.of(XaDelivery.class)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setWaitTimeout(4500L);
+            spec.setMaxReaders("1");
+            spec.setWaitTimeout("4500");
             FakeEndpointFactory factory = activate(h, spec, got, 3);
             EndpointActivation activation = h.ra.activations().get(0);
             await(() -> logs.messages(Level.WARNING, "SSBJCA0017").size() == 1);
@@ -126,10 +126,10 @@ class WaitOverTransactionTimeoutTest {
             recording.start();
             List<String> got = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setWaitTimeout(8000L);
-            spec.setPriorityEnabled(false); // no priority request looked for
-            spec.setCommitBeforeDelivery(true);
+            spec.setMaxReaders("1");
+            spec.setWaitTimeout("8000");
+            spec.setPriorityEnabled("false"); // no priority request looked for
+            spec.setCommitBeforeDelivery("true");
             FakeEndpointFactory factory = activate(h, spec, got, 2);
 
             h.send("first");

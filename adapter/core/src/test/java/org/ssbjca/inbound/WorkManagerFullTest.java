@@ -36,7 +36,7 @@ class WorkManagerFullTest {
             works.limitThreads(2);
             works.limitQueue(1);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(5);
+            spec.setMaxReaders("5");
             try {
                 CompletableFuture.runAsync(() -> activate(h, spec)).get(10, TimeUnit.SECONDS);
             } finally {
@@ -67,7 +67,7 @@ class WorkManagerFullTest {
             works.limitThreads(1);
             works.limitQueue(0);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
+            spec.setMaxReaders("1");
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Awaitility.await("the reader running").atMost(Duration.ofSeconds(5)).until(() -> a.waitingReaders() == 0);
@@ -96,7 +96,7 @@ class WorkManagerFullTest {
             FakeWorkManager works = h.context.fakeWorkManager();
             works.limitThreads(1);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(3);
+            spec.setMaxReaders("3");
             h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
             Awaitility.await("two readers queued").atMost(Duration.ofSeconds(5))

@@ -46,7 +46,7 @@ class ActivationCountersTest {
                 done.add(body);
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(3);
+            spec.setMaxDeliveryAttempts("3");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
 
@@ -79,7 +79,7 @@ class ActivationCountersTest {
             List<Integer> batches = new CopyOnWriteArrayList<>();
             ConversationGroupListener bean = messages -> batches.add(messages.size());
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setReceiveBatchSize(5);
+            spec.setReceiveBatchSize("5");
             h.activate(ConversationGroupListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             ActivationMXBeanTest.pauseFully(mx);
@@ -150,8 +150,8 @@ class ActivationCountersTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setCommitBeforeDelivery(true);
-            spec.setReceiveBatchSize(3);
+            spec.setCommitBeforeDelivery("true");
+            spec.setReceiveBatchSize("3");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             ActivationMXBeanTest.pauseFully(mx);
@@ -179,7 +179,7 @@ class ActivationCountersTest {
                 throw new IllegalStateException("always fails");
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
 

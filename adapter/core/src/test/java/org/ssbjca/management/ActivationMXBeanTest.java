@@ -223,7 +223,7 @@ class ActivationMXBeanTest {
         try (InboundHarness h = new InboundHarness()) {
             List<String> done = new CopyOnWriteArrayList<>();
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
+            spec.setMaxReaders("2");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> done.add(m.bodyAsText()), true,
                     spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
@@ -257,7 +257,7 @@ class ActivationMXBeanTest {
                 done.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
 

@@ -35,7 +35,7 @@ class ActivationNotificationsTest {
                 throw new IllegalStateException("always fails");
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ObjectName name = ObjectNames.activation(Jmx.onlyActivation(h).name());
             List<Notification> got = listen(name);

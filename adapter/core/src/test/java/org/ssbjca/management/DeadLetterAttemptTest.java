@@ -31,7 +31,7 @@ class DeadLetterAttemptTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("poison");

@@ -139,10 +139,10 @@ class LastErrorTest {
             }
         };
         ServiceBrokerActivationSpec spec = h.spec();
-        spec.setMaxDeliveryAttempts(1);
+        spec.setMaxDeliveryAttempts("1");
         // no priority scans: a reader whose session ended finds it so in its next RECEIVE, not in a scan that the
         // notification listener's reconnect may set off first
-        spec.setPriorityEnabled(false);
+        spec.setPriorityEnabled("false");
         h.activate(BrokerMessageListener.class, bean, transacted, spec);
         return Jmx.proxy(Jmx.onlyActivation(h));
     }

@@ -92,8 +92,8 @@ class PriorityRequestsOnEndedConversationsTest {
                 }
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(commitBeforeDelivery ? 1 : 2);
-            spec.setCommitBeforeDelivery(commitBeforeDelivery);
+            spec.setMaxReaders(commitBeforeDelivery ? "1" : "2");
+            spec.setCommitBeforeDelivery(String.valueOf(commitBeforeDelivery));
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
 
@@ -128,7 +128,7 @@ class PriorityRequestsOnEndedConversationsTest {
         try (InboundHarness h = InboundBackends.harness(backend);
                 LogRecords log = LogRecords.of(Class.forName("org.ssbjca.inbound.BatchSorter"))) {
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             spec.setDeadLetter("TABLE_AND_END_CONVERSATION");
             BrokerMessageListener bean = m -> {
                 throw new IllegalStateException("poison");

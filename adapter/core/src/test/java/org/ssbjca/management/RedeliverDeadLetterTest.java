@@ -56,9 +56,9 @@ class RedeliverDeadLetterTest {
             List<String> done = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = refusingWhile(refusing, done);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
-            spec.setMaxReaders(2);
-            spec.setWaitTimeout(20_000L);
+            spec.setMaxDeliveryAttempts("1");
+            spec.setMaxReaders("2");
+            spec.setWaitTimeout("20000");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
@@ -96,7 +96,7 @@ class RedeliverDeadLetterTest {
                 org.ssbjca.fakes.FakeEndpointFactory.setRollbackOnly();
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("poison");
@@ -119,7 +119,7 @@ class RedeliverDeadLetterTest {
             List<String> done = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = refusingWhile(refusing, done);
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("a", "b", "c");
@@ -157,7 +157,7 @@ class RedeliverDeadLetterTest {
                 done.add(body);
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             spec.setPriorityMessageType(null); // SetPriority is a message type like any other here
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
