@@ -39,8 +39,7 @@ import org.ssbjca.support.CompletionAwareXAResource;
  * the first verb that runs on this connection in a JTA transaction enlists it then
  * ({@link LazyEnlistableConnectionManager#lazyEnlist}). A reply from inside a delivery runs on the reader's connection
  * and never enlists this one, so the delivery's transaction has one resource, the reader's branch, and commits in one
- * phase; enlisted at once, this idle branch made every reply a two-phase commit of two branches (a PREPARE and a
- * COMMIT PREPARED each, the benchmark's reply phase).
+ * phase (docs/design/lazy-enlistment.md).
  */
 final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnlistableManagedConnection {
 
