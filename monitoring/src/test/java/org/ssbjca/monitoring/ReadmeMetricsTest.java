@@ -20,8 +20,8 @@ import org.ssbjca.docs.Docs;
 import org.ssbjca.management.ConversationCountInfo;
 
 /**
- * The tables of docs/reference/metrics.md, read from the page itself (as {@code MonitoringIT} reads the alert rules): every
- * metric they list is exported with the type they give, and every metric exported is listed.
+ * The tables of docs/reference/metrics.md, read from the page itself (as {@code MonitoringIT} reads the alert
+ * rules): every metric they list is exported with the type they give, and every metric exported is listed.
  */
 class ReadmeMetricsTest {
 

@@ -134,8 +134,8 @@ class DocsTest {
     }
 
     /**
-     * The user pages (README.md, docs/guide, docs/reference, docs/operations) name no test class: what a test shows goes
-     * to docs/design. The sample's "Run it" lines, which name the test that runs each scenario, are the exception.
+     * The user pages (README.md, docs/guide, docs/reference, docs/operations) name no test class: what a test shows
+     * goes to docs/design. The sample's "Run it" lines, which name the test that runs each scenario, are the exception.
      */
     @Test
     void userPagesNameNoTest() throws IOException {
@@ -194,7 +194,8 @@ class DocsTest {
         listing = listing.substring(0, listing.indexOf("\n```"));
         int split = listing.indexOf("@Stateless");
         String it = "arquillian/src/test/java/org/ssbjca/it/tables/";
-        assertInOrder(code(listing.substring(0, split)), code(Files.readString(Docs.path(it + "WorkItemListener.java"))));
+        assertInOrder(code(listing.substring(0, split)),
+                code(Files.readString(Docs.path(it + "WorkItemListener.java"))));
         assertInOrder(code(listing.substring(split)), code(Files.readString(Docs.path(it + "WorkItems.java"))));
     }
 

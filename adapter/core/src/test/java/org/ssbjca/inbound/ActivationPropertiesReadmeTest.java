@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.docs.Docs;
 
 /**
- * The table of activation properties in docs/reference/activation-properties.md, read from the page itself: each property's default is the
- * activation spec's, and each range it gives is the one validation accepts (both ends accepted, one step beyond
- * either refused with a message naming the property).
+ * The table of activation properties in docs/reference/activation-properties.md, read from the page itself: each
+ * property's default is the activation spec's, and each range it gives is the one validation accepts (both ends
+ * accepted, one step beyond either refused with a message naming the property).
  */
 class ActivationPropertiesReadmeTest {
 

@@ -93,7 +93,10 @@ class BrokerDoctorTest {
         }
     }
 
-    /** A bean that refuses "poison" (its failures counted, one each 100 ms, not dead-lettered within the test), over three readers. */
+    /**
+     * A bean that refuses "poison" (its failures counted, one each 100 ms, not dead-lettered within the test), over
+     * three readers.
+     */
     private static ActivationMXBean activate(InboundHarness h, List<String> got) throws Exception {
         BrokerMessageListener bean = m -> {
             if (m.bodyAsText().equals("poison")) {
@@ -103,8 +106,8 @@ class BrokerDoctorTest {
             got.add(m.bodyAsText());
         };
         ServiceBrokerActivationSpec spec = h.spec();
-        spec.setMaxReaders(3);
-        spec.setMaxDeliveryAttempts(100);
+        spec.setMaxReaders("3");
+        spec.setMaxDeliveryAttempts("100");
         spec.setRedeliveryDelay("100");
         h.activate(BrokerMessageListener.class, bean, true, spec);
         return Jmx.proxy(Jmx.onlyActivation(h));
