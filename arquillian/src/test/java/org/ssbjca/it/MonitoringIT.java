@@ -341,8 +341,9 @@ class MonitoringIT {
         HttpResponse<String> ready = Scrape.get("/health/ready");
         assertEquals(200, ready.statusCode(), ready.body());
         assertTrue(ready.body().contains("\"name\":\"ssb-jca\",\"status\":\"UP\""), ready.body());
-        pg.stop();
+        // Taken before the stop: the readers may fail (and the threshold start) while a slow stop is still returning.
         long stopped = System.nanoTime();
+        pg.stop();
         HttpResponse<String> down = await("readiness DOWN once the readers fail for " + FAILING_SECONDS + " s")
                 .atMost(Duration.ofSeconds(FAILING_SECONDS + 60L)).pollInterval(Duration.ofMillis(250))
                 .until(() -> Scrape.get("/health/ready"), r -> r.statusCode() == 503);

@@ -139,7 +139,7 @@ class TaskSchedulerIT {
 
     /**
      * Readers are shared fairly: a scheduler that submits 5 tasks after another submitted 1,000 (each may use every
-     * reader) is done long before the big one, within a bound of its own.
+     * reader) is done while the big one has done under a fifth of its tasks.
      */
     @Test
     @OperateOnDeployment("ejb")
@@ -165,8 +165,7 @@ class TaskSchedulerIT {
         FIGURES.info(String.format("TaskSchedulerIT: the small scheduler's 5 tasks took %d ms; the big one had done "
                 + "%d of 1000", took.toMillis(), bigEnded));
 
-        assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "the small scheduler took " + took
-                + "; alone, the big one needs at least 10 s (1000 x 50 ms on 5 readers)");
+        // An order, not a time (a slow machine slows both): the small one ends while the big one is far from done.
         assertTrue(bigEnded < 200, "the small scheduler finished while the big one had done " + bigEnded
                 + " of its 1000 tasks");
     }

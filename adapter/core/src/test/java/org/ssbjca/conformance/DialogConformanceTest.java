@@ -78,7 +78,7 @@ class DialogConformanceTest {
             c.commit();
         }
         beginAndSend(db, o, o.request, bytes("kept"));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> db.depth(o.targetQueue) == 1);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> db.depth(o.targetQueue) == 1);
 
         assertEquals(1, db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).size());
         assertEquals(0, db.depth(o.targetQueue), "the received message the queue keeps is not counted");

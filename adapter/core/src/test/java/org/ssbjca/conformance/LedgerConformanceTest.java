@@ -180,8 +180,11 @@ class LedgerConformanceTest {
         }), "after the delivery's rollback the row is back, and the count goes on from it");
     }
 
-    /** The longest lock wait of the concurrency cases below: far longer than any statement of theirs. */
-    private static final int LOCK_WAIT_MILLIS = 1000;
+    /**
+     * The longest lock wait of the concurrency cases below: far longer than any statement of theirs, even on a slow
+     * machine where one may take a second (a wait for the other's open transaction would last the whole of it).
+     */
+    private static final int LOCK_WAIT_MILLIS = 10_000;
 
     /**
      * Two successful redeliveries, each in its transaction, forget their own messages' attempts while the other is
@@ -276,9 +279,18 @@ class LedgerConformanceTest {
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
             try (Db.Tx first = db.begin()) {
                 first.session().setPriority(group, 5);
-                java.util.concurrent.Future<?> second = pool.submit(() -> db.run(s -> s.setPriority(group, 7)));
+                // The second waits for the first's commit, which may take a second or more on a slow machine: a lock
+                // timeout of its own far longer than that (H2's default is 2 s).
+                java.util.concurrent.Future<?> second = pool.submit(() -> {
+                    try (Db.Tx tx = db.begin()) {
+                        db.fixture().setLockTimeout(tx.connection(), LOCK_WAIT_MILLIS);
+                        tx.session().setPriority(group, 7);
+                        tx.commit();
+                    }
+                    return null;
+                });
                 await("the second setter waits for the first").during(Duration.ofMillis(300))
-                        .atMost(Duration.ofSeconds(5)).until(() -> !second.isDone());
+                        .atMost(Duration.ofSeconds(30)).until(() -> !second.isDone());
                 first.commit();
                 second.get(30, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
@@ -539,11 +551,13 @@ class LedgerConformanceTest {
             delivery.rollback();
         }
         assertEquals("held 1", text(first));
-        // Taken before the hold is computed: the hold ends no earlier than 5 s after this, however long the commit.
+        // Taken before the hold is computed: the hold ends no earlier than 8 s after this, however long the commit.
+        // 8 s: the commit and the three transactions below that expect the group still held may each take a second
+        // or more on a slow machine, and the hold must outlast them by seconds.
         long heldSince = System.nanoTime();
         ledger(db, l -> {
             l.recordFailure(o.targetQueue, first, "boom");
-            l.holdGroup(o.targetQueue, first.conversationGroupId(), Duration.ofSeconds(5));
+            l.holdGroup(o.targetQueue, first.conversationGroupId(), Duration.ofSeconds(8));
             return null;
         });
 
@@ -559,11 +573,11 @@ class LedgerConformanceTest {
         assertEquals(List.of(), db.tx(s -> s.receive(any.timeout(Duration.ofMillis(200)), true, true).messages()),
                 "nothing for a reader while the group is held");
 
-        List<BrokerMessage> again = await("the held group, once its hold ended").atMost(Duration.ofSeconds(20))
+        List<BrokerMessage> again = await("the held group, once its hold ended").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> db.tx(s -> s.receive(any, true, true).messages()), got -> !got.isEmpty());
         long heldMillis = (System.nanoTime() - heldSince) / 1_000_000;
-        assertTrue(heldMillis >= 4_900, "held for " + heldMillis + " ms");
+        assertTrue(heldMillis >= 7_900, "held for " + heldMillis + " ms");
         assertEquals(List.of("held 1", "held 2"), again.stream().map(LedgerConformanceTest::text).toList(),
                 "in order");
 

@@ -110,7 +110,9 @@ class ReceiveConformanceTest {
         try (Db.Tx holder = db.begin(); Db.Tx other = db.begin()) {
             List<BrokerMessage> held = holder.session().receive(ReceiveRequest.from(o.targetQueue).top(1));
             assertEquals(List.of("a0"), texts(held));
-            db.fixture().setLockTimeout(other.connection(), 500);
+            // A reader that waited for the holder's lock would wait these 15 s (and then fail): the bound below is a
+            // third of that, and many times what two RECEIVEs take on a slow machine.
+            db.fixture().setLockTimeout(other.connection(), 15_000);
 
             long start = System.nanoTime();
             List<BrokerMessage> skipped = other.session().receive(ReceiveRequest.from(o.targetQueue).top(10));
@@ -120,7 +122,7 @@ class ReceiveConformanceTest {
 
             assertEquals(List.of("b0"), texts(skipped), "the other reader takes the next free group");
             assertTrue(filtered.isEmpty(), "a RECEIVE for a group another transaction holds finds nothing");
-            assertTrue(millis < 2000, "no reader waited for another's lock: " + millis + " ms");
+            assertTrue(millis < 5_000, "no reader waited for another's lock: " + millis + " ms");
             other.commit();
             holder.commit();
         }
@@ -151,15 +153,16 @@ class ReceiveConformanceTest {
         Db.Objects o = db.objects();
         Conversation a = begin(db, o);
         CompletableFuture<List<BrokerMessage>> waiting = CompletableFuture.supplyAsync(() ->
-                db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).timeout(Duration.ofSeconds(20)))));
-        await("nothing to receive yet").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).timeout(Duration.ofSeconds(30)))));
+        await("nothing to receive yet").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(30))
                 .until(() -> !waiting.isDone());
         long sent = System.nanoTime();
         db.run(s -> s.send(a.handle(), o.request, bytes("wake")));
-        List<BrokerMessage> got = waiting.get(10, TimeUnit.SECONDS);
+        List<BrokerMessage> got = waiting.get(60, TimeUnit.SECONDS);
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sent);
         assertEquals(List.of("wake"), texts(got));
-        assertTrue(millis < 5000, "woken by the commit, not by the 20 s timeout: " + millis + " ms");
+        // a third of the timeout: the send's own commit may take a second or more on a slow machine
+        assertTrue(millis < 10_000, "woken by the commit, not by the 30 s timeout: " + millis + " ms");
     }
 
     @BackendTest
@@ -181,7 +184,9 @@ class ReceiveConformanceTest {
         try (Db.Tx holder = db.begin(); Db.Tx other = db.begin()) {
             Optional<UUID> group = holder.session().getConversationGroup(o.targetQueue, Duration.ZERO);
             assertTrue(group.isPresent());
-            db.fixture().setLockTimeout(other.connection(), 500);
+            // A reader that waited for the holder's lock would wait these 15 s (and then fail): the bound below is a
+            // third of that, and many times what two RECEIVEs take on a slow machine.
+            db.fixture().setLockTimeout(other.connection(), 15_000);
             assertTrue(other.session().receive(ReceiveRequest.from(o.targetQueue)).isEmpty(),
                     "the group is locked by GET CONVERSATION GROUP");
             other.commit();
@@ -332,7 +337,7 @@ class ReceiveConformanceTest {
                 }
             }
             List<String> got = org.awaitility.Awaitility.await("received (sender committed first: " + senderFirst + ")")
-                    .atMost(java.time.Duration.ofSeconds(5))
+                    .atMost(java.time.Duration.ofSeconds(30))
                     .until(() -> texts(db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue).top(10)))),
                             l -> !l.isEmpty());
             assertEquals(List.of("second"), got);
@@ -369,7 +374,7 @@ class ReceiveConformanceTest {
             }
             if (!clientTakesIt) {
                 List<String> got = await("the reply received after the client's commit")
-                        .atMost(Duration.ofSeconds(5))
+                        .atMost(Duration.ofSeconds(30))
                         .until(() -> texts(db.tx(s -> s.receive(ReceiveRequest.from(o.initiatorQueue).top(10)))),
                                 l -> !l.isEmpty());
                 assertEquals(List.of("reply"), got);

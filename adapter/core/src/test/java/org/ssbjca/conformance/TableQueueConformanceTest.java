@@ -237,7 +237,7 @@ class TableQueueConformanceTest {
             assertEquals(1, first.attempt());
             assertNotNull(first.leaseToken());
 
-            TableRow second = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+            TableRow second = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> {
                         List<TableRow> got = q.lease(c, 1);
                         c.commit();

@@ -152,7 +152,7 @@ class PriorityDroppedWhenDrainedTest {
     }
 
     private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
-        Awaitility.await(what).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(condition);
+        Awaitility.await(what).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(condition);
     }
 
     private static Map<UUID, Integer> priorities(InboundHarness h) throws Exception {

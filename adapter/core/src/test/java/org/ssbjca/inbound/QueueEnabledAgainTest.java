@@ -40,13 +40,13 @@ class QueueEnabledAgainTest {
                     (BrokerMessageListener) m -> got.add(m.conversationId() + " " + m.bodyAsText()), true,
                     h.spec());
             h.send("before");
-            await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == 1);
 
             EndpointActivation activation = h.ra.activations().get(0);
 
             h.execute(DISABLE);
             // the reader finds it so at its next look (its RECEIVE waits 500 ms), backs off and connects again
-            await("the reader found the queue disabled").atMost(Duration.ofSeconds(10))
+            await("the reader found the queue disabled").atMost(Duration.ofSeconds(30))
                     .until(() -> activation.metrics().queueDisabled());
             String a = h.send("a1", "a2", "a3").conversationId().toString();
             String b = h.send("b1", "b2", "b3").conversationId().toString();
@@ -60,7 +60,7 @@ class QueueEnabledAgainTest {
             await("delivered within the readers' backoff, not the 30 s repair pass").atMost(Duration.ofSeconds(10))
                     .until(() -> got.size() >= 8);
             // each once: no more arrive
-            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5)).until(() -> got.size() == 8);
+            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(30)).until(() -> got.size() == 8);
             assertEquals(0L, (long) h.query(admin -> admin.transmissionQueueDepth()),
                     "the transmission queue is empty");
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
@@ -90,10 +90,10 @@ class QueueEnabledAgainTest {
             h.activate(BrokerMessageListener.class,
                     (BrokerMessageListener) m -> got.add(m.conversationId() + " " + m.bodyAsText()), true, spec);
             h.send("before");
-            await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == 1);
             EndpointActivation activation = h.ra.activations().get(0);
             h.execute(DISABLE);
-            await("the readers found the queue disabled").atMost(Duration.ofSeconds(10))
+            await("the readers found the queue disabled").atMost(Duration.ofSeconds(30))
                     .until(() -> activation.metrics().queueDisabled());
             int backlog = 5 * PAGE;
             Map<String, List<String>> sent = new TreeMap<>();
@@ -108,7 +108,7 @@ class QueueEnabledAgainTest {
 
             h.execute(ENABLE);
 
-            await("the readers deliver the page the reader moved").atMost(Duration.ofSeconds(10))
+            await("the readers deliver the page the reader moved").atMost(Duration.ofSeconds(30))
                     .until(() -> got.size() >= 1 + PAGE);
             assertEquals((long) backlog - PAGE, (long) h.query(admin -> admin.transmissionQueueDepth()),
                     "the rest waits for the background work");
@@ -119,7 +119,7 @@ class QueueEnabledAgainTest {
             h.context.fakeWorkManager().releaseHeld();
 
             await("the rest moved and delivered").atMost(Duration.ofSeconds(60)).until(() -> got.size() >= 1 + backlog);
-            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+            await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(30))
                     .until(() -> got.size() == 1 + backlog);
             assertEquals(0L, (long) h.query(admin -> admin.transmissionQueueDepth()));
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));

@@ -144,7 +144,7 @@ class QueueReaderTest {
             Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
             stopper.start();
             Awaitility.await("deactivation waits for the delivery in flight").during(Duration.ofMillis(300))
-                    .atMost(Duration.ofSeconds(5)).until(stopper::isAlive);
+                    .atMost(Duration.ofSeconds(30)).until(stopper::isAlive);
             release.countDown();
             stopper.join(10_000);
 

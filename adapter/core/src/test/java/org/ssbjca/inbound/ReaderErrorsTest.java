@@ -19,7 +19,7 @@ import org.ssbjca.fakes.FakeEndpointFactory;
 /** An {@link Error} (not an exception) from the bean or from the container does not kill a reader. */
 class ReaderErrorsTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     @Test
     void aReaderHitByAnErrorFromTheContainerRetriesInsteadOfDying() throws Exception {

@@ -123,7 +123,9 @@ class ReaderFaultsTest {
             assertEquals(total, distinct(h), "nothing lost, nothing duplicated");
             assertEquals(total, recorded(h), "nothing recorded twice");
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
-            assertTrue(resumedMillis < MAX + 2000, "delivery resumed " + resumedMillis + " ms after the return");
+            // the cap itself is checked on the reported delays below; this bound leaves a slow machine seconds for
+            // the reconnect, the RECEIVE and the first delivery
+            assertTrue(resumedMillis < MAX + 6_000, "delivery resumed " + resumedMillis + " ms after the return");
             assertEquals(3, a.readerCount(), "the activation kept its readers");
             assertEquals(3, h.context.fakeWorkManager().liveThreads(), "no reader thread died or was added");
             assertEquals(0, f.pairingErrors.get());
@@ -292,7 +294,7 @@ class ReaderFaultsTest {
             h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, false));
             h.send("4", "5", "6");
             Awaitility.await("nothing received from a disabled queue").during(Duration.ofSeconds(2))
-                    .atMost(Duration.ofSeconds(10)).until(() -> got.size() == 3);
+                    .atMost(Duration.ofSeconds(30)).until(() -> got.size() == 3);
             int reports = disabledReports.get();
             assertEquals(List.of("1", "2", "3"), got, "nothing is received from a disabled queue");
             assertTrue(reports >= 2, "each reader reported the disabled queue: " + reports);

@@ -29,11 +29,11 @@ class ReaderStartsTest {
             new ReaderStarts(category, "Broken@Queue", () -> 2, () -> {
                 throw new IllegalStateException("the readers cannot be counted");
             }).added(timer);
-            Awaitility.await("the failed look logged").atMost(Duration.ofSeconds(5))
+            Awaitility.await("the failed look logged").atMost(Duration.ofSeconds(30))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0016").isEmpty());
 
             new ReaderStarts(category, "Other@Queue", () -> 2, () -> 1).added(timer);
-            Awaitility.await("another activation's look warns on the same timer").atMost(Duration.ofSeconds(5))
+            Awaitility.await("another activation's look warns on the same timer").atMost(Duration.ofSeconds(30))
                     .until(() -> log.messages(Level.WARNING, "SSBJCA0014").stream()
                             .anyMatch(m -> m.contains("Other@Queue") && m.contains("1 reader(s) running")));
         } finally {

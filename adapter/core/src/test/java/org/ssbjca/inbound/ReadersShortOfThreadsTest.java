@@ -42,11 +42,11 @@ class ReadersShortOfThreadsTest {
             h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
-            Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
+            Awaitility.await("the warning").atMost(Duration.ofSeconds(30))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
             // once: no second look comes, well past when one would (the readers still wait)
             Awaitility.await("no second warning").during(Duration.ofMillis(3 * ReaderStarts.waitMillis))
-                    .atMost(Duration.ofSeconds(5)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").size() == 1);
+                    .atMost(Duration.ofSeconds(30)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").size() == 1);
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0014");
             assertEquals(1, warnings.size(), warnings.toString());
             String warning = warnings.get(0);
@@ -72,10 +72,10 @@ class ReadersShortOfThreadsTest {
             h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
 
-            Awaitility.await("every reader running").atMost(Duration.ofSeconds(10))
+            Awaitility.await("every reader running").atMost(Duration.ofSeconds(30))
                     .until(() -> a.waitingReaders() == 0);
             Awaitility.await("no warning, well past the wait").during(Duration.ofMillis(1500))
-                    .atMost(Duration.ofSeconds(5)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+                    .atMost(Duration.ofSeconds(30)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
         }
     }
 
@@ -92,13 +92,13 @@ class ReadersShortOfThreadsTest {
             spec.setMaxReaders("2");
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
-            Awaitility.await("both readers running").atMost(Duration.ofSeconds(10))
+            Awaitility.await("both readers running").atMost(Duration.ofSeconds(30))
                     .until(() -> a.waitingReaders() == 0);
             Awaitility.await("the start's look passed, silent").during(Duration.ofMillis(1000))
-                    .atMost(Duration.ofSeconds(5)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
+                    .atMost(Duration.ofSeconds(30)).until(() -> log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
 
             a.setMaxReaders(3);
-            Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
+            Awaitility.await("the warning").atMost(Duration.ofSeconds(30))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
             String warning = log.messages(Level.WARNING, "SSBJCA0014").get(0);
             assertTrue(warning.contains("2 reader(s) running, 1 waiting for a thread"), warning);
@@ -108,7 +108,7 @@ class ReadersShortOfThreadsTest {
             assertEquals(2, a.readerCount());
             assertEquals(0, a.waitingReaders(), "the reader retired was the waiting one");
             CompletableFuture.runAsync(a::stop).get(5, TimeUnit.SECONDS);
-            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(5))
+            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(30))
                     .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
             assertEquals(0, factory.liveEndpoints.get(), "every endpoint released");
         }
@@ -130,7 +130,7 @@ class ReadersShortOfThreadsTest {
             assertEquals(List.of(), log.messages(Level.WARNING, "SSBJCA0011"), "no reader said not stopped");
 
             other.release.countDown(); // the thread frees: the work manager runs the stopped readers now
-            Awaitility.await("the queued readers ran and ended").atMost(Duration.ofSeconds(5))
+            Awaitility.await("the queued readers ran and ended").atMost(Duration.ofSeconds(30))
                     .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
             assertEquals(0, factory.createdEndpoints.get(), "a reader stopped before it began never ran");
         }
@@ -150,7 +150,7 @@ class ReadersShortOfThreadsTest {
             h.ra.endpointActivation(factory, spec);
             String name = "QuietRows@Job_Queue";
 
-            Awaitility.await("the warning").atMost(Duration.ofSeconds(10))
+            Awaitility.await("the warning").atMost(Duration.ofSeconds(30))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
             String warning = log.messages(Level.WARNING, "SSBJCA0014").get(0);
             assertTrue(warning.contains(name) && warning.contains("0 reader(s) running")
@@ -162,7 +162,7 @@ class ReadersShortOfThreadsTest {
             CompletableFuture.runAsync(() -> h.ra.endpointDeactivation(factory, spec)).get(5, TimeUnit.SECONDS);
             assertEquals(List.of(), log.messages(Level.WARNING, "SSBJCA0011"), "no reader said not stopped");
             other.release.countDown();
-            Awaitility.await("the queued readers ran and ended").atMost(Duration.ofSeconds(5))
+            Awaitility.await("the queued readers ran and ended").atMost(Duration.ofSeconds(30))
                     .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
             assertEquals(0, factory.createdEndpoints.get(), "a reader stopped before it began never ran");
         }

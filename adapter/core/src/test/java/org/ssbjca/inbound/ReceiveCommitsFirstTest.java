@@ -96,7 +96,7 @@ class ReceiveCommitsFirstTest {
             a.resume();
 
             Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> a.metrics().committed() == 1);
-            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> priorities(h).isEmpty());
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> priorities(h).isEmpty());
             assertEquals(List.of("a"), seen);
         }
     }

@@ -30,7 +30,13 @@ import org.ssbjca.api.Conversation;
 class RedeliveryDelayTest {
 
     private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
-    private static final long DELAY = 1_500;
+    /**
+     * Long enough that the work around a wait (the rollback, writing the hold, the next RECEIVE; a second or more
+     * each on a slow machine) stays well inside one DELAY, so that a wait of the wrong power is told apart.
+     */
+    private static final long DELAY = 3_000;
+    /** Groups delivered while the failed one is held: each must fit in the first DELAY even on a slow machine. */
+    private static final int OTHERS = 5;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
@@ -57,17 +63,18 @@ class RedeliveryDelayTest {
             h.activate(BrokerMessageListener.class, bean, true, spec);
 
             h.send("fails twice", "after it, same conversation");
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < OTHERS; i++) {
                 h.send("other " + i);
             }
 
-            Awaitility.await("all delivered").atMost(Duration.ofSeconds(60)).until(() -> delivered.size() == 12);
+            Awaitility.await("all delivered").atMost(Duration.ofSeconds(90))
+                    .until(() -> delivered.size() == OTHERS + 2);
             long first = failedAt.get(0);
             long second = failedAt.get(1);
             long success = at.get("fails twice");
             FIGURES.info(String.format("%s: redeliveryDelay %d ms, multiplier 2: failures at %d and %d ms, success"
-                    + " at %d ms (waits %d and %d ms); the 10 other groups delivered by %d ms", backend, DELAY, first,
-                    second, success, second - first, success - second,
+                    + " at %d ms (waits %d and %d ms); the %d other groups delivered by %d ms", backend, DELAY, first,
+                    second, success, second - first, success - second, OTHERS,
                     at.entrySet().stream().filter(e -> e.getKey().startsWith("other")).mapToLong(Map.Entry::getValue)
                             .max().orElseThrow()));
             // the n-th failure's wait is DELAY x 2^(n-1): at least that, and short of the next power's (the margin
@@ -76,7 +83,7 @@ class RedeliveryDelayTest {
                     + " ms");
             assertTrue(success - second >= 2 * DELAY && success - second < 4 * DELAY, "second wait "
                     + (success - second) + " ms");
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < OTHERS; i++) {
                 assertTrue(at.get("other " + i) < second, "other " + i + " delivered while the group was held");
             }
             assertTrue(at.get("after it, same conversation") >= success, "order within the conversation");
@@ -111,7 +118,7 @@ class RedeliveryDelayTest {
             EndpointActivation a = h.ra.activations().get(0);
 
             h.send("poison", "after it, same conversation");
-            Awaitility.await("dead-lettered").atMost(Duration.ofSeconds(60))
+            Awaitility.await("dead-lettered").atMost(Duration.ofSeconds(90))
                     .until(() -> a.metrics().deadLettered() == 1 && delivered.size() == 1);
             long afterLast = (System.nanoTime() - failedAt.get(1)) / 1_000_000;
 

@@ -71,7 +71,7 @@ class TableActivationTest {
             try {
                 await().atMost(Duration.ofSeconds(60)).until(() -> seen.size() == 400);
                 TableActivation activation = activation(h, factory);
-                await().atMost(Duration.ofSeconds(10)).until(() -> activation.deliveredRows() == 400);
+                await().atMost(Duration.ofSeconds(30)).until(() -> activation.deliveredRows() == 400);
                 assertTrue(seen.values().stream().allMatch(n -> n.get() == 1), "each message delivered once");
                 assertEquals(400, count(h, "SELECT COUNT(*) FROM Messaging.Message WHERE DequeueTime IS NOT NULL"));
                 TableCounts counts = activation.counts();
@@ -444,7 +444,7 @@ class TableActivationTest {
             h.ra.endpointActivation(factory, spec);
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() -> seen.size() == 20);
-                await().atMost(Duration.ofSeconds(10)).until(() -> count(h, "SELECT COUNT(*) FROM Messaging.Message")
+                await().atMost(Duration.ofSeconds(30)).until(() -> count(h, "SELECT COUNT(*) FROM Messaging.Message")
                         == 0);
                 assertEquals(20, seen.stream().distinct().count());
             } finally {

@@ -44,12 +44,12 @@ class WorkManagerFullTest {
             }
             EndpointActivation a = h.ra.activations().get(0);
             assertEquals(3, a.readerCount(), "the readers the work manager took: 2 running, 1 in its queue");
-            Awaitility.await("the refusal said").atMost(Duration.ofSeconds(5))
+            Awaitility.await("the refusal said").atMost(Duration.ofSeconds(30))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0015").isEmpty());
             String refused = log.messages(Level.WARNING, "SSBJCA0015").get(0);
             assertTrue(refused.contains(a.name()) && refused.contains("refused 2 reader(s)")
                     && refused.contains("now has 3 reader(s)") && refused.contains(ShortPool.POOL), refused);
-            Awaitility.await("the readers waiting for a thread said").atMost(Duration.ofSeconds(5))
+            Awaitility.await("the readers waiting for a thread said").atMost(Duration.ofSeconds(30))
                     .until(() -> !log.messages(Level.WARNING, "SSBJCA0014").isEmpty());
             String waiting = log.messages(Level.WARNING, "SSBJCA0014").get(0);
             assertTrue(waiting.contains("2 reader(s) running, 1 waiting for a thread"), waiting);
@@ -70,11 +70,11 @@ class WorkManagerFullTest {
             spec.setMaxReaders("1");
             FakeEndpointFactory factory = h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
-            Awaitility.await("the reader running").atMost(Duration.ofSeconds(5)).until(() -> a.waitingReaders() == 0);
+            Awaitility.await("the reader running").atMost(Duration.ofSeconds(30)).until(() -> a.waitingReaders() == 0);
 
             CompletableFuture<Void> raise = CompletableFuture.runAsync(() -> setMaxReaders(a, 2));
             try {
-                Awaitility.await("the raise waits for room").atMost(Duration.ofSeconds(5))
+                Awaitility.await("the raise waits for room").atMost(Duration.ofSeconds(30))
                         .until(() -> works.blockedSubmitters() == 1);
                 CompletableFuture.runAsync(a::stop).get(5, TimeUnit.SECONDS);
             } finally {
@@ -82,7 +82,7 @@ class WorkManagerFullTest {
             }
             raise.get(5, TimeUnit.SECONDS);
             assertEquals(0, a.readerCount());
-            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(5))
+            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(30))
                     .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
             assertEquals(1, factory.createdEndpoints.get(), "the reader submitted after the stop never ran");
             assertEquals(List.of(), log.messages(Level.WARNING, "SSBJCA0011"), "no reader said not stopped");
@@ -99,7 +99,7 @@ class WorkManagerFullTest {
             spec.setMaxReaders("3");
             h.activate(BrokerMessageListener.class, new ShortPool.Quiet(), true, spec);
             EndpointActivation a = h.ra.activations().get(0);
-            Awaitility.await("two readers queued").atMost(Duration.ofSeconds(5))
+            Awaitility.await("two readers queued").atMost(Duration.ofSeconds(30))
                     .until(() -> works.queuedWorks() == 2);
 
             assertEquals(2, works.rejectQueuedWorks());
@@ -143,7 +143,7 @@ class WorkManagerFullTest {
                     && refused.contains("now has 1 reader(s)"), refused);
             CompletableFuture.runAsync(() -> h.ra.endpointDeactivation(factory, spec)).get(5, TimeUnit.SECONDS);
             other.release.countDown();
-            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(5))
+            Awaitility.await("every work ran and ended").atMost(Duration.ofSeconds(30))
                     .until(() -> works.queuedWorks() == 0 && works.liveThreads() == 0);
             assertEquals(0, factory.createdEndpoints.get(), "the queued reader, stopped before it began, never ran");
         }

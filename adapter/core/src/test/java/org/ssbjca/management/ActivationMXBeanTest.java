@@ -233,7 +233,7 @@ class ActivationMXBeanTest {
             h.send("held 1");
             h.send("held 2");
             Awaitility.await("paused: nothing delivered for 1.5 s")
-                    .during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+                    .during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(30))
                     .until(done::isEmpty);
             assertEquals(2, mx.getQueueDepth());
             assertEquals(0, mx.getDelivered());

@@ -100,7 +100,7 @@ class PriorityRequestsOnEndedConversationsTest {
             send(h, order);
 
             await(() -> !seen.isEmpty() && h.depth(InboundHarness.TARGET_QUEUE) == 0, "the queue drained");
-            Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(5))
+            Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> assertEquals(5,
                             mx.getPriorityRequestsRejected(), "PriorityRequestsRejected"));
             assertEquals(5, mx.getDeadLettered(), "dead-lettered once each");
@@ -139,7 +139,7 @@ class PriorityRequestsOnEndedConversationsTest {
             send(h, order);
 
             await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0, "the queue drained");
-            Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(5))
+            Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> assertEquals(5,
                             mx.getPriorityRequestsRejected(), "PriorityRequestsRejected"));
             assertEquals(5, log.messages(Level.WARNING, "SSBJCA0045").size(), "one warning each");

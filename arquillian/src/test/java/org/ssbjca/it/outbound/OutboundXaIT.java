@@ -28,7 +28,7 @@ import org.ssbjca.it.support.IronJacamar;
 @ExtendWith(ArquillianExtension.class)
 class OutboundXaIT {
 
-    private static final long JMS_WAIT_MILLIS = 10_000;
+    private static final long JMS_WAIT_MILLIS = 30_000;
     private static final long JMS_ABSENT_MILLIS = 2_000;
 
     @Deployment(name = "rar", order = 1, testable = false)

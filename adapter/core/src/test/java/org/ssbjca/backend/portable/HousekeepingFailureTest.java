@@ -38,7 +38,7 @@ class HousekeepingFailureTest {
             long due = System.nanoTime() + Duration.ofMillis(1_100).toNanos();
             h.execute("ALTER TABLE ssb.message ADD CONSTRAINT refused_by_the_test CHECK (message_type_name <> '"
                     + MessageTypes.DIALOG_TIMER + "')");
-            Awaitility.await("the timer due").atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() >= due);
+            Awaitility.await("the timer due").atMost(Duration.ofSeconds(30)).until(() -> System.nanoTime() >= due);
 
             List<BrokerMessage> got = h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE)));
 

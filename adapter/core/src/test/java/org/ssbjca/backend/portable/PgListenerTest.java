@@ -33,14 +33,14 @@ class PgListenerTest {
             Thread listening = new Thread(listener, "listener");
             listening.start();
             try {
-                await("the listener listens").atMost(Duration.ofSeconds(10)).until(() -> {
+                await("the listener listens").atMost(Duration.ofSeconds(30)).until(() -> {
                     notify(other, "before");
                     return signals.generation("before") > 0;
                 });
                 proxy.blackHole();
 
                 await("the listener connects again").atMost(Duration.ofSeconds(20)).until(() -> proxy.accepted() > 1);
-                await("a notification after the black hole is signalled").atMost(Duration.ofSeconds(10))
+                await("a notification after the black hole is signalled").atMost(Duration.ofSeconds(30))
                         .until(() -> {
                             notify(other, "after");
                             return signals.generation("after") > 0;

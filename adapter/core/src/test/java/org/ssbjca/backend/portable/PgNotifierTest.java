@@ -45,7 +45,7 @@ class PgNotifierTest {
             long lastCommit = System.nanoTime();
             List<Long> arrivals = new ArrayList<>();
             PGConnection pg = listening.unwrap(PGConnection.class);
-            await("the announcement of the last commit").atMost(Duration.ofSeconds(10))
+            await("the announcement of the last commit").atMost(Duration.ofSeconds(30))
                     .until(() -> receive(pg, arrivals) && arrivals.get(arrivals.size() - 1) > lastCommit);
             receive(pg, arrivals);
             long rounds = (arrivals.get(arrivals.size() - 1) - start) / PgNotifier.INTERVAL_NANOS + 1;
@@ -193,7 +193,7 @@ class PgNotifierTest {
         try (Connection watching = listening(source); Connection other = autoCommitting(source)) {
             listening.start();
             notifying.start();
-            await("the listener listens").atMost(Duration.ofSeconds(10)).until(() -> {
+            await("the listener listens").atMost(Duration.ofSeconds(30)).until(() -> {
                 notify(other, "probe");
                 return signals.generation("probe") > 0;
             });
@@ -201,7 +201,7 @@ class PgNotifierTest {
             notifier.committed(List.of(QUEUE));
             PGConnection pg = watching.unwrap(PGConnection.class);
             List<PGNotification> seen = new ArrayList<>();
-            await("the own announcement is sent").atMost(Duration.ofSeconds(10)).until(() -> {
+            await("the own announcement is sent").atMost(Duration.ofSeconds(30)).until(() -> {
                 PGNotification[] got = pg.getNotifications(100);
                 if (got != null) {
                     seen.addAll(List.of(got));
@@ -211,7 +211,7 @@ class PgNotifierTest {
             });
             notify(other, QUEUE); // after the own one: the listener receives them in this order
 
-            await("the other session's announcement is signalled").atMost(Duration.ofSeconds(10))
+            await("the other session's announcement is signalled").atMost(Duration.ofSeconds(30))
                     .until(() -> signals.generation(QUEUE) > before);
             assertEquals(before + 1, signals.generation(QUEUE), "only the other session's NOTIFY was signalled");
         } finally {
@@ -274,16 +274,16 @@ class PgNotifierTest {
         }
     }
 
-    /** Waits (at most 10 s) for the queue's next notification. */
+    /** Waits (at most 30 s) for the queue's next notification. */
     private static void nextArrival(PGConnection pg) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             PGNotification[] got = pg.getNotifications(100); // returns as soon as one arrives
             if (got != null && List.of(got).stream().anyMatch(n -> QUEUE.equals(n.getParameter()))) {
                 return;
             }
         }
-        throw new AssertionError("no notification within 10 s");
+        throw new AssertionError("no notification within 30 s");
     }
 
     /** Adds the arrival times of the notifications waiting now; @return whether any arrived so far */

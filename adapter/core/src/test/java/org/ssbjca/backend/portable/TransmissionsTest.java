@@ -345,7 +345,7 @@ class TransmissionsTest {
                 java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
                         handedOver.values().iterator().next());
                 org.awaitility.Awaitility.await("the page's failure logged, to be tried again (SSBJCA0123)")
-                        .atMost(Duration.ofSeconds(10)).until(() -> !logs.messages(Level.FINE, "SSBJCA0123").isEmpty());
+                        .atMost(Duration.ofSeconds(30)).until(() -> !logs.messages(Level.FINE, "SSBJCA0123").isEmpty());
                 locker.rollback();
                 move.get(30, java.util.concurrent.TimeUnit.SECONDS);
 
@@ -387,7 +387,7 @@ class TransmissionsTest {
                 st.execute("SELECT queue_name FROM ssb.service_queue WHERE queue_name = '" + QUEUE + "' FOR UPDATE");
                 node.transmissions().moveIfDue(c, QUEUE);
                 assertEquals(1, moves.size(), "the backlog handed to a background move, which waits for its turn");
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
                         .until(() -> threads.get(0).getState() == Thread.State.TIMED_WAITING);
 
                 node.close();
@@ -510,10 +510,10 @@ class TransmissionsTest {
                 node.transmissions().moveIfDue(c, QUEUE);
                 java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
                         handedOver.values().iterator().next());
-                org.awaitility.Awaitility.await("the move reached the third page").atMost(Duration.ofSeconds(10))
+                org.awaitility.Awaitility.await("the move reached the third page").atMost(Duration.ofSeconds(30))
                         .until(() -> h.depth(QUEUE) == 2L * Transmissions.PAGE);
                 org.awaitility.Awaitility.await("the endpoint held a second").during(Duration.ofSeconds(1))
-                        .atMost(Duration.ofSeconds(5))
+                        .atMost(Duration.ofSeconds(30))
                         .until(() -> transmissions(h) == BACKLOG - 2L * Transmissions.PAGE);
                 locker.rollback();
                 move.get(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -549,9 +549,9 @@ class TransmissionsTest {
                 node.transmissions().moveIfDue(c, QUEUE);
                 java.util.concurrent.CompletableFuture<Void> move = java.util.concurrent.CompletableFuture.runAsync(
                         handedOver.values().iterator().next());
-                org.awaitility.Awaitility.await("the move waits in the third page").atMost(Duration.ofSeconds(10))
+                org.awaitility.Awaitility.await("the move waits in the third page").atMost(Duration.ofSeconds(30))
                         .until(() -> h.depth(QUEUE) == 2L * Transmissions.PAGE);
-                org.awaitility.Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                org.awaitility.Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(30))
                         .until(() -> transmissions(h) == BACKLOG - 2L * Transmissions.PAGE);
 
                 node.transmissions().close(100);
