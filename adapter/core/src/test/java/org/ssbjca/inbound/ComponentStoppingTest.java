@@ -1,11 +1,10 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
@@ -19,10 +18,6 @@ import org.ssbjca.fakes.FakeEndpointFactory;
  * undeploys under load, with 12 failed deliveries counted and nothing queued, prepared or dead-lettered.
  */
 class ComponentStoppingTest {
-
-    private static org.awaitility.core.ConditionFactory await(String what) {
-        return Awaitility.await(what).atMost(Duration.ofSeconds(30));
-    }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})

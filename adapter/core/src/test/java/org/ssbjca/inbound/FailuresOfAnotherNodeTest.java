@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ssbjca.inbound.InboundFeaturesTest.bytes;
 import static org.ssbjca.inbound.InboundFeaturesTest.deadLetters;
@@ -42,7 +43,7 @@ class FailuresOfAnotherNodeTest {
             EndpointActivation a = h.ra.activations().get(0);
             // this node's reader sorts a batch: the queue has no failed delivery recorded, and it fails none
             h.send("first");
-            await("the first delivery committed", () -> a.metrics().committed() == 1);
+            await("the first delivery committed").until(() -> a.metrics().committed() == 1);
 
             // the other node failed the message maxDeliveryAttempts times: its counts are committed before its last
             // rollback puts the message back where a reader can take it (here, in the transaction that sends it)
@@ -58,14 +59,13 @@ class FailuresOfAnotherNodeTest {
                 return c;
             });
 
-            await("the message dead-lettered or delivered",
-                    () -> !deadLetters(h).isEmpty() || seen.contains("failed on the other node"));
+            await("the message dead-lettered or delivered").until(() -> !deadLetters(h).isEmpty() || seen.contains("failed on the other node"));
             assertEquals(List.of("first"), seen, "the bean never sees a message failed maxDeliveryAttempts times");
             DeadLetter d = deadLetters(h).get(0);
             assertEquals("failed on the other node", d.message().bodyAsText());
             assertEquals(MAX_DELIVERY_ATTEMPTS, d.attempts());
             assertEquals("failed on the other node, attempt 3", d.lastError());
-            await("the dead letter counted", () -> a.metrics().deadLettered() == 1);
+            await("the dead letter counted").until(() -> a.metrics().deadLettered() == 1);
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
         }
     }
@@ -124,7 +124,4 @@ class FailuresOfAnotherNodeTest {
         }
     }
 
-    private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
-        Awaitility.await(what).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(condition);
-    }
 }

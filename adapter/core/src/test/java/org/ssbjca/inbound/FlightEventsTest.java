@@ -1,9 +1,9 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -43,9 +43,9 @@ class FlightEventsTest {
             spec.setMaxReaders("1");
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) delivered::add, true, spec);
             QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
-            await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            await().until(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
             h.send("one");
-            await(() -> delivered.size() == 1);
+            await().until(() -> delivered.size() == 1);
             recording.stop();
             events = FlightRecordings.events(recording);
         }
@@ -100,7 +100,7 @@ class FlightEventsTest {
             h.send("fast");
             h.send("slow");
             h.send("fast");
-            await(() -> delivered.size() == 3);
+            await().until(() -> delivered.size() == 3);
             recording.stop();
             events = FlightRecordings.events(recording);
         }
@@ -135,12 +135,12 @@ class FlightEventsTest {
                 }
             }, true, spec);
             QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
-            await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            await().until(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
             recording.start();
             h.send("twice");
-            await(() -> calls.get() == 2 && h.ra.activations().get(0).metrics().committed() == 1);
+            await().until(() -> calls.get() == 2 && h.ra.activations().get(0).metrics().committed() == 1);
             // the reader's next look, after the delivery, finds nothing
-            await(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
+            await().until(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == 1);
             recording.stop();
             events = FlightRecordings.events(recording);
         }
@@ -165,7 +165,7 @@ class FlightEventsTest {
             recording.start();
             h.activate(org.ssbjca.api.ConversationGroupListener.class,
                     (org.ssbjca.api.ConversationGroupListener) calls::add, true, spec);
-            await(() -> !calls.isEmpty());
+            await().until(() -> !calls.isEmpty());
             recording.stop();
             events = FlightRecordings.events(recording);
         }

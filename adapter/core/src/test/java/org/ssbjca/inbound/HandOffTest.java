@@ -1,8 +1,8 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -32,7 +32,7 @@ class HandOffTest {
                     delivered.incrementAndGet(), true, spec);
             QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
             String queue = InboundHarness.TARGET_QUEUE;
-            await(() -> signals.waiters(queue, true) == 4);
+            await().until(() -> signals.waiters(queue, true) == 4);
             long before = signals.generation(queue);
             // one message at a time on a conversation of its own, each delivered and every reader waiting again
             // before the next is sent
@@ -44,7 +44,7 @@ class HandOffTest {
                     return null;
                 });
                 int sent = i;
-                await(() -> delivered.get() == sent && signals.waiters(queue, true) == 4);
+                await().until(() -> delivered.get() == sent && signals.waiters(queue, true) == 4);
             }
             long signalled = signals.generation(queue) - before;
             assertEquals(MESSAGES, delivered.get());

@@ -1,9 +1,9 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -55,14 +55,14 @@ class InboundFeaturesTest {
                 h.send("ok " + i);
             }
 
-            await(() -> done.size() == 20 && deadLetters(h).size() == 1);
+            await().until(() -> done.size() == 20 && deadLetters(h).size() == 1);
             // the WARN names the conversation as its sender knows it (its id), not only this side's handle
             List<String> warned = log.messages(Level.WARNING, "SSBJCA0042");
             assertEquals(1, warned.size(), warned.toString());
             assertTrue(warned.get(0).contains("conversation " + poison.conversationId()), warned.get(0));
             // the bean saw the 20th message before its delivery committed and was counted
             EndpointActivation counted = h.ra.activations().get(0);
-            await(() -> counted.metrics().delivered() == 20 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> counted.metrics().delivered() == 20 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             assertEquals(3, poisonAttempts.get(), "three failed deliveries, then no more");
             DeadLetter d = deadLetters(h).get(0);
             assertEquals("poison", d.message().bodyAsText());
@@ -70,7 +70,7 @@ class InboundFeaturesTest {
             assertTrue(d.lastError().contains("cannot process poison"), d.lastError());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
             EndpointActivation a = h.ra.activations().get(0);
-            await(() -> a.metrics().delivered() == 20 && a.metrics().deadLettered() == 1);
+            await().until(() -> a.metrics().delivered() == 20 && a.metrics().deadLettered() == 1);
             assertEquals(3, a.metrics().rolledBack());
             assertEquals(20, a.metrics().delivered());
             assertEquals(0, f.pairingErrors.get());
@@ -94,11 +94,11 @@ class InboundFeaturesTest {
             }, true, spec);
 
             h.send("poison");
-            await(() -> deadLetters(h).size() == 1);
+            await().until(() -> deadLetters(h).size() == 1);
 
             assertEquals("poison", deadLetters(h).get(0).message().bodyAsText());
             List<BrokerMessage> back = new CopyOnWriteArrayList<>();
-            await(() -> back.addAll(h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.INITIATOR_QUEUE)
+            await().until(() -> back.addAll(h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.INITIATOR_QUEUE)
                     .top(10)))) && !back.isEmpty());
             assertEquals(1, back.size(), back.toString());
             BrokerMessage error = back.get(0);
@@ -130,7 +130,7 @@ class InboundFeaturesTest {
                 s.endConversation(c.handle(), 42, "the initiator gave up");
                 return c;
             });
-            await(() -> got.size() == 2);
+            await().until(() -> got.size() == 2);
 
             assertEquals("the request", got.get(0).bodyAsText());
             BrokerMessage error = got.get(1);
@@ -138,7 +138,7 @@ class InboundFeaturesTest {
             assertEquals(42, error.errorCode());
             assertEquals("the initiator gave up", error.errorDescription());
             EndpointActivation a = h.ra.activations().get(0);
-            await(() -> a.metrics().delivered() == 2);
+            await().until(() -> a.metrics().delivered() == 2);
             assertEquals(0, a.metrics().errorsReceived(), "counted only when the adapter handles it (END)");
         }
     }
@@ -168,7 +168,7 @@ class InboundFeaturesTest {
 
             h.send("rollback-only on retry");
 
-            await(() -> deadLetters(h).size() == 1);
+            await().until(() -> deadLetters(h).size() == 1);
             long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertEquals(2, calls.get(), "thrown, then rollback-only: two failed deliveries, then dead-lettered");
             assertEquals(2, deadLetters(h).get(0).attempts());
@@ -196,7 +196,7 @@ class InboundFeaturesTest {
             spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             h.send("second chance");
-            await(() -> deadLetters(h).size() == 1);
+            await().until(() -> deadLetters(h).size() == 1);
 
             EndpointActivation a = h.ra.activations().get(0);
             assertTrue(a.redeliver(deadLetters(h).get(0).id()).get(20, TimeUnit.SECONDS));
@@ -221,13 +221,13 @@ class InboundFeaturesTest {
             spec.setMaxDeliveryAttempts("2");
             h.activate(BrokerMessageListener.class, bean, false, spec);
             h.send("second chance");
-            await(() -> deadLetters(h).size() == 1);
+            await().until(() -> deadLetters(h).size() == 1);
             long id = deadLetters(h).get(0).id();
             EndpointActivation a = h.ra.activations().get(0);
 
             assertFalse(a.redeliver(id).get(20, TimeUnit.SECONDS), "the bean failed again");
             h.send("later");
-            await(() -> done.contains("later"));
+            await().until(() -> done.contains("later"));
             assertEquals(1, deadLetters(h).size(), "the failed redelivery left the letter where it was");
 
             failing.set(false);
@@ -245,14 +245,14 @@ class InboundFeaturesTest {
                     h.spec());
             EndpointActivation a = h.ra.activations().get(0);
             a.pause();
-            await(() -> a.parkedReaders() == a.readerCount());
+            await().until(() -> a.parkedReaders() == a.readerCount());
             h.send("wait for it");
             Awaitility.await("paused: nothing delivered for a second").during(Duration.ofSeconds(1))
                     .atMost(Duration.ofSeconds(30)).until(done::isEmpty);
             assertEquals(1, h.depth(InboundHarness.TARGET_QUEUE));
 
             a.resume();
-            await(() -> done.size() == 1);
+            await().until(() -> done.size() == 1);
         }
     }
 
@@ -264,16 +264,16 @@ class InboundFeaturesTest {
             for (int i = 0; i < 4; i++) {
                 h.send("slow " + i);
             }
-            await(() -> bean.concurrent.get() == 1);
+            await().until(() -> bean.concurrent.get() == 1);
             Awaitility.await("one reader: one delivery at a time").during(Duration.ofMillis(300))
                     .atMost(Duration.ofSeconds(30)).until(() -> bean.peak.get() == 1);
 
             EndpointActivation a = h.ra.activations().get(0);
             a.setMaxReaders(4);
-            await(() -> bean.concurrent.get() == 4);
+            await().until(() -> bean.concurrent.get() == 4);
             assertEquals(4, a.readerCount());
             bean.release();
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             a.setMaxReaders(2);
             assertEquals(2, a.readerCount());
         }
@@ -318,9 +318,9 @@ class InboundFeaturesTest {
             }
             allSent.countDown();
 
-            await(() -> order.size() == 30);
+            await().until(() -> order.size() == 30);
             // the bean saw the last message before its delivery committed
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             List<Integer> expected = new ArrayList<>(List.of(0, 20, 10));
             for (int i = 1; i < 30; i++) {
                 if (i % 10 != 0) {
@@ -354,7 +354,7 @@ class InboundFeaturesTest {
                 return c;
             });
 
-            await(() -> got.size() == 2);
+            await().until(() -> got.size() == 2);
             assertEquals(List.of(InboundHarness.SET_PRIORITY + " <priority>9</priority>",
                     InboundHarness.REQUEST + " after it"), got);
             assertEquals(0, h.ra.activations().get(0).metrics().priorityRequestsRejected());
@@ -384,7 +384,7 @@ class InboundFeaturesTest {
 
             h.send("a", "b", "c");
 
-            await(() -> done.size() == 3);
+            await().until(() -> done.size() == 3);
             assertEquals(3, peak.get(), "the three messages of one conversation ran at the same time");
         }
     }

@@ -1,8 +1,8 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ssbjca.inbound.InboundFeaturesTest.bytes;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,7 @@ class PrioritiesWithSeveralReadersTest {
             for (int i = 0; i < READERS; i++) {
                 send(h, "busy" + i, null);
             }
-            await(() -> bean.started.size() == READERS);
+            await().until(() -> bean.started.size() == READERS);
 
             // while every reader is busy: plain groups and prioritised ones, interleaved
             for (String body : List.of("p1", "h10", "p2", "h60", "h20", "p3", "h50", "h30", "p4", "h40")) {
@@ -47,7 +47,7 @@ class PrioritiesWithSeveralReadersTest {
             bean.gate.release(READERS);
 
             // the four freed readers each take a group, and the bean holds them: the four best groups
-            await(() -> bean.started.size() == 2 * READERS);
+            await().until(() -> bean.started.size() == 2 * READERS);
             List<String> order = new ArrayList<>(bean.started);
             Set<String> firstWave = new TreeSet<>(order.subList(READERS, 2 * READERS));
             assertEquals(new TreeSet<>(List.of("h60", "h50", "h40", "h30")), firstWave,
@@ -56,11 +56,11 @@ class PrioritiesWithSeveralReadersTest {
             for (String next : List.of("h20", "h10", "p1", "p2", "p3", "p4")) {
                 int before = bean.started.size();
                 bean.gate.release(1);
-                await(() -> bean.started.size() == before + 1);
+                await().until(() -> bean.started.size() == before + 1);
                 assertEquals(next, bean.started.get(before), "started: " + bean.started);
             }
             bean.gate.release(100);
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.ssbjca.inbound.InboundFeaturesTest.bytes;
 
@@ -13,7 +14,6 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessage;
@@ -40,8 +40,8 @@ class PriorityDroppedWhenDrainedTest {
             EndpointActivation a = h.ra.activations().get(0);
             // a group served before the urgent one: in turn order, its next message goes before the urgent group's
             Conversation earlier = h.send("first");
-            await("the first delivery committed", () -> a.metrics().committed() == 1);
-            await("the reader waits in its RECEIVE", () -> a.priorities().scans() >= 1
+            await("the first delivery committed").until(() -> a.metrics().committed() == 1);
+            await("the reader waits in its RECEIVE").until(() -> a.priorities().scans() >= 1
                     && h.db.broker().signals().waiters(InboundHarness.TARGET_QUEUE, true) == 1);
 
             // the application sends a request and sets its group's priority in one transaction
@@ -55,16 +55,16 @@ class PriorityDroppedWhenDrainedTest {
                 s.setPriority(group[0], 200);
                 return c;
             });
-            await("the urgent request's delivery committed", () -> a.metrics().committed() == 2);
-            await("the drained group's priority is dropped", () -> priorities(h).isEmpty());
+            await("the urgent request's delivery committed").until(() -> a.metrics().committed() == 2);
+            await("the drained group's priority is dropped").until(() -> priorities(h).isEmpty());
 
             // the group's next message waits its turn behind an older one of a group served before it
             h.send("hold");
-            await("the reader holds the next delivery", () -> bean.seen.size() == 3);
+            await("the reader holds the next delivery").until(() -> bean.seen.size() == 3);
             send(h, earlier, "older");
             send(h, urgent, "later");
             bean.release.countDown();
-            await("every message delivered", () -> bean.seen.size() == 5);
+            await("every message delivered").until(() -> bean.seen.size() == 5);
             assertEquals(List.of("first", "urgent", "hold", "older", "later"), bean.seen);
         }
     }
@@ -85,7 +85,7 @@ class PriorityDroppedWhenDrainedTest {
             spec.setPriorityMessageType(InboundHarness.SET_PRIORITY);
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
-            await("the first scan ran and the reader waits in its RECEIVE", () -> a.priorities().scans() >= 1
+            await("the first scan ran and the reader waits in its RECEIVE").until(() -> a.priorities().scans() >= 1
                     && h.db.broker().signals().waiters(InboundHarness.TARGET_QUEUE, true) == 1);
             // a RECEIVE of this server finds the queue without prioritised groups, and believes it for 500 ms
             h.tx(s -> s.receive(ReceiveRequest.from(InboundHarness.TARGET_QUEUE).timeout(Duration.ZERO)));
@@ -108,8 +108,8 @@ class PriorityDroppedWhenDrainedTest {
                 }
                 return c;
             });
-            await("the urgent request's delivery committed", () -> a.metrics().committed() == 1);
-            await("the drained group's priority is dropped", () -> priorities(h).isEmpty());
+            await("the urgent request's delivery committed").until(() -> a.metrics().committed() == 1);
+            await("the drained group's priority is dropped").until(() -> priorities(h).isEmpty());
             assertEquals(List.of("urgent"), bean.seen);
         }
     }
@@ -136,9 +136,8 @@ class PriorityDroppedWhenDrainedTest {
                 s.send(c.handle(), InboundHarness.SET_PRIORITY, bytes("<priority>200</priority>"));
                 return c;
             });
-            await("the request delivered and the priority request consumed",
-                    () -> bean.seen.size() == 1 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
-            await("the drained group's priority is dropped", () -> priorities(h).isEmpty());
+            await("the request delivered and the priority request consumed").until(() -> bean.seen.size() == 1 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await("the drained group's priority is dropped").until(() -> priorities(h).isEmpty());
             assertEquals(List.of("urgent"), bean.seen);
             assertEquals(true, a.priorities().scans() >= 1, "a scan ran");
         }
@@ -149,10 +148,6 @@ class PriorityDroppedWhenDrainedTest {
             s.send(c.handle(), InboundHarness.REQUEST, bytes(body));
             return null;
         });
-    }
-
-    private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
-        Awaitility.await(what).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(condition);
     }
 
     private static Map<UUID, Integer> priorities(InboundHarness h) throws Exception {

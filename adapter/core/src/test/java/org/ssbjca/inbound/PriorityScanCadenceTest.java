@@ -1,8 +1,8 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,14 +40,14 @@ class PriorityScanCadenceTest {
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) (BrokerMessage m) ->
                     delivered.incrementAndGet(), true, spec);
             PriorityScanner scanner = h.ra.activations().get(0).priorities();
-            await(() -> scanner.scans() >= 1);
+            await().until(() -> scanner.scans() >= 1);
             long start = System.nanoTime();
             long before = scanner.scans();
             // one message at a time, each delivered before the next is sent: the messages of a steady, light load
             for (int i = 1; i <= SINGLE_MESSAGES; i++) {
                 h.send("m" + i);
                 int sent = i;
-                await(() -> delivered.get() == sent);
+                await().until(() -> delivered.get() == sent);
             }
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             long scans = scanner.scans() - before;
@@ -80,7 +80,7 @@ class PriorityScanCadenceTest {
             long start = System.nanoTime();
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) (BrokerMessage m) ->
                     delivered.incrementAndGet(), true, spec);
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             PriorityScanner scanner = h.ra.activations().get(0).priorities();
             long scans = scanner.scans();

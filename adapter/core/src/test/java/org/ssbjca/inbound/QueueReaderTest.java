@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
@@ -29,9 +29,9 @@ class QueueReaderTest {
 
             h.send("a", "b", "c");
 
-            await(() -> got.size() == 3);
+            await().until(() -> got.size() == 3);
             assertEquals(List.of("a", "b", "c"), got);
-            await(() -> f.commits.get() >= 3);
+            await().until(() -> f.commits.get() >= 3);
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
             assertEquals(0, f.pairingErrors.get());
         }
@@ -57,7 +57,7 @@ class QueueReaderTest {
 
             h.send("retry me");
 
-            await(() -> done.size() == 1);
+            await().until(() -> done.size() == 1);
             assertEquals(3, attempts.get(), "thrown, then setRollbackOnly, then delivered");
             assertEquals(List.of("retry me"), done);
             assertEquals(2, f.rollbacks.get());
@@ -80,7 +80,7 @@ class QueueReaderTest {
                 return c;
             });
 
-            await(() -> h.query(a -> a.endpointCount()) == before);
+            await().until(() -> h.query(a -> a.endpointCount()) == before);
             assertEquals(1, got.size(), "only the application message reaches the bean");
             assertEquals("last words", got.get(0).bodyAsText());
         }
@@ -96,7 +96,7 @@ class QueueReaderTest {
             h.send("1", "2", "3", "4");
             h.activate(ConversationGroupListener.class, bean, true, spec);
 
-            await(() -> !calls.isEmpty());
+            await().until(() -> !calls.isEmpty());
             assertEquals(List.of(List.of("1", "2", "3", "4")), calls);
         }
     }
@@ -114,9 +114,9 @@ class QueueReaderTest {
             };
             h.activate(BrokerMessageListener.class, bean, false, h.spec());
             h.send("local");
-            await(() -> done.size() == 1);
+            await().until(() -> done.size() == 1);
             assertEquals(2, attempts.get());
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
         }
     }
 
@@ -153,12 +153,8 @@ class QueueReaderTest {
             assertEquals(0, f.rollbacks.get());
             assertEquals(0, f.pairingErrors.get());
             assertEquals(0, f.liveEndpoints.get(), "every endpoint released");
-            await(() -> h.context.fakeWorkManager().liveThreads() <= 1);
+            await().until(() -> h.context.fakeWorkManager().liveThreads() <= 1);
         }
     }
 
-    static void await(BooleanSupplier condition) throws InterruptedException {
-        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
-                .until(condition::getAsBoolean);
-    }
 }

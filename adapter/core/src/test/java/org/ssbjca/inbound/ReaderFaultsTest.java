@@ -1,5 +1,6 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import org.awaitility.Awaitility;
 import java.time.Duration;
 import org.ssbjca.brokers.DeliveryContext;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -86,7 +86,7 @@ class ReaderFaultsTest {
                 }
                 h.send(bodies);
             }
-            await(() -> recorded(h) >= total / 4);
+            await().until(() -> recorded(h) >= total / 4);
             assertNull(a.metrics().failingSince(), "the readers read");
 
             server.stop();
@@ -108,7 +108,7 @@ class ReaderFaultsTest {
             server = startH2(port);
             long restartedAt = System.nanoTime();
 
-            await(() -> recorded(h) == total);
+            await().until(() -> recorded(h) == total);
             long firstAfterRestart = h.tx(s -> scalar(s, "SELECT MIN(at_nanos) FROM it_record WHERE at_nanos > "
                     + restartedAt));
             long resumedMillis = TimeUnit.NANOSECONDS.toMillis(firstAfterRestart - restartedAt);
@@ -156,17 +156,17 @@ class ReaderFaultsTest {
             EndpointActivation a = h.ra.activations().get(0);
             Events events = new Events();
             a.setEvents(events);
-            await(() -> events.count() >= 4);
+            await().until(() -> events.count() >= 4);
             assertEquals(2, a.readerCount(), "the readers retry while the database is down");
             assertTrue(a.metrics().lastError() != null, "the failure is reported");
 
             server = startH2(port);
             long upAt = System.nanoTime();
-            await(() -> schemaInstalled(h));
+            await().until(() -> schemaInstalled(h));
             long schemaMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt);
             h.declare();
             h.send("after the outage");
-            await(() -> got.size() == 1);
+            await().until(() -> got.size() == 1);
             FIGURES.info(String.format("database down at activation: %d reconnect delays reported while down; the readers "
                     + "prepared the schema %d ms after it came up; delivered %d ms after it came up",
                     events.count(), schemaMillis, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - upAt)));
@@ -199,13 +199,13 @@ class ReaderFaultsTest {
             for (int i = 0; i < 20; i++) {
                 h.send("before-" + i);
             }
-            await(() -> recorded(h) == 20);
+            await().until(() -> recorded(h) == 20);
             Awaitility.await("the readers wait in their RECEIVE").atMost(Duration.ofSeconds(30))
                     .until(() -> waiting(h) == 4);
 
             proxy.resetCounts();
             proxy.cut();
-            await(() -> events.readers().size() == 4 && proxy.accepted() >= 4);
+            await().until(() -> events.readers().size() == 4 && proxy.accepted() >= 4);
             Awaitility.await("every reader reconnected and waits again").atMost(Duration.ofSeconds(30))
                     .until(() -> a.metrics().reconnectingReaders() == 0 && waiting(h) == 4);
             int maxConcurrentOpens = proxy.maxConcurrentOpens();
@@ -214,7 +214,7 @@ class ReaderFaultsTest {
             for (int i = 0; i < 20; i++) {
                 h.send("after-" + i);
             }
-            await(() -> recorded(h) == 40);
+            await().until(() -> recorded(h) == 40);
             FIGURES.info(String.format("connections cut: %d readers lost theirs, %d connections reopened, at most %d "
                     + "opening at once", events.readers().size(), reopened, maxConcurrentOpens));
 
@@ -258,12 +258,12 @@ class ReaderFaultsTest {
             Events events = new Events();
             a.setEvents(events);
             h.send("before");
-            await(() -> got.size() == 1);
+            await().until(() -> got.size() == 1);
 
             proxy.cut();
-            await(() -> events.readers().size() == 2);
+            await().until(() -> events.readers().size() == 2);
             h.send("after");
-            await(() -> got.size() == 2);
+            await().until(() -> got.size() == 2);
 
             assertEquals(List.of("before", "after"), got);
             assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0025"), "no queue reported failing");
@@ -289,7 +289,7 @@ class ReaderFaultsTest {
                 }
             });
             h.send("1", "2", "3");
-            await(() -> got.size() == 3);
+            await().until(() -> got.size() == 3);
 
             h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, false));
             h.send("4", "5", "6");
@@ -307,7 +307,7 @@ class ReaderFaultsTest {
 
             long enabledAt = System.nanoTime();
             h.admin(admin -> admin.setQueueEnabled(InboundHarness.TARGET_QUEUE, true));
-            await(() -> got.size() == 6);
+            await().until(() -> got.size() == 6);
             FIGURES.info(String.format("disabled queue: %d reports in 2 s from 2 readers; delivery resumed %d ms after it "
                     + "was enabled", reports, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - enabledAt)));
             assertEquals(List.of("1", "2", "3", "4", "5", "6"), got.stream().sorted().toList());
@@ -340,10 +340,10 @@ class ReaderFaultsTest {
                 h.send("ok-" + cycle);
                 h.send("fail-once-" + cycle);
                 int expected = 2 * (cycle + 1);
-                await(() -> done.size() == expected);
+                await().until(() -> done.size() == expected);
                 h.ra.endpointDeactivation(f, spec);
-                await(() -> h.context.fakeWorkManager().liveThreads() == 0);
-                await(() -> sessions(h) == sessionsBefore);
+                await().until(() -> h.context.fakeWorkManager().liveThreads() == 0);
+                await().until(() -> sessions(h) == sessionsBefore);
             }
             FIGURES.info(String.format("20 activate/deactivate cycles of 4 readers: %d reader threads alive, %d database "
                     + "sessions (as before: %d)", h.context.fakeWorkManager().liveThreads(), sessions(h),

@@ -1,9 +1,9 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -37,7 +37,7 @@ class ReceiveCommitsFirstTest {
                 return null;
             });
 
-            await(() -> h.query(a -> a.endpointCount()) == 0);
+            await().until(() -> h.query(a -> a.endpointCount()) == 0);
             assertEquals(List.of(InboundHarness.REQUEST + ":a"), seen, "the EndDialog never reached the bean");
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
         }
@@ -62,7 +62,7 @@ class ReceiveCommitsFirstTest {
                 return c;
             });
 
-            await(() -> seen.size() == 2 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> seen.size() == 2 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             assertEquals(List.of(InboundHarness.REQUEST + ":a", InboundHarness.REQUEST + ":b"), seen);
         }
     }

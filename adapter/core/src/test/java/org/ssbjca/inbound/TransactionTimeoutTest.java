@@ -1,8 +1,8 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.sql.Connection;
 import java.sql.Statement;
@@ -37,7 +37,7 @@ class TransactionTimeoutTest {
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()), true,
                     spec);
             h.send("delivered all the same");
-            await(() -> got.size() == 1);
+            await().until(() -> got.size() == 1);
 
             List<String> warnings = logs.messages(Level.WARNING, "SSBJCA0013");
             assertEquals(1, warnings.size(), "once for the activation's 3 readers: " + warnings);
@@ -67,7 +67,7 @@ class TransactionTimeoutTest {
                 }
             }, true, spec);
             h.send("slow the first time");
-            await(() -> attempts.size() == 2 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await().until(() -> attempts.size() == 2 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
 
             assertEquals(2, attempts.size(), "delivered again after its session was ended: " + attempts);
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
@@ -93,7 +93,7 @@ class TransactionTimeoutTest {
             h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> got.add(m.bodyAsText()), true,
                     spec);
             h.send("one");
-            await(() -> got.size() == 1);
+            await().until(() -> got.size() == 1);
 
             assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0013"));
         }
@@ -122,7 +122,7 @@ class TransactionTimeoutTest {
                     (TableRowListener) row -> got.add(row.payloadText()), true, h.context.transactions());
             h.ra.endpointActivation(factory, spec);
             try {
-                await(() -> got.size() == 1);
+                await().until(() -> got.size() == 1);
             } finally {
                 h.ra.endpointDeactivation(factory, spec);
             }

@@ -1,8 +1,8 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.QueueReaderTest.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -40,9 +40,9 @@ class WaitOverTransactionTimeoutTest {
             FakeEndpointFactory factory = activate(h, spec, got, 3);
 
             // empty turns: each commits within the transaction's 3 s only if its wait was cut to 1.5 s
-            await(() -> factory.commits.get() >= 4);
+            await().until(() -> factory.commits.get() >= 4);
             h.send("after idle turns");
-            await(() -> got.size() == 1);
+            await().until(() -> got.size() == 1);
 
             assertEquals(0, factory.rollbacks.get(), "no turn outlived its transaction");
             List<String> warnings = logs.messages(Level.WARNING, "SSBJCA0017");
@@ -67,9 +67,9 @@ class WaitOverTransactionTimeoutTest {
             spec.setWaitTimeout("1500");
             FakeEndpointFactory factory = activate(h, spec, got, 3);
 
-            await(() -> factory.commits.get() >= 4);
+            await().until(() -> factory.commits.get() >= 4);
             h.send("one");
-            await(() -> got.size() == 1);
+            await().until(() -> got.size() == 1);
 
             assertEquals(0, factory.rollbacks.get());
             assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0017"));
@@ -91,14 +91,14 @@ class WaitOverTransactionTimeoutTest {
             spec.setWaitTimeout("4500");
             FakeEndpointFactory factory = activate(h, spec, got, 3);
             EndpointActivation activation = h.ra.activations().get(0);
-            await(() -> logs.messages(Level.WARNING, "SSBJCA0017").size() == 1);
+            await().until(() -> logs.messages(Level.WARNING, "SSBJCA0017").size() == 1);
 
             activation.setWaitTimeout(1000L); // in range
             int inRange = factory.commits.get();
-            await(() -> factory.commits.get() >= inRange + 2); // a whole turn waited 1000 ms
+            await().until(() -> factory.commits.get() >= inRange + 2); // a whole turn waited 1000 ms
             activation.setWaitTimeout(4500L); // the first warning's figures again
             int back = factory.commits.get();
-            await(() -> factory.commits.get() >= back + 2); // a whole turn began with them
+            await().until(() -> factory.commits.get() >= back + 2); // a whole turn began with them
 
             List<String> warnings = logs.messages(Level.WARNING, "SSBJCA0017");
             assertEquals(2, warnings.size(), "at the start, and when set back over the limit: " + warnings);
@@ -133,12 +133,12 @@ class WaitOverTransactionTimeoutTest {
             FakeEndpointFactory factory = activate(h, spec, got, 2);
 
             h.send("first");
-            await(() -> got.size() == 1); // its delivery's transaction gave the reader's resource the timeout
+            await().until(() -> got.size() == 1); // its delivery's transaction gave the reader's resource the timeout
             idleFrom = Instant.now();
             Thread.sleep(3_000); // the idle time under test: not a wait for a condition
             idleTo = Instant.now();
             h.send("second"); // taken by the RECEIVE that began after the first delivery, still waiting
-            await(() -> got.size() == 2);
+            await().until(() -> got.size() == 2);
             recording.stop();
             events = FlightRecordings.events(recording);
 

@@ -1,9 +1,9 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -53,8 +53,7 @@ class ActivationCountersTest {
             h.send("ok");
             h.send("flaky");
             h.send("poison");
-            await(() -> mx.getDeadLettered() == 1 && mx.getCommitted() == 3 && mx.getQueueDepth() == 0,
-                    "poison dead-lettered, the rest delivered");
+            await("poison dead-lettered, the rest delivered").until(() -> mx.getDeadLettered() == 1 && mx.getCommitted() == 3 && mx.getQueueDepth() == 0);
             refusingPoison.set(false);
             assertTrue(mx.redeliverDeadLetter(mx.listDeadLetters(1).get(0).getId()));
 
@@ -87,7 +86,7 @@ class ActivationCountersTest {
             h.send("1", "2", "3", "4", "5");
             mx.resume();
 
-            await(() -> mx.getCommitted() == 1 && mx.getQueueDepth() == 0, "one commit");
+            await("one commit").until(() -> mx.getCommitted() == 1 && mx.getQueueDepth() == 0);
             assertEquals(List.of(5), batches);
             assertEquals(5, mx.getReceived());
             assertEquals(5, mx.getDelivered());
@@ -126,7 +125,7 @@ class ActivationCountersTest {
             });
             mx.resume();
 
-            await(() -> mx.getCommitted() == 3 && mx.getQueueDepth() == 0, "three commits");
+            await("three commits").until(() -> mx.getCommitted() == 3 && mx.getQueueDepth() == 0);
             assertEquals(List.of("work"), done);
             assertEquals(3, mx.getReceived(), "the request, the priority request and the EndDialog");
             assertEquals(1, mx.getDelivered());
@@ -159,7 +158,7 @@ class ActivationCountersTest {
             h.send("a", "fails", "c");
             mx.resume();
 
-            await(() -> mx.getCommitted() + mx.getRolledBack() == 3, "three bean calls");
+            await("three bean calls").until(() -> mx.getCommitted() + mx.getRolledBack() == 3);
             assertEquals(List.of("a", "c"), done);
             assertEquals(3, mx.getReceived(), "one RECEIVE of three");
             assertEquals(2, mx.getDelivered());
@@ -184,7 +183,7 @@ class ActivationCountersTest {
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
 
             h.send("x");
-            await(() -> mx.getDeadLettered() == 1, "dead-lettered");
+            await("dead-lettered").until(() -> mx.getDeadLettered() == 1);
 
             assertFalse(mx.redeliverDeadLetter(mx.listDeadLetters(1).get(0).getId()), "the bean failed again");
 

@@ -1,5 +1,6 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.SERVER;
-import static org.ssbjca.management.Jmx.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +56,7 @@ class ActivationMXBeanTest {
 
             h.send("a", "flaky", "b");
 
-            await(() -> mx.getCommitted() == 3 && mx.getRolledBack() == 1, "three commits and one rollback");
+            await("three commits and one rollback").until(() -> mx.getCommitted() == 3 && mx.getRolledBack() == 1);
             assertEquals(List.of("a", "flaky", "b"), done);
             assertEquals(a.name(), mx.getName());
             assertEquals(InboundHarness.TARGET_QUEUE, mx.getQueue());
@@ -119,7 +119,7 @@ class ActivationMXBeanTest {
             assertEquals(List.of(1L, 1L, 2L), sizes);
 
             mx.resume();
-            await(() -> order.size() == 4, "all delivered");
+            await("all delivered").until(() -> order.size() == 4);
             assertEquals(List.of("g3", "g2", "g1-a", "g1-b"), order, "highest priority first, then queue order");
             assertTrue(mx.getPendingConversationGroups().isEmpty());
 
@@ -146,7 +146,7 @@ class ActivationMXBeanTest {
 
             h.send("slow");
 
-            await(() -> mx.getActiveReaders() == 1, "one delivery in flight");
+            await("one delivery in flight").until(() -> mx.getActiveReaders() == 1);
             List<InFlightDeliveryInfo> inFlight = mx.getInFlightDeliveries();
             assertEquals(1, inFlight.size());
             InFlightDeliveryInfo d = inFlight.get(0);
@@ -157,7 +157,7 @@ class ActivationMXBeanTest {
             assertTrue(d.getRunningMillis() >= 0);
 
             release.countDown();
-            await(() -> mx.getActiveReaders() == 0 && mx.getInFlightDeliveries().isEmpty(), "delivery finished");
+            await("delivery finished").until(() -> mx.getActiveReaders() == 0 && mx.getInFlightDeliveries().isEmpty());
         }
     }
 
@@ -171,16 +171,16 @@ class ActivationMXBeanTest {
             for (int i = 0; i < 3; i++) {
                 h.send("slow " + i);
             }
-            await(() -> bean.concurrent.get() == 1, "one delivery");
+            await("one delivery").until(() -> bean.concurrent.get() == 1);
             assertEquals(1, mx.getActiveReaders());
 
             mx.setMaxReaders(3);
 
             assertEquals(3, mx.getMaxReaders());
             assertEquals(3, a.readerCount());
-            await(() -> bean.concurrent.get() == 3 && mx.getActiveReaders() == 3, "three deliveries at once");
+            await("three deliveries at once").until(() -> bean.concurrent.get() == 3 && mx.getActiveReaders() == 3);
             bean.release();
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0, "queue drained");
+            await("queue drained").until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             mx.setMaxReaders(1);
             assertEquals(1, a.readerCount());
             assertEquals(3, bean.peak.get());
@@ -207,7 +207,7 @@ class ActivationMXBeanTest {
             h.send("1", "2", "3", "4", "5");
             mx.resume();
 
-            await(() -> batches.stream().mapToInt(Integer::intValue).sum() == 5, "five messages delivered");
+            await("five messages delivered").until(() -> batches.stream().mapToInt(Integer::intValue).sum() == 5);
             assertEquals(List.of(5), batches, "one RECEIVE took all five");
             assertEquals(5, a.receiveBatchSize());
             assertEquals(250, a.waitTimeoutMillis());
@@ -240,8 +240,8 @@ class ActivationMXBeanTest {
 
             mx.resume();
             assertFalse(mx.isPaused());
-            await(() -> done.size() == 2, "both delivered after resume");
-            await(() -> mx.getParkedReaders() == 0 && mx.getQueueDepth() == 0, "no reader parked, queue empty");
+            await("both delivered after resume").until(() -> done.size() == 2);
+            await("no reader parked, queue empty").until(() -> mx.getParkedReaders() == 0 && mx.getQueueDepth() == 0);
         }
     }
 
@@ -265,7 +265,7 @@ class ActivationMXBeanTest {
             h.send("poison 2");
             h.send("fine");
 
-            await(() -> mx.getDeadLettered() == 2 && done.contains("fine"), "two dead letters, the rest delivered");
+            await("two dead letters, the rest delivered").until(() -> mx.getDeadLettered() == 2 && done.contains("fine"));
             List<DeadLetterInfo> letters = mx.listDeadLetters(10);
             assertEquals(List.of("poison 1", "poison 2"), letters.stream().map(DeadLetterInfo::getBody)
                     .collect(Collectors.toList()), "oldest first");
@@ -315,7 +315,7 @@ class ActivationMXBeanTest {
                     return null;
                 });
             }
-            await(() -> got.size() == 6, "the three messages and their EndDialogs delivered");
+            await("the three messages and their EndDialogs delivered").until(() -> got.size() == 6);
             ObjectName name = ObjectNames.activation(a.name());
             CompositeData[] listed = (CompositeData[]) SERVER.invoke(name, "listConversations", new Object[] {0L},
                     new String[] {"long"});
@@ -324,8 +324,7 @@ class ActivationMXBeanTest {
             assertTrue(rows.contains(InboundHarness.TARGET + "/DI=3"), rows.toString());
             assertTrue(rows.contains(InboundHarness.INITIATOR + "/DO=3"), rows.toString());
             assertTrue(mx.listConversations(1).isEmpty(), "none begun over a minute ago");
-            await(() -> mx.getConversationEndpoints().stream().mapToLong(ConversationCountInfo::getCount).sum() == 6,
-                    "the endpoints metric (read at most every 5 s)");
+            await("the endpoints metric (read at most every 5 s)").until(() -> mx.getConversationEndpoints().stream().mapToLong(ConversationCountInfo::getCount).sum() == 6);
 
             IllegalArgumentException state = assertThrows(IllegalArgumentException.class,
                     () -> mx.endConversations(InboundHarness.TARGET, "XX", 0, 3));
@@ -378,6 +377,6 @@ class ActivationMXBeanTest {
 
     static void pauseFully(ActivationMXBean mx) throws InterruptedException {
         mx.pause();
-        await(() -> mx.getParkedReaders() == mx.getMaxReaders(), "every reader parked");
+        await("every reader parked").until(() -> mx.getParkedReaders() == mx.getMaxReaders());
     }
 }

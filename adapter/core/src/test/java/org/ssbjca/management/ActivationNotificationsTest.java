@@ -1,9 +1,9 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.SERVER;
-import static org.ssbjca.management.Jmx.await;
 
 import java.util.List;
 import java.util.Optional;
@@ -72,7 +72,7 @@ class ActivationNotificationsTest {
             assertTrue(Jmx.proxy(a).getLastError().contains("disabled"), Jmx.proxy(a).getLastError());
             h.admin(x -> x.setQueueEnabled(InboundHarness.TARGET_QUEUE, true));
             h.send("after");
-            await(() -> done.contains("after"), "delivered once the queue is enabled");
+            await("delivered once the queue is enabled").until(() -> done.contains("after"));
         }
     }
 
@@ -103,7 +103,7 @@ class ActivationNotificationsTest {
                 s.send(c.handle(), InboundHarness.REQUEST, "finally".getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 return c;
             });
-            await(() -> done.contains("finally"), "delivered once the queue exists");
+            await("delivered once the queue exists").until(() -> done.contains("finally"));
         }
     }
 
@@ -132,7 +132,7 @@ class ActivationNotificationsTest {
     }
 
     private static Notification awaitType(List<Notification> got, String type) throws InterruptedException {
-        await(() -> first(got, type).isPresent(), "a " + type + " notification");
+        await("a " + type + " notification").until(() -> first(got, type).isPresent());
         return first(got, type).orElseThrow();
     }
 

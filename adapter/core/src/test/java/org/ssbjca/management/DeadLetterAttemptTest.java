@@ -1,8 +1,8 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,7 +35,7 @@ class DeadLetterAttemptTest {
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("poison");
-            await(() -> mx.getDeadLettered() == 1, "dead-lettered after two attempts");
+            await("dead-lettered after two attempts").until(() -> mx.getDeadLettered() == 1);
 
             assertTrue(mx.redeliverDeadLetter(mx.listDeadLetters(1).get(0).getId()), "the bean processed it");
             assertEquals(List.of(1, 2, 1), attempts);

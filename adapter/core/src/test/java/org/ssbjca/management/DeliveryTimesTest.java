@@ -1,8 +1,8 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,7 +49,7 @@ class DeliveryTimesTest {
 
             h.send("20", "fails", "250", "40");
 
-            await(() -> mx.getCommitted() == 4 && mx.getRolledBack() == 1, "four commits and one rollback");
+            await("four commits and one rollback").until(() -> mx.getCommitted() == 4 && mx.getRolledBack() == 1);
             assertEquals(List.of("20", "fails", "250", "40"), done);
             assertEquals(4, mx.getTimedDeliveries(), "the committed deliveries; the rolled-back one is not timed");
             assertEquals(mx.getCommitted(), mx.getTimedDeliveries());

@@ -1,8 +1,8 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,19 +31,19 @@ class ErrorsReceivedTest {
             ActivationMXBean mx = Jmx.proxy(a);
 
             Conversation c = h.send("order");
-            await(() -> seen.size() == 1, "the request delivered");
+            await("the request delivered").until(() -> seen.size() == 1);
             h.tx(s -> {
                 s.endConversation(c.handle(), 4711, "the order was rejected");
                 return null;
             });
 
-            await(() -> h.query(x -> x.endpointCount()) == 0, "both sides ended");
+            await("both sides ended").until(() -> h.query(x -> x.endpointCount()) == 0);
             assertEquals(List.of(InboundHarness.REQUEST), seen, "the Error never reached the bean");
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0044");
             assertEquals(1, warnings.size(), "one warning: " + warnings);
             assertTrue(warnings.get(0).contains("4711") && warnings.get(0).contains("the order was rejected"),
                     warnings.get(0));
-            await(() -> mx.getErrorsReceived() == 1, "the Error counted");
+            await("the Error counted").until(() -> mx.getErrorsReceived() == 1);
         }
     }
 }

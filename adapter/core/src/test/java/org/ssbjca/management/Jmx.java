@@ -3,20 +3,16 @@ package org.ssbjca.management;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import javax.management.JMX;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
-import org.awaitility.Awaitility;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
 
-/** What the management tests share: the platform MBean server, proxies as a JMX client makes them, waiting. */
+/** What the management tests share: the platform MBean server, proxies as a JMX client makes them. */
 final class Jmx {
 
     static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
-    private static final long DEADLINE_MILLIS = 30_000;
 
     private Jmx() {
     }
@@ -44,8 +40,4 @@ final class Jmx {
     }
 
     /** Waits up to 30 s for a condition; generous, since the build may share its cores with others. */
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        Awaitility.await(what).atMost(Duration.ofMillis(DEADLINE_MILLIS)).pollInterval(Duration.ofMillis(20))
-                .until(condition::getAsBoolean);
-    }
 }

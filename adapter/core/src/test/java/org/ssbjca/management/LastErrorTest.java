@@ -1,5 +1,6 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.SERVER;
-import static org.ssbjca.management.Jmx.await;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -42,7 +42,7 @@ class LastErrorTest {
 
             Date first = failDelivery(h, mx, "fail 1", 1);
             h.send("ok");
-            await(() -> mx.getCommitted() == 2, "ok delivered");
+            await("ok delivered").until(() -> mx.getCommitted() == 2);
             assertEquals("java.lang.IllegalStateException: fail 1 refused", mx.getLastError(), "a success leaves it");
             assertEquals(first, mx.getLastErrorTime());
 
@@ -65,7 +65,7 @@ class LastErrorTest {
             String disabled = "queue " + InboundHarness.TARGET_QUEUE + " is disabled: enable it with UPDATE"
                     + " ssb.service_queue SET is_receive_enabled = TRUE WHERE queue_name = '"
                     + InboundHarness.TARGET_QUEUE + "'";
-            await(() -> mx.isQueueDisabled(), "the disabled queue reported");
+            await("the disabled queue reported").until(() -> mx.isQueueDisabled());
             assertEquals(disabled, mx.getLastError());
             assertWithin(before, mx.getLastErrorTime());
         }
@@ -89,13 +89,13 @@ class LastErrorTest {
 
             terminateOtherSessions(h);
 
-            await(() -> !notified.isEmpty() && mx.getReconnectingReaders() == 0, "lost, then reconnected");
+            await("lost, then reconnected").until(() -> !notified.isEmpty() && mx.getReconnectingReaders() == 0);
             assertTheLostConnectionIsTheLastError(mx, notified, before);
             assertTrue(mx.getLastError().endsWith("failed: FATAL: terminating connection due to administrator command"),
                     "the server's word, from the first statement on the ended session, not the failure of the "
                     + "rollback after it: " + mx.getLastError());
             h.send("after");
-            await(() -> mx.getCommitted() == 2, "delivered on the new connection");
+            await("delivered on the new connection").until(() -> mx.getCommitted() == 2);
         }
     }
 
@@ -113,7 +113,7 @@ class LastErrorTest {
 
             h.send("cut");
 
-            await(() -> !notified.isEmpty() && mx.getCommitted() == 2, "lost, then delivered again");
+            await("lost, then delivered again").until(() -> !notified.isEmpty() && mx.getCommitted() == 2);
             assertTheLostConnectionIsTheLastError(mx, notified, before);
             assertTrue(mx.getLastError().contains("commit"), "the failed commit: " + mx.getLastError());
         }
@@ -157,7 +157,7 @@ class LastErrorTest {
             throws InterruptedException {
         Date before = new Date();
         h.send(body);
-        await(() -> mx.getRolledBack() == rolledBack, body + " rolled back");
+        await(body + " rolled back").until(() -> mx.getRolledBack() == rolledBack);
         assertEquals("java.lang.IllegalStateException: " + body + " refused", mx.getLastError());
         Date at = mx.getLastErrorTime();
         assertWithin(before, at);

@@ -1,8 +1,8 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -32,15 +32,14 @@ class OldestMessageAgeTest {
             h.send("first");
             h.send("second");
 
-            await(() -> mx.getOldestMessageAgeSeconds() >= 2, "the oldest message two seconds old");
+            await("the oldest message two seconds old").until(() -> mx.getOldestMessageAgeSeconds() >= 2);
             long age = mx.getOldestMessageAgeSeconds();
             long since = Duration.between(sent, Instant.now()).getSeconds();
             assertTrue(age <= since + 1, "age " + age + " s, sent " + since + " s ago");
             assertEquals(2, mx.getPendingConversationGroupCount(), "read with it");
 
             mx.resume();
-            await(() -> mx.getOldestMessageAgeSeconds() == 0 && mx.getPendingConversationGroupCount() == 0,
-                    "0 again once delivered");
+            await("0 again once delivered").until(() -> mx.getOldestMessageAgeSeconds() == 0 && mx.getPendingConversationGroupCount() == 0);
         }
     }
 }

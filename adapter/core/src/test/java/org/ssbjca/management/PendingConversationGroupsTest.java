@@ -1,10 +1,10 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,8 +56,8 @@ class PendingConversationGroupsTest {
             }
             assertEquals(ActivationManagement.PENDING_LIMIT,
                     pending.stream().map(PendingGroupInfo::getGroupId).distinct().count(), "each group once");
-            await(() -> mx.getPendingConversationGroupCount() == GROUPS, "the count is of all " + GROUPS
-                    + " groups, not capped (read at most every 5 s)");
+            await("the count is of all " + GROUPS
+                    + " groups, not capped (read at most every 5 s)").until(() -> mx.getPendingConversationGroupCount() == GROUPS);
         }
     }
 
@@ -90,7 +90,7 @@ class PendingConversationGroupsTest {
             assertEquals(Arrays.asList(7, 5, 5, null), priorities);
 
             mx.resume();
-            await(() -> delivered.size() == GROUPS + 2, "every message delivered");
+            await("every message delivered").until(() -> delivered.size() == GROUPS + 2);
             List<String> bodies = new ArrayList<>(List.of("g99", "g100", "g50", "g0"));
             IntStream.rangeClosed(1, 98).filter(i -> i != 50).forEach(i -> bodies.add("g" + i));
             bodies.addAll(List.of("g0", "g0"));

@@ -1,8 +1,8 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import jakarta.resource.spi.ManagedConnection;
 import java.nio.charset.StandardCharsets;
@@ -99,7 +99,7 @@ class PriorityRequestsOnEndedConversationsTest {
 
             send(h, order);
 
-            await(() -> !seen.isEmpty() && h.depth(InboundHarness.TARGET_QUEUE) == 0, "the queue drained");
+            await("the queue drained").until(() -> !seen.isEmpty() && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> assertEquals(5,
                             mx.getPriorityRequestsRejected(), "PriorityRequestsRejected"));
@@ -138,7 +138,7 @@ class PriorityRequestsOnEndedConversationsTest {
 
             send(h, order);
 
-            await(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0, "the queue drained");
+            await("the queue drained").until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
             Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> assertEquals(5,
                             mx.getPriorityRequestsRejected(), "PriorityRequestsRejected"));

@@ -1,8 +1,8 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -43,9 +43,9 @@ class PriorityRequestsRejectedTest {
                     "<priority>high</priority>", send(h, "b", "<priority>high</priority>").conversationId());
             send(h, "c", "<priority>7</priority>");
 
-            await(() -> seen.size() == 3, "the three requests delivered");
-            await(() -> mx.getPriorityRequestsRejected() == 2, "two rejected priority requests counted");
-            await(() -> mx.getDeadLettered() == 2, "and dead-lettered");
+            await("the three requests delivered").until(() -> seen.size() == 3);
+            await("two rejected priority requests counted").until(() -> mx.getPriorityRequestsRejected() == 2);
+            await("and dead-lettered").until(() -> mx.getDeadLettered() == 2);
             List<DeadLetterInfo> letters = mx.listDeadLetters(10);
             assertEquals(2, letters.size(), "two dead letters");
             assertEquals(new TreeSet<>(List.of("<priority>999</priority>", "<priority>high</priority>")),

@@ -1,9 +1,9 @@
 package org.ssbjca.management;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -63,11 +63,11 @@ class RedeliverDeadLetterTest {
             EndpointActivation a = Jmx.onlyActivation(h);
             ActivationMXBean mx = Jmx.proxy(a);
             h.send("poison");
-            await(() -> mx.getDeadLettered() == 1 && mx.getRolledBack() == 1, "dead-lettered");
+            await("dead-lettered").until(() -> mx.getDeadLettered() == 1 && mx.getRolledBack() == 1);
             refusing.set(false);
             long id = mx.listDeadLetters(1).get(0).getId();
             // both readers are back in a 20 s WAITFOR on the empty queue
-            await(() -> mx.getActiveReaders() == 0 && mx.getQueueDepth() == 0, "idle");
+            await("idle").until(() -> mx.getActiveReaders() == 0 && mx.getQueueDepth() == 0);
 
             long start = System.nanoTime();
             boolean delivered = mx.redeliverDeadLetter(id);
@@ -101,7 +101,7 @@ class RedeliverDeadLetterTest {
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("poison");
-            await(() -> mx.getDeadLettered() == 1, "dead-lettered");
+            await("dead-lettered").until(() -> mx.getDeadLettered() == 1);
             refusing.set(false);
             long id = mx.listDeadLetters(1).get(0).getId();
 
@@ -124,7 +124,7 @@ class RedeliverDeadLetterTest {
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("a", "b", "c");
-            await(() -> mx.getDeadLettered() == 3, "three dead letters");
+            await("three dead letters").until(() -> mx.getDeadLettered() == 3);
             refusing.set(false);
 
             assertEquals(0, mx.redeliverDeadLetters("NoSuchType", 10), "none of that type");
@@ -172,7 +172,7 @@ class RedeliverDeadLetterTest {
                 }
                 return c;
             });
-            await(() -> mx.getDeadLettered() == 5, "five dead letters");
+            await("five dead letters").until(() -> mx.getDeadLettered() == 5);
             assertEquals(List.of("r1", "<p1/>", "r2", "r3", "r4"), deadLetterBodies(mx));
             refused.set("r3");
 
@@ -187,7 +187,7 @@ class RedeliverDeadLetterTest {
             assertEquals(List.of("r1", "<p1/>", "r2", "r3", "r4", "<p1/>", "r1", "r2", "r3"), seen,
                     "each once before it was dead-lettered, then p1, r1, r2 and r3 again; r4 not");
             assertEquals(4, mx.getRedelivered(), "the four dead letters handed to the bean again");
-            await(() -> mx.getDeadLetterCount() == 2, "DeadLetterCount (read at most every 5 s)");
+            await("DeadLetterCount (read at most every 5 s)").until(() -> mx.getDeadLetterCount() == 2);
         }
     }
 
