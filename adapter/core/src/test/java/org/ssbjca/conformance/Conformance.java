@@ -9,13 +9,15 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.ArgumentsProvider;
 import org.ssbjca.backend.portable.PortableOptions;
+import org.ssbjca.tiers.TestTier;
 
 /**
  * The backends of the conformance suite: every {@link BackendTest} runs once per backend, and on PostgreSQL once per
  * {@link PlannerState} (never analysed, analysed empty, analysed with traffic), since a statement's plan, and so its
  * behaviour if it depended on the plan, changes with the statistics. Each database is started once per JVM, on first
  * use; a backend that cannot run here (SQL Server without Docker) is reported once, on one
- * line, and its runs are skipped.
+ * line, and its runs are skipped. A run that leaves a backend out ({@link TestTier}: the fast tier runs H2 only) has no
+ * runs on it.
  */
 public final class Conformance implements ArgumentsProvider {
 
@@ -32,28 +34,31 @@ public final class Conformance implements ArgumentsProvider {
     private static final List<Lazy> BACKENDS = new ArrayList<>();
 
     static {
-        BACKENDS.add(new Lazy("H2", H2Fixture::new));
+        BACKENDS.add(new Lazy("H2", "H2", H2Fixture::new));
         for (PlannerState state : PlannerState.values()) {
-            BACKENDS.add(new Lazy(state.label(), () -> new PostgresFixture(state)));
+            BACKENDS.add(new Lazy(state.label(), "PostgreSQL", () -> new PostgresFixture(state)));
         }
-        BACKENDS.add(new Lazy("SQL Server", SqlServerFixture::new));
+        BACKENDS.add(new Lazy("SQL Server", "SQLServer", SqlServerFixture::new));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> BACKENDS.forEach(Lazy::close)));
     }
 
     @Override
     public Stream<? extends Arguments> provideArguments(ExtensionContext context) {
-        return BACKENDS.stream().map(b -> Arguments.of(new Db(b)));
+        return BACKENDS.stream().filter(b -> TestTier.runs(b.backend)).map(b -> Arguments.of(new Db(b)));
     }
 
     /** A fixture made on first use, once per JVM. */
     static final class Lazy {
         final String name;
+        /** The backend, as {@link TestTier} names it. */
+        final String backend;
         private final Supplier<BackendFixture> factory;
         private BackendFixture fixture;
         private boolean reported;
 
-        Lazy(String name, Supplier<BackendFixture> factory) {
+        Lazy(String name, String backend, Supplier<BackendFixture> factory) {
             this.name = name;
+            this.backend = backend;
             this.factory = factory;
         }
 

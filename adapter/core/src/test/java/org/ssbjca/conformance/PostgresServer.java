@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.regex.Pattern;
 import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.tiers.TestTier;
 
 /**
  * The one PostgreSQL server of a test JVM: the one named by {@code SSB_TEST_POSTGRES_URL} (with
@@ -43,8 +44,13 @@ public final class PostgresServer {
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
     }
 
-    /** @return the server, started on first use */
+    /**
+     * @return the server, started on first use
+     * @throws org.opentest4j.TestAbortedException (the test is skipped) when this run leaves PostgreSQL out
+     *         ({@link TestTier})
+     */
     public static synchronized PostgresServer get() {
+        TestTier.assumePostgres();
         if (instance == null) {
             instance = new PostgresServer();
         }

@@ -40,12 +40,14 @@ import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.fakes.TcpProxy;
+import org.ssbjca.tiers.Slow;
 
 /**
  * Faults against fakes of the container and a real H2 server over TCP: a database outage mid-stream, connections
  * lost while the database stays up, a disabled queue. In each the activation survives: its readers back off (capped
  * exponential delays with jitter), reconnect one at a time, and go on, with nothing lost and nothing duplicated.
  */
+@Slow
 class ReaderFaultsTest {
 
     /** What this test reports (figures, or why a backend is skipped). */

@@ -23,6 +23,7 @@ import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeBootstrapContext;
 import org.ssbjca.fakes.TcpProxy;
 import org.ssbjca.fakes.TestXid;
+import org.ssbjca.tiers.Slow;
 
 /**
  * The XA resource a managed connection hands out keeps completing prepared branches when the connection behind it is
@@ -31,6 +32,7 @@ import org.ssbjca.fakes.TestXid;
  * the resource answered {@code XAER_RMFAIL} ("This connection has been closed") at every recovery scan and the branch
  * stayed prepared for good; here both cases failed so, on commit.
  */
+@Slow
 class OutboundRecoveryTest {
 
     private static final Pattern PORT = Pattern.compile("//[^:/]+:(\\d+)/");

@@ -39,6 +39,7 @@ class WakeUpTest {
 
     @Test
     void postgresNotifyWakesAReceiverInAnotherBroker() throws Exception {
+        org.ssbjca.tiers.TestTier.assumePostgres();
         try (EmbeddedPostgres pg = EmbeddedPostgres.builder().start()) {
             DatabaseConfig db = new DatabaseConfig(pg.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
             long millis = wakeUpMillis(db, SLOW_FALLBACK);
