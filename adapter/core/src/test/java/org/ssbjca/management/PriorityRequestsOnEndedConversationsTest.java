@@ -114,6 +114,8 @@ class PriorityRequestsOnEndedConversationsTest {
                 assertEquals(0, letter.getAttempts(), "never delivered");
                 assertTrue(letter.getLastError().contains("0 to 255"), letter.getLastError());
             }
+            // the warning is logged once the batch committed, after the count: wait for it, then count exactly
+            await("the warnings logged").until(() -> log.messages(Level.WARNING, "SSBJCA0045").size() >= 5);
             assertEquals(5, log.messages(Level.WARNING, "SSBJCA0045").size(), "one warning each");
         }
     }
@@ -142,6 +144,8 @@ class PriorityRequestsOnEndedConversationsTest {
             Awaitility.await("five rejected priority requests counted").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> assertEquals(5,
                             mx.getPriorityRequestsRejected(), "PriorityRequestsRejected"));
+            // the warning is logged once the batch committed, after the count: wait for it, then count exactly
+            await("the warnings logged").until(() -> log.messages(Level.WARNING, "SSBJCA0045").size() >= 5);
             assertEquals(5, log.messages(Level.WARNING, "SSBJCA0045").size(), "one warning each");
             List<String> bodies = mx.listDeadLetters(20).stream().map(DeadLetterInfo::getBody).toList();
             assertTrue(bodies.containsAll(MALFORMED), bodies.toString());
