@@ -59,7 +59,8 @@ class FailuresOfAnotherNodeTest {
                 return c;
             });
 
-            await("the message dead-lettered or delivered").until(() -> !deadLetters(h).isEmpty() || seen.contains("failed on the other node"));
+            await("the message dead-lettered or delivered")
+                    .until(() -> !deadLetters(h).isEmpty() || seen.contains("failed on the other node"));
             assertEquals(List.of("first"), seen, "the bean never sees a message failed maxDeliveryAttempts times");
             DeadLetter d = deadLetters(h).get(0);
             assertEquals("failed on the other node", d.message().bodyAsText());

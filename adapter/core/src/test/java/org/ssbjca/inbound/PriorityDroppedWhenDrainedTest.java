@@ -136,7 +136,8 @@ class PriorityDroppedWhenDrainedTest {
                 s.send(c.handle(), InboundHarness.SET_PRIORITY, bytes("<priority>200</priority>"));
                 return c;
             });
-            await("the request delivered and the priority request consumed").until(() -> bean.seen.size() == 1 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            await("the request delivered and the priority request consumed")
+                    .until(() -> bean.seen.size() == 1 && h.depth(InboundHarness.TARGET_QUEUE) == 0);
             await("the drained group's priority is dropped").until(() -> priorities(h).isEmpty());
             assertEquals(List.of("urgent"), bean.seen);
             assertEquals(true, a.priorities().scans() >= 1, "a scan ran");

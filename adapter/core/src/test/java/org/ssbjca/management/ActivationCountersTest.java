@@ -53,7 +53,8 @@ class ActivationCountersTest {
             h.send("ok");
             h.send("flaky");
             h.send("poison");
-            await("poison dead-lettered, the rest delivered").until(() -> mx.getDeadLettered() == 1 && mx.getCommitted() == 3 && mx.getQueueDepth() == 0);
+            await("poison dead-lettered, the rest delivered").until(() -> mx.getDeadLettered() == 1
+                    && mx.getCommitted() == 3 && mx.getQueueDepth() == 0);
             refusingPoison.set(false);
             assertTrue(mx.redeliverDeadLetter(mx.listDeadLetters(1).get(0).getId()));
 

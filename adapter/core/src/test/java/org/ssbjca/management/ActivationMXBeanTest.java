@@ -265,7 +265,8 @@ class ActivationMXBeanTest {
             h.send("poison 2");
             h.send("fine");
 
-            await("two dead letters, the rest delivered").until(() -> mx.getDeadLettered() == 2 && done.contains("fine"));
+            await("two dead letters, the rest delivered")
+                    .until(() -> mx.getDeadLettered() == 2 && done.contains("fine"));
             List<DeadLetterInfo> letters = mx.listDeadLetters(10);
             assertEquals(List.of("poison 1", "poison 2"), letters.stream().map(DeadLetterInfo::getBody)
                     .collect(Collectors.toList()), "oldest first");
@@ -324,7 +325,8 @@ class ActivationMXBeanTest {
             assertTrue(rows.contains(InboundHarness.TARGET + "/DI=3"), rows.toString());
             assertTrue(rows.contains(InboundHarness.INITIATOR + "/DO=3"), rows.toString());
             assertTrue(mx.listConversations(1).isEmpty(), "none begun over a minute ago");
-            await("the endpoints metric (read at most every 5 s)").until(() -> mx.getConversationEndpoints().stream().mapToLong(ConversationCountInfo::getCount).sum() == 6);
+            await("the endpoints metric (read at most every 5 s)").until(() -> mx.getConversationEndpoints().stream()
+                    .mapToLong(ConversationCountInfo::getCount).sum() == 6);
 
             IllegalArgumentException state = assertThrows(IllegalArgumentException.class,
                     () -> mx.endConversations(InboundHarness.TARGET, "XX", 0, 3));

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +42,11 @@ class BrokerDoctorTest {
             List<String> got = new CopyOnWriteArrayList<>();
             ActivationMXBean mx = activate(h, got);
             h.send("poison");
-            await(() -> mx.getRolledBack() >= 2, "the bean failed on the poison message twice");
+            await("the bean failed on the poison message twice").until(() -> mx.getRolledBack() >= 2);
 
             h.execute(recipe("disable"));
 
-            await(() -> mx.isQueueDisabled() && mx.getQueueDisabledSince() != null, "the disabled queue found");
+            await("the disabled queue found").until(() -> mx.isQueueDisabled() && mx.getQueueDisabledSince() != null);
             Conversation waiting = h.send("sent while disabled");
             List<StuckTransmissionInfo> stuck = mx.listStuckTransmissions(100);
             assertEquals(1, stuck.size(), "the SEND waits in the transmission queue");
@@ -68,8 +68,8 @@ class BrokerDoctorTest {
             mx.enableQueue();
 
             assertNull(mx.getQueueDisabledSince(), "the readers let go at once");
-            await(() -> got.contains("sent while disabled"), "delivered once enabled");
-            await(() -> !mx.isQueueDisabled(), "QueueDisabled cleared as the readers read");
+            await("delivered once enabled").until(() -> got.contains("sent while disabled"));
+            await("QueueDisabled cleared as the readers read").until(() -> !mx.isQueueDisabled());
             assertTrue(mx.listStuckTransmissions(100).isEmpty(), "the transmission queue is empty");
             assertEquals(0, mx.getStuckTransmissionCount());
         }
@@ -82,13 +82,13 @@ class BrokerDoctorTest {
             List<String> got = new CopyOnWriteArrayList<>();
             ActivationMXBean mx = activate(h, got);
             h.execute(recipe("disable"));
-            await(() -> mx.getQueueDisabledSince() != null, "the disabled queue found");
+            await("the disabled queue found").until(() -> mx.getQueueDisabledSince() != null);
             assertNull(mx.lastFailedDelivery(), "no failed delivery counted on it");
             h.send("after");
 
             h.execute(recipe("enable"));
 
-            await(() -> got.contains("after"), "the prober found it enabled");
+            await("the prober found it enabled").until(() -> got.contains("after"));
             assertNull(mx.getQueueDisabledSince());
         }
     }

@@ -84,7 +84,7 @@ class LastErrorTest {
             failDelivery(h, mx, "fail", 1);
             // the reader's next transaction moves the refused message to the dead letters (maxDeliveryAttempts 1):
             // once it committed, the reader waits in its RECEIVE, where the session is to end (not in that commit)
-            await(() -> mx.getDeadLettered() == 1, "the refused message dead-lettered");
+            await("the refused message dead-lettered").until(() -> mx.getDeadLettered() == 1);
             Date before = new Date();
 
             terminateOtherSessions(h);

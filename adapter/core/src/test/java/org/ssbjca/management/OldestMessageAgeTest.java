@@ -39,7 +39,8 @@ class OldestMessageAgeTest {
             assertEquals(2, mx.getPendingConversationGroupCount(), "read with it");
 
             mx.resume();
-            await("0 again once delivered").until(() -> mx.getOldestMessageAgeSeconds() == 0 && mx.getPendingConversationGroupCount() == 0);
+            await("0 again once delivered").until(() -> mx.getOldestMessageAgeSeconds() == 0
+                    && mx.getPendingConversationGroupCount() == 0);
         }
     }
 }

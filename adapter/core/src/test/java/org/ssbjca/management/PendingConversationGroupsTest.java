@@ -57,7 +57,8 @@ class PendingConversationGroupsTest {
             assertEquals(ActivationManagement.PENDING_LIMIT,
                     pending.stream().map(PendingGroupInfo::getGroupId).distinct().count(), "each group once");
             await("the count is of all " + GROUPS
-                    + " groups, not capped (read at most every 5 s)").until(() -> mx.getPendingConversationGroupCount() == GROUPS);
+                    + " groups, not capped (read at most every 5 s)")
+                    .until(() -> mx.getPendingConversationGroupCount() == GROUPS);
         }
     }
 

@@ -7,10 +7,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Which database backends this test run reaches, from the system property {@value #BACKENDS_PROPERTY}: a comma-separated
- * list of {@code H2}, {@code PostgreSQL} and {@code SQLServer}, all of them when unset or blank. The fast tier
- * ({@code mvn -Pfast}) sets it to {@code H2}: the conformance suite then runs on H2 only, and every other use of
- * PostgreSQL is skipped through {@link #assumePostgres()}.
+ * Which database backends this test run reaches, from the system property {@value #BACKENDS_PROPERTY}: a
+ * comma-separated list of {@code H2}, {@code PostgreSQL} and {@code SQLServer}, all of them when unset or blank. The
+ * fast tier ({@code mvn -Pfast}) sets it to {@code H2}: the conformance suite then runs on H2 only, and every other use
+ * of PostgreSQL is skipped through {@link #assumePostgres()}.
  */
 public final class TestTier {
 

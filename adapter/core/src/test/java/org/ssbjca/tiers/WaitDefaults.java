@@ -6,9 +6,9 @@ import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * The suite's one wait: Awaitility's {@code await(...).until(...)}, with these defaults set once per test JVM (registered
- * in {@code META-INF/services}). A condition gets {@link #TIMEOUT} unless its test says otherwise: long enough for a
- * machine three times slower than a developer's, so only a test that checks a bound names a shorter one.
+ * The suite's one wait: Awaitility's {@code await(...).until(...)}, with these defaults set once per test JVM
+ * (registered in {@code META-INF/services}). A condition gets {@link #TIMEOUT} unless its test says otherwise: long
+ * enough for a machine three times slower than a developer's, so only a test that checks a bound names a shorter one.
  */
 public final class WaitDefaults implements LauncherSessionListener {
 
