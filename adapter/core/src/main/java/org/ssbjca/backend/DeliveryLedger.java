@@ -129,6 +129,25 @@ public interface DeliveryLedger {
      */
     List<DeadLetter> deadLetters(String queue, long afterId, int limit);
 
+    /** The longest text {@link #findDeadLetters} looks for, in characters. */
+    int MAX_SEARCH_LENGTH = 200;
+
+    /**
+     * A page of the queue's dead letters that mention a text, for an operator's search and grouping (keyset paging as
+     * {@link #deadLetters(String, long, int)}). A letter matches when its last error, service or message type contains
+     * the text (ignoring case on H2 and PostgreSQL; on SQL Server as the columns' collation compares, ignoring case
+     * under the default collations), or its body contains the text's UTF-8 bytes (exactly, case included). Reads
+     * skip, never wait for, the rows a delivery is writing. A read-only statement, in the caller's transaction.
+     *
+     * @param queue a queue
+     * @param text the text, at most {@value #MAX_SEARCH_LENGTH} characters; null or empty for every letter
+     * @param bodies whether to read the bodies; without them every message has an empty body
+     * @param afterId only dead letters with a greater id; 0 for the first page
+     * @param limit at most this many, oldest first
+     * @return the dead letters
+     */
+    List<DeadLetter> findDeadLetters(String queue, String text, boolean bodies, long afterId, int limit);
+
     /**
      * Removes a dead letter and returns it, in the caller's transaction (for redelivery).
      *

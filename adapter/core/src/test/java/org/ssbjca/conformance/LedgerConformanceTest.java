@@ -346,6 +346,51 @@ class LedgerConformanceTest {
         assertEquals(1, d.attempts());
     }
 
+    /** Sends a message with the body on a dialog of its own and dead-letters it with the error. */
+    private static void deadLetter(Db db, Db.Objects o, String body, String error) {
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes(body)));
+        db.run(s -> db.broker().ledger(s.connection()).deadLetter(o.targetQueue,
+                s.receive(ReceiveRequest.from(o.targetQueue)).get(0), 2, error));
+    }
+
+    private static List<String> found(Db db, Db.Objects o, String text) {
+        return ledger(db, l -> l.findDeadLetters(o.targetQueue, text, true, 0, 10)).stream()
+                .map(d -> d.message().bodyAsText()).toList();
+    }
+
+    /**
+     * The operator's search: a text found in the last error (case ignored), the body (its bytes, case kept), the
+     * service or the message type; LIKE's wildcards in the text are literal; paged by id; without bodies on request.
+     */
+    @BackendTest
+    void deadLettersAreFoundByTheirErrorBodyServiceOrType(Db db) {
+        Db.Objects o = db.objects();
+        deadLetter(db, o, "order 42", "java.net.SocketTimeoutException: Read timed out after 30000 ms");
+        deadLetter(db, o, "order 43", "java.lang.IllegalStateException: disk 100% full");
+        deadLetter(db, o, "invoice_7", "java.lang.IllegalStateException: disk 1000 full");
+        deadLetter(db, o, "[x] order", null);
+
+        assertEquals(List.of("order 42"), found(db, o, "READ TIMED"), "error, case ignored");
+        assertEquals(List.of("order 43"), found(db, o, "0% f"), "% is no wildcard");
+        assertEquals(List.of("invoice_7"), found(db, o, "e_7"), "_ is no wildcard");
+        assertEquals(List.of("[x] order"), found(db, o, "[x]"), "[ is no wildcard");
+        assertEquals(List.of("order 42", "order 43"), found(db, o, "order 4"), "body");
+        assertEquals(List.of(), found(db, o, "ORDER 4"), "the body's bytes, case kept");
+        assertEquals(4, found(db, o, o.request).size(), "message type");
+        assertEquals(4, found(db, o, o.targetService).size(), "service");
+        assertEquals(4, found(db, o, null).size(), "no text: all");
+
+        List<DeadLetter> page = ledger(db, l -> l.findDeadLetters(o.targetQueue, "IllegalState", false, 0, 1));
+        assertEquals(1, page.size());
+        assertEquals(0, page.get(0).message().body().length, "no body read");
+        assertEquals("java.lang.IllegalStateException: disk 100% full", page.get(0).lastError());
+        List<DeadLetter> next = ledger(db, l -> l.findDeadLetters(o.targetQueue, "IllegalState", false,
+                page.get(0).id(), 5));
+        assertEquals(List.of("java.lang.IllegalStateException: disk 1000 full"),
+                next.stream().map(DeadLetter::lastError).toList());
+    }
+
     /** Sends {@code n} messages on dialogs of their own and dead-letters each, one transaction each. */
     private static void deadLetters(Db db, Db.Objects o, int n) {
         for (int i = 0; i < n; i++) {

@@ -146,6 +146,17 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public List<DeadLetter> findDeadLetters(String queue, String text, boolean bodies, long afterId, int limit) {
+        boolean looking = text != null && !text.isEmpty();
+        String statement = PortableSql.findDeadLetters(looking, bodies);
+        Object[] params = looking ? new Object[] {queue, afterId, PortableSql.containing(text),
+            PortableSql.containing(text), PortableSql.containing(text),
+            text.getBytes(java.nio.charset.StandardCharsets.UTF_8), limit} : new Object[] {queue, afterId, limit};
+        return get("searching the dead letters of " + queue, () -> Jdbc.list(c, statement,
+                PortableLedger::readDeadLetter, params));
+    }
+
+    @Override
     public DeadLetter takeDeadLetter(String queue, long id) {
         return get("taking dead letter " + id, () -> {
             DeadLetter d = Jdbc.first(c, sql.lockDeadLetter, PortableLedger::readDeadLetter, queue, id);

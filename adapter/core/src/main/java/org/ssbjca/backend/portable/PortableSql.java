@@ -260,6 +260,44 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     final String purgeDeadLetters = "DELETE FROM ssb.dead_letter WHERE queue_name = ?";
     final String deadLetterCount = "SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?";
     final String purgeDeadLettersBefore = "DELETE FROM ssb.dead_letter WHERE queue_name = ? AND dead_lettered_at < ?";
+    /**
+     * {@link org.ssbjca.backend.DeliveryLedger#findDeadLetters}, by {@link #findDeadLetters(boolean, boolean)}.
+     * Parameters: queue, after id, then with a text {@link #containing} three times and the text's UTF-8 bytes, then
+     * the limit. POSITION over binary strings is the same on H2 and PostgreSQL.
+     */
+    private static final String[] FIND_DEAD_LETTERS = new String[4];
+
+    static {
+        for (boolean text : new boolean[] {false, true}) {
+            for (boolean bodies : new boolean[] {false, true}) {
+                FIND_DEAD_LETTERS[(text ? 2 : 0) + (bodies ? 1 : 0)] = "SELECT " + (bodies ? DEAD_LETTER_COLUMNS
+                        : DEAD_LETTER_COLUMNS.replace("message_body", "CAST(NULL AS BYTEA) AS message_body"))
+                        + " FROM ssb.dead_letter WHERE queue_name = ? AND dead_letter_id > ?"
+                        + (text ? " AND (LOWER(last_error) LIKE ? ESCAPE '!' OR LOWER(service_name) LIKE ? ESCAPE '!'"
+                                + " OR LOWER(message_type_name) LIKE ? ESCAPE '!' OR POSITION(? IN message_body) > 0)"
+                                : "")
+                        + " ORDER BY dead_letter_id LIMIT ?";
+            }
+        }
+    }
+
+    /**
+     * @param text whether the statement looks for a text
+     * @param bodies whether it reads the bodies (else a NULL message_body)
+     * @return the statement
+     */
+    static String findDeadLetters(boolean text, boolean bodies) {
+        return FIND_DEAD_LETTERS[(text ? 2 : 0) + (bodies ? 1 : 0)];
+    }
+
+    /**
+     * @param text a text to look for
+     * @return the LIKE pattern (escape character {@code !}) that matches a lower-cased value containing it
+     */
+    static String containing(String text) {
+        return "%" + text.toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%").replace("_", "!_")
+                + "%";
+    }
     final String priorityRequests = "SELECT conversation_group_id, message_body FROM ssb.message"
             + " WHERE queue_name = ? AND message_type_name = ? ORDER BY queuing_order";
     /** Whether a conversation has a message of a type in its queue: a probe of {@code message_handle}. */

@@ -119,6 +119,17 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
+    public List<DeadLetter> findDeadLetters(String queue, String text, boolean bodies, long afterId, int limit) {
+        boolean looking = text != null && !text.isEmpty();
+        String statement = TSqlLedger.findDeadLetters(looking, bodies);
+        Object[] params = looking ? new Object[] {limit, queue, afterId, TSqlLedger.containing(text),
+            TSqlLedger.containing(text), TSqlLedger.containing(text),
+            text.getBytes(java.nio.charset.StandardCharsets.UTF_8)} : new Object[] {limit, queue, afterId};
+        return get("searching the dead letters of " + queue, queue, () -> Batches.query(c, statement, 0,
+                SqlServerLedger::readDeadLetter, params));
+    }
+
+    @Override
     public DeadLetter takeDeadLetter(String queue, long id) {
         List<DeadLetter> taken = get("taking dead letter " + id, queue,
                 () -> Batches.query(c, TSqlLedger.TAKE_DEAD_LETTER, 0, SqlServerLedger::readDeadLetter, queue, id));

@@ -165,6 +165,39 @@ final class TSqlLedger {
             + " ORDER BY dead_letter_id;";
 
     /**
+     * A page of a queue's dead letters that mention a text ({@code DeliveryLedger.findDeadLetters}), skipping locked
+     * rows as {@link #DEAD_LETTERS}. The text columns match with LIKE under their collation (case-insensitive under the
+     * default ones), escape character {@code !} ({@link #containing}); the body with CHARINDEX over varbinary(max), a
+     * binary comparison of the text's UTF-8 bytes (bound as varbinary, at most 8,000 bytes as CHARINDEX's
+     * expressionToFind allows: https://learn.microsoft.com/sql/t-sql/functions/charindex-transact-sql). Without the
+     * bodies, message_body is a typed NULL.
+     *
+     * <p>Parameters: limit, queue, after id, then with a text the pattern three times and the bytes.
+     *
+     * @param text whether it looks for a text
+     * @param bodies whether it reads the bodies
+     * @return the statement
+     */
+    static String findDeadLetters(boolean text, boolean bodies) {
+        return PROLOGUE + TSql.READ_COMMITTED + "SELECT TOP (?) " + (bodies ? DEAD_LETTER_COLUMNS
+                : DEAD_LETTER_COLUMNS.replace("message_body", "CAST(NULL AS VARBINARY(MAX)) AS message_body"))
+                + " FROM ssb.dead_letter " + TSql.SKIP_LOCKED + " WHERE queue_name = ? AND dead_letter_id > ?"
+                + (text ? " AND (last_error LIKE ? ESCAPE '!' OR service_name LIKE ? ESCAPE '!'"
+                        + " OR message_type_name LIKE ? ESCAPE '!'"
+                        + " OR CHARINDEX(CAST(? AS VARBINARY(8000)), message_body) > 0)" : "")
+                + " ORDER BY dead_letter_id;";
+    }
+
+    /**
+     * @param text a text to look for
+     * @return the LIKE pattern, escape character {@code !}, that matches a value containing it: T-SQL's LIKE also
+     *         takes {@code [} as a wildcard (https://learn.microsoft.com/sql/t-sql/language-elements/like-transact-sql)
+     */
+    static String containing(String text) {
+        return "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_").replace("[", "![") + "%";
+    }
+
+    /**
      * Deletes one dead letter and returns it (OUTPUT clause:
      * https://learn.microsoft.com/sql/t-sql/queries/output-clause-transact-sql).
      *

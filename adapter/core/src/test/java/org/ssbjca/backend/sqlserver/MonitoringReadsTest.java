@@ -45,6 +45,7 @@ class MonitoringReadsTest {
         Map<String, String> reads = new LinkedHashMap<>();
         reads.put("DEAD_LETTER_COUNT", TSqlLedger.DEAD_LETTER_COUNT);
         reads.put("DEAD_LETTERS", TSqlLedger.DEAD_LETTERS);
+        reads.put("findDeadLetters", TSqlLedger.findDeadLetters(true, true));
         reads.put("PRIORITIES", TSqlLedger.PRIORITIES);
         reads.put("pendingGroups", TSqlLedger.pendingGroups(QUEUE));
         reads.put("priorityRequests", TSqlLedger.priorityRequests(QUEUE));

@@ -50,4 +50,27 @@ class TSqlLedgerTest {
                 JOIN ssb.conversation_hold AS h WITH (FORCESEEK) ON h.conversation_group_id = g.id;""",
                 TSqlLedger.CLEAR_ATTEMPTS);
     }
+
+    /**
+     * The operator's search of dead letters: LIKE with an escape character on the text columns, CHARINDEX over the
+     * varbinary(max) body with the text's bytes (Microsoft's CHARINDEX page: bigint over varbinary(max), at most 8,000
+     * to find), READPAST as the listing; T-SQL's own wildcard {@code [} escaped too.
+     */
+    @Test
+    void deadLettersAreSearchedByLikeOnTheTextColumnsAndCharindexOnTheBody() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+                SELECT TOP (?) dead_letter_id, queue_name, conversation_group_id, conversation_handle,\
+                 conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,\
+                 message_body, enqueued_at, attempts, last_error, dead_lettered_at\
+                 FROM ssb.dead_letter WITH (READCOMMITTEDLOCK, READPAST) WHERE queue_name = ? AND dead_letter_id > ?\
+                 AND (last_error LIKE ? ESCAPE '!' OR service_name LIKE ? ESCAPE '!'\
+                 OR message_type_name LIKE ? ESCAPE '!'\
+                 OR CHARINDEX(CAST(? AS VARBINARY(8000)), message_body) > 0) ORDER BY dead_letter_id;""",
+                TSqlLedger.findDeadLetters(true, true));
+        assertEquals(TSqlLedger.DEAD_LETTERS.replace("message_body,", "CAST(NULL AS VARBINARY(MAX)) AS message_body,"),
+                TSqlLedger.findDeadLetters(false, false));
+        assertEquals("%100!% ![x] a!_b!!%", TSqlLedger.containing("100% [x] a_b!"));
+    }
 }
