@@ -313,4 +313,58 @@ public interface ActivationMXBean {
      * @return how many were ended
      */
     int endConversations(String service, String state, long olderThanMinutes, int max);
+
+    /**
+     * The dead letters grouped by failure: the exception class and its message with numbers, UUIDs and quoted values
+     * replaced, so that one cause makes one group. Reads the oldest {@code scanMax} letters, without their bodies.
+     *
+     * @param scanMax how many dead letters to read at most (1 to 10000)
+     * @return the groups, the largest first
+     */
+    List<DeadLetterGroupInfo> listDeadLetterGroups(int scanMax);
+
+    /**
+     * The dead letters whose last error, service or message type contains a text (case ignored, on SQL Server as the
+     * columns' collation compares), or whose body contains its UTF-8 bytes (case kept); paged as
+     * {@link #listDeadLettersAfter}.
+     *
+     * @param text the text, at most 200 characters; empty for all
+     * @param afterId only dead letters with a greater id; 0 for the first page
+     * @param max at most this many (1 to 1000)
+     * @return the dead letters found, oldest first
+     */
+    List<DeadLetterInfo> searchDeadLetters(String text, long afterId, int max);
+
+    /**
+     * @param id a dead letter's id
+     * @return its whole body, as the bean would receive it
+     */
+    byte[] exportDeadLetterBody(long id);
+
+    /**
+     * Starts redelivering a group's dead letters, oldest first, at most {@code messagesPerSecond}, in the background
+     * (as {@link #redeliverDeadLetter}, one transaction each; one that fails again stays and the job goes on). One
+     * redelivery job runs at a time per activation; it lives in memory only, and a restart or redeploy ends it.
+     *
+     * @param key the group's key, as {@link #listDeadLetterGroups} shows it
+     * @param max at most this many of its letters (1 to 10000), among the 10000 oldest dead letters
+     * @param messagesPerSecond the rate, over 0 and at most 1000
+     * @return the job's progress
+     */
+    RedeliveryJobInfo startGroupRedelivery(String key, int max, double messagesPerSecond);
+
+    /**
+     * As {@link #startGroupRedelivery}, for chosen dead letters, in the order given.
+     *
+     * @param ids the dead letters' ids (1 to 10000 of them)
+     * @param messagesPerSecond the rate, over 0 and at most 1000
+     * @return the job's progress
+     */
+    RedeliveryJobInfo startRedelivery(long[] ids, double messagesPerSecond);
+
+    /** @return the running or last redelivery job's progress, or null when none was started since deployment */
+    RedeliveryJobInfo getRedeliveryJob();
+
+    /** @return whether a running redelivery job was asked to stop (the letter in progress finishes) */
+    boolean cancelRedelivery();
 }

@@ -32,10 +32,20 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     private final ActivationNotifications notifications = new ActivationNotifications();
     private final DeadLetterOperations deadLetters;
     private final DoctorOperations doctor;
+    private final RedeliveryJobs redeliveries;
     private final QueueReadings readings;
 
     ActivationManagement(EndpointActivation activation) {
+        this(activation, org.ssbjca.backend.BackgroundRunner.daemonThreads());
+    }
+
+    /**
+     * @param activation the activation
+     * @param runner runs its redelivery jobs
+     */
+    ActivationManagement(EndpointActivation activation, org.ssbjca.backend.BackgroundRunner runner) {
         this.activation = activation;
+        this.redeliveries = new RedeliveryJobs(runner);
         this.deadLetters = new DeadLetterOperations(activation);
         this.doctor = new DoctorOperations(activation);
         this.readings = new QueueReadings(activation);
@@ -448,5 +458,55 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
                     "olderThanMinutes must be between 0 and " + MAX_AGE_MINUTES + ", was " + olderThanMinutes));
         }
         return olderThanMinutes == 0 ? null : Instant.now().minus(java.time.Duration.ofMinutes(olderThanMinutes));
+    }
+
+    @Override
+    public List<DeadLetterGroupInfo> listDeadLetterGroups(int scanMax) {
+        return deadLetters.groups(scanMax);
+    }
+
+    @Override
+    public List<DeadLetterInfo> searchDeadLetters(String text, long afterId, int max) {
+        return deadLetters.search(text, afterId, max);
+    }
+
+    @Override
+    public byte[] exportDeadLetterBody(long id) {
+        return deadLetters.body(id);
+    }
+
+    @Override
+    public RedeliveryJobInfo startGroupRedelivery(String key, int max, double messagesPerSecond) {
+        RedeliveryJob.checkedRate(messagesPerSecond);
+        return start("group " + key, deadLetters.groupIds(key, max), messagesPerSecond);
+    }
+
+    @Override
+    public RedeliveryJobInfo startRedelivery(long[] ids, double messagesPerSecond) {
+        RedeliveryJob.checkedRate(messagesPerSecond);
+        if (ids == null || ids.length == 0 || ids.length > DeadLetterOperations.MAX_SCAN) {
+            throw new IllegalArgumentException("ids must list 1 to " + DeadLetterOperations.MAX_SCAN
+                    + " dead letters, listed " + (ids == null ? 0 : ids.length));
+        }
+        return start(ids.length + " chosen dead letter(s)", java.util.Arrays.stream(ids).boxed().toList(),
+                messagesPerSecond);
+    }
+
+    private RedeliveryJobInfo start(String what, List<Long> ids, double rate) {
+        if (activation.isPaused()) {
+            throw new IllegalStateException("the activation is paused: resume it before redelivering");
+        }
+        return redeliveries.start(new RedeliveryJob(activation.name(), what, ids, rate, deadLetters::redeliver,
+                RedeliveryJob.Pacer.SYSTEM));
+    }
+
+    @Override
+    public RedeliveryJobInfo getRedeliveryJob() {
+        return redeliveries.current();
+    }
+
+    @Override
+    public boolean cancelRedelivery() {
+        return redeliveries.cancel();
     }
 }

@@ -6,11 +6,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.brokers.BrokerRegistry;
 import org.ssbjca.inbound.EndpointActivation;
 
-/** The dead-letter operations of an activation's MXBean: list, deliver again (one or many), purge. */
+/**
+ * The dead-letter operations of an activation's MXBean: list, search, group by failure, export a body, deliver again
+ * (one, many, or at a limited rate as a job), purge.
+ */
 final class DeadLetterOperations {
 
     /**
@@ -125,5 +131,94 @@ final class DeadLetterOperations {
             after = page.get(page.size() - 1).getId();
         }
         return ids;
+    }
+
+    /** The most dead letters a grouping, or the choice of a group to redeliver, reads. */
+    static final int MAX_SCAN = 10_000;
+    /** The most dead letters one search returns. */
+    static final int MAX_FOUND = 1_000;
+    /** Dead letters read per statement by a scan. */
+    private static final int SCAN_PAGE = 1_000;
+
+    /**
+     * @param scanMax how many dead letters to read at most, oldest first (1 to {@value #MAX_SCAN})
+     * @return their groups by failure shape, the largest first
+     */
+    List<DeadLetterGroupInfo> groups(int scanMax) {
+        checkRange("scanMax", scanMax, MAX_SCAN);
+        DeadLetterGroups groups = new DeadLetterGroups();
+        scan(scanMax, groups::add);
+        return groups.list();
+    }
+
+    /**
+     * @param key a group's key ({@link FailureShape#of})
+     * @param max at most this many
+     * @return the ids of the group's oldest dead letters, among the {@value #MAX_SCAN} oldest
+     */
+    List<Long> groupIds(String key, int max) {
+        checkRange("max", max, MAX_SCAN);
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("a group's key is needed, was empty");
+        }
+        List<Long> ids = new ArrayList<>();
+        scan(MAX_SCAN, page -> page.stream().filter(d -> key.equals(FailureShape.of(d.lastError())))
+                .limit(max - ids.size()).forEach(d -> ids.add(d.id())));
+        return ids;
+    }
+
+    /**
+     * @param text the text (see {@link DeliveryLedger#findDeadLetters}); empty or null for all
+     * @param afterId only dead letters with a greater id
+     * @param max at most this many (1 to {@value #MAX_FOUND})
+     * @return the dead letters that mention it, oldest first
+     */
+    List<DeadLetterInfo> search(String text, long afterId, int max) {
+        checkRange("max", max, MAX_FOUND);
+        if (text != null && text.length() > DeliveryLedger.MAX_SEARCH_LENGTH) {
+            throw new IllegalArgumentException("the text must be at most " + DeliveryLedger.MAX_SEARCH_LENGTH
+                    + " characters, was " + text.length());
+        }
+        return ShortLivedConnection.read(database(), "searching the dead letters of " + queue(),
+                c -> database().broker().ledger(c).findDeadLetters(queue(), text, true, afterId, max))
+                .stream().map(DeadLetterInfo::of).collect(Collectors.toList());
+    }
+
+    /**
+     * @param id a dead letter's id
+     * @return its whole body, as stored
+     * @throws IllegalArgumentException when this queue has no such dead letter
+     */
+    byte[] body(long id) {
+        List<DeadLetter> one = ShortLivedConnection.read(database(), "reading dead letter " + id,
+                c -> database().broker().ledger(c).deadLetters(queue(), id - 1, 1));
+        if (one.isEmpty() || one.get(0).id() != id) {
+            throw new IllegalArgumentException("no dead letter " + id + " on " + queue());
+        }
+        return one.get(0).message().body();
+    }
+
+    /** Reads the oldest dead letters without their bodies, a page at a time, up to {@code max}. */
+    private void scan(int max, Consumer<List<DeadLetter>> each) {
+        long after = 0;
+        int seen = 0;
+        while (seen < max) {
+            int n = Math.min(SCAN_PAGE, max - seen);
+            long from = after;
+            List<DeadLetter> page = ShortLivedConnection.read(database(), "scanning the dead letters of " + queue(),
+                    c -> database().broker().ledger(c).findDeadLetters(queue(), null, false, from, n));
+            each.accept(page);
+            seen += page.size();
+            if (page.size() < n) {
+                return;
+            }
+            after = page.get(page.size() - 1).id();
+        }
+    }
+
+    private static void checkRange(String name, int value, int most) {
+        if (value < 1 || value > most) {
+            throw new IllegalArgumentException(name + " must be between 1 and " + most + ", was " + value);
+        }
     }
 }

@@ -21,6 +21,8 @@ public final class Management implements AutoCloseable {
     private final java.util.Map<EndpointActivation, ActivationManagement> activations =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    private org.ssbjca.backend.BackgroundRunner runner = org.ssbjca.backend.BackgroundRunner.daemonThreads();
+
     private Management(MBeanServer server) {
         this.mbeans = new MBeans(server);
     }
@@ -42,6 +44,9 @@ public final class Management implements AutoCloseable {
      */
     static Management start(ManagedAdapter ra, MBeanServer server) {
         Management m = new Management(server);
+        if (ra.workManager() != null) {
+            m.runner = new org.ssbjca.brokers.WorkManagerRunner(ra.workManager());
+        }
         ObjectName name = m.mbeans.register(m.adapterKey, new ResourceAdapterManagement(ra, m.mbeans),
                 ObjectNames.resourceAdapter());
         if (name != null) {
@@ -56,7 +61,7 @@ public final class Management implements AutoCloseable {
      * @param activation a started activation
      */
     public void activationStarted(EndpointActivation activation) {
-        ActivationManagement mbean = new ActivationManagement(activation);
+        ActivationManagement mbean = new ActivationManagement(activation, runner);
         activations.put(activation, mbean);
         ObjectName name = mbeans.register(activation, mbean, ObjectNames.activation(activation.name()));
         if (name != null) {

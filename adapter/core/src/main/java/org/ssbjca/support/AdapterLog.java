@@ -413,4 +413,15 @@ public interface AdapterLog extends BasicLogger {
     @LogMessage(level = INFO)
     @Message(id = 262, value = "%s: an operator enabled queue %s (%s)")
     void queueEnabledByOperator(String activation, String queue, String before);
+
+    // ---- the operator's throttled redeliveries (280-299)
+
+    @LogMessage(level = INFO)
+    @Message(id = 280, value = "%s: redelivery of %s started: %d dead letter(s) at %s per second")
+    void redeliveryJobStarted(String activation, String what, int letters, double rate);
+
+    @LogMessage(level = INFO)
+    @Message(id = 281, value = "%s: redelivery of %s ended %s: %d redelivered, %d failed again, of %d%s")
+    void redeliveryJobEnded(String activation, String what, Object state, int redelivered, int failed, int letters,
+            String why);
 }

@@ -1,0 +1,175 @@
+package org.ssbjca.management;
+
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import org.ssbjca.support.AdapterLog;
+
+/**
+ * An operator's redelivery of chosen dead letters at a limited rate: each letter is handed over no earlier than
+ * 1 / rate seconds after the one before it started, so that no second holds more than {@code rate} of them; a slow
+ * bean slows the job, and no burst follows to catch up.
+ * A letter the bean fails again stays a dead letter and is counted as failed; the job goes on. It stops early when
+ * cancelled (the letter in progress finishes) or when a redelivery cannot be made (the activation paused or stopped).
+ * Runs on one background thread ({@link #run}); {@link #cancel} and {@link #info} from any thread. Kept in memory
+ * only: a restart of the server or a redeploy ends it, and the letters not yet redelivered stay dead letters.
+ */
+final class RedeliveryJob implements Runnable {
+
+    private static final AdapterLog LOG = AdapterLog.of(RedeliveryJob.class);
+
+    /** The highest rate a job accepts, messages per second. */
+    static final double MAX_RATE = 1000;
+
+    /** The state of a job. */
+    enum State {
+        /** Not yet started, or redelivering. */
+        RUNNING,
+        /** Every letter was handed over. */
+        DONE,
+        /** An operator cancelled it. */
+        CANCELLED,
+        /** A redelivery could not be made; {@code error} says why. */
+        FAILED
+    }
+
+    /** How the job tells time and waits: the system's clock in the server, one a test controls in tests. */
+    interface Pacer {
+        /** @return a monotonic time in nanoseconds */
+        long nanoTime();
+
+        /**
+         * Waits for the time to pass, or until the latch opens (cancellation), whichever comes first.
+         *
+         * @param cancelled opens when the job is cancelled
+         * @param nanos how long
+         * @throws InterruptedException when interrupted
+         */
+        void await(CountDownLatch cancelled, long nanos) throws InterruptedException;
+
+        /** The system's clock. */
+        Pacer SYSTEM = new Pacer() {
+            @Override
+            public long nanoTime() {
+                return System.nanoTime();
+            }
+
+            @Override
+            public void await(CountDownLatch cancelled, long nanos) throws InterruptedException {
+                cancelled.await(nanos, TimeUnit.NANOSECONDS);
+            }
+        };
+    }
+
+    private final String activation;
+    private final String description;
+    private final List<Long> ids;
+    private final double rate;
+    private final LongPredicate redeliver;
+    private final Pacer pacer;
+    private final CountDownLatch cancelled = new CountDownLatch(1);
+    private final Instant created = Instant.now();
+    private volatile State state = State.RUNNING;
+    private volatile int redelivered;
+    private volatile int failed;
+    private volatile String error;
+    private volatile Instant ended;
+
+    /**
+     * @param activation the activation's name, for the log
+     * @param description what is redelivered (a group's key, or a selection), for the operator
+     * @param ids the dead letters, in the order to redeliver them
+     * @param rate messages per second, over 0 and at most {@value #MAX_RATE}
+     * @param redeliver redelivers one letter: true when the bean took it and it left the table; throws
+     *        {@link IllegalStateException} when no redelivery can be made
+     * @param pacer the clock
+     * @throws IllegalArgumentException if the rate is out of range, naming it
+     */
+    RedeliveryJob(String activation, String description, List<Long> ids, double rate, LongPredicate redeliver,
+            Pacer pacer) {
+        this.activation = activation;
+        this.description = description;
+        this.ids = List.copyOf(ids);
+        this.rate = checkedRate(rate);
+        this.redeliver = redeliver;
+        this.pacer = pacer;
+    }
+
+    /**
+     * @param rate a rate asked for
+     * @return it, when over 0 and at most {@value #MAX_RATE} messages per second
+     * @throws IllegalArgumentException otherwise, naming it
+     */
+    static double checkedRate(double rate) {
+        if (!(rate > 0) || rate > MAX_RATE) {
+            throw new IllegalArgumentException("messagesPerSecond must be over 0 and at most " + (int) MAX_RATE
+                    + ", was " + rate);
+        }
+        return rate;
+    }
+
+    @Override
+    public void run() {
+        LOG.redeliveryJobStarted(activation, description, ids.size(), rate);
+        long interval = (long) Math.ceil(1e9 / rate);
+        long next = pacer.nanoTime();
+        try {
+            for (int k = 0; k < ids.size() && cancelled.getCount() > 0; k++) {
+                long wait = next - pacer.nanoTime();
+                if (wait > 0) {
+                    pacer.await(cancelled, wait);
+                }
+                if (cancelled.getCount() == 0) {
+                    break;
+                }
+                next = pacer.nanoTime() + interval;
+                if (redeliver.test(ids.get(k))) {
+                    redelivered++;
+                } else {
+                    failed++;
+                }
+            }
+            state = cancelled.getCount() == 0 ? State.CANCELLED : State.DONE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        } catch (RuntimeException e) {
+            fail(e.getMessage() == null ? e.toString() : e.getMessage());
+        } finally {
+            ended = Instant.now();
+            LOG.redeliveryJobEnded(activation, description, state, redelivered, failed, ids.size(),
+                    error == null ? "" : " (" + error + ")");
+        }
+    }
+
+    private void fail(String why) {
+        error = why;
+        state = State.FAILED;
+    }
+
+    /** Ends a job the runner will never run (the container had no thread for it). */
+    void refused() {
+        cancelled.countDown();
+        fail("the container's work manager had no thread for it");
+        ended = Instant.now();
+    }
+
+    /** Stops the job before its next letter; the one in progress finishes. */
+    void cancel() {
+        cancelled.countDown();
+    }
+
+    /** @return whether it is still running */
+    boolean running() {
+        return state == State.RUNNING;
+    }
+
+    /** @return its progress now */
+    RedeliveryJobInfo info() {
+        return new RedeliveryJobInfo(description, state.name(), ids.size(), redelivered, failed, rate,
+                Date.from(created), ended == null ? null : Date.from(ended), error);
+    }
+}
