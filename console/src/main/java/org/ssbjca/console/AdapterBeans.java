@@ -126,6 +126,24 @@ final class AdapterBeans {
         return invoke(ACTIVATION, activation, operation, signature, arguments);
     }
 
+    /**
+     * Calls an operation of an activation and returns its result as the MBean gave it (a body's bytes).
+     *
+     * @param activation the activation
+     * @param operation the operation
+     * @param signature the parameter types
+     * @param arguments the arguments
+     * @return its result
+     */
+    Object invokeRaw(String activation, String operation, String[] signature, Object... arguments) {
+        Object[] out = new Object[1];
+        onBean(ACTIVATION, activation, name -> {
+            out[0] = server.invoke(name, operation, arguments, signature);
+            return JsonValue.NULL;
+        });
+        return out[0];
+    }
+
     /** Calls an operation of an MBean of a type. */
     JsonValue invoke(String type, String activation, String operation, String[] signature, Object... arguments) {
         return onBean(type, activation, name -> toJson(server.invoke(name, operation, arguments, signature)));

@@ -30,6 +30,19 @@ final class ConsoleLog {
                 body == null ? "" : " " + shortened(body), status);
     }
 
+    /**
+     * A dead letter's body read whole through the console (a download): reading a message is recorded as a change is.
+     *
+     * @param user the console's authenticated user, or null when none
+     * @param activation the activation
+     * @param id the dead letter
+     * @param bytes the body's size
+     */
+    static void exported(String user, String activation, long id, int bytes) {
+        log(Level.INFO, 282, "console user %s exported the body of dead letter %d of %s (%d bytes)",
+                user == null ? "(none)" : user, id, activation, bytes);
+    }
+
     private static String shortened(String body) {
         return body.length() <= MAX_BODY ? body : body.substring(0, MAX_BODY) + "... (" + body.length() + " chars)";
     }

@@ -1,0 +1,146 @@
+// The failures view of the selected activation: its dead letters grouped by failure, a search, a body download, and
+// a redelivery of a group or a selection at a limited rate, with progress and cancel. Uses console.js's call, el,
+// path, status, operator and selected.
+'use strict';
+
+const failures = {shown: null, after: 0, chosen: new Set(), polling: null};
+const FOUND_PAGE = 50;
+
+function failuresPath(rest) { return path(selected, 'failures/' + rest); }
+
+function rate() { return Number(document.getElementById('redeliver-rate').value); }
+
+async function refreshFailureGroups() {
+  const groups = await call('GET', failuresPath('groups?scan=10000'));
+  const body = document.querySelector('#failure-groups tbody');
+  body.replaceChildren();
+  for (const g of groups) {
+    const tr = el('tr');
+    const act = el('td');
+    const again = el('button', 'Redeliver group', 'act');
+    again.disabled = !operator;
+    again.addEventListener('click', () => startRedelivery({group: g.key, perSecond: rate()}));
+    const show = el('button', 'Show');
+    show.addEventListener('click', () => {
+      document.getElementById('failure-text').value = g.exceptionClass || g.exampleError || '';
+      failures.after = 0;
+      searchFailures().catch(e => status(e.message));
+    });
+    act.append(again, ' ', show);
+    tr.append(el('td', g.key, 'key'), el('td', g.count), el('td', g.firstSeen), el('td', g.lastSeen),
+      el('td', g.exampleError), act);
+    body.append(tr);
+  }
+  document.getElementById('failure-groups-note').textContent = groups.length + ' group(s)';
+}
+
+async function searchFailures() {
+  const text = document.getElementById('failure-text').value;
+  const found = await call('GET', failuresPath('search?text=' + encodeURIComponent(text) + '&after='
+    + failures.after + '&max=' + FOUND_PAGE));
+  const body = document.querySelector('#failure-results tbody');
+  body.replaceChildren();
+  for (const l of found) {
+    const tr = el('tr');
+    const pick = el('input');
+    pick.type = 'checkbox';
+    pick.disabled = !operator;
+    pick.checked = failures.chosen.has(l.id);
+    pick.addEventListener('change', () => pick.checked ? failures.chosen.add(l.id) : failures.chosen.delete(l.id));
+    const pickCell = el('td');
+    pickCell.append(pick);
+    const download = el('td');
+    if (operator) {
+      const a = el('a', 'Download');
+      a.href = API + failuresPath('dead-letters/' + l.id + '/body');
+      a.download = 'dead-letter-' + l.id + '.bin';
+      download.append(a);
+    }
+    const text = el('td');
+    text.append(el('pre', l.body, 'body'));
+    tr.append(pickCell, el('td', l.id), el('td', l.messageType), el('td', l.lastError), text,
+      el('td', l.deadLetteredAt), download);
+    body.append(tr);
+  }
+  const next = document.getElementById('failure-next');
+  next.dataset.last = found.length === FOUND_PAGE ? found[found.length - 1].id : '';
+  document.getElementById('failure-results-note').textContent = found.length + ' found after id ' + failures.after;
+}
+
+async function startRedelivery(what) {
+  try {
+    await call('POST', failuresPath('redeliveries'), what);
+    pollJob();
+  } catch (e) {
+    status(e.message);
+  }
+}
+
+async function showJob() {
+  const job = await call('GET', failuresPath('redeliveries/current'));
+  const box = document.getElementById('redelivery-job');
+  box.hidden = !job;
+  if (!job) return false;
+  document.getElementById('job-text').textContent = job.description + ': ' + (job.redelivered + job.failed) + ' / '
+    + job.total + ' (' + job.redelivered + ' redelivered, ' + job.failed + ' failed again) at '
+    + job.messagesPerSecond + '/s, ' + job.state + (job.error ? ': ' + job.error : '');
+  box.dataset.state = job.state;
+  const bar = document.getElementById('job-progress');
+  bar.max = Math.max(1, job.total);
+  bar.value = job.redelivered + job.failed;
+  document.getElementById('job-cancel').disabled = !operator || job.state !== 'RUNNING';
+  return job.state === 'RUNNING';
+}
+
+function pollJob() {
+  clearInterval(failures.polling);
+  const tick = () => showJob().then(running => {
+    if (!running) {
+      clearInterval(failures.polling);
+      refreshFailureGroups().catch(e => status(e.message));
+    }
+  }).catch(e => status(e.message));
+  failures.polling = setInterval(tick, 500);
+  tick();
+}
+
+// Follows the page's selection: a newly selected activation gets its groups and its job shown.
+function followSelection() {
+  const section = document.getElementById('failures');
+  section.hidden = !selected;
+  document.getElementById('failure-redeliver-selected').disabled = !operator;
+  if (!selected || failures.shown === selected) return;
+  failures.shown = selected;
+  failures.after = 0;
+  failures.chosen.clear();
+  document.getElementById('failures-title').textContent = 'Failures of ' + selected;
+  document.querySelector('#failure-results tbody').replaceChildren();
+  refreshFailureGroups().then(pollJob).catch(e => status(e.message));
+}
+
+function startFailures() {
+  document.getElementById('failure-groups-refresh').addEventListener('click',
+    () => refreshFailureGroups().catch(e => status(e.message)));
+  document.getElementById('failure-search').addEventListener('click', () => {
+    failures.after = 0;
+    searchFailures().catch(e => status(e.message));
+  });
+  document.getElementById('failure-next').addEventListener('click', ev => {
+    if (ev.target.dataset.last) {
+      failures.after = Number(ev.target.dataset.last);
+      searchFailures().catch(e => status(e.message));
+    }
+  });
+  const some = document.getElementById('failure-redeliver-selected');
+  some.disabled = !operator;
+  some.addEventListener('click', () => {
+    if (failures.chosen.size) startRedelivery({ids: [...failures.chosen], perSecond: rate()});
+    failures.chosen.clear();
+  });
+  document.getElementById('job-cancel').addEventListener('click',
+    () => call('POST', failuresPath('redeliveries/current/cancel')).then(pollJob).catch(e => status(e.message)));
+  setInterval(followSelection, 500);
+}
+
+// console.js learns who the user is first; the buttons follow the role it found.
+window.addEventListener('load', () => setTimeout(startFailures, 0));
