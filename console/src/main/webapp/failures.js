@@ -92,12 +92,16 @@ async function showJob() {
   return job.state === 'RUNNING';
 }
 
+// Follows the job until it ends; the groups are read again once a job seen running has ended.
 function pollJob() {
   clearInterval(failures.polling);
+  let seenRunning = false;
   const tick = () => showJob().then(running => {
-    if (!running) {
+    if (running) {
+      seenRunning = true;
+    } else {
       clearInterval(failures.polling);
-      refreshFailureGroups().catch(e => status(e.message));
+      if (seenRunning) refreshFailureGroups().catch(e => status(e.message));
     }
   }).catch(e => status(e.message));
   failures.polling = setInterval(tick, 500);

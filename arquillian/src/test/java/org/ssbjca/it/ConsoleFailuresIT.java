@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -121,16 +122,19 @@ class ConsoleFailuresIT {
             await("eight dead letters").atMost(Duration.ofSeconds(180)).until(() -> count(read(VIEWER,
                     FAILURES + "search?max=100"), "\"id\":") == ORDERS + 2);
 
-            new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> !d.findElements(By.linkText(ACTIVATION))
-                    .isEmpty());
-            page.findElement(By.linkText(ACTIVATION)).click();
+            // the page rebuilds its activations table every 2 s: click again if it was rebuilt under the click
+            new WebDriverWait(page, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                    .until(d -> {
+                        d.findElement(By.linkText(ACTIVATION)).click();
+                        return d.findElement(By.id("failures")).isDisplayed();
+                    });
             By rows = By.cssSelector("#failure-groups tbody tr");
             new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElements(rows).size() == 2);
-            WebElement orders = page.findElements(rows).get(0);
-            String key = orders.findElement(By.xpath("td[1]")).getText();
+            List<List<String>> groups = groupsOnPage(page);
+            String key = groups.get(0).get(0);
             assertTrue(key.endsWith("cannot process poison order <n> of run " + shape(run)), key);
-            assertEquals(String.valueOf(ORDERS), orders.findElement(By.xpath("td[2]")).getText());
-            assertEquals("2", page.findElements(rows).get(1).findElement(By.xpath("td[2]")).getText());
+            assertEquals(String.valueOf(ORDERS), groups.get(0).get(1));
+            assertEquals("2", groups.get(1).get(1));
 
             WebElement text = page.findElement(By.id("failure-text"));
             text.sendKeys("order 3 of run");
@@ -172,6 +176,7 @@ class ConsoleFailuresIT {
             new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("job-text")).getText()
                     .contains("CANCELLED"));
             assertEquals(1, count(read(VIEWER, FAILURES + "search?text=ping"), "\"id\":"), "the other stays");
+            runRecipe();
             FIGURES.info("console failures view in Chromium: " + ORDERS + " + 2 dead letters in 2 groups; a group of "
                     + ORDERS + " redelivered at 2/s in " + seconds + " s; a redelivery at 0.05/s cancelled after 1");
         } finally {
@@ -180,9 +185,45 @@ class ConsoleFailuresIT {
         }
     }
 
-    /** @return the run id as the failure's shape shows it (its digits replaced) */
+    /**
+     * Runs the bash recipe of docs/operations/console-failures.md as written, with this server's address, the
+     * operator's credentials, the remaining letter's id and its group's key put in for the placeholders: the download
+     * gets its body, the group redelivery starts, its progress reads, the cancel answers.
+     */
+    private static void runRecipe() throws IOException, InterruptedException {
+        String doc = Files.readString(Path.of("..", "docs", "operations", "console-failures.md"));
+        int from = doc.indexOf("```bash\n") + 8;
+        String script = doc.substring(from, doc.indexOf("\n```", from));
+        String letter = read(VIEWER, FAILURES + "search?text=ping");
+        Matcher id = Pattern.compile("\"id\":(\\d+)").matcher(letter);
+        assertTrue(id.find(), letter);
+        String key = field(read(VIEWER, FAILURES + "groups"), "key");
+        Path dir = Files.createTempDirectory("recipe");
+        script = "set -euo pipefail\n" + script.replace("alice:<password>", OPERATOR[0] + ":" + OPERATOR[1])
+                .replace("http://localhost:8080/", base().replace("ssb-jca-console/", ""))
+                .replace("dead-letters/42/body -o letter-42.bin", "dead-letters/" + id.group(1)
+                        + "/body -o letter-42.bin")
+                .replace("<a key from groups>", key);
+        Process bash = new ProcessBuilder("bash", "-c", script).directory(dir.toFile()).redirectErrorStream(true)
+                .start();
+        String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, bash.waitFor(), out);
+        assertEquals("poison ping 2", Files.readString(dir.resolve("letter-42.bin")), out);
+        assertTrue(out.contains("\"state\":") && out.contains("\"cancelled\":"), out);
+        assertTrue(out.contains("\"count\":1"), out);
+    }
+
+    /** @return the groups table's rows, each as its cells' texts (read in one script: the page rebuilds it) */
+    @SuppressWarnings("unchecked")
+    private static List<List<String>> groupsOnPage(WebDriver driver) {
+        return (List<List<String>>) ((JavascriptExecutor) driver).executeScript("return [...document"
+                + ".querySelectorAll('#failure-groups tbody tr')].map(tr => [...tr.children].map(td => td.textContent));");
+    }
+
+    /** @return the run id as the failure's shape shows it (FailureShape's id and number rules) */
     private static String shape(String run) {
-        return run.replaceAll("(?<![\\w$])\\d+(?:[.,]\\d+)*", "<n>");
+        return run.replaceAll("\\b(?=[0-9a-fA-F]*\\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}\\b", "<hex>")
+                .replaceAll("(?<![\\w$])\\d+(?:[.,]\\d+)*", "<n>");
     }
 
     private static String field(String json, String key) {

@@ -5,7 +5,8 @@ import java.util.regex.Pattern;
 
 /**
  * The shape of a failure, by which the console groups dead letters: the exception's class and its message with the
- * parts that differ from one message to the next replaced (quoted values, UUIDs, hexadecimal and decimal numbers), so
+ * parts that differ from one message to the next replaced (quoted values, UUIDs, hexadecimal numbers and ids of 6 or
+ * more hexadecimal digits with a digit and a letter among them, decimal numbers), so
  * that "order 42 not found" and "order 43 not found" fall in one group. Reads the last error as the readers record it,
  * {@code class: message}. Stateless; any thread.
  */
@@ -20,7 +21,8 @@ final class FailureShape {
     private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
     private static final Pattern UUID = Pattern.compile(
             "\\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\b");
-    private static final Pattern HEX = Pattern.compile("\\b0[xX][0-9a-fA-F]+\\b");
+    private static final Pattern HEX = Pattern.compile("\\b0[xX][0-9a-fA-F]+\\b"
+            + "|\\b(?=[0-9a-fA-F]*\\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{6,}\\b");
     private static final Pattern NUMBER = Pattern.compile("(?<![\\w$])\\d+(?:[.,]\\d+)*");
 
     private FailureShape() {

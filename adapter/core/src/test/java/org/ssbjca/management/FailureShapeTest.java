@@ -19,6 +19,8 @@ class FailureShapeTest {
                 FailureShape.of("org.acme.Missing: customer 0f8fad5b-d9cb-469f-a165-70867728950e (\"Jo\") at 0x1F"));
         assertEquals("java.lang.NumberFormatException: For input string: \"…\"",
                 FailureShape.of("java.lang.NumberFormatException: For input string: \"x12\""));
+        assertEquals("run <hex> and run <hex> are one, WFLYEJB0034 and utf8 stay",
+                FailureShape.of("run 4b6c395a and run e3f19ab2 are one, WFLYEJB0034 and utf8 stay"));
         assertEquals("SSBJCA0042 stays, <n> is a number, so is order-<n>",
                 FailureShape.of("SSBJCA0042 stays, 1.5 is a number, so is order-42"));
     }
