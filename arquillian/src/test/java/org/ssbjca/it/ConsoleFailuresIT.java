@@ -51,6 +51,7 @@ import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
+import org.ssbjca.it.support.LogStore;
 import org.ssbjca.it.support.ManualServer;
 import org.ssbjca.it.support.Postgres;
 import org.ssbjca.it.support.ServerAdmin;
@@ -146,6 +147,9 @@ class ConsoleFailuresIT {
                     + "/body", false).body(), "the body downloaded");
             assertEquals(403, call("GET", VIEWER, FAILURES + "dead-letters/" + id + "/body", false).statusCode(),
                     "a viewer downloads no body");
+            await("the download audited").atMost(Duration.ofSeconds(10)).until(() -> LogStore.serverLogLines(
+                    "SSBJCA0282: console user " + OPERATOR[0] + " exported the body of dead letter " + id + " of "
+                    + ACTIVATION) == 1);
             screenshot(page, "console-failures.png");
 
             setSystemProperty(ConsoleRecordingService.CURE, "true");
@@ -166,6 +170,10 @@ class ConsoleFailuresIT {
             assertEquals(ORDERS, db.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|poison order % of run "
                     + run));
             new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElements(rows).size() == 1);
+            assertEquals(1, LogStore.serverLogLines("SSBJCA0150: console user " + OPERATOR[0] + ": POST /"
+                    + FAILURES.substring(4) + "redeliveries {\"group\""), "the start audited with its user");
+            await("the job's end logged").atMost(Duration.ofSeconds(10)).until(() -> LogStore.serverLogLines(
+                    "SSBJCA0281: " + ACTIVATION + ": redelivery of group ") == 1);
 
             rate.clear();
             rate.sendKeys("0.05");
