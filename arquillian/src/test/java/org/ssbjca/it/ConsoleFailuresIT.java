@@ -225,7 +225,8 @@ class ConsoleFailuresIT {
     @SuppressWarnings("unchecked")
     private static List<List<String>> groupsOnPage(WebDriver driver) {
         return (List<List<String>>) ((JavascriptExecutor) driver).executeScript("return [...document"
-                + ".querySelectorAll('#failure-groups tbody tr')].map(tr => [...tr.children].map(td => td.textContent));");
+                + ".querySelectorAll('#failure-groups tbody tr')]"
+                + ".map(tr => [...tr.children].map(td => td.textContent));");
     }
 
     /** @return the run id as the failure's shape shows it (FailureShape's id and number rules) */

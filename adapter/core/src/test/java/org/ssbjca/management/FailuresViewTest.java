@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.management.Jmx.await;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -38,11 +38,11 @@ class FailuresViewTest {
                 done.add(body);
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxDeliveryAttempts(1);
+            spec.setMaxDeliveryAttempts("1");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             ActivationMXBean mx = Jmx.proxy(Jmx.onlyActivation(h));
             h.send("order-1", "order-2", "ping", "order-3");
-            await(() -> mx.getDeadLettered() == 4, "four dead letters");
+            await("four dead letters").until(() -> mx.getDeadLettered() == 4);
 
             List<DeadLetterGroupInfo> groups = mx.listDeadLetterGroups(100);
             assertEquals(2, groups.size(), String.valueOf(groups.stream().map(DeadLetterGroupInfo::getKey).toList()));
@@ -66,7 +66,7 @@ class FailuresViewTest {
             refusing.set(false);
             RedeliveryJobInfo started = mx.startGroupRedelivery(orders.getKey(), 100, 20);
             assertEquals(3, started.getTotal());
-            await(() -> "DONE".equals(mx.getRedeliveryJob().getState()), "the job done");
+            await("the job done").until(() -> "DONE".equals(mx.getRedeliveryJob().getState()));
             assertEquals(3, mx.getRedeliveryJob().getRedelivered());
             assertEquals(List.of("order-1", "order-2", "order-3"), done, "the group, oldest first");
             assertEquals(List.of("ping"), mx.listDeadLetters(10).stream().map(DeadLetterInfo::getBody).toList());

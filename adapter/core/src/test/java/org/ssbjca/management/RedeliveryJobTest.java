@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongPredicate;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
