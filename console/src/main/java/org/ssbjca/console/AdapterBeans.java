@@ -29,15 +29,15 @@ final class AdapterBeans {
 
     /** The attributes of an activation the console shows, in this order. */
     static final String[] ACTIVATION_ATTRIBUTES = {"Name", "Queue", "Backend", "MaxReaders", "ActiveReaders",
-        "ParkedReaders", "WaitingReaders", "Paused", "ReceiveBatchSize", "WaitTimeout", "QueueDepth", "Received",
-                "Delivered",
+        "ParkedReaders", "WaitingReaders", "Paused", "BreakerState", "ReceiveBatchSize", "WaitTimeout", "QueueDepth",
+        "Received", "Delivered",
         "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
         "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime", "QueueDisabled", "QueueDisabledSince"};
 
     /** The attributes of a table activation the console shows, in this order. */
     static final String[] TABLE_ATTRIBUTES = {"Table", "Mode", "ReaderCount", "AvailableRows", "WaitingRows",
         "LeasedRows", "SetAsideRows", "OldestAvailableAgeSeconds", "DeliveredRows", "FailedDeliveries", "LeasesLost",
-        "DeliveriesFailingSince", "FailingSince", "LastError"};
+        "DeliveriesFailingSince", "FailingSince", "BreakerState", "LastError"};
 
     /** The MBean type of queue activations. */
     static final String ACTIVATION = "Activation";

@@ -134,6 +134,7 @@ public class AdapterMeters implements NotificationListener {
         {"ssb.errors.received", "ErrorsReceived"},
         {"ssb.priority.requests.rejected", "PriorityRequestsRejected"},
         {"ssb.reader.reconnects", "Reconnects"},
+        {"ssb.activation.breaker.trips", "BreakerTrips"},
     };
 
     /** The gauges of an activation read straight from an attribute: meter name, MBean attribute. */
@@ -144,6 +145,7 @@ public class AdapterMeters implements NotificationListener {
         {"ssb.readers.parked", "ParkedReaders"},
         {"ssb.readers.reconnecting", "ReconnectingReaders"},
         {"ssb.activation.paused", "Paused"},
+        {"ssb.activation.breaker.open", "BreakerOpen"},
         {"ssb.queue.disabled", "QueueDisabled"},
         {"ssb.queue.depth", "QueueDepth"},
         {"ssb.queue.oldest.message.age.seconds", "OldestMessageAgeSeconds"},

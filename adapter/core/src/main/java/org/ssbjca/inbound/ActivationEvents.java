@@ -28,4 +28,20 @@ public interface ActivationEvents {
      */
     default void reconnecting(String queue, String reader, long delayMillis, String error) {
     }
+
+    /**
+     * @param activation the activation whose circuit breaker opened (its readers pause)
+     * @param failures the failed deliveries in a row that opened it; 1 when a probe failed
+     * @param probeInMillis how long until one reader probes with one delivery
+     * @param lastError the last failure
+     */
+    default void breakerOpened(String activation, int failures, long probeInMillis, String lastError) {
+    }
+
+    /**
+     * @param activation the activation whose circuit breaker closed (a delivery succeeded; its readers go on)
+     * @param openMillis how long it was open
+     */
+    default void breakerClosed(String activation, long openMillis) {
+    }
 }

@@ -53,6 +53,26 @@ final class ActivationValues {
         transactionTimeoutSeconds();
         commitBeforeDelivery();
         redeliveryPolicy();
+        failurePolicy(); // the names' spelling: the classes are looked for when the bean's loader is known
+        breaker(database.kind() == BackendKind.SQLSERVER);
+    }
+
+    /**
+     * @param sqlServer whether the queue is SQL Server's
+     * @return the circuit breaker's settings
+     */
+    BreakerSettings breaker(boolean sqlServer) throws InvalidPropertyException {
+        return BreakerSettings.parse(ServiceBrokerActivationSpec.class, spec.getBreakerThreshold(),
+                spec.getBreakerWindow(), spec.getBreakerDelay(), spec.getBreakerMaxDelay(), sqlServer);
+    }
+
+    /**
+     * @param loaders where the exception classes may be (nulls skipped)
+     * @return what each failure means
+     */
+    FailurePolicy failurePolicy(ClassLoader... loaders) throws InvalidPropertyException {
+        return FailurePolicy.of(ServiceBrokerActivationSpec.class, spec.getUnrecoverableExceptions(),
+                spec.getTransientExceptions(), loaders);
     }
 
     /** @return the service that also receives each dead letter, or null */
@@ -75,7 +95,8 @@ final class ActivationValues {
         String max = Config.blankToNull(spec.getMaxRedeliveryDelay());
         long longest = max == null ? Math.min(delay * 10, MAX_REDELIVERY_DELAY)
                 : whole("maxRedeliveryDelay", max, delay, MAX_REDELIVERY_DELAY);
-        return new RedeliveryPolicy(delay, multiplier, longest);
+        double jitter = decimal("redeliveryJitter", spec.getRedeliveryJitter(), 0, 1);
+        return new RedeliveryPolicy(delay, multiplier, longest, jitter);
     }
 
     /** @return the number of readers, 1 to 256 */

@@ -26,6 +26,8 @@ final class Batch {
     /** Priority requests the batch held (consumed, never delivered), with or without a priority. */
     int priorityRequests;
     String error;
+    /** What the bean's failure means ({@link FailurePolicy}): counted unless the policy or the bean says otherwise. */
+    FailurePolicy.Verdict verdict = FailurePolicy.Verdict.COUNTED;
     boolean failuresRecorded;
     /** What is said of the batch's dead letters once its transaction commits (logs, notifications), or null. */
     private List<Runnable> announcements;

@@ -36,8 +36,16 @@ final class DeliverySettings {
     private final int transactionTimeout;
     private final RedeliveryPolicy redelivery;
     private final String deadLetterService;
+    private final FailurePolicy failurePolicy;
+    private final BreakerSettings breaker;
 
-    DeliverySettings(ServiceBrokerActivationSpec spec) throws InvalidPropertyException {
+    /**
+     * @param spec the activation spec
+     * @param loaders where the exception classes its failure policy names may be (the bean's, the thread's, the
+     *        adapter's; nulls skipped)
+     * @throws InvalidPropertyException naming a bad property
+     */
+    DeliverySettings(ServiceBrokerActivationSpec spec, ClassLoader... loaders) throws InvalidPropertyException {
         ActivationValues values = new ActivationValues(spec);
         queue = spec.getQueue().trim();
         batchSize = values.receiveBatchSize();
@@ -55,6 +63,18 @@ final class DeliverySettings {
         transactionTimeout = values.transactionTimeoutSeconds();
         redelivery = values.redeliveryPolicy();
         deadLetterService = values.deadLetterService();
+        failurePolicy = values.failurePolicy(loaders);
+        breaker = values.breaker(spec.database().kind() == org.ssbjca.backend.BackendKind.SQLSERVER);
+    }
+
+    /** @return what each failed delivery means */
+    FailurePolicy failurePolicy() {
+        return failurePolicy;
+    }
+
+    /** @return the circuit breaker's settings */
+    BreakerSettings breaker() {
+        return breaker;
     }
 
     String queue() {

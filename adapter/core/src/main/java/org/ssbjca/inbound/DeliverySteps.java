@@ -281,7 +281,8 @@ final class DeliverySteps {
             } catch (RuntimeException | Error e) {
                 // An Error from the bean (an assertion, a class it cannot load) fails the delivery like an
                 // exception: rolled back and counted, never taken for a success.
-                batch.error = e.getClass().getName() + ": " + e.getMessage();
+                batch.error = failureText(e);
+                batch.verdict = settings.failurePolicy().classify(e);
                 if (batch.called > 0) {
                     // a per-message bean: the call that threw names the message that failed (see recordFailures)
                     batch.failedOn = batch.application.get(batch.called - 1);
@@ -315,6 +316,17 @@ final class DeliverySteps {
         }
         dropPriorityIfDrained(batch);
         return true;
+    }
+
+    /**
+     * @param e what the bean (or the container around it) threw
+     * @return its root cause's class and message, with the class of the exception that wrapped it when the
+     *     container did: what a dead letter's error says
+     */
+    static String failureText(Throwable e) {
+        Throwable root = FailurePolicy.rootCause(e);
+        String text = root.getClass().getName() + ": " + root.getMessage();
+        return root == e ? text : text + " (thrown as " + e.getClass().getName() + ")";
     }
 
     /**
@@ -367,6 +379,9 @@ final class DeliverySteps {
     }
 
     void count(Batch batch, boolean committed, long start) {
+        if (!batch.application.isEmpty()) {
+            chargeBreaker(batch, committed);
+        }
         if (!batch.retried.isEmpty()) {
             metrics.redelivered.add(batch.retriedSeen());
         }
@@ -379,6 +394,21 @@ final class DeliverySteps {
             metrics.rolledBack.increment();
             metrics.error(batch.error != null ? batch.error : "delivery of " + batch.application.size()
                     + " message(s) of group " + batch.group() + " rolled back");
+        }
+    }
+
+    /**
+     * Tells the activation's circuit breaker how a delivery to the bean ended: a failure the policy found
+     * unrecoverable is the message's fault, not the system's, and is not charged to it.
+     */
+    private void chargeBreaker(Batch batch, boolean committed) {
+        CircuitBreaker breaker = activation.breaker();
+        if (committed) {
+            breaker.succeeded();
+        } else if (batch.verdict != FailurePolicy.Verdict.UNRECOVERABLE) {
+            List<BrokerMessage> charged = batch.charged();
+            BrokerMessage m = charged.isEmpty() ? batch.application.get(0) : charged.get(0);
+            breaker.failed(DeliveryLedger.key(m), batch.error != null ? batch.error : "the delivery rolled back");
         }
     }
 
@@ -412,12 +442,12 @@ final class DeliverySteps {
             ledger.boundLockWaits(lockWaitMillis);
             int most = 0;
             for (BrokerMessage m : batch.charged()) {
-                most = Math.max(most, ledger.recordFailure(settings.queue(), m, batch.error));
+                most = Math.max(most, recordFailure(ledger, m, batch));
             }
             RedeliveryPolicy redelivery = settings.redelivery();
             if (redelivery.holds() && most < settings.maxDeliveryAttempts()) {
                 // before the rollback releases the group: no reader can take it again without seeing the hold
-                ledger.holdGroup(settings.queue(), batch.group(), redelivery.delayAfter(most));
+                ledger.holdGroup(settings.queue(), batch.group(), redelivery.delayAfter(Math.max(most, 1)));
             }
             c.commit();
         } catch (RuntimeException | java.sql.SQLException e) {
@@ -430,5 +460,33 @@ final class DeliverySteps {
         }
         batch.failuresRecorded = true;
         activation.failureRecorded();
+    }
+
+    /**
+     * Counts one failed delivery of a message as its batch's verdict says: a transient failure counts nothing; an
+     * unrecoverable one counts up to {@code maxDeliveryAttempts} at once, so that the next RECEIVE that takes the
+     * message dead-letters it without calling the bean (on any node: the count is in the ledger); else one more.
+     *
+     * @return the failed deliveries now recorded for it (0 for a transient failure, which reads nothing)
+     */
+    private int recordFailure(DeliveryLedger ledger, BrokerMessage m, Batch batch) {
+        String what = "message " + m.messageSequenceNumber() + " of conversation " + m.conversationHandle();
+        switch (batch.verdict) {
+            case TRANSIENT -> {
+                LOG.transientFailure(reader, batch.error, what);
+                return 0;
+            }
+            case UNRECOVERABLE -> {
+                LOG.unrecoverableFailure(reader, batch.error, what);
+                int n = ledger.recordFailure(settings.queue(), m, batch.error);
+                while (n < settings.maxDeliveryAttempts()) {
+                    n = ledger.recordFailure(settings.queue(), m, batch.error);
+                }
+                return n;
+            }
+            default -> {
+                return ledger.recordFailure(settings.queue(), m, batch.error);
+            }
+        }
     }
 }

@@ -35,6 +35,7 @@ public final class EndpointActivation {
     private final List<QueueReader> retired = new ArrayList<>();
     private final Semaphore reconnectGate = new Semaphore(1);
     private final DeliverySettings settings;
+    private final CircuitBreaker breaker;
     private final ActivationMetrics metrics = new ActivationMetrics();
     private final PauseGate pause = new PauseGate();
     private final DisabledQueue disabledQueue = new DisabledQueue();
@@ -65,7 +66,8 @@ public final class EndpointActivation {
         this.ra = ra;
         this.factory = factory;
         this.spec = spec;
-        this.settings = new DeliverySettings(spec);
+        this.settings = new DeliverySettings(spec, loaderOf(factory.getEndpointClass()));
+        this.breaker = settings.breaker().newBreaker(new BreakerReports(name(), () -> events));
         this.priorities = settings.priorityEnabled()
                 ? new PriorityScanner(settings.queue(), settings.priorityMessageType()) : null;
         this.schedule = new ReaderSchedule<>(this, readers, LOG, name());
@@ -365,12 +367,49 @@ public final class EndpointActivation {
 
     // ---- for the readers
 
+    /** @return once neither an operator's pause nor the circuit breaker holds the reader; false if it stops */
     boolean awaitResumed(BooleanSupplier stopping) throws InterruptedException {
-        return pause.awaitOpen(stopping);
+        return pause.awaitOpen(stopping) && breaker.awaitTurn(stopping);
     }
 
     void wakePaused() {
         pause.wakeAll();
+        breaker.wakeAll();
+    }
+
+    /** @return the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0) */
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    /** @return the circuit breaker's state: CLOSED, OPEN or PROBING */
+    public String breakerState() {
+        return breaker.state().name();
+    }
+
+    /** @return when the circuit breaker last opened, or null */
+    public java.time.Instant breakerOpenedAt() {
+        return breaker.openedAt();
+    }
+
+    /** @return when its next probe is due while it is open, else null */
+    public java.time.Instant breakerNextProbe() {
+        return breaker.nextProbe();
+    }
+
+    /** @return how many times a run of failures opened the circuit breaker */
+    public long breakerTrips() {
+        return breaker.trips();
+    }
+
+    /** @return the readers parked by the open circuit breaker now */
+    public int breakerParkedReaders() {
+        return breaker.parked();
+    }
+
+    /** @return the class loader of the bean's class, or null (where the failure policy's classes may be) */
+    static ClassLoader loaderOf(Class<?> endpointClass) {
+        return endpointClass == null ? null : endpointClass.getClassLoader();
     }
 
     /** @return since when the readers have found the queue disabled and parked, or null while it is not */

@@ -36,7 +36,11 @@ final class QueueReader extends ReaderLoop {
 
     @Override
     long turn() throws Exception {
-        runOneTransaction();
+        try {
+            runOneTransaction();
+        } finally {
+            activation.breaker().turnEnded(); // a probe that delivered nothing: another may probe
+        }
         return 0; // an empty queue is waited on in the RECEIVE itself
     }
 
@@ -91,6 +95,7 @@ final class QueueReader extends ReaderLoop {
 
     @Override
     void failed(Throwable e, int failures, long delay) {
+        activation.breaker().turnEnded(); // a probe that failed before its delivery: another may probe
         String name = name();
         String what = describe(e);
         if (e instanceof UnavailableException) {

@@ -83,6 +83,26 @@ public class TableActivationSpec implements ActivationSpec {
     private String user;
     @ConfigProperty(description = "Database password; default: the resource adapter's password", confidential = true)
     private String password;
+    @ConfigProperty(description = "Exception classes (fully qualified, comma-separated; subclasses match) whose "
+            + "failure sets the message aside at once, without retries; looked for along the cause chain",
+            defaultValue = "")
+    private String unrecoverableExceptions = "";
+    @ConfigProperty(description = "Exception classes (fully qualified, comma-separated; subclasses match) whose "
+            + "failure is retried without counting an attempt (an outage); looked for along the cause chain",
+            defaultValue = "")
+    private String transientExceptions = "";
+    @ConfigProperty(description = "Failed deliveries in a row, of different messages, that open the circuit breaker "
+            + "(the readers pause), 0 to 1000 (at most 4 on SQL Server); 0 for no breaker", defaultValue = "0")
+    private String breakerThreshold = "0";
+    @ConfigProperty(description = "Milliseconds within which the breakerThreshold failures must fall, 1000 to "
+            + "86400000", defaultValue = "60000")
+    private String breakerWindow = "60000";
+    @ConfigProperty(description = "Milliseconds the breaker stays open before one reader probes with one delivery, "
+            + "100 to 3600000; doubled after each failed probe", defaultValue = "5000")
+    private String breakerDelay = "5000";
+    @ConfigProperty(description = "Longest wait before a probe in milliseconds, from breakerDelay to 3600000",
+            defaultValue = "300000")
+    private String breakerMaxDelay = "300000";
 
     @Override
     public void validate() throws InvalidPropertyException {
@@ -316,6 +336,66 @@ public class TableActivationSpec implements ActivationSpec {
     /** @param password the database password */
     public void setPassword(String password) {
         this.password = password;
+    }
+
+    /** @return the text given for unrecoverableExceptions (checked by {@link #validate()}) */
+    public String getUnrecoverableExceptions() {
+        return unrecoverableExceptions;
+    }
+
+    /** @param unrecoverableExceptions exception classes set aside at once, comma-separated, as text */
+    public void setUnrecoverableExceptions(String unrecoverableExceptions) {
+        this.unrecoverableExceptions = unrecoverableExceptions;
+    }
+
+    /** @return the text given for transientExceptions (checked by {@link #validate()}) */
+    public String getTransientExceptions() {
+        return transientExceptions;
+    }
+
+    /** @param transientExceptions exception classes retried without counting an attempt, comma-separated, as text */
+    public void setTransientExceptions(String transientExceptions) {
+        this.transientExceptions = transientExceptions;
+    }
+
+    /** @return the text given for breakerThreshold (checked by {@link #validate()}) */
+    public String getBreakerThreshold() {
+        return breakerThreshold;
+    }
+
+    /** @param breakerThreshold failures in a row of different messages that open the breaker, 0 for none, as text */
+    public void setBreakerThreshold(String breakerThreshold) {
+        this.breakerThreshold = breakerThreshold;
+    }
+
+    /** @return the text given for breakerWindow (checked by {@link #validate()}) */
+    public String getBreakerWindow() {
+        return breakerWindow;
+    }
+
+    /** @param breakerWindow milliseconds the failures must fall within, as text */
+    public void setBreakerWindow(String breakerWindow) {
+        this.breakerWindow = breakerWindow;
+    }
+
+    /** @return the text given for breakerDelay (checked by {@link #validate()}) */
+    public String getBreakerDelay() {
+        return breakerDelay;
+    }
+
+    /** @param breakerDelay milliseconds before the first probe, as text */
+    public void setBreakerDelay(String breakerDelay) {
+        this.breakerDelay = breakerDelay;
+    }
+
+    /** @return the text given for breakerMaxDelay (checked by {@link #validate()}) */
+    public String getBreakerMaxDelay() {
+        return breakerMaxDelay;
+    }
+
+    /** @param breakerMaxDelay the longest wait before a probe in milliseconds, as text */
+    public void setBreakerMaxDelay(String breakerMaxDelay) {
+        this.breakerMaxDelay = breakerMaxDelay;
     }
 
     @Override

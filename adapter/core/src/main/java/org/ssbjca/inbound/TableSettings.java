@@ -23,8 +23,16 @@ final class TableSettings {
     final long reconnectInitialMillis;
     final long reconnectMaxMillis;
     final double reconnectJitter;
+    final FailurePolicy failurePolicy;
+    final BreakerSettings breaker;
 
-    TableSettings(TableActivationSpec spec) throws InvalidPropertyException {
+    /**
+     * @param spec the activation spec
+     * @param loaders where the exception classes its failure policy names may be; none to check their spelling
+     *        only (validation, before the bean's class loader is known)
+     * @throws InvalidPropertyException naming a bad property
+     */
+    TableSettings(TableActivationSpec spec, ClassLoader... loaders) throws InvalidPropertyException {
         TableDefinition.Mode mode;
         String m = spec.getMode() == null ? "" : spec.getMode().trim().toUpperCase(Locale.ROOT);
         try {
@@ -62,6 +70,11 @@ final class TableSettings {
                 3_600_000);
         reconnectJitter = ActivationValues.decimal(TableActivationSpec.class, "reconnectJitter",
                 spec.getReconnectJitter(), 0, 1);
+        failurePolicy = FailurePolicy.of(TableActivationSpec.class, spec.getUnrecoverableExceptions(),
+                spec.getTransientExceptions(), loaders);
+        // a table is not a Service Broker queue: no poison detection to stay under
+        breaker = BreakerSettings.parse(TableActivationSpec.class, spec.getBreakerThreshold(), spec.getBreakerWindow(),
+                spec.getBreakerDelay(), spec.getBreakerMaxDelay(), false);
     }
 
     /** @return a reader's waits between failed turns, from the {@code reconnect*} properties */

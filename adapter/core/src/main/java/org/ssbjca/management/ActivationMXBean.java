@@ -70,6 +70,24 @@ public interface ActivationMXBean {
     boolean isPaused();
 
     /**
+     * @return the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after
+     *     {@code breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers one message)
+     */
+    String getBreakerState();
+
+    /** @return whether the circuit breaker holds the readers (OPEN or PROBING): the gauge a metric reads */
+    boolean isBreakerOpen();
+
+    /** @return when the circuit breaker last opened, or null if it never did */
+    Date getBreakerOpenedAt();
+
+    /** @return when the open circuit breaker's next probe is due, or null while it is closed */
+    Date getBreakerNextProbe();
+
+    /** @return how many times a run of failed deliveries opened the circuit breaker (failed probes not counted) */
+    long getBreakerTrips();
+
+    /**
      * @return messages taken from the queue, each time (one received again after a rollback counts again),
      *         including those the bean never sees: priority requests, EndDialog/Error the adapter ends, poison messages
      */

@@ -139,6 +139,33 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     }
 
     @Override
+    public String getBreakerState() {
+        return activation.breakerState();
+    }
+
+    @Override
+    public boolean isBreakerOpen() {
+        return !"CLOSED".equals(activation.breakerState());
+    }
+
+    @Override
+    public Date getBreakerOpenedAt() {
+        Instant at = activation.breakerOpenedAt();
+        return at == null ? null : Date.from(at);
+    }
+
+    @Override
+    public Date getBreakerNextProbe() {
+        Instant at = activation.breakerNextProbe();
+        return at == null ? null : Date.from(at);
+    }
+
+    @Override
+    public long getBreakerTrips() {
+        return activation.breakerTrips();
+    }
+
+    @Override
     public long getReceived() {
         return metrics().received();
     }

@@ -26,6 +26,10 @@ import org.ssbjca.support.AdapterLog;
  *       <td>queue</td></tr>
  *   <tr><td>{@value #RECONNECTING}</td><td>a reader lost its connection and reconnects after a delay</td>
  *       <td>queue, reader, delayMillis, error</td></tr>
+ *   <tr><td>{@value #BREAKER_OPENED}</td><td>the circuit breaker opened (a run of failures, or a failed probe): the
+ *       readers pause</td><td>activation, failures, probeInMillis, error</td></tr>
+ *   <tr><td>{@value #BREAKER_CLOSED}</td><td>the circuit breaker closed (a delivery succeeded): the readers go on</td>
+ *       <td>activation, openMillis</td></tr>
  * </table>
  *
  * <p>Never blocks the reader that reports: listeners are called on its thread (remote JMX connectors only queue the
@@ -39,6 +43,10 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
     public static final String QUEUE_DISABLED = "org.ssbjca.queue.disabled";
     /** A reader lost its connection and reconnects. */
     public static final String RECONNECTING = "org.ssbjca.reader.reconnecting";
+    /** The circuit breaker opened. */
+    public static final String BREAKER_OPENED = "org.ssbjca.breaker.opened";
+    /** The circuit breaker closed. */
+    public static final String BREAKER_CLOSED = "org.ssbjca.breaker.closed";
 
     private static final AdapterLog LOG = AdapterLog.of(ActivationNotifications.class);
     private static final String[] DEAD_LETTER_ITEMS = {"queue", "conversationHandle", "conversationGroup",
@@ -53,6 +61,13 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
     private static final CompositeType RECONNECT_DATA = type("Reconnecting", "a reader reconnecting",
             RECONNECT_ITEMS, new OpenType<?>[] {SimpleType.STRING, SimpleType.STRING, SimpleType.LONG,
                 SimpleType.STRING});
+
+    private static final String[] OPENED_ITEMS = {"activation", "failures", "probeInMillis", "error"};
+    private static final CompositeType OPENED_DATA = type("BreakerOpened", "a circuit breaker opened", OPENED_ITEMS,
+            new OpenType<?>[] {SimpleType.STRING, SimpleType.INTEGER, SimpleType.LONG, SimpleType.STRING});
+    private static final String[] CLOSED_ITEMS = {"activation", "openMillis"};
+    private static final CompositeType CLOSED_DATA = type("BreakerClosed", "a circuit breaker closed", CLOSED_ITEMS,
+            new OpenType<?>[] {SimpleType.STRING, SimpleType.LONG});
 
     private final AtomicLong sequence = new AtomicLong();
     private volatile Object source;
@@ -89,6 +104,19 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
                 RECONNECT_DATA, RECONNECT_ITEMS, queue, reader, delayMillis, error);
     }
 
+    @Override
+    public void breakerOpened(String activation, int failures, long probeInMillis, String lastError) {
+        send(BREAKER_OPENED, activation + ": circuit breaker open after " + failures + " failed deliveries in a row ("
+                + lastError + "); the readers pause, one probes in " + probeInMillis + " ms", OPENED_DATA,
+                OPENED_ITEMS, activation, failures, probeInMillis, String.valueOf(lastError));
+    }
+
+    @Override
+    public void breakerClosed(String activation, long openMillis) {
+        send(BREAKER_CLOSED, activation + ": circuit breaker closed after " + openMillis + " ms; the readers go on",
+                CLOSED_DATA, CLOSED_ITEMS, activation, openMillis);
+    }
+
     private void send(String type, String message, CompositeType dataType, String[] items, Object... values) {
         try {
             Notification n = new Notification(type, source == null ? this : source, sequence.incrementAndGet(),
@@ -117,7 +145,11 @@ public final class ActivationNotifications extends NotificationBroadcasterSuppor
             new MBeanNotificationInfo(new String[] {QUEUE_DISABLED}, Notification.class.getName(),
                     "A reader found its queue disabled; it retries with backoff"),
             new MBeanNotificationInfo(new String[] {RECONNECTING}, Notification.class.getName(),
-                    "A reader lost its connection to the broker database and reconnects after a delay")
+                    "A reader lost its connection to the broker database and reconnects after a delay"),
+            new MBeanNotificationInfo(new String[] {BREAKER_OPENED}, Notification.class.getName(),
+                    "The activation's circuit breaker opened: its readers pause until a probe succeeds"),
+            new MBeanNotificationInfo(new String[] {BREAKER_CLOSED}, Notification.class.getName(),
+                    "The activation's circuit breaker closed: a delivery succeeded and its readers go on")
         };
     }
 

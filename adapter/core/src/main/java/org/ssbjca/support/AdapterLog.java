@@ -424,4 +424,29 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 281, value = "%s: redelivery of %s ended %s: %d redelivered, %d failed again, of %d%s")
     void redeliveryJobEnded(String activation, String what, Object state, int redelivered, int failed, int letters,
             String why);
+
+    // ---- failure policy and circuit breaker (240-259)
+
+    @LogMessage(level = WARN)
+    @Message(id = 240, value = "%s: circuit breaker open after %d failed deliveries in a row of different messages"
+            + " (last: %s); the readers pause, and one probes with one delivery in %d ms")
+    void breakerOpened(String activation, int failures, String lastError, long probeInMillis);
+
+    @LogMessage(level = WARN)
+    @Message(id = 241, value = "%s: the circuit breaker's probe failed (%s); the readers stay paused, the next probe"
+            + " in %d ms")
+    void breakerProbeFailed(String activation, String lastError, long probeInMillis);
+
+    @LogMessage(level = INFO)
+    @Message(id = 242, value = "%s: circuit breaker closed after %d ms open: a delivery succeeded; the readers go on")
+    void breakerClosed(String activation, long openMillis);
+
+    @LogMessage(level = WARN)
+    @Message(id = 243, value = "%s: %s is unrecoverable (failure policy): %s is set aside without further attempts")
+    void unrecoverableFailure(String reader, String error, Object what);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 244, value = "%s: %s is transient (failure policy): %s is delivered again without counting an"
+            + " attempt")
+    void transientFailure(String reader, String error, Object what);
 }

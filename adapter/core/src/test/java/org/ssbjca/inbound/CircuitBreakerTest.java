@@ -1,0 +1,181 @@
+package org.ssbjca.inbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.resource.spi.InvalidPropertyException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.UnrecoverableMessageException;
+import org.ssbjca.backend.DeliveryLedger;
+
+/**
+ * The circuit breaker (issue 47, point 2): after {@code breakerThreshold} failed deliveries in a row of different
+ * messages the readers pause, nothing more is charged to the messages but one probe at a time, the probes come after
+ * a growing delay, and the first success lets every reader go on. On H2 and PostgreSQL, with several readers.
+ */
+class CircuitBreakerTest {
+
+    private static final Logger FIGURES = Logger.getLogger("org.ssbjca.figures");
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void anOutagePausesTheReadersProbesAndResumesOnTheFirstSuccess(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            AtomicBoolean down = new AtomicBoolean(true);
+            Set<String> charged = ConcurrentHashMap.newKeySet();
+            List<Long> failedAt = new CopyOnWriteArrayList<>();
+            AtomicInteger failures = new AtomicInteger();
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (down.get()) {
+                    charged.add(DeliveryLedger.key(m));
+                    failedAt.add(System.currentTimeMillis());
+                    failures.incrementAndGet();
+                    throw new IllegalStateException("the stock service is down");
+                }
+                delivered.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(4);
+            spec.setMaxDeliveryAttempts(50);
+            spec.setBreakerThreshold("5");
+            spec.setBreakerDelay("300");
+            spec.setBreakerMaxDelay("1200");
+            for (int i = 0; i < 40; i++) {
+                h.send("order " + i);
+            }
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            Awaitility.await("the breaker opens").atMost(Duration.ofSeconds(30))
+                    .until(() -> !"CLOSED".equals(a.breakerState()));
+            long opened = a.breakerOpenedAt().toEpochMilli();
+            long tripMillis = opened - failedAt.get(0);
+            int atTrip = (int) failedAt.stream().filter(t -> t <= opened).count();
+            assertNotNull(a.breakerOpenedAt());
+            assertEquals(1, a.breakerTrips());
+            // the readers that were delivering as it opened finish; then all four park, and the probes come one by
+            // one: three failed probes, each after a longer delay
+            Awaitility.await("three failed probes").atMost(Duration.ofSeconds(30))
+                    .until(() -> failures.get() >= atTrip + 3 + 3);
+            int before = failedAt.size();
+            Awaitility.await("two more probes").atMost(Duration.ofSeconds(30))
+                    .until(() -> failedAt.size() >= before + 2);
+            long gapA = failedAt.get(before) - failedAt.get(before - 1);
+            long gapB = failedAt.get(before + 1) - failedAt.get(before);
+            assertTrue(gapA >= 200 && gapB >= 200, "probes at least a delay apart: " + gapA + " and " + gapB + " ms");
+            assertEquals(1, a.breakerTrips(), "failed probes are not new trips");
+            Awaitility.await("the readers not probing park").atMost(Duration.ofSeconds(30))
+                    .until(() -> a.breakerParkedReaders() >= 3);
+            assertTrue(a.breakerNextProbe() != null || "PROBING".equals(a.breakerState()));
+            assertEquals(0, a.metrics().deadLettered(), "nothing was set aside");
+            assertEquals(0, delivered.size());
+
+            down.set(false);
+            Awaitility.await("all delivered after the first successful probe").atMost(Duration.ofSeconds(60))
+                    .until(() -> delivered.size() == 40);
+            assertEquals("CLOSED", a.breakerState());
+            assertNull(a.breakerNextProbe());
+            FIGURES.info(String.format("%s: circuit breaker (threshold 5, 4 readers): opened %d ms after the first"
+                    + " failure, after %d failed deliveries charged to %d messages; %d failed deliveries in all,"
+                    + " 40 delivered once it closed", backend, tripMillis, atTrip, charged.size(), failures.get()));
+            assertTrue(atTrip <= 5 + 3, "at most the threshold and the deliveries in flight as it opened: " + atTrip);
+            assertTrue(charged.size() <= atTrip);
+        }
+    }
+
+    @Test
+    void oneMessageFailingAloneNeverOpensItAndASuccessEndsTheRun() {
+        List<String> said = new CopyOnWriteArrayList<>();
+        CircuitBreaker b = new BreakerSettings(3, 60_000, 100, 1000).newBreaker(new CircuitBreaker.Listener() {
+            @Override
+            public void opened(int failures, boolean probe, long probeInMillis, String lastError) {
+                said.add("opened " + failures + " " + probe);
+            }
+
+            @Override
+            public void closed(long openMillis) {
+                said.add("closed");
+            }
+        });
+        for (int i = 0; i < 5; i++) {
+            b.failed("poison", "x");
+        }
+        assertEquals(CircuitBreaker.State.CLOSED, b.state(), "one poison message");
+        b.succeeded();
+        b.failed("m3", "x");
+        b.failed("m4", "x");
+        assertEquals(CircuitBreaker.State.CLOSED, b.state(), "the success ended the run");
+        b.failed("m4", "x");
+        assertEquals(CircuitBreaker.State.OPEN, b.state(), "three failures of two messages");
+        b.succeeded();
+        assertEquals(CircuitBreaker.State.CLOSED, b.state());
+        assertEquals(List.of("opened 3 false", "closed"), said);
+    }
+
+    @Test
+    void failuresOutsideTheWindowDoNotCount() throws Exception {
+        CircuitBreaker b = new BreakerSettings(2, 1000, 100, 1000).newBreaker(null);
+        b.failed("m1", "x");
+        long start = System.nanoTime();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - start > 1_100_000_000L);
+        b.failed("m2", "x");
+        assertEquals(CircuitBreaker.State.CLOSED, b.state(), "m1 fell out of the window");
+        b.failed("m3", "x");
+        assertEquals(CircuitBreaker.State.OPEN, b.state());
+    }
+
+    /** A failure the policy finds unrecoverable is the message's fault: it is dead-lettered and never trips it. */
+    @Test
+    void unrecoverableFailuresDoNotTripIt() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            BrokerMessageListener bean = (BrokerMessage m) -> {
+                throw new UnrecoverableMessageException("bad " + m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setBreakerThreshold("2");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+            for (int i = 0; i < 6; i++) {
+                h.send("m" + i);
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> a.metrics().deadLettered() == 6);
+            assertEquals(0, a.breakerTrips());
+            assertEquals("CLOSED", a.breakerState());
+        }
+    }
+
+    @Test
+    void onSqlServerItMustOpenBeforeTheBrokersPoisonDetection() throws Exception {
+        ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
+        spec.setQueue("Q");
+        spec.setConnectionUrl("jdbc:sqlserver://db;databaseName=x");
+        spec.setMaxDeliveryAttempts(4);
+        spec.setBreakerThreshold("5");
+        InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate);
+        assertTrue(e.getMessage().startsWith("ssb-jca activation property 'breakerThreshold' must be between 0 and 4 "
+                + "on SQL Server"), e.getMessage());
+        spec.setBreakerThreshold("4");
+        spec.validate();
+        spec.setBreakerMaxDelay("100");
+        e = assertThrows(InvalidPropertyException.class, spec::validate);
+        assertEquals("ssb-jca activation property 'breakerMaxDelay' must be between 5000 and 3600000, was 100",
+                e.getMessage());
+    }
+}
