@@ -199,6 +199,7 @@ public class AdapterMeters implements NotificationListener {
         {"ssb.table.rows.leased", "LeasedRows"},
         {"ssb.table.rows.set.aside", "SetAsideRows"},
         {"ssb.table.oldest.row.age.seconds", "OldestAvailableAgeSeconds"},
+        {"ssb.table.breaker.open", "BreakerOpen"},
     };
 
     /** Registers one table activation's meters (tags: activation, table). */

@@ -52,17 +52,26 @@ final class LeasedTableDelivery implements TableDelivery {
         return List.of(); // the lease keeps the rows from the other readers
     }
 
-    /** The charged rows' leases end after the retry delay; the other rows' at once, their taking given back. */
+    /**
+     * The charged rows' leases end after the retry delay (a transient failure gives their taking back, counting
+     * nothing); the other rows' at once, their taking given back.
+     */
     @Override
-    public void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged) throws Exception {
+    public void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged,
+            FailurePolicy.Verdict verdict) throws Exception {
         int delay = turn.settings().retryDelaySeconds;
         turn.bookkeeping(c -> {
             for (TableRow row : rows) {
-                if (charged == rows || charged.contains(row)) {
-                    turn.queue().release(c, row, delay);
-                } else {
+                if (charged != rows && !charged.contains(row)) {
                     turn.queue().giveBack(c, row, 0); // not its failure: taken again at once
+                } else if (verdict == FailurePolicy.Verdict.TRANSIENT) {
+                    turn.queue().giveBack(c, row, delay);
+                } else {
+                    turn.queue().release(c, row, delay);
                 }
+            }
+            if (verdict == FailurePolicy.Verdict.UNRECOVERABLE) {
+                turn.queue().setAside(c, charged);
             }
         });
     }

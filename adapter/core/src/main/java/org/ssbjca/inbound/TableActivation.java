@@ -53,6 +53,7 @@ public final class TableActivation {
     private volatile boolean stopped;
     private BrokerRegistry.Entry database;
     private volatile TableQueue queue;
+    private final CircuitBreaker breaker;
     private Method method;
     private boolean transacted;
     private TableDelivery delivery;
@@ -70,8 +71,9 @@ public final class TableActivation {
         this.ra = ra;
         this.factory = factory;
         this.spec = spec;
-        this.settings = new TableSettings(spec);
+        this.settings = new TableSettings(spec, EndpointActivation.loaderOf(factory.getEndpointClass()));
         this.schedule = new ReaderSchedule<>(this, readers, LOG, name());
+        this.breaker = settings.breaker.newBreaker(new BreakerReports(name(), () -> ActivationEvents.NONE));
     }
 
     /**
@@ -372,5 +374,30 @@ public final class TableActivation {
     /** @return where its deliveries' transactions begin and end, chosen when it started */
     TableTransaction transaction() {
         return transaction;
+    }
+
+    /** @return the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0) */
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    /** @return the circuit breaker's state: CLOSED, OPEN or PROBING */
+    public String breakerState() {
+        return breaker.state().name();
+    }
+
+    /** @return when the circuit breaker last opened, or null */
+    public Instant breakerOpenedAt() {
+        return breaker.openedAt();
+    }
+
+    /** @return when its next probe is due while it is open, else null */
+    public Instant breakerNextProbe() {
+        return breaker.nextProbe();
+    }
+
+    /** @return how many times a run of failures opened the circuit breaker */
+    public long breakerTrips() {
+        return breaker.trips();
     }
 }

@@ -48,11 +48,15 @@ interface TableDelivery {
 
     /**
      * After a failed delivery, on the bookkeeping connection in a transaction of its own: what brings the rows back.
+     * A transient failure (the failure policy's verdict) counts nothing; an unrecoverable one sets the charged rows
+     * aside at once.
      *
      * @param rows the delivery's rows
      * @param charged those of them the failure is charged to
+     * @param verdict what the failure policy made of the failure
      */
-    void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged) throws Exception;
+    void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged, FailurePolicy.Verdict verdict)
+            throws Exception;
 
     /** @return the delivery of a table activation in this mode */
     static TableDelivery of(TableDefinition.Mode mode) {

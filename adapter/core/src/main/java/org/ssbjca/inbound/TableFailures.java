@@ -28,11 +28,14 @@ final class TableFailures {
      * Holds the charged rows for the retry delay and says the failure: each charged row at its last attempt is set
      * aside ({@code SSBJCA0118}, one line per row); of the others, those failing for the first time are logged at
      * WARN with the cause ({@code SSBJCA0113}, one line for them), those that failed before at DEBUG with their count
-     * ({@code SSBJCA0130}). The activation's {@code LastError} names the rows and the cause.
+     * ({@code SSBJCA0130}). The activation's {@code LastError} names the rows and the cause. The failure policy's
+     * verdict decides first: an unrecoverable failure sets every charged row aside ({@code SSBJCA0243}; when the
+     * table has an attempts column and a limit), a transient one none ({@code SSBJCA0244}).
      *
+     * @param verdict what the failure policy made of the failure
      * @return the charged rows set aside
      */
-    List<TableRow> report(Throwable cause, List<TableRow> charged) {
+    List<TableRow> report(Throwable cause, List<TableRow> charged, FailurePolicy.Verdict verdict) {
         int maxAttempts = settings.definition.maxAttempts();
         HeldRows held = activation.held();
         List<TableRow> first = new ArrayList<>(charged.size());
@@ -42,7 +45,12 @@ final class TableFailures {
         for (TableRow row : charged) {
             int n = held.failed(row, settings.retryDelaySeconds);
             failures = Math.max(failures, n);
-            if (maxAttempts > 0 && row.attempt() >= maxAttempts) {
+            if (maxAttempts > 0 && verdict == FailurePolicy.Verdict.UNRECOVERABLE) {
+                LOG.unrecoverableFailure(reader, cause.toString(), row);
+                setAside.add(row);
+            } else if (verdict == FailurePolicy.Verdict.TRANSIENT) {
+                LOG.transientFailure(reader, cause.toString(), row);
+            } else if (maxAttempts > 0 && row.attempt() >= maxAttempts) {
                 LOG.rowSetAside(cause, reader, row, cause.toString(), row.attempt(), maxAttempts);
                 setAside.add(row);
             } else if (n == 1) {

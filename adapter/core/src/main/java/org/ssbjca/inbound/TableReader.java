@@ -39,11 +39,21 @@ final class TableReader extends ReaderLoop {
         return activation.factory().createEndpoint(activation.transacted() ? c.xaResource() : null);
     }
 
+    /** Parks while the activation's circuit breaker is open, unless this reader is to probe; false once stopped. */
+    @Override
+    boolean mayRead() throws Exception {
+        return activation.breaker().awaitTurn(this::isStopped);
+    }
+
     @Override
     long turn() throws Exception {
         // the queue is resolved outside any delivery: a missing table is a reader failure
         TableTurn turn = new TableTurn(activation, name(), connection(), endpoint(), activation.queue());
-        return turn.run() ? 0 : settings.pollMillis;
+        try {
+            return turn.run() ? 0 : settings.pollMillis;
+        } finally {
+            activation.breaker().turnEnded(); // a probe that delivered nothing: another may probe
+        }
     }
 
     @Override
@@ -53,6 +63,7 @@ final class TableReader extends ReaderLoop {
 
     @Override
     void failed(Throwable e, int failures, long delay) {
+        activation.breaker().turnEnded(); // a probe that failed before its delivery: another may probe
         if (e instanceof UnavailableException) {
             return;
         }

@@ -88,7 +88,7 @@ final class TableTurn {
             // delay, as after a failed delivery
             if (had != null) {
                 try {
-                    delivery.afterFailure(this, had, had);
+                    delivery.afterFailure(this, had, had, FailurePolicy.Verdict.COUNTED);
                 } catch (Exception released) {
                     e.addSuppressed(released);
                 }
@@ -181,6 +181,7 @@ final class TableTurn {
             return false;
         }
         if (DeliverySteps.committed(ok, outcome, true)) {
+            activation.breaker().succeeded();
             activation.delivered.add(rows.size());
             activation.rowsDelivered(rows);
             throwIfFailed(ending);
@@ -195,9 +196,13 @@ final class TableTurn {
                         ? "the delivery's transaction ended without the reader's branch seeing it commit"
                         : "the delivery's transaction rolled back");
         List<TableRow> charged = charged();
-        List<TableRow> setAside = new TableFailures(activation, reader).report(cause, charged);
+        FailurePolicy.Verdict verdict = settings.failurePolicy.classify(failure);
+        if (verdict != FailurePolicy.Verdict.UNRECOVERABLE) {
+            activation.breaker().failed(charged.get(0).key(), cause.toString());
+        }
+        List<TableRow> setAside = new TableFailures(activation, reader).report(cause, charged, verdict);
         try {
-            delivery.afterFailure(this, rows, charged);
+            delivery.afterFailure(this, rows, charged, verdict);
         } catch (Exception e) {
             if (ending == null) {
                 throw e;

@@ -44,9 +44,17 @@ final class TransactionalTableDelivery implements TableDelivery {
         return charged;
     }
 
-    /** One more attempt for each charged row. */
+    /** One more attempt for each charged row, but for a transient failure; an unrecoverable one sets them aside. */
     @Override
-    public void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged) throws Exception {
-        turn.bookkeeping(c -> turn.queue().countFailures(c, charged));
+    public void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged,
+            FailurePolicy.Verdict verdict) throws Exception {
+        turn.bookkeeping(c -> {
+            if (verdict != FailurePolicy.Verdict.TRANSIENT) {
+                turn.queue().countFailures(c, charged);
+            }
+            if (verdict == FailurePolicy.Verdict.UNRECOVERABLE) {
+                turn.queue().setAside(c, charged);
+            }
+        });
     }
 }

@@ -74,6 +74,24 @@ public interface TableActivationMXBean {
     String getLastError();
 
     /**
+     * @return the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after
+     *     {@code breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers)
+     */
+    String getBreakerState();
+
+    /** @return whether the circuit breaker holds the readers (OPEN or PROBING) */
+    boolean isBreakerOpen();
+
+    /** @return when the circuit breaker last opened, or null if it never did */
+    Date getBreakerOpenedAt();
+
+    /** @return when the open circuit breaker's next probe is due, or null while it is closed */
+    Date getBreakerNextProbe();
+
+    /** @return how many times a run of failed deliveries opened the circuit breaker */
+    long getBreakerTrips();
+
+    /**
      * Gives the rows set aside another round of attempts (attempts back to 0, no lease).
      *
      * @return rows given back

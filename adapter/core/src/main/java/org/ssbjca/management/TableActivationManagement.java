@@ -126,4 +126,31 @@ final class TableActivationManagement implements TableActivationMXBean {
                     + e.getMessage());
         }
     }
+
+    @Override
+    public String getBreakerState() {
+        return activation.breakerState();
+    }
+
+    @Override
+    public boolean isBreakerOpen() {
+        return !"CLOSED".equals(activation.breakerState());
+    }
+
+    @Override
+    public Date getBreakerOpenedAt() {
+        java.time.Instant at = activation.breakerOpenedAt();
+        return at == null ? null : Date.from(at);
+    }
+
+    @Override
+    public Date getBreakerNextProbe() {
+        java.time.Instant at = activation.breakerNextProbe();
+        return at == null ? null : Date.from(at);
+    }
+
+    @Override
+    public long getBreakerTrips() {
+        return activation.breakerTrips();
+    }
 }

@@ -113,6 +113,21 @@ public abstract class JdbcTableQueue implements TableQueue {
     }
 
     @Override
+    public void setAside(Connection c, List<TableRow> rows) throws SQLException {
+        String text = shared().setAside();
+        if (text == null || rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(text)) {
+            for (TableRow r : rows) {
+                ps.setObject(1, r.key());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    @Override
     public TableCounts counts(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(shared().counts()); ResultSet rs = ps.executeQuery()) {
             rs.next();

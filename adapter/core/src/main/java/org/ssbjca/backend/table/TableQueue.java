@@ -99,6 +99,17 @@ public interface TableQueue {
     void countFailures(Connection c, List<TableRow> rows) throws SQLException;
 
     /**
+     * Sets rows aside at once (an unrecoverable failure): their attempts column at {@code maxAttempts}, so that no
+     * reader takes them again until an operator redelivers them ({@link #redeliverSetAside}); nothing without an
+     * attempts column or a limit.
+     *
+     * @param c the connection, in a transaction of its own
+     * @param rows the rows
+     * @throws SQLException on a database error
+     */
+    void setAside(Connection c, List<TableRow> rows) throws SQLException;
+
+    /**
      * @param c a connection
      * @return the queue's counts, read without locking
      * @throws SQLException on a database error

@@ -228,6 +228,15 @@ public final class TableSql {
     }
 
     /**
+     * @return sets a row aside at once: its attempts at {@code maxAttempts} (a validated whole number); parameter the
+     *     key; null when nothing can be set aside (no attempts column, or no limit)
+     */
+    public String setAside() {
+        return setAside == null ? null : s.statement().apply("UPDATE " + table + " SET " + q("attemptsColumn") + " = "
+                + t.definition().maxAttempts() + " WHERE " + key + " = ?");
+    }
+
+    /**
      * @return available, waiting, leased, set aside, oldest available, now, unscheduled (not done, availability NULL:
      *     never taken); read with the spelling's read hint
      */
