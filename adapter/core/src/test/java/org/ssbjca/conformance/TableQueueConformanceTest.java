@@ -423,6 +423,36 @@ class TableQueueConformanceTest {
         }
     }
 
+    /**
+     * An unrecoverable failure (the failure policy) sets the row aside at once, whatever its attempts so far; an
+     * operator's redelivery gives it another round.
+     */
+    @BackendTest
+    void anUnrecoverableRowIsSetAsideAtOnce(Db db) throws Exception {
+        String table = jobQueue(db);
+        try (Connection c = db.fixture().connect()) {
+            JobQueueRows.insert(c, table, 1, -1, "unparsable");
+            JobQueueRows.insert(c, table, 2, -1, "fine");
+            c.commit();
+            TableDefinition d = TableDefinition.table(table).column("keyColumn", "ID").column("payloadColumn",
+                    "Payload").column("priorityColumn", "Priority").column("availableColumn", "Available_Date")
+                    .column("attemptsColumn", "Attempts").maxAttempts(5).build();
+            TableQueue q = db.broker().tableQueue(d.resolve(c));
+            List<TableRow> got = q.take(c, 1);
+            assertEquals("unparsable", got.get(0).payloadText());
+            c.rollback(); // the bean failed: unrecoverable
+            q.setAside(c, got);
+            c.commit();
+            assertEquals(1, q.counts(c).setAside());
+            assertEquals(List.of("fine"), q.take(c, 10).stream().map(TableRow::payloadText).toList());
+            c.rollback();
+            assertEquals(1, q.redeliverSetAside(c));
+            c.commit();
+            assertEquals(List.of("unparsable", "fine"), q.take(c, 10).stream().map(TableRow::payloadText).toList());
+            c.rollback();
+        }
+    }
+
     @BackendTest
     void aNameThatMatchesNoTableOrColumnFailsNamingItsProperty(Db db) throws Exception {
         String table = jobQueue(db);
