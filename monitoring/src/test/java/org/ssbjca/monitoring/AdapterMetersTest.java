@@ -47,13 +47,15 @@ class AdapterMetersTest {
             "ssb_readers_parked", "ssb_readers_reconnecting", "ssb_reader_reconnects_total",
                     "ssb_readers_failing_seconds",
             "ssb_activation_paused", "ssb_queue_disabled", "ssb_queue_depth", "ssb_queue_oldest_message_age_seconds",
-            "ssb_conversation_groups_pending", "ssb_dead_letters");
+            "ssb_conversation_groups_pending", "ssb_dead_letters", "ssb_activation_breaker_open",
+            "ssb_activation_breaker_trips_total");
 
     /** The documented metrics of a table activation. */
     private static final Set<String> TABLE_METRICS = Set.of("ssb_table_rows_delivered_total",
             "ssb_table_deliveries_failed_total", "ssb_table_leases_lost_total", "ssb_table_readers",
             "ssb_table_readers_waiting", "ssb_table_rows_available", "ssb_table_rows_waiting", "ssb_table_rows_leased",
-            "ssb_table_rows_set_aside", "ssb_table_oldest_row_age_seconds", "ssb_table_readers_failing_seconds");
+            "ssb_table_rows_set_aside", "ssb_table_oldest_row_age_seconds", "ssb_table_readers_failing_seconds",
+            "ssb_table_breaker_open");
 
     private final FakeAdapter adapter = new FakeAdapter();
     private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -89,6 +91,7 @@ class AdapterMetersTest {
         "ssb_errors_received_total, counter, ErrorsReceived",
         "ssb_priority_requests_rejected_total, counter, PriorityRequestsRejected",
         "ssb_reader_reconnects_total, counter, Reconnects",
+        "ssb_activation_breaker_trips_total, counter, BreakerTrips",
         "ssb_delivery_seconds_count, summary, TimedDeliveries",
         "ssb_readers_max, gauge, MaxReaders",
         "ssb_readers_waiting, gauge, WaitingReaders",
