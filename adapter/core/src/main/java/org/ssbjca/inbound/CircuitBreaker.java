@@ -7,14 +7,14 @@ import java.util.function.BooleanSupplier;
 import org.ssbjca.support.Backoff;
 
 /**
- * An activation's circuit breaker: after {@code threshold} failed deliveries in a row, all within
- * {@code windowMillis} and of more than one message (one poison message failing alone never opens it), it opens and the readers park before their next RECEIVE or taking, so no message is
- * charged while whatever they share (a database, a service the bean calls) is down. After a delay it lets one reader
- * through to probe with one delivery: a success closes it and every reader goes on; a failure opens it again for a
- * longer delay ({@link Backoff}: doubled each time up to a cap, with jitter). Any success closes it, and ends a run
- * of failures. A reader retrying the message it just failed counts again: with fewer readers than the threshold and
- * no redelivery delay, the readers take the same few messages again, and counting only different messages would
- * let those reach {@code maxDeliveryAttempts} before the breaker opened.
+ * An activation's circuit breaker: after {@code threshold} failed deliveries in a row, all within {@code windowMillis}
+ * and of more than one message (one poison message failing alone never opens it), it opens and the readers park before
+ * their next RECEIVE or taking, so no message is charged while whatever they share (a database, a service the bean
+ * calls) is down. After a delay it lets one reader through to probe with one delivery: a success closes it and every
+ * reader goes on; a failure opens it again for a longer delay ({@link Backoff}: doubled each time up to a cap, with
+ * jitter). Any success closes it, and ends a run of failures. A reader retrying the message it just failed counts
+ * again: with fewer readers than the threshold and no redelivery delay, the readers take the same few messages again,
+ * and counting only different messages would let those reach {@code maxDeliveryAttempts} before the breaker opened.
  *
  * <p>Thread safe: readers call {@link #awaitTurn} before each turn, and report each delivery's outcome ({@link
  * #succeeded}, {@link #failed}) and the end of each turn ({@link #turnEnded}) on their own thread. The {@link
@@ -174,7 +174,7 @@ final class CircuitBreaker {
                     run.removeFirst();
                 }
                 run.addLast(new Failure(key, now));
-                if (run.size() < threshold || threshold > 1 && run.stream().allMatch(f -> f.key().equals(key))) {
+                if (run.size() < threshold || (threshold > 1 && run.stream().allMatch(f -> f.key().equals(key)))) {
                     return;
                 }
                 failures = run.size();

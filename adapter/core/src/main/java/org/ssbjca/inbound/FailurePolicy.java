@@ -41,9 +41,9 @@ final class FailurePolicy {
 
     /** The longest cause chain looked at. */
     private static final int MAX_DEPTH = 32;
-    private static final Pattern CLASS_NAME =
-            Pattern.compile("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}]*"
-                    + "(\\.[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}]*)*(\\$[\\p{javaJavaIdentifierPart}]+)*");
+    private static final String IDENTIFIER = "[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}]*";
+    private static final Pattern CLASS_NAME = Pattern.compile(IDENTIFIER + "(\\." + IDENTIFIER + ")*"
+            + "(\\$[\\p{javaJavaIdentifierPart}]+)*");
 
     private final Set<String> unrecoverable;
     private final Set<String> transientTypes;

@@ -434,9 +434,9 @@ class TableQueueConformanceTest {
             JobQueueRows.insert(c, table, 1, -1, "unparsable");
             JobQueueRows.insert(c, table, 2, -1, "fine");
             c.commit();
-            TableDefinition d = TableDefinition.table(table).column("keyColumn", "ID").column("payloadColumn",
-                    "Payload").column("priorityColumn", "Priority").column("availableColumn", "Available_Date")
-                    .column("attemptsColumn", "Attempts").maxAttempts(5).build();
+            TableDefinition d = TableDefinition.table(table).column(ColumnRole.KEY, "ID").column(ColumnRole.PAYLOAD,
+                    "Payload").column(ColumnRole.PRIORITY, "Priority").column(ColumnRole.AVAILABLE, "Available_Date")
+                    .column(ColumnRole.ATTEMPTS, "Attempts").maxAttempts(5).build();
             TableQueue q = db.broker().tableQueue(d.resolve(c));
             List<TableRow> got = q.take(c, 1);
             assertEquals("unparsable", got.get(0).payloadText());

@@ -52,8 +52,8 @@ class CircuitBreakerTest {
                 delivered.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(4);
-            spec.setMaxDeliveryAttempts(50);
+            spec.setMaxReaders("4");
+            spec.setMaxDeliveryAttempts("50");
             spec.setBreakerThreshold("5");
             spec.setBreakerDelay("300");
             spec.setBreakerMaxDelay("1200");
@@ -166,7 +166,7 @@ class CircuitBreakerTest {
         ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
         spec.setQueue("Q");
         spec.setConnectionUrl("jdbc:sqlserver://db;databaseName=x");
-        spec.setMaxDeliveryAttempts(4);
+        spec.setMaxDeliveryAttempts("4");
         spec.setBreakerThreshold("5");
         InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate);
         assertTrue(e.getMessage().startsWith("ssb-jca activation property 'breakerThreshold' must be between 0 and 4 "

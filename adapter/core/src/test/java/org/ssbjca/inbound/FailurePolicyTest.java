@@ -59,8 +59,8 @@ class FailurePolicyTest {
                 delivered.add(body);
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(2);
-            spec.setMaxDeliveryAttempts(4);
+            spec.setMaxReaders("2");
+            spec.setMaxDeliveryAttempts("4");
             spec.setUnrecoverableExceptions(" java.lang.IllegalArgumentException , java.time.DateTimeException");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);
@@ -110,8 +110,8 @@ class FailurePolicyTest {
                 delivered.add(m.bodyAsText());
             };
             ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders(1);
-            spec.setMaxDeliveryAttempts(2);
+            spec.setMaxReaders("1");
+            spec.setMaxDeliveryAttempts("2");
             spec.setTransientExceptions("java.net.ConnectException");
             h.activate(BrokerMessageListener.class, bean, true, spec);
             EndpointActivation a = h.ra.activations().get(0);

@@ -232,8 +232,8 @@ public final class TableSql {
      *     key; null when nothing can be set aside (no attempts column, or no limit)
      */
     public String setAside() {
-        return setAside == null ? null : s.statement().apply("UPDATE " + table + " SET " + q("attemptsColumn") + " = "
-                + t.definition().maxAttempts() + " WHERE " + key + " = ?");
+        return setAside == null ? null : s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS)
+                + " = " + t.definition().maxAttempts() + " WHERE " + key + " = ?");
     }
 
     /**
