@@ -1,0 +1,61 @@
+package org.ssbjca.galleon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/guide/galleon.md: the server the build provisioned from WildFly's feature pack and ssb-jca's (layers ssb-jca
+ * and web-server, no CLI step; the test WAR deployed by the plugin) runs the sample's MDB EchoService. First on the
+ * embedded default (H2 under the server's data directory), then on PostgreSQL named only by the server's environment
+ * (SSB_JCA_URL, SSB_JCA_USER, SSB_JCA_PASSWORD: the URL through the configuration's expression, the user and password
+ * through MicroProfile Config).
+ */
+class GalleonIT {
+
+    private static final Path HOME = Path.of(System.getProperty("ssb.galleon.server", "target/server"));
+
+    @Test
+    void theProvisionedServerDeliversOnTheEmbeddedDefault() throws Exception {
+        Path h2 = HOME.resolve("standalone/data/ssb-jca/broker.mv.db");
+        Files.deleteIfExists(h2);
+        try (ProvisionedServer server = ProvisionedServer.start("h2", Map.of())) {
+            String text = "galleon-h2-" + UUID.randomUUID();
+            assertEquals("echo: " + text, server.echo(text), "the MDB's reply");
+            assertTrue(Files.exists(h2), "the broker is the H2 file under the server's data directory");
+            assertFalse(server.output().contains("WFLYCTL0013"), "no failed operation at boot");
+        }
+    }
+
+    @Test
+    void theSameServerDeliversOnPostgresNamedByItsEnvironment() throws Exception {
+        try (EmbeddedPostgres pg = EmbeddedPostgres.builder().setServerConfig("listen_addresses", "127.0.0.1")
+                .setServerConfig("max_prepared_transactions", "20").start()) {
+            String url = "jdbc:postgresql://127.0.0.1:" + pg.getPort() + "/postgres";
+            Map<String, String> env = Map.of("SSB_JCA_URL", url, "SSB_JCA_USER", "postgres",
+                    "SSB_JCA_PASSWORD", "postgres");
+            try (ProvisionedServer server = ProvisionedServer.start("postgres", env)) {
+                String text = "galleon-pg-" + UUID.randomUUID();
+                assertEquals("echo: " + text, server.echo(text), "the MDB's reply");
+            }
+            try (Connection c = DriverManager.getConnection(url, "postgres", "postgres");
+                    Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery(
+                            "SELECT COUNT(*) FROM ssb.service_queue WHERE queue_name = 'EchoServiceQueue'")) {
+                rs.next();
+                assertEquals(1, rs.getInt(1), "the sample's queues were declared in PostgreSQL");
+            }
+        }
+    }
+}
