@@ -4,9 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -72,7 +74,7 @@ final class ProvisionedServer implements AutoCloseable {
      * @return the reply, empty if none came
      */
     String echo(String text) throws IOException, InterruptedException {
-        return get("/galleon-it/echo?text=" + java.net.URLEncoder.encode(text, java.nio.charset.StandardCharsets.UTF_8));
+        return get("/galleon-it/echo?text=" + URLEncoder.encode(text, StandardCharsets.UTF_8));
     }
 
     /** @return what the server wrote to its console so far */
