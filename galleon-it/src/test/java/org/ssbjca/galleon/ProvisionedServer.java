@@ -77,6 +77,20 @@ final class ProvisionedServer implements AutoCloseable {
         return get("/galleon-it/echo?text=" + URLEncoder.encode(text, StandardCharsets.UTF_8));
     }
 
+    /**
+     * @param path a path on the server's HTTP port
+     * @param credentials "user:password" for HTTP Basic, or null for none
+     * @return the response's status
+     */
+    int status(String path, String credentials) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(30));
+        if (credentials != null) {
+            request.header("Authorization", "Basic " + java.util.Base64.getEncoder()
+                    .encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
     /** @return what the server wrote to its console so far */
     String output() throws IOException {
         return Files.exists(output) ? Files.readString(output) : "";
