@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/guide/galleon.md: the server the build provisioned from WildFly's feature pack and ssb-jca's (layers ssb-jca
- * (and ssb-jca-console) and web-server, no CLI step; the test WAR deployed by the plugin) runs the sample's MDB EchoService. First on the
+ * (and ssb-jca-console, ssb-jca-monitoring) and web-server, no CLI step; the test WAR deployed by the plugin) runs the sample's MDB EchoService. First on the
  * embedded default (H2 under the server's data directory), then on PostgreSQL named only by the server's environment
  * (SSB_JCA_URL, SSB_JCA_USER, SSB_JCA_PASSWORD: the URL through the configuration's expression, the user and password
  * through MicroProfile Config).
@@ -41,6 +41,12 @@ class GalleonIT {
             assertEquals(401, server.status("/ssb-jca-console/", null), "the console asks for a user");
             assertEquals(200, server.status("/ssb-jca-console/", VIEWER + ":" + VIEWER_PASSWORD),
                     "the console (layer ssb-jca-console) lets an application user with role ssb-viewer in");
+            String ready = server.management("/health/ready");
+            assertTrue(ready.startsWith("200 ") && ready.contains("\"ssb-jca\""),
+                    "the adapter's readiness check (layer ssb-jca-monitoring): " + ready);
+            String scrape = server.management("/prometheus");
+            assertTrue(scrape.startsWith("200 ") && scrape.contains("ssb_"), "the adapter's meters: "
+                    + scrape.substring(0, Math.min(300, scrape.length())));
         }
     }
 

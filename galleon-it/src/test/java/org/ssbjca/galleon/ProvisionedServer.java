@@ -91,6 +91,17 @@ final class ProvisionedServer implements AutoCloseable {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
+    /**
+     * @param path a path on the management port (open endpoints only: no user is sent)
+     * @return the response's status, a space and its body
+     */
+    String management(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + (9990 + OFFSET) + path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() + " " + response.body();
+    }
+
     /** @return what the server wrote to its console so far */
     String output() throws IOException {
         return Files.exists(output) ? Files.readString(output) : "";
