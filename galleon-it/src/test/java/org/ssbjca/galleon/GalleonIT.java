@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/guide/galleon.md: the server the build provisioned from WildFly's feature pack and ssb-jca's (layers ssb-jca
- * (and ssb-jca-console, ssb-jca-monitoring) and web-server, no CLI step; the test WAR deployed by the plugin) runs the sample's MDB EchoService. First on the
- * embedded default (H2 under the server's data directory), then on PostgreSQL named only by the server's environment
- * (SSB_JCA_URL, SSB_JCA_USER, SSB_JCA_PASSWORD: the URL through the configuration's expression, the user and password
- * through MicroProfile Config).
+ * (and ssb-jca-console, ssb-jca-monitoring) and web-server, no CLI step; the test WAR deployed by the plugin) runs the
+ * sample's MDB EchoService. First on the embedded default (H2 under the server's data directory), then on PostgreSQL
+ * named only by the server's environment (SSB_JCA_URL, SSB_JCA_USER, SSB_JCA_PASSWORD: the URL through the
+ * configuration's expression, the user and password through MicroProfile Config).
  */
 class GalleonIT {
 
