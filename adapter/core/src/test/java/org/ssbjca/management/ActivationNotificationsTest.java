@@ -119,7 +119,8 @@ class ActivationNotificationsTest {
                 types.addAll(List.of(info.getNotifTypes()));
             }
             assertEquals(List.of(ActivationNotifications.DEAD_LETTERED, ActivationNotifications.QUEUE_DISABLED,
-                    ActivationNotifications.RECONNECTING), types);
+                    ActivationNotifications.RECONNECTING, ActivationNotifications.BREAKER_OPENED,
+                    ActivationNotifications.BREAKER_CLOSED), types);
             h.ra.endpointDeactivation(factory, null);
             assertTrue(!SERVER.isRegistered(name), "unregistered at deactivation");
         }
