@@ -168,7 +168,7 @@ final class ReaderConnection implements AutoCloseable {
             }
             commitLocal();
         } finally {
-            lastOutcome = null;
+            lastOutcome = TransactionOutcome.NOT_SEEN;
             connection.setAutoCommit(true);
         }
     }
