@@ -4,6 +4,7 @@ import jakarta.resource.spi.ConnectionManager;
 import jakarta.resource.spi.LazyEnlistableConnectionManager;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -168,13 +169,25 @@ public class ConnectionHandle implements ServiceBrokerConnection {
         runVoid("set priority", s -> s.setPriority(conversationGroupId, priority));
     }
 
+    /**
+     * Taken in a delivery of this adapter, the JDBC connection is the delivery's, and works only on the delivery's
+     * thread until the delivery ends: elsewhere its statements would run on the factory's connection, in another
+     * transaction or none, and commit whatever the delivery does, so each call there throws an {@link SQLException}.
+     * Taken outside a delivery, every call goes to the connection the verbs would use at that moment.
+     */
     @Override
     public Connection jdbcConnection() {
-        usable("jdbcConnection");
+        BrokerSession delivery = usable("jdbcConnection").deliverySession();
         return GuardedConnection.of(() -> {
             ServiceBrokerManagedConnection current = mc;
             if (current == null) {
                 throw new BrokerException("the broker connection behind this JDBC connection is closed");
+            }
+            if (delivery != null && current.deliverySession() != delivery) {
+                throw new SQLException("this JDBC connection was taken in a delivery and is the delivery's own: it"
+                        + " works only on the thread of the delivery, until the delivery ends; take"
+                        + " jdbcConnection() again where the statement runs (another thread or transaction gets the"
+                        + " connection factory's connection, a branch of its own)");
             }
             return current.currentConnection(enlister);
         });

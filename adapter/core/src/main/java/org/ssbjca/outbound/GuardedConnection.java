@@ -7,7 +7,6 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The JDBC connection an application gets from {@code ServiceBrokerConnection.jdbcConnection()}: every call goes to
@@ -18,13 +17,19 @@ final class GuardedConnection implements InvocationHandler {
     private static final Set<String> REFUSED = Set.of("close", "commit", "rollback", "setAutoCommit", "setSavepoint",
             "releaseSavepoint", "abort", "setTransactionIsolation");
 
-    private final Supplier<Connection> target;
+    /** Where a call goes: the connection the broker verbs use now, or an {@link SQLException} saying why none. */
+    @FunctionalInterface
+    interface Target {
+        Connection get() throws SQLException;
+    }
 
-    private GuardedConnection(Supplier<Connection> target) {
+    private final Target target;
+
+    private GuardedConnection(Target target) {
         this.target = target;
     }
 
-    static Connection of(Supplier<Connection> target) {
+    static Connection of(Target target) {
         return (Connection) Proxy.newProxyInstance(GuardedConnection.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, new GuardedConnection(target));
     }

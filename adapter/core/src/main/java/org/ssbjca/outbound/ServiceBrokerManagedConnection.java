@@ -192,7 +192,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
      * @return the session of the delivery of this database the caller handles in its transaction (or without one, in
      *         the reader's local transaction), or null
      */
-    private BrokerSession deliverySession() {
+    BrokerSession deliverySession() {
         return DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
     }
 

@@ -1,0 +1,84 @@
+package org.ssbjca.outbound;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.resource.spi.ManagedConnection;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.api.ServiceBrokerConnection;
+import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.InboundHarness;
+
+/**
+ * docs/guide/one-database.md: the JDBC connection a bean takes from {@code jdbcConnection()} in a delivery is the
+ * delivery's connection, in the delivery's transaction, and only there. Used from another thread (an asynchronous
+ * task the bean hands it to) it would run its statements on the factory's connection, in another transaction or in
+ * none, committing them whatever the delivery does: it refuses instead, saying where it may be used.
+ */
+class DeliveryJdbcConnectionTest {
+
+    @Test
+    void theDeliverysJdbcConnectionRefusesWorkOnAnotherThread() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            h.execute("CREATE TABLE app_row (id INT PRIMARY KEY)");
+            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
+            mcf.setResourceAdapter(h.ra);
+            List<Throwable> outcomes = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                try {
+                    ManagedConnection mc = mcf.createManagedConnection(null, null);
+                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
+                        Connection jdbc = broker.jdbcConnection();
+                        try (Statement s = jdbc.createStatement()) {
+                            s.executeUpdate("INSERT INTO app_row VALUES (1)"); // on the delivery's thread: allowed
+                        }
+                        CompletableFuture.runAsync(() -> {
+                            try (Statement s = jdbc.createStatement()) {
+                                s.executeUpdate("INSERT INTO app_row VALUES (2)");
+                            } catch (Exception e) {
+                                throw new CompletionException(e);
+                            }
+                        }).handle((ok, failure) -> outcomes.add(failure == null
+                                ? new AssertionError("the other thread's INSERT ran") : failure.getCause())).join();
+                    } finally {
+                        mc.destroy();
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, h.spec());
+
+            h.send("ping");
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> f.commits.get() == 1);
+            Throwable refusal = outcomes.get(0);
+            assertInstanceOf(java.sql.SQLException.class, refusal, String.valueOf(refusal));
+            assertTrue(refusal.getMessage().contains("only on the thread of the delivery"), refusal.getMessage());
+            assertEquals(List.of(1), ids(h), "the delivery's own INSERT committed with it, the other thread's none");
+        }
+    }
+
+    private static List<Integer> ids(InboundHarness h) throws Exception {
+        List<Integer> ids = new CopyOnWriteArrayList<>();
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id FROM app_row ORDER BY id")) {
+            while (rs.next()) {
+                ids.add(rs.getInt(1));
+            }
+            c.rollback();
+        }
+        return ids;
+    }
+}
