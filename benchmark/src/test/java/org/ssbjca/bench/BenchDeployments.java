@@ -7,6 +7,11 @@ import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.ssbjca.bench.server.ArtemisBenchMdb;
+import org.ssbjca.bench.server.ArtemisOneDbMdb;
+import org.ssbjca.bench.server.OneDbDataSource;
+import org.ssbjca.bench.server.Payments;
+import org.ssbjca.bench.server.SsbOneDbMdb;
+import org.ssbjca.bench.server.SsbOneDbXaMdb;
 import org.ssbjca.bench.server.ArtemisSender;
 import org.ssbjca.bench.server.BenchControl;
 import org.ssbjca.bench.server.BenchControlMXBean;
@@ -49,7 +54,8 @@ final class BenchDeployments {
         return ShrinkWrap.create(JavaArchive.class, CONTROL)
                 .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
                         BenchControlRegistration.class, SsbSender.class, ArtemisSender.class,
-                        ContainerLoop.class, ContainerTaker.class, LatencyEvent.class)
+                        ContainerLoop.class, ContainerTaker.class, LatencyEvent.class, Payments.class,
+                        OneDbDataSource.class)
                 .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, jdk.jfr\n"));
     }
@@ -85,7 +91,43 @@ final class BenchDeployments {
                 sessions);
     }
 
+    /** The PostgreSQL JDBC driver as a deployment of its own, for the one-database phase's XA datasources. */
+    static final String DRIVER = "postgresql.jar";
+
+    /** @return pgjdbc's jar, deployed as {@value #DRIVER} */
+    static JavaArchive driver() {
+        try {
+            return ShrinkWrap.create(ZipImporter.class, DRIVER).importFrom(Path.of(org.postgresql.Driver.class
+                    .getProtectionDomain().getCodeSource().getLocation().toURI()).toFile()).as(JavaArchive.class);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** ssb-jca, 4 readers, each message's payment written on the delivery's own connection. */
+    static JavaArchive ssbOneDbConsumer() {
+        return consumer("bench-ssb-onedb.jar", SsbOneDbMdb.class, "SsbOneDbMdb", "maxReaders", 4);
+    }
+
+    /** ssb-jca, 4 readers, each message's payment written through an XA datasource of the same database. */
+    static JavaArchive ssbOneDbXaConsumer(BenchPostgres pg) {
+        return consumer("bench-ssb-onedb-xa.jar", SsbOneDbXaMdb.class, "SsbOneDbXaMdb", "maxReaders", 4,
+                OneDbDataSource.descriptor(pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD));
+    }
+
+    /** Artemis, maxSession 4, each message's payment written through an XA datasource of the database. */
+    static JavaArchive artemisOneDbConsumer(BenchPostgres pg) {
+        return consumer("bench-artemis-onedb-xa.jar", ArtemisOneDbMdb.class, "ArtemisOneDbMdb", "maxSession", 4,
+                OneDbDataSource.descriptor(pg.url(), BenchPostgres.USER, BenchPostgres.PASSWORD));
+    }
+
     private static JavaArchive consumer(String name, Class<?> bean, String ejbName, String property, int value) {
+        return consumer(name, bean, ejbName, property, value, null);
+    }
+
+    /** @param dataSource a {@code data-source} element for the bean, or null; with one the driver's deployment too */
+    private static JavaArchive consumer(String name, Class<?> bean, String ejbName, String property, int value,
+            String dataSource) {
         String ejbJar = "<ejb-jar xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\">\n"
                 + "  <enterprise-beans>\n"
                 + "    <message-driven>\n"
@@ -96,14 +138,16 @@ final class BenchDeployments {
                 + "          <activation-config-property-value>" + value + "</activation-config-property-value>\n"
                 + "        </activation-config-property>\n"
                 + "      </activation-config>\n"
+                + (dataSource == null ? "" : dataSource)
                 + "    </message-driven>\n"
                 + "  </enterprise-beans>\n"
                 + "</ejb-jar>\n";
         return ShrinkWrap.create(JavaArchive.class, name)
                 .addClass(bean)
                 .addAsManifestResource(new StringAsset(ejbJar), "ejb-jar.xml")
-                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, deployment."
-                        + CONTROL + "\n"));
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: "
+                        + (dataSource == null ? "" : "deployment." + DRIVER + ", ")
+                        + "deployment.ssb-jca.rar, deployment." + CONTROL + "\n"));
     }
 
     private static String ironjacamar(String url, String user, String password) {

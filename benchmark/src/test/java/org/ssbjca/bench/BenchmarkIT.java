@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.backend.portable.ReaderReceive;
 import org.ssbjca.bench.server.BenchControlMXBean;
+import org.ssbjca.bench.server.Payments;
 
 /**
  * The benchmark of issue 7, in one run: ssb-jca on PostgreSQL (fsync and synchronous_commit on) against Artemis
@@ -133,6 +134,9 @@ class BenchmarkIT {
             if (phases.contains("table")) {
                 tableQueue();
             }
+            if (phases.contains("onedb")) {
+                oneDatabase();
+            }
             if (phases.contains("profile")) {
                 profile();
             }
@@ -149,7 +153,7 @@ class BenchmarkIT {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
             return Set.of("throughput", "batch", "latency", "scaling", "depth", "idle", "outbound",
-                    "reply", "table", "profile");
+                    "reply", "table", "onedb", "profile");
         }
         return Set.of(p.split(","));
     }
@@ -975,6 +979,103 @@ class BenchmarkIT {
         report.row("table", "ssb-jca broker queue (BrokerMessageListener), 4 readers", Report.rate(broker.rate()),
                 String.format(Locale.ROOT, "%,d messages, one per transaction; %s", n, cpuOf(List.of(broker), false)));
         report.row("table", "table queue / broker queue", Report.ratio(table / broker.rate()), "");
+    }
+
+    /**
+     * Issue 49: each message's MDB writes a payment (an INSERT and an UPDATE of a balance) to the broker's own
+     * database, 4 readers or sessions, one message per transaction, three variants in interleaved rounds: ssb-jca on
+     * the delivery's connection ({@code jdbcConnection()}: one branch), ssb-jca through an XA datasource of the same
+     * database (two branches), Artemis through an XA datasource (two resources). Beside msg/s, PostgreSQL's own counts
+     * per message ({@link PgCounters}), read before and after each run once they settle.
+     */
+    private void oneDatabase() throws Exception {
+        int n = SCALING;
+        createPayments();
+        List<String> variants = List.of("ssb", "ssb-xa", "artemis-xa");
+        Map<String, List<Drain>> drains = new HashMap<>();
+        Map<String, List<String>> counts = new HashMap<>();
+        double[] toArtemis = new double[Rounds.COUNT];
+        double[] toXa = new double[Rounds.COUNT];
+        JavaArchive driver = BenchDeployments.driver();
+        server.deploy(driver);
+        try {
+            for (int round = 0; round < Rounds.COUNT; round++) {
+                for (String variant : Rounds.order(round, variants)) {
+                    JavaArchive consumer = switch (variant) {
+                        case "ssb" -> BenchDeployments.ssbOneDbConsumer();
+                        case "ssb-xa" -> BenchDeployments.ssbOneDbXaConsumer(pg);
+                        default -> BenchDeployments.artemisOneDbConsumer(pg);
+                    };
+                    boolean artemis = variant.startsWith("artemis");
+                    if (artemis) {
+                        control.fillArtemis(n, BODY);
+                        assertEquals(n, awaitArtemisDepth(n), "messages on the Artemis queue before the run");
+                    } else {
+                        assertEquals(n, loadSsb(n), "messages queued");
+                    }
+                    PgCounters before = PgCounters.settled(pg);
+                    control.arm(n);
+                    server.deploy(consumer);
+                    long[] r = awaitTimed(n, () -> server.undeploy(consumer));
+                    assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
+                    requireOneMessagePerTransaction(consumer.getName(), r);
+                    PgCounters after = PgCounters.settled(pg);
+                    assertEquals(n, paymentsWritten(), consumer.getName() + ": a payment per message");
+                    if (artemis) {
+                        assertEquals(0, awaitArtemisDepth(0), "the Artemis queue is empty after the run");
+                    } else {
+                        assertEquals(0, loader.depth(), "the queue is empty after the run");
+                        loader.clear();
+                    }
+                    double rate = n * 1e9 / (r[1] - r[0]);
+                    log("%s: %,d in %.2f s = %s; %s", consumer.getName(), n, (r[1] - r[0]) / 1e9, Report.rate(rate),
+                            after.perMessageSince(before, n));
+                    drains.computeIfAbsent(variant, v -> new ArrayList<>())
+                            .add(new Drain(rate, lastCpuReading, cpuMessages));
+                    counts.computeIfAbsent(variant, v -> new ArrayList<>()).add(after.perMessageSince(before, n));
+                }
+                toArtemis[round] = drains.get("ssb").get(round).rate() / drains.get("artemis-xa").get(round).rate();
+                toXa[round] = drains.get("ssb").get(round).rate() / drains.get("ssb-xa").get(round).rate();
+            }
+        } finally {
+            server.undeploy(driver);
+        }
+        String[][] rows = {
+            {"ssb", "ssb-jca: payment on the delivery's connection (jdbcConnection()), 4 readers"},
+            {"ssb-xa", "ssb-jca: payment through an XA datasource, 4 readers"},
+            {"artemis-xa", "Artemis: payment through an XA datasource, maxSession 4"}};
+        for (String[] row : rows) {
+            List<Drain> d = drains.get(row[0]);
+            report.row("one database", row[1], Report.rate(median(d)), String.format(Locale.ROOT,
+                    "%,d messages, one per transaction%s; %s; %s", n, roundsNote(d), cpuOf(d, false),
+                    String.join(" | ", counts.get(row[0]))));
+        }
+        double ratio = Rounds.median(toArtemis);
+        report.row("one database", "ssb-jca jdbcConnection() / Artemis XA datasource", Report.ratio(ratio),
+                eachRound(toArtemis));
+        report.row("one database", "ssb-jca jdbcConnection() / ssb-jca XA datasource",
+                Report.ratio(Rounds.median(toXa)), eachRound(toXa));
+        report.target("one database: MDB writing a payment, ssb-jca jdbcConnection() ≥ 2× Artemis with an XA"
+                + " datasource (4 readers)", "≥ 2.00×", Report.ratio(ratio), ratio >= 2.0);
+    }
+
+    /** The one-database phase's tables: {@value Payments#ACCOUNTS} accounts, no payment. */
+    private void createPayments() throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS bench_payment, bench_account");
+            s.execute("CREATE TABLE bench_account (id INT PRIMARY KEY, balance BIGINT NOT NULL)");
+            s.execute("CREATE TABLE bench_payment (id BIGSERIAL PRIMARY KEY, account INT NOT NULL,"
+                    + " amount INT NOT NULL)");
+            s.execute("INSERT INTO bench_account SELECT g, 0 FROM generate_series(0, " + (Payments.ACCOUNTS - 1)
+                    + ") g");
+        }
+    }
+
+    /** @return the payments the last run wrote, which are then deleted */
+    private long paymentsWritten() throws SQLException {
+        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
+            return s.executeUpdate("DELETE FROM bench_payment");
+        }
     }
 
     /**

@@ -139,7 +139,8 @@ class OneDatabaseRecipeTest {
     }
 
     private static int count(InboundHarness h, String sql) throws Exception {
-        try (Connection c = h.db.source().open(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             int n = rs.getInt(1);
             c.rollback();
