@@ -99,10 +99,59 @@ class LazyEnlistmentTest {
         assertEquals(1, fx.targetDepth());
     }
 
+    /** docs/guide/one-database.md: outside a delivery, jdbcConnection() in a JTA transaction is the factory's branch. */
+    @Test
+    void jdbcConnectionOutsideADeliveryWorksInTheFactorysBranchOfTheCallersTransaction() throws Exception {
+        createAppTable();
+        Xid xid = TestXid.next("lazy-jdbc");
+        fx.boot.transactions().begin(xid);
+        cm.transaction = xid;
+        try (ServiceBrokerConnection h = factory.getConnection();
+                java.sql.Statement s = h.jdbcConnection().createStatement()) {
+            s.executeUpdate("INSERT INTO app_row VALUES (1)");
+            assertEquals(1, cm.enlisted.size(), "the statement enlisted the factory's connection");
+        }
+        assertEquals(0, appRows(), "the row waits for the transaction");
+        XAResource xa = cm.created.get(0).getXAResource();
+        xa.end(xid, XAResource.TMSUCCESS);
+        xa.commit(xid, true);
+        assertEquals(1, appRows());
+    }
+
+    /** docs/guide/one-database.md: outside a delivery and any transaction, each statement commits on its own. */
+    @Test
+    void jdbcConnectionOutsideAnyTransactionCommitsEachStatement() throws Exception {
+        createAppTable();
+        try (ServiceBrokerConnection h = factory.getConnection();
+                java.sql.Statement s = h.jdbcConnection().createStatement()) {
+            s.executeUpdate("INSERT INTO app_row VALUES (1)");
+            assertEquals(1, appRows(), "committed before the handle closes");
+        }
+        assertEquals(List.of(), cm.enlisted);
+    }
+
     @Test
     void theManagedConnectionTellsTheContainerItEnlistsLazily() throws Exception {
         Object mc = fx.managedConnection();
         assertTrue(mc instanceof LazyEnlistableManagedConnection);
+    }
+
+    private void createAppTable() throws Exception {
+        try (Connection c = fx.db.source().open(); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE app_row (id INT PRIMARY KEY)");
+            c.commit();
+        }
+    }
+
+    /** @return the committed rows of app_row, as another session sees them */
+    private long appRows() throws Exception {
+        try (Connection c = fx.db.source().open(); java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM app_row")) {
+            rs.next();
+            long n = rs.getLong(1);
+            c.rollback();
+            return n;
+        }
     }
 
     /**
