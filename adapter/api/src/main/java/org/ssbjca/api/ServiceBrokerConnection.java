@@ -164,7 +164,8 @@ public interface ServiceBrokerConnection extends AutoCloseable {
      *
      * <p>Taken in a delivery of this adapter (a bean handling a message, in the delivery's transaction), it is the
      * delivery's own connection: the bean's SQL commits with the message, in one branch. It works only on the
-     * delivery's thread until the delivery ends; a call elsewhere throws {@link java.sql.SQLException}. Taken outside
+     * delivery's thread, in its transaction, until the delivery ends; a call elsewhere throws
+     * {@link java.sql.SQLException}. Taken outside
      * a delivery, it is this connection's, in the caller's JTA transaction (enlisted as its branch), or outside one
      * in auto-commit.
      *

@@ -171,7 +171,7 @@ public class ConnectionHandle implements ServiceBrokerConnection {
 
     /**
      * Taken in a delivery of this adapter, the JDBC connection is the delivery's, and works only on the delivery's
-     * thread until the delivery ends: elsewhere its statements would run on the factory's connection, in another
+     * thread, in its transaction, until the delivery ends: elsewhere its statements would run on the factory's connection, in another
      * transaction or none, and commit whatever the delivery does, so each call there throws an {@link SQLException}.
      * Taken outside a delivery, every call goes to the connection the verbs would use at that moment.
      */
@@ -185,9 +185,9 @@ public class ConnectionHandle implements ServiceBrokerConnection {
             }
             if (delivery != null && current.deliverySession() != delivery) {
                 throw new SQLException("this JDBC connection was taken in a delivery and is the delivery's own: it"
-                        + " works only on the thread of the delivery, until the delivery ends; take"
-                        + " jdbcConnection() again where the statement runs (another thread or transaction gets the"
-                        + " connection factory's connection, a branch of its own)");
+                        + " works only on the thread of the delivery, in the delivery's transaction, until the"
+                        + " delivery ends; take jdbcConnection() again where the statement runs (another thread or"
+                        + " transaction gets the connection factory's connection, a branch of its own)");
             }
             return current.currentConnection(enlister);
         });

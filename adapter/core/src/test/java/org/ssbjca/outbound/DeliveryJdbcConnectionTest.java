@@ -23,13 +23,14 @@ import org.ssbjca.inbound.InboundHarness;
 /**
  * docs/guide/one-database.md: the JDBC connection a bean takes from {@code jdbcConnection()} in a delivery is the
  * delivery's connection, in the delivery's transaction, and only there. Used from another thread (an asynchronous
- * task the bean hands it to) it would run its statements on the factory's connection, in another transaction or in
- * none, committing them whatever the delivery does: it refuses instead, saying where it may be used.
+ * task the bean hands it to) or in another transaction (a {@code REQUIRES_NEW} method it is passed to) it would run its
+ * statements on the factory's connection, in another transaction or in none, committing them whatever the delivery
+ * does: it refuses instead, saying where it may be used.
  */
 class DeliveryJdbcConnectionTest {
 
     @Test
-    void theDeliverysJdbcConnectionRefusesWorkOnAnotherThread() throws Exception {
+    void theDeliverysJdbcConnectionRefusesWorkOnAnotherThreadOrInAnotherTransaction() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
             h.execute("CREATE TABLE app_row (id INT PRIMARY KEY)");
             ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
@@ -42,6 +43,16 @@ class DeliveryJdbcConnectionTest {
                         Connection jdbc = broker.jdbcConnection();
                         try (Statement s = jdbc.createStatement()) {
                             s.executeUpdate("INSERT INTO app_row VALUES (1)"); // on the delivery's thread: allowed
+                        }
+                        Object delivery = h.context.transactions().getTransactionKey();
+                        h.context.transactions().begin("a REQUIRES_NEW method's transaction"); // the delivery's suspended
+                        try (Statement s = jdbc.createStatement()) {
+                            s.executeUpdate("INSERT INTO app_row VALUES (3)");
+                            outcomes.add(new AssertionError("the INSERT in another transaction ran"));
+                        } catch (java.sql.SQLException e) {
+                            outcomes.add(e);
+                        } finally {
+                            h.context.transactions().begin(delivery); // resumed
                         }
                         CompletableFuture.runAsync(() -> {
                             try (Statement s = jdbc.createStatement()) {
@@ -63,9 +74,12 @@ class DeliveryJdbcConnectionTest {
             h.send("ping");
 
             await().atMost(Duration.ofSeconds(20)).until(() -> f.commits.get() == 1);
-            Throwable refusal = outcomes.get(0);
-            assertInstanceOf(java.sql.SQLException.class, refusal, String.valueOf(refusal));
-            assertTrue(refusal.getMessage().contains("only on the thread of the delivery"), refusal.getMessage());
+            assertEquals(2, outcomes.size(), String.valueOf(outcomes));
+            for (Throwable refusal : outcomes) {
+                assertInstanceOf(java.sql.SQLException.class, refusal, String.valueOf(refusal));
+                assertTrue(refusal.getMessage().contains("only on the thread of the delivery, in the delivery's"
+                        + " transaction"), refusal.getMessage());
+            }
             assertEquals(List.of(1), ids(h), "the delivery's own INSERT committed with it, the other thread's none");
         }
     }
