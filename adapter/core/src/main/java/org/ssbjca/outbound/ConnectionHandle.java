@@ -171,9 +171,10 @@ public class ConnectionHandle implements ServiceBrokerConnection {
 
     /**
      * Taken in a delivery of this adapter, the JDBC connection is the delivery's, and works only on the delivery's
-     * thread, in its transaction, until the delivery ends: elsewhere its statements would run on the factory's connection, in another
-     * transaction or none, and commit whatever the delivery does, so each call there throws an {@link SQLException}.
-     * Taken outside a delivery, every call goes to the connection the verbs would use at that moment.
+     * thread, in its transaction, until the delivery ends: elsewhere its statements would run on the factory's
+     * connection, in another transaction or none, and commit whatever the delivery does, so each call there throws an
+     * {@link SQLException}. Taken outside a delivery, every call goes to the connection the verbs would use at that
+     * moment.
      */
     @Override
     public Connection jdbcConnection() {

@@ -45,7 +45,8 @@ class DeliveryJdbcConnectionTest {
                             s.executeUpdate("INSERT INTO app_row VALUES (1)"); // on the delivery's thread: allowed
                         }
                         Object delivery = h.context.transactions().getTransactionKey();
-                        h.context.transactions().begin("a REQUIRES_NEW method's transaction"); // the delivery's suspended
+                        // the delivery's transaction suspended
+                        h.context.transactions().begin("a REQUIRES_NEW method's transaction");
                         try (Statement s = jdbc.createStatement()) {
                             s.executeUpdate("INSERT INTO app_row VALUES (3)");
                             outcomes.add(new AssertionError("the INSERT in another transaction ran"));

@@ -99,7 +99,9 @@ class LazyEnlistmentTest {
         assertEquals(1, fx.targetDepth());
     }
 
-    /** docs/guide/one-database.md: outside a delivery, jdbcConnection() in a JTA transaction is the factory's branch. */
+    /**
+     * docs/guide/one-database.md: outside a delivery, jdbcConnection() in a JTA transaction is the factory's branch.
+     */
     @Test
     void jdbcConnectionOutsideADeliveryWorksInTheFactorysBranchOfTheCallersTransaction() throws Exception {
         createAppTable();
