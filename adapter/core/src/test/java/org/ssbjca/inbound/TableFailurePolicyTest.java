@@ -100,7 +100,10 @@ class TableFailurePolicyTest {
             TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
             spec.setMaxReaders("2");
             spec.setMaxAttempts("10");
-            spec.setRetryDelaySeconds("0");
+            // a failed row is held for 1 s, so a reader takes the next one: the failures are of different rows
+            // however the two readers interleave (with no delay, one reader alone retried row 1 until it was set
+            // aside, a single row's failures never opening the breaker)
+            spec.setRetryDelaySeconds("1");
             spec.setPollMillis("50");
             spec.setBreakerThreshold("4");
             spec.setBreakerDelay("200");
