@@ -37,7 +37,7 @@ final class AdapterBeans {
     /** The attributes of a table activation the console shows, in this order. */
     static final String[] TABLE_ATTRIBUTES = {"Table", "Mode", "ReaderCount", "AvailableRows", "WaitingRows",
         "LeasedRows", "SetAsideRows", "OldestAvailableAgeSeconds", "DeliveredRows", "FailedDeliveries", "LeasesLost",
-        "DeliveriesFailingSince", "FailingSince", "BreakerState", "LastError"};
+        "BreakerState", "DeliveriesFailingSince", "FailingSince", "LastError"};
 
     /** The MBean type of queue activations. */
     static final String ACTIVATION = "Activation";
