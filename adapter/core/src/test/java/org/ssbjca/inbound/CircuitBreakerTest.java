@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.resource.spi.InvalidPropertyException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,12 +41,15 @@ class CircuitBreakerTest {
             AtomicBoolean down = new AtomicBoolean(true);
             Set<String> charged = ConcurrentHashMap.newKeySet();
             List<Long> failedAt = new CopyOnWriteArrayList<>();
+            Map<String, Long> firstFailedAt = new ConcurrentHashMap<>();
             AtomicInteger failures = new AtomicInteger();
             List<String> delivered = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
                 if (down.get()) {
                     charged.add(DeliveryLedger.key(m));
-                    failedAt.add(System.currentTimeMillis());
+                    long now = System.currentTimeMillis();
+                    failedAt.add(now);
+                    firstFailedAt.putIfAbsent(DeliveryLedger.key(m), now);
                     failures.incrementAndGet();
                     throw new IllegalStateException("the stock service is down");
                 }
@@ -68,6 +72,7 @@ class CircuitBreakerTest {
             long opened = a.breakerOpenedAt().toEpochMilli();
             long tripMillis = opened - failedAt.get(0);
             int atTrip = (int) failedAt.stream().filter(t -> t <= opened).count();
+            long messagesAtTrip = firstFailedAt.values().stream().filter(t -> t <= opened).count();
             assertNotNull(a.breakerOpenedAt());
             assertEquals(1, a.breakerTrips());
             // the readers that were delivering as it opened finish; then all four park, and the probes come one by
@@ -95,10 +100,13 @@ class CircuitBreakerTest {
             FIGURES.info(String.format("%s: circuit breaker (threshold 5, 4 readers): opened %d ms after the first"
                     + " failure, after %d failed deliveries charged to %d messages; %d failed deliveries in all,"
                     + " 40 delivered once it closed", backend, tripMillis, atTrip, charged.size(), failures.get()));
-            // the threshold, the other readers' deliveries in flight as it opened, and slack: a clean-clone CI on a
-            // loaded machine counted 9 bean failures timed no later than the opening. What this bound tells apart is
-            // a breaker that does not open near its threshold (then the failures run on to the messages' 50 attempts)
-            assertTrue(atTrip <= 12, "opened near the threshold of 5 (4 readers): " + atTrip);
+            // A run of one message's failures does not open the breaker, so the failed deliveries before it opened
+            // may be many more than the threshold when one reader fails the same message again and again (a clean
+            // clone's CI, 4 readers on a loaded machine: "open after 11 failed deliveries"). What it must bound is the
+            // messages charged: the threshold, the other readers' deliveries in flight as it opened, and slack. A
+            // breaker that does not open charges all 40.
+            assertTrue(messagesAtTrip <= 12, "opened near the threshold of 5 messages (4 readers): " + messagesAtTrip
+                    + " messages charged in " + atTrip + " failed deliveries");
             assertTrue(charged.size() <= atTrip);
         }
     }
