@@ -102,7 +102,7 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
             + "failure is retried without counting an attempt (an outage); looked for along the cause chain",
             defaultValue = "")
     private String transientExceptions = "";
-    @ConfigProperty(description = "Failed deliveries in a row, of different messages, that open the circuit breaker "
+    @ConfigProperty(description = "Failed deliveries in a row, not all of one message, that open the circuit breaker "
             + "(the readers pause), 0 to 1000 (at most 4 on SQL Server); 0 for no breaker", defaultValue = "0")
     private String breakerThreshold = "0";
     @ConfigProperty(description = "Milliseconds within which the breakerThreshold failures must fall, 1000 to "

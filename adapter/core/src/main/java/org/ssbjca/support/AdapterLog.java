@@ -428,7 +428,7 @@ public interface AdapterLog extends BasicLogger {
     // ---- failure policy and circuit breaker (240-259)
 
     @LogMessage(level = WARN)
-    @Message(id = 240, value = "%s: circuit breaker open after %d failed deliveries in a row of different messages"
+    @Message(id = 240, value = "%s: circuit breaker open after %d failed deliveries in a row, not all of one message"
             + " (last: %s); the readers pause, and one probes with one delivery in %d ms")
     void breakerOpened(String activation, int failures, String lastError, long probeInMillis);
 
