@@ -143,6 +143,7 @@ public class AdapterMeters implements NotificationListener {
         {"ssb.readers.waiting", "WaitingReaders"},
         {"ssb.readers.active", "ActiveReaders"},
         {"ssb.readers.parked", "ParkedReaders"},
+        {"ssb.readers.breaker.parked", "BreakerParkedReaders"},
         {"ssb.readers.reconnecting", "ReconnectingReaders"},
         {"ssb.activation.paused", "Paused"},
         {"ssb.activation.breaker.open", "BreakerOpen"},

@@ -48,7 +48,7 @@ class AdapterMetersTest {
                     "ssb_readers_failing_seconds",
             "ssb_activation_paused", "ssb_queue_disabled", "ssb_queue_depth", "ssb_queue_oldest_message_age_seconds",
             "ssb_conversation_groups_pending", "ssb_dead_letters", "ssb_activation_breaker_open",
-            "ssb_activation_breaker_trips_total");
+            "ssb_activation_breaker_trips_total", "ssb_readers_breaker_parked");
 
     /** The documented metrics of a table activation. */
     private static final Set<String> TABLE_METRICS = Set.of("ssb_table_rows_delivered_total",
@@ -97,6 +97,7 @@ class AdapterMetersTest {
         "ssb_readers_waiting, gauge, WaitingReaders",
         "ssb_readers_active, gauge, ActiveReaders",
         "ssb_readers_parked, gauge, ParkedReaders",
+        "ssb_readers_breaker_parked, gauge, BreakerParkedReaders",
         "ssb_readers_reconnecting, gauge, ReconnectingReaders",
         "ssb_queue_depth, gauge, QueueDepth",
         "ssb_queue_oldest_message_age_seconds, gauge, OldestMessageAgeSeconds",

@@ -88,6 +88,13 @@ public interface ActivationMXBean {
     long getBreakerTrips();
 
     /**
+     * @return how many readers the open circuit breaker holds before their next RECEIVE (all but a probing one once
+     *         the deliveries in flight as it opened are done); 0 while it is closed. A pause's readers count in
+     *         {@link #getParkedReaders()}, not here
+     */
+    int getBreakerParkedReaders();
+
+    /**
      * @return messages taken from the queue, each time (one received again after a rollback counts again),
      *         including those the bean never sees: priority requests, EndDialog/Error the adapter ends, poison messages
      */

@@ -166,6 +166,11 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     }
 
     @Override
+    public int getBreakerParkedReaders() {
+        return activation.breakerParkedReaders();
+    }
+
+    @Override
     public long getReceived() {
         return metrics().received();
     }

@@ -377,6 +377,45 @@ class ActivationMXBeanTest {
         }
     }
 
+    /**
+     * Issue 47: the readers an open circuit breaker parks are counted apart from a pause's ({@code ParkedReaders}),
+     * so that an operator (and the metric that reads the attribute) sees them wait; back to 0 once it closes.
+     */
+    @Test
+    void theReadersAnOpenBreakerParksAreCountedApartFromAPause() throws Exception {
+        try (InboundHarness h = new InboundHarness()) {
+            AtomicBoolean down = new AtomicBoolean(true);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (down.get()) {
+                    throw new IllegalStateException("the stock service is down");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders("2");
+            spec.setMaxDeliveryAttempts("50");
+            spec.setBreakerThreshold("2");
+            spec.setBreakerDelay("300");
+            spec.setBreakerMaxDelay("600");
+            for (String body : List.of("a", "b", "c")) {
+                h.send(body); // a conversation each: a run of one message's failures never opens the breaker
+            }
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            ObjectName name = ObjectNames.activation(Jmx.onlyActivation(h).name());
+
+            await("readers parked by the open breaker").atMost(Duration.ofSeconds(30))
+                    .until(() -> (Integer) SERVER.getAttribute(name, "BreakerParkedReaders") >= 1
+                            && (Boolean) SERVER.getAttribute(name, "BreakerOpen"));
+            assertEquals(0, SERVER.getAttribute(name, "ParkedReaders"), "a breaker is not a pause");
+            down.set(false);
+            await("closed, all delivered").atMost(Duration.ofSeconds(30)).until(() -> done.size() == 3
+                    && !(Boolean) SERVER.getAttribute(name, "BreakerOpen"));
+            assertEquals(0, SERVER.getAttribute(name, "BreakerParkedReaders"));
+            assertEquals(0L, SERVER.getAttribute(name, "DeadLettered"));
+        }
+    }
+
     static void pauseFully(ActivationMXBean mx) throws InterruptedException {
         mx.pause();
         await("every reader parked").until(() -> mx.getParkedReaders() == mx.getMaxReaders());
