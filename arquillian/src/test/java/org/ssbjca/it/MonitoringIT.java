@@ -24,7 +24,10 @@ import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.AttemptLog;
+import org.ssbjca.it.beans.BreakerService;
 import org.ssbjca.it.beans.IdleReader;
+import org.ssbjca.it.beans.PolicyService;
 import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SubsystemRecordingService;
 import org.ssbjca.it.beans.TableWorkService;
@@ -45,7 +48,9 @@ import org.ssbjca.it.support.ServerAdmin.Cli;
  * the readiness threshold set from the server's environment. While messages flow, {@code /prometheus} and
  * {@code /metrics} move and, once they stop, agree with the activation's JMX counters; PostgreSQL stopped makes
  * {@code /health/ready} DOWN after the threshold, and UP again once it is back; fire-and-forget conversations show in
- * the endpoint metric and are listed and ended by the hygiene operations.
+ * the endpoint metric and are listed and ended by the hygiene operations. Issue 47, in a deployment of its own on the
+ * same server: a circuit breaker's pause and resume seen at {@code /prometheus}, and the failure policy seeing through
+ * the EJB container's wrapping of what a bean throws.
  */
 @ExtendWith(ArquillianExtension.class)
 class MonitoringIT {
@@ -75,6 +80,14 @@ class MonitoringIT {
     static WebArchive beans() {
         return Deployments.testWar("monitoring-it.war", SubsystemRecordingService.class, Recorder.class,
                 TableWorkService.class);
+    }
+
+    /** Issue 47: a bean behind a circuit breaker and one with a failure policy, on their own queues. */
+    @Deployment(name = "monitoring-failures", managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive failureBeans() {
+        return Deployments.testWar("monitoring-failures-it.war", BreakerService.class, PolicyService.class,
+                PolicyService.OrderRejected.class, AttemptLog.class, Recorder.class);
     }
 
     /**
@@ -127,7 +140,7 @@ class MonitoringIT {
     void metricsReadinessAndConversationHygieneOnAServerConfiguredByTheShippedScripts() throws Exception {
         RestartablePostgres pg = RestartablePostgres.create("monitoring-it");
         BrokerDb db = new BrokerDb(pg.jdbcUrl(), RestartablePostgres.USER, RestartablePostgres.PASSWORD)
-                .declare(QUEUE, LEAK_QUEUE).declare(IDLE_QUEUES);
+                .declare(QUEUE, LEAK_QUEUE, BreakerService.QUEUE, PolicyService.QUEUE).declare(IDLE_QUEUES);
         ManualServer.resetBaseDir();
         controller.start(ManualServer.QUALIFIER, ManualServer.config("-Dssb.jca.url=" + pg.jdbcUrl()
                 + " -Dssb.jca.user=" + RestartablePostgres.USER + " -Dssb.jca.password=" + RestartablePostgres.PASSWORD
@@ -165,6 +178,13 @@ class MonitoringIT {
                                 .stream().findFirst().orElse(null), n -> n != null);
                 metricsMoveAndMatchJmx(db, server, activation);
                 tableMetricsMatchJmx(db, server);
+                deployer.deploy("monitoring-failures");
+                try {
+                    theBreakerPausesAndResumesSeenFromPrometheus(db);
+                    theFailurePolicySeesThroughTheContainersWrapping(db);
+                } finally {
+                    deployer.undeploy("monitoring-failures");
+                }
                 db.execute("CREATE TABLE " + IDLE_TABLE + " (id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL)");
                 deployer.deploy("monitoring-idle");
                 try {
@@ -445,6 +465,88 @@ class MonitoringIT {
             assertTrue(prometheus.lines().anyMatch(l -> l.startsWith(name + "{")), name + " is exported");
         }
         FIGURES.info("the monitoring page's alert rules name " + names + ", all exported");
+    }
+
+    /**
+     * Issue 47 point 2 across the server: {@link BreakerService} fails every delivery (three in a row open its
+     * breaker) until a server system property says the service it needs is up. {@code /prometheus} shows the breaker
+     * open and its readers parked, then, once the property is set, closed with every message delivered and none
+     * dead-lettered.
+     */
+    private void theBreakerPausesAndResumesSeenFromPrometheus(BrokerDb db) {
+        String labels = "activation=\"BreakerService@" + BreakerService.QUEUE + "\"";
+        String run = "breaker-" + UUID.randomUUID();
+        int messages = 6;
+        long sent = System.nanoTime();
+        for (int i = 1; i <= messages; i++) {
+            db.sendOne(BreakerService.QUEUE, run + "-" + i);
+        }
+        String open = await("the breaker open at /prometheus, its readers parked").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200)).until(() -> Scrape.get("/prometheus").body(),
+                        p -> Scrape.value(p, "ssb_activation_breaker_open", labels) == 1
+                                && Scrape.value(p, "ssb_readers_breaker_parked", labels) >= 1);
+        long openMillis = (System.nanoTime() - sent) / 1_000_000;
+        long chargedAtOpen = db.count("SELECT COUNT(*) FROM it_attempt WHERE body LIKE ?", run + "%");
+        assertTrue(Scrape.value(open, "ssb_activation_breaker_trips_total", labels) >= 1, open);
+        assertEquals(0, Scrape.value(open, "ssb_messages_delivered_total", labels));
+        assertEquals(0, Scrape.value(open, "ssb_readers_parked", labels), "a breaker is not a pause");
+        Cli up = ServerAdmin.command("/system-property=" + BreakerService.UP + ":add(value=true)");
+        assertEquals(0, up.exit(), up.output());
+        long flipped = System.nanoTime();
+        String closed = await("the breaker closed by a probe, every message delivered").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200)).until(() -> Scrape.get("/prometheus").body(),
+                        p -> Scrape.value(p, "ssb_activation_breaker_open", labels) == 0
+                                && Scrape.value(p, "ssb_messages_delivered_total", labels) == messages);
+        long closedMillis = (System.nanoTime() - flipped) / 1_000_000;
+        assertEquals(0, Scrape.value(closed, "ssb_readers_breaker_parked", labels));
+        assertEquals(0, Scrape.value(closed, "ssb_messages_dead_lettered_total", labels));
+        assertEquals(messages, db.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%"));
+        assertEquals(0, db.count("SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?", BreakerService.QUEUE));
+        FIGURES.info(String.format("breaker (threshold 3, delay 0.5 s to 2 s, 2 readers, %d messages): open and"
+                + " parked at /prometheus %d ms after the sends, %d deliveries charged by then, %d in all before the"
+                + " service was up; closed and all delivered %d ms after it was; at the open:%n%s", messages,
+                openMillis, chargedAtOpen, db.count("SELECT COUNT(*) FROM it_attempt WHERE body LIKE ?", run + "%")
+                        - messages, closedMillis, Scrape.lines(open, "ssb_activation_breaker")
+                        + "\n" + Scrape.lines(open, "ssb_readers_breaker_parked")));
+    }
+
+    /**
+     * Issue 47 point 1 across the server: what {@link PolicyService} throws reaches the adapter wrapped by the EJB
+     * container, and the policy still finds it. A message failing with {@link IllegalArgumentException} and one
+     * failing with the bean's own listed exception reach the bean once and are dead-lettered with the root cause and
+     * the wrapper named; a message failing with {@link org.ssbjca.api.TransientFailureException} more often than
+     * {@code maxDeliveryAttempts} is delivered as attempt 1 each time and handled in the end.
+     */
+    private void theFailurePolicySeesThroughTheContainersWrapping(BrokerDb db) {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        String parse = "parse order 1 of " + run;
+        String reject = "reject order 2 of " + run;
+        String flaky = "flaky order 3 of " + run;
+        db.sendOne(PolicyService.QUEUE, parse);
+        db.sendOne(PolicyService.QUEUE, reject);
+        db.sendOne(PolicyService.QUEUE, flaky);
+        String sql = "SELECT attempts || ' ' || last_error FROM ssb.dead_letter WHERE queue_name = ? AND last_error"
+                + " LIKE ? ORDER BY dead_letter_id";
+        java.util.List<String> letters = await("two dead letters, the third message handled")
+                .atMost(Duration.ofSeconds(120)).until(() -> db.texts(sql, PolicyService.QUEUE, "%" + run + "%"),
+                        l -> l.size() == 2 && db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", flaky) == 1);
+        assertTrue(letters.get(0).startsWith("3 java.lang.IllegalArgumentException: cannot parse " + parse
+                + " (thrown as jakarta.ejb."), letters.get(0));
+        assertTrue(letters.get(1).startsWith("3 " + PolicyService.OrderRejected.class.getName() + ": rejected "
+                + reject + " (thrown as jakarta.ejb."), letters.get(1));
+        String attempts = "SELECT body FROM it_attempt WHERE body LIKE ? ORDER BY id";
+        assertEquals(java.util.List.of(parse + "|1"), db.texts(attempts, parse + "%"), "delivered once");
+        assertEquals(java.util.List.of(reject + "|1"), db.texts(attempts, reject + "%"), "delivered once");
+        assertEquals(java.util.Collections.nCopies(PolicyService.OUTAGE + 1, flaky + "|1"),
+                db.texts(attempts, flaky + "%"), "no attempt counted for an outage");
+        assertEquals(0, db.depth(PolicyService.QUEUE));
+        String labels = "activation=\"PolicyService@" + PolicyService.QUEUE + "\"";
+        String prometheus = await("the dead letters counted at /prometheus").atMost(Duration.ofSeconds(30))
+                .until(() -> Scrape.get("/prometheus").body(),
+                        p -> Scrape.value(p, "ssb_messages_dead_lettered_total", labels) == 2);
+        assertEquals(0, Scrape.value(prometheus, "ssb_activation_breaker_trips_total", labels));
+        FIGURES.info("failure policy through the EJB container: dead letters " + letters + "; the transient"
+                + " message delivered " + (PolicyService.OUTAGE + 1) + " times, each as attempt 1");
     }
 
     private static double delivered() {
