@@ -201,6 +201,7 @@ public class AdapterMeters implements NotificationListener {
         {"ssb.table.rows.set.aside", "SetAsideRows"},
         {"ssb.table.oldest.row.age.seconds", "OldestAvailableAgeSeconds"},
         {"ssb.table.breaker.open", "BreakerOpen"},
+        {"ssb.table.readers.breaker.parked", "BreakerParkedReaders"},
     };
 
     /** Registers one table activation's meters (tags: activation, table). */

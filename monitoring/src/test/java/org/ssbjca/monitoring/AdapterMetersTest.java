@@ -55,7 +55,7 @@ class AdapterMetersTest {
             "ssb_table_deliveries_failed_total", "ssb_table_leases_lost_total", "ssb_table_readers",
             "ssb_table_readers_waiting", "ssb_table_rows_available", "ssb_table_rows_waiting", "ssb_table_rows_leased",
             "ssb_table_rows_set_aside", "ssb_table_oldest_row_age_seconds", "ssb_table_readers_failing_seconds",
-            "ssb_table_breaker_open");
+            "ssb_table_breaker_open", "ssb_table_readers_breaker_parked");
 
     private final FakeAdapter adapter = new FakeAdapter();
     private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -183,6 +183,7 @@ class AdapterMetersTest {
         "ssb_table_rows_leased, gauge, LeasedRows",
         "ssb_table_rows_set_aside, gauge, SetAsideRows",
         "ssb_table_oldest_row_age_seconds, gauge, OldestAvailableAgeSeconds",
+        "ssb_table_readers_breaker_parked, gauge, BreakerParkedReaders",
     })
     void aTableActivationsMetricReadsItsAttribute(String metric, String type, String attribute) throws JMException {
         adapter.tableActivation(TABLE_BEAN, TABLE).setNumber(attribute, 7);

@@ -400,4 +400,9 @@ public final class TableActivation {
     public long breakerTrips() {
         return breaker.trips();
     }
+
+    /** @return the readers parked by the open circuit breaker now */
+    public int breakerParkedReaders() {
+        return breaker.parked();
+    }
 }

@@ -92,6 +92,12 @@ public interface TableActivationMXBean {
     long getBreakerTrips();
 
     /**
+     * @return how many readers the open circuit breaker holds before their next taking of rows (all but a probing
+     *         one once the deliveries in flight as it opened are done); 0 while it is closed
+     */
+    int getBreakerParkedReaders();
+
+    /**
      * Gives the rows set aside another round of attempts (attempts back to 0, no lease).
      *
      * @return rows given back

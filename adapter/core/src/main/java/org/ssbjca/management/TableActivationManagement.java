@@ -153,4 +153,9 @@ final class TableActivationManagement implements TableActivationMXBean {
     public long getBreakerTrips() {
         return activation.breakerTrips();
     }
+
+    @Override
+    public int getBreakerParkedReaders() {
+        return activation.breakerParkedReaders();
+    }
 }

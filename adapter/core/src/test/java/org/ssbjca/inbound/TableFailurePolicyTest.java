@@ -22,7 +22,8 @@ import org.ssbjca.fakes.FakeEndpointFactory;
 /**
  * The failure policy and the circuit breaker of table activations (issue 47, points 1 and 2): an unrecoverable row is
  * set aside at its first failure, a transient failure counts no attempt, and an outage opens the breaker, which a
- * success closes. Seed 003's job queue, on H2 and PostgreSQL, in both modes.
+ * success closes; while it is open its parked readers show in the MBean. Seed 003's job queue, on H2 and PostgreSQL,
+ * in both modes.
  */
 class TableFailurePolicyTest {
 
@@ -115,10 +116,15 @@ class TableFailurePolicyTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> a.breakerTrips() == 1);
                 int atTrip = failures.get();
                 await("a failed probe").atMost(Duration.ofSeconds(30)).until(() -> failures.get() > atTrip);
+                javax.management.ObjectName name = org.ssbjca.management.ObjectNames.tableActivation(a.name());
+                javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+                await("a reader parked by the open breaker, in the MBean").atMost(Duration.ofSeconds(30))
+                        .until(() -> (Integer) jmx.getAttribute(name, "BreakerParkedReaders") >= 1);
                 assertEquals(0, a.counts().setAside(), "nothing set aside");
                 down.set(false);
                 await().atMost(Duration.ofSeconds(60)).until(() -> delivered.size() == 20);
                 assertEquals("CLOSED", a.breakerState());
+                assertEquals(0, jmx.getAttribute(name, "BreakerParkedReaders"));
                 assertEquals(1, a.breakerTrips());
                 FIGURES.info(kind + ": table breaker (threshold 4, 2 readers) opened after " + atTrip
                         + " failed deliveries; " + failures.get() + " in all");
