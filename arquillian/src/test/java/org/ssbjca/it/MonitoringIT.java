@@ -493,12 +493,14 @@ class MonitoringIT {
         Cli up = ServerAdmin.command("/system-property=" + BreakerService.UP + ":add(value=true)");
         assertEquals(0, up.exit(), up.output());
         long flipped = System.nanoTime();
-        String closed = await("the breaker closed by a probe, every message delivered").atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(200)).until(() -> Scrape.get("/prometheus").body(),
+        // the readers it held wake once it closes: a starved one may still count as parked just after
+        String closed = await("the breaker closed by a probe, no reader held, every message delivered")
+                .atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Scrape.get("/prometheus").body(),
                         p -> Scrape.value(p, "ssb_activation_breaker_open", labels) == 0
+                                && Scrape.value(p, "ssb_readers_breaker_parked", labels) == 0
                                 && Scrape.value(p, "ssb_messages_delivered_total", labels) == messages);
         long closedMillis = (System.nanoTime() - flipped) / 1_000_000;
-        assertEquals(0, Scrape.value(closed, "ssb_readers_breaker_parked", labels));
         assertEquals(0, Scrape.value(closed, "ssb_messages_dead_lettered_total", labels));
         assertEquals(messages, db.count("SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "%"));
         assertEquals(0, db.count("SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?", BreakerService.QUEUE));
@@ -530,10 +532,11 @@ class MonitoringIT {
         java.util.List<String> letters = await("two dead letters, the third message handled")
                 .atMost(Duration.ofSeconds(120)).until(() -> db.texts(sql, PolicyService.QUEUE, "%" + run + "%"),
                         l -> l.size() == 2 && db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", flaky) == 1);
-        assertTrue(letters.get(0).startsWith("3 java.lang.IllegalArgumentException: cannot parse " + parse
-                + " (thrown as jakarta.ejb."), letters.get(0));
-        assertTrue(letters.get(1).startsWith("3 " + PolicyService.OrderRejected.class.getName() + ": rejected "
-                + reject + " (thrown as jakarta.ejb."), letters.get(1));
+        // the order of the two is the reader's: each is looked for by its text
+        assertTrue(letters.stream().anyMatch(l -> l.startsWith("3 java.lang.IllegalArgumentException: cannot parse "
+                + parse + " (thrown as jakarta.ejb.")), letters.toString());
+        assertTrue(letters.stream().anyMatch(l -> l.startsWith("3 " + PolicyService.OrderRejected.class.getName()
+                + ": rejected " + reject + " (thrown as jakarta.ejb.")), letters.toString());
         String attempts = "SELECT body FROM it_attempt WHERE body LIKE ? ORDER BY id";
         assertEquals(java.util.List.of(parse + "|1"), db.texts(attempts, parse + "%"), "delivered once");
         assertEquals(java.util.List.of(reject + "|1"), db.texts(attempts, reject + "%"), "delivered once");
