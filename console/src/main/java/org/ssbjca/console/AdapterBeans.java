@@ -98,6 +98,23 @@ final class AdapterBeans {
 
     /**
      * @param activation an activation's name
+     * @param attributes attributes of it
+     * @return their values as the MBean gave them, in that order (null for one it did not give)
+     */
+    Object[] values(String activation, String[] attributes) {
+        Object[] out = new Object[attributes.length];
+        onBean(ACTIVATION, activation, name -> {
+            List<String> wanted = List.of(attributes);
+            for (Attribute a : server.getAttributes(name, attributes).asList()) {
+                out[wanted.indexOf(a.getName())] = a.getValue();
+            }
+            return JsonValue.NULL;
+        });
+        return out;
+    }
+
+    /**
+     * @param activation an activation's name
      * @param attribute an attribute
      * @return its value as JSON
      */

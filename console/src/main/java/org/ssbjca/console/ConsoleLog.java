@@ -43,6 +43,22 @@ final class ConsoleLog {
                 user == null ? "(none)" : user, id, activation, bytes);
     }
 
+    /**
+     * The charts' sampler could not read the MXBeans; logged once until a sampling succeeds again, and the charts
+     * have a gap meanwhile.
+     *
+     * @param e what failed
+     */
+    static void samplingFailed(RuntimeException e) {
+        log(Level.WARNING, 283, "the console's charts could not read the activations, their history has a gap until"
+                + " a reading succeeds: %s", e);
+    }
+
+    /** The server gave the console no managed scheduled executor: the page works, its charts stay empty. */
+    static void noScheduler() {
+        log(Level.WARNING, 284, "the console was given no managed scheduled executor, its charts stay empty");
+    }
+
     private static String shortened(String body) {
         return body.length() <= MAX_BODY ? body : body.substring(0, MAX_BODY) + "... (" + body.length() + " chars)";
     }

@@ -1,0 +1,51 @@
+package org.ssbjca.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The ring: the latest points in order, a gap, the capacity. */
+class HistoryTest {
+
+    private static Sample delivered(long seconds, long delivered) {
+        return new Sample(seconds * 1000, delivered, 0, 0, 0, delivered, delivered, 0, 0, 0);
+    }
+
+    private static List<Long> times(History h) {
+        return h.points().stream().map(Point::millis).toList();
+    }
+
+    @Test
+    void theFirstSampleStartsAnIntervalAndTheRingKeepsTheLatestOldestFirst() {
+        History h = new History(3);
+        assertNull(h.add(delivered(0, 0)));
+        assertEquals(List.of(), h.points());
+        assertEquals(-1, h.latestMillis());
+        for (int i = 1; i <= 5; i++) {
+            h.add(delivered(5L * i, 10L * i));
+        }
+        assertEquals(List.of(15_000L, 20_000L, 25_000L), times(h), "the three latest of five");
+        assertEquals(25_000, h.latestMillis());
+        assertEquals(List.of(2.0, 2.0, 2.0), h.points().stream().map(Point::delivered).toList());
+    }
+
+    @Test
+    void afterAGapTheNextSampleOnlyStartsAnInterval() {
+        History h = new History(10);
+        h.add(delivered(0, 0));
+        h.add(delivered(5, 50));
+        h.gap();
+        assertNull(h.add(delivered(60, 3)), "no interval across the gap");
+        h.add(delivered(65, 13));
+        assertEquals(List.of(10.0, 2.0), h.points().stream().map(Point::delivered).toList());
+    }
+
+    @Test
+    void aCapacityBelowOneIsRefused() {
+        assertEquals("capacity 0 is below 1",
+                assertThrows(IllegalArgumentException.class, () -> new History(0)).getMessage());
+    }
+}

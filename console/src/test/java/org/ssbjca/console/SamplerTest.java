@@ -1,0 +1,150 @@
+package org.ssbjca.console;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sampler with a clock the test moves and activations the test counts for: points per activation and overall,
+ * an activation undeployed and deployed again (counters from 0), one that fails to read, and the hour kept.
+ */
+class SamplerTest {
+
+    /** A clock that only moves when told. */
+    private static final class TestClock extends Clock {
+        private long millis = 1_700_000_000_000L;
+
+        void advanceSeconds(long seconds) {
+            millis += seconds * 1000;
+        }
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** Activations whose Delivered counter and queue depth the test sets. */
+    private static final class Activations implements Sampler.Source {
+        final Map<String, long[]> deliveredAndDepth = new LinkedHashMap<>();
+        final List<String> unreadable = new ArrayList<>();
+
+        @Override
+        public List<String> names() {
+            return new ArrayList<>(deliveredAndDepth.keySet());
+        }
+
+        @Override
+        public Object[] values(String activation, String[] attributes) {
+            if (unreadable.contains(activation)) {
+                throw new IllegalStateException("no activation " + activation);
+            }
+            long[] v = deliveredAndDepth.get(activation);
+            // Delivered, RolledBack, Redelivered, DeadLettered, TimedDeliveries, TotalDeliveryMillis (2 ms each),
+            // P99DeliveryMillis, QueueDepth, OldestMessageAgeSeconds
+            return new Object[] {v[0], 0L, 0L, 0L, v[0], 2.0 * v[0], 4.0, v[1], 1L};
+        }
+    }
+
+    private final TestClock clock = new TestClock();
+    private final Activations beans = new Activations();
+    private final Histories histories = new Histories(Histories.CAPACITY);
+    private final Sampler sampler = new Sampler(beans, clock, histories);
+
+    private void tick(long aDelivered, long bDelivered) {
+        beans.deliveredAndDepth.put("A", new long[] {aDelivered, 4});
+        beans.deliveredAndDepth.put("B", new long[] {bDelivered, 6});
+        sampler.run();
+        clock.advanceSeconds(Histories.PERIOD_SECONDS);
+    }
+
+    private List<Double> delivered(History h) {
+        return h.points().stream().map(Point::delivered).toList();
+    }
+
+    @Test
+    void eachActivationAndAllOfThemGetRatesFromTheCountersDeltas() {
+        tick(0, 0);
+        tick(50, 10);
+        tick(100, 10);
+        assertEquals(List.of(10.0, 10.0), delivered(histories.of("A").orElseThrow()));
+        assertEquals(List.of(2.0, 0.0), delivered(histories.of("B").orElseThrow()));
+        assertEquals(List.of(12.0, 10.0), delivered(histories.overall()));
+        assertEquals(List.of(10L, 10L), histories.overall().points().stream().map(Point::queueDepth).toList());
+        assertEquals(2.0, histories.overall().points().get(0).meanDeliveryMillis(), 1e-9);
+        assertEquals(List.of("A", "B"), histories.names());
+    }
+
+    @Test
+    void anActivationDeployedAgainStartsFromZeroWithoutANegativeRate() {
+        tick(0, 0);
+        tick(500, 0);
+        beans.deliveredAndDepth.remove("A");
+        sampler.run(); // A undeployed: missing from this sampling
+        clock.advanceSeconds(Histories.PERIOD_SECONDS);
+        tick(5, 0); // deployed again, 5 delivered since
+        tick(30, 0);
+        assertEquals(List.of(100.0, 5.0), delivered(histories.of("A").orElseThrow()),
+                "no interval across the redeploy, then 25 in 5 s");
+        // deployed again between two samplings: the counter went down
+        tick(10, 0);
+        assertEquals(2.0, histories.of("A").orElseThrow().points().get(2).delivered(), 1e-9, "10 since the restart");
+        assertTrue(histories.overall().points().stream().allMatch(p -> p.delivered() >= 0));
+    }
+
+    @Test
+    void anActivationThatCannotBeReadIsSkippedAndTheOthersGoOn() {
+        tick(0, 0);
+        tick(50, 10);
+        beans.unreadable.add("B");
+        tick(100, 20);
+        beans.unreadable.clear();
+        tick(150, 30);
+        tick(200, 40);
+        assertEquals(List.of(10.0, 10.0, 10.0, 10.0), delivered(histories.of("A").orElseThrow()));
+        assertEquals(List.of(2.0, 2.0), delivered(histories.of("B").orElseThrow()),
+                "no interval across the failed reading");
+        assertEquals(List.of(12.0, 10.0, 10.0, 12.0), delivered(histories.overall()));
+    }
+
+    @Test
+    void anHourIsKeptAndAnActivationGoneForAnHourIsForgotten() {
+        for (int i = 0; i <= Histories.CAPACITY + 10; i++) {
+            tick(i, i);
+        }
+        List<Point> a = histories.of("A").orElseThrow().points();
+        assertEquals(Histories.CAPACITY, a.size());
+        assertEquals(3600_000L - Histories.PERIOD_SECONDS * 1000L, a.get(a.size() - 1).millis() - a.get(0).millis());
+        beans.deliveredAndDepth.remove("B");
+        for (int i = 0; i <= Histories.CAPACITY + 1; i++) {
+            beans.deliveredAndDepth.put("A", new long[] {0, 0});
+            sampler.run();
+            clock.advanceSeconds(Histories.PERIOD_SECONDS);
+        }
+        assertEquals(List.of("A"), histories.names(), "B gone for more than an hour");
+    }
+}
