@@ -49,7 +49,8 @@ async function refreshActivations() {
   body.replaceChildren();
   for (const a of activations) {
     const tr = el('tr');
-    if (selected === name(a)) tr.className = 'selected';
+    const [stateClass, stateText] = stateOf(a);
+    tr.className = 'state-' + stateClass + (selected === name(a) ? ' selected' : '');
     const link = el('a', a.name);
     link.href = '#';
     link.addEventListener('click', ev => { ev.preventDefault(); selected = name(a); refresh(); });
@@ -57,7 +58,7 @@ async function refreshActivations() {
     tr.append(first, el('td', a.backend),
       el('td', a.activeReaders + ' / ' + a.maxReaders + ', ' + a.parkedReaders + ' parked'
         + (a.waitingReaders ? ', ' + a.waitingReaders + ' waiting for a thread' : '')),
-      el('td', a.paused ? 'paused' : 'running'), el('td', a.queueDepth), el('td', a.delivered),
+      stateCell(stateClass, stateText), el('td', a.queueDepth), el('td', a.delivered),
       el('td', a.rolledBack), el('td', a.deadLettered),
       el('td', (a.meanDeliveryMillis ?? 0).toFixed(2) + ' / ' + (a.p99DeliveryMillis ?? 0).toFixed(2)),
       el('td', a.lastError || ''));
@@ -72,6 +73,23 @@ async function refreshActivations() {
     body.append(tr);
   }
   if (selected && !activations.some(a => name(a) === selected)) selected = null;
+}
+
+// An activation's state at a glance: the first that holds of queue disabled, breaker open (or probing with one
+// message), readers reconnecting, paused, running; the class names the colour (console.css).
+function stateOf(a) {
+  if (a.queueDisabled) return ['queue-disabled', 'queue disabled'];
+  if (a.breakerState === 'OPEN') return ['breaker-open', 'breaker open'];
+  if (a.breakerState === 'PROBING') return ['breaker-probing', 'breaker probing'];
+  if (a.reconnectingReaders > 0) return ['reconnecting', a.reconnectingReaders + ' reconnecting'];
+  if (a.paused) return ['paused', 'paused'];
+  return ['running', 'running'];
+}
+
+function stateCell(cls, text) {
+  const td = el('td');
+  td.append(el('span', text, 'state ' + cls));
+  return td;
 }
 
 // The broker doctor: an activation whose queue is disabled (on SQL Server by poison detection) shows so, and an

@@ -333,8 +333,10 @@ class ConsoleIT {
      * its body, a {@code <script>} and an {@code <img onerror>}, shown as text and never run; pauses the bean with
      * the page's button, drags the third pending group to the top of the list (the browser's drag events on the
      * list items), and after Resume the reader takes the groups in the dragged order, while the page's Delivered
-     * counter moves; once the bean's fault is gone the dead letter, selected, is redelivered from the page; a
-     * viewer's page has every control that acts disabled, and a request it sends is refused.
+     * counter moves; the state badge is "paused", then "running", and the charts of the activation and of all of
+     * them hold a delivered rate above 0, as the history recipe of docs/operations/console.md does; once the bean's
+     * fault is gone the dead letter, selected, is redelivered from the page; a viewer's page has every control that
+     * acts disabled, and a request it sends is refused.
      */
     @Test
     @RunAsClient
@@ -366,6 +368,9 @@ class ConsoleIT {
             clickButton(operator, "Pause");
             await("paused through the page").atMost(Duration.ofSeconds(30)).until(() -> call("GET", VIEWER,
                     API_ACTIVATION, null, false).body().contains("\"parkedReaders\":1"));
+            // issue 47 point 5: the state in colour
+            new WebDriverWait(operator, Duration.ofSeconds(30)).withMessage(() -> "the state's class is "
+                    + stateClassOnPage(operator)).until(d -> "state paused".equals(stateClassOnPage(d)));
             String run = "browser-" + UUID.randomUUID();
             db.send(QUEUE, run, 3, 2);
             new WebDriverWait(operator, Duration.ofSeconds(30))
@@ -388,13 +393,39 @@ class ConsoleIT {
             long dragLatency = dragMillis[0];
             new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> "255".equals(((JavascriptExecutor) d)
                     .executeScript("const i = document.querySelector('#groups li input'); return i && i.value;")));
-            screenshot(operator, "console-operator.png");
+            screenshot(operator, "console-operator.png", "detail");
             long deliveredBefore = deliveredOnPage(operator);
             clickButton(operator, "Resume");
             new WebDriverWait(operator, Duration.ofSeconds(60)).ignoring(StaleElementReferenceException.class)
                     .until(d -> deliveredOnPage(d) >= deliveredBefore + 6);
             await("all six recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
                     "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + run + "%") == 6);
+            // issue 47 point 5: the deliveries charted, from the console's sampled history
+            await("a delivered rate above 0 in the activation's history").atMost(Duration.ofSeconds(60))
+                    .until(() -> maxDeliveredRate(read(VIEWER, "api/history/" + URLEncoder.encode(ACTIVATION,
+                            StandardCharsets.UTF_8))) > 0);
+            new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> Boolean.TRUE.equals(
+                    ((JavascriptExecutor) d).executeScript("return document.querySelectorAll("
+                            + "'#charts-activation canvas').length === 4 && document.querySelectorAll("
+                            + "'#charts-overall canvas').length === 4"
+                            + " && drawn['charts-activation'].key === arguments[0]"
+                            + " && drawn['charts-activation'].plots[0].data[1].some(v => v > 0)"
+                            + " && drawn['charts-overall'].plots[0].data[1].some(v => v > 0);", ACTIVATION)));
+            new WebDriverWait(operator, Duration.ofSeconds(30)).withMessage(() -> "resumed, the state's class is "
+                    + stateClassOnPage(operator)).until(d -> "state running".equals(stateClassOnPage(d)));
+            // the recipe of docs/operations/console.md's Charts, as written (with this activation's name)
+            Matcher recipe = Pattern.compile("(?m)^\\$C/(history\\S*)").matcher(
+                    org.ssbjca.docs.Docs.section("docs/operations/console.md", "## Charts"));
+            List<String> recipes = new ArrayList<>();
+            while (recipe.find()) {
+                String history = "api/" + recipe.group(1).replace("PriorityService%40PriorityServiceQueue",
+                        URLEncoder.encode(ACTIVATION, StandardCharsets.UTF_8));
+                String answer = read(VIEWER, history);
+                assertTrue(maxDeliveredRate(answer) > 0, history + " answered " + answer);
+                recipes.add(history);
+            }
+            assertEquals(2, recipes.size(), recipes.toString());
+            screenshot(operator, "console-charts.png");
             LinkedHashSet<String> taken = new LinkedHashSet<>();
             for (String r : db.texts("SELECT body FROM it_record WHERE body LIKE ? ORDER BY id", "%|" + run + "%")) {
                 taken.add(r.substring(0, r.indexOf('|')));
@@ -537,6 +568,26 @@ class ConsoleIT {
         return driver;
     }
 
+    /** @return the class of the state badge in the activation's row of the page, or "-" when there is none */
+    private static String stateClassOnPage(WebDriver driver) {
+        return String.valueOf(((JavascriptExecutor) driver).executeScript("const a = [...document.querySelectorAll("
+                + "'#activations a')].find(x => x.textContent === arguments[0]);"
+                + " const s = a && a.closest('tr').querySelector('span.state'); return s ? s.className : '-';",
+                ACTIVATION));
+    }
+
+    /** @return the highest delivered rate of a history's columns ({@code "delivered":[...]}), 0 when none */
+    private static double maxDeliveredRate(String history) {
+        Matcher m = Pattern.compile("\"delivered\":\\[([^\\]]*)\\]").matcher(history);
+        double max = 0;
+        if (m.find() && !m.group(1).isBlank()) {
+            for (String v : m.group(1).split(",")) {
+                max = Math.max(max, Double.parseDouble(v));
+            }
+        }
+        return max;
+    }
+
     /** @return the page's Delivered counter of the activation (read in one script: the page rebuilds its table) */
     private static long deliveredOnPage(WebDriver driver) {
         Object text = ((JavascriptExecutor) driver).executeScript("const a = [...document.querySelectorAll("
@@ -550,7 +601,13 @@ class ConsoleIT {
      * there).
      */
     private static void screenshot(WebDriver driver, String name) throws IOException {
-        ((JavascriptExecutor) driver).executeScript("window.scrollTo(0, 0);");
+        screenshot(driver, name, null);
+    }
+
+    /** Saves the page as {@link #screenshot(WebDriver, String)} does, scrolled to the element of that id first. */
+    private static void screenshot(WebDriver driver, String name, String id) throws IOException {
+        ((JavascriptExecutor) driver).executeScript("const e = arguments[0] && document.getElementById(arguments[0]);"
+                + " if (e) { e.scrollIntoView(); } else { window.scrollTo(0, 0); }", id);
         Path dir = Path.of("target", "console-screenshots");
         Files.createDirectories(dir);
         Files.write(dir.resolve(name), ((org.openqa.selenium.TakesScreenshot) driver)

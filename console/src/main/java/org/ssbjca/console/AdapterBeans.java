@@ -32,7 +32,8 @@ final class AdapterBeans {
         "ParkedReaders", "WaitingReaders", "Paused", "BreakerState", "ReceiveBatchSize", "WaitTimeout", "QueueDepth",
         "Received", "Delivered",
         "Committed", "RolledBack", "Redelivered", "DeadLettered", "ErrorsReceived", "PriorityRequestsRejected",
-        "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime", "QueueDisabled", "QueueDisabledSince"};
+        "MeanDeliveryMillis", "P99DeliveryMillis", "LastError", "LastErrorTime", "QueueDisabled", "QueueDisabledSince",
+        "ReconnectingReaders"};
 
     /** The attributes of a table activation the console shows, in this order. */
     static final String[] TABLE_ATTRIBUTES = {"Table", "Mode", "ReaderCount", "AvailableRows", "WaitingRows",
