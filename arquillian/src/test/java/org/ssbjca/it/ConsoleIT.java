@@ -400,6 +400,14 @@ class ConsoleIT {
                     .until(d -> deliveredOnPage(d) >= deliveredBefore + 6);
             await("all six recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
                     "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", "%|" + run + "%") == 6);
+            // issue 47 point 5: the states' order as docs/operations/console.md gives it, by the page's own function
+            assertEquals(List.of("queue-disabled", "breaker-open", "breaker-probing", "reconnecting", "paused",
+                    "running"), ((JavascriptExecutor) operator).executeScript("return [{queueDisabled: true,"
+                    + " breakerState: 'OPEN', reconnectingReaders: 1, paused: true}, {breakerState: 'OPEN',"
+                    + " reconnectingReaders: 1, paused: true}, {breakerState: 'PROBING', reconnectingReaders: 1,"
+                    + " paused: true}, {breakerState: 'CLOSED', reconnectingReaders: 1, paused: true},"
+                    + " {breakerState: 'CLOSED', reconnectingReaders: 0, paused: true}, {breakerState: 'CLOSED',"
+                    + " reconnectingReaders: 0, paused: false}].map(a => stateOf(a)[0]);"));
             // issue 47 point 5: the deliveries charted, from the console's sampled history
             await("a delivered rate above 0 in the activation's history").atMost(Duration.ofSeconds(60))
                     .until(() -> maxDeliveredRate(read(VIEWER, "api/history/" + URLEncoder.encode(ACTIVATION,
@@ -517,6 +525,9 @@ class ConsoleIT {
             operator = browser(OPERATOR);
             new WebDriverWait(operator, Duration.ofSeconds(30)).until(d -> d.getPageSource()
                     .contains("queue disabled"));
+            WebDriver page = operator;
+            new WebDriverWait(operator, Duration.ofSeconds(30)).withMessage(() -> "the state's class is "
+                    + stateClassOnPage(page)).until(d -> "state queue-disabled".equals(stateClassOnPage(d)));
             clickButton(operator, "Enable queue");
 
             await("enabled, the readers read again").atMost(Duration.ofSeconds(60))
