@@ -18,9 +18,11 @@ package org.ssbjca.console;
 record Sample(long millis, long delivered, long rolledBack, long redelivered, long deadLettered, long timedDeliveries,
         double totalDeliveryMillis, double p99DeliveryMillis, long queueDepth, long oldestMessageAgeSeconds) {
 
-    /** The MXBean attributes a sample reads, in the order of the components after {@code millis}. */
-    static final String[] ATTRIBUTES = {"Delivered", "RolledBack", "Redelivered", "DeadLettered", "TimedDeliveries",
-        "TotalDeliveryMillis", "P99DeliveryMillis", "QueueDepth", "OldestMessageAgeSeconds"};
+    /** The MXBean attributes read from memory at every sampling: the counters and the p99. */
+    static final String[] COUNTERS = {"Delivered", "RolledBack", "Redelivered", "DeadLettered", "TimedDeliveries",
+        "TotalDeliveryMillis", "P99DeliveryMillis"};
+    /** The MXBean attributes that query the database: read at every {@link Sampler#GAUGE_EVERY}th sampling only. */
+    static final String[] GAUGES = {"QueueDepth", "OldestMessageAgeSeconds"};
 
     /**
      * @param later a later sample of the same activation

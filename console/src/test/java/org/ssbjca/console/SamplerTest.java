@@ -52,6 +52,7 @@ class SamplerTest {
     private static final class Activations implements Sampler.Source {
         final Map<String, long[]> deliveredAndDepth = new LinkedHashMap<>();
         final List<String> unreadable = new ArrayList<>();
+        final Map<String, Integer> depthReads = new LinkedHashMap<>();
 
         @Override
         public List<String> names() {
@@ -64,9 +65,21 @@ class SamplerTest {
                 throw new IllegalStateException("no activation " + activation);
             }
             long[] v = deliveredAndDepth.get(activation);
-            // Delivered, RolledBack, Redelivered, DeadLettered, TimedDeliveries, TotalDeliveryMillis (2 ms each),
-            // P99DeliveryMillis, QueueDepth, OldestMessageAgeSeconds
-            return new Object[] {v[0], 0L, 0L, 0L, v[0], 2.0 * v[0], 4.0, v[1], 1L};
+            Object[] values = new Object[attributes.length];
+            for (int i = 0; i < attributes.length; i++) {
+                values[i] = switch (attributes[i]) {
+                    case "Delivered", "TimedDeliveries" -> v[0];
+                    case "TotalDeliveryMillis" -> 2.0 * v[0]; // 2 ms each
+                    case "P99DeliveryMillis" -> 4.0;
+                    case "QueueDepth" -> {
+                        depthReads.merge(activation, 1, Integer::sum);
+                        yield v[1];
+                    }
+                    case "OldestMessageAgeSeconds" -> 1L;
+                    default -> 0L;
+                };
+            }
+            return values;
         }
     }
 
@@ -146,5 +159,21 @@ class SamplerTest {
             clock.advanceSeconds(Histories.PERIOD_SECONDS);
         }
         assertEquals(List.of("A"), histories.names(), "B gone for more than an hour");
+    }
+
+    @Test
+    void theQueueIsCountedOnTheDatabaseEverySixthSamplingOnly() {
+        for (int i = 0; i < 14; i++) {
+            beans.deliveredAndDepth.put("A", new long[] {i, i}); // the queue's depth grows by one at each sampling
+            beans.deliveredAndDepth.put("B", new long[] {i, i});
+            sampler.run();
+            clock.advanceSeconds(Histories.PERIOD_SECONDS);
+            if (i == 11) {
+                assertEquals(Map.of("A", 2, "B", 2), beans.depthReads, "the counters every 5 s, the queue every 30 s");
+            }
+        }
+        assertEquals(List.of(0L, 0L, 0L, 0L, 0L, 6L, 6L, 6L, 6L, 6L, 6L, 12L, 12L),
+                histories.of("A").orElseThrow().points().stream().map(Point::queueDepth).toList(),
+                "between readings a point carries the depth last read");
     }
 }
