@@ -30,7 +30,8 @@ class LayeringTest {
                 .layer("backend implementations").definedBy("org.ssbjca.backend.portable..",
                         "org.ssbjca.backend.sqlserver..")
                 .layer("brokers").definedBy("org.ssbjca.brokers..")
-                .layer("inbound").definedBy("org.ssbjca.inbound..")
+                .layer("inbound").definedBy("org.ssbjca.inbound")
+                .layer("table inbound").definedBy("org.ssbjca.inbound.table..")
                 .layer("outbound").definedBy("org.ssbjca.outbound..")
                 .layer("management").definedBy("org.ssbjca.management..")
                 .layer("transaction manager integration").definedBy("org.ssbjca.adapter.narayana..")
@@ -40,15 +41,18 @@ class LayeringTest {
                 .whereLayer("transaction manager integration").mayOnlyBeAccessedByLayers("adapter")
                 .whereLayer("management").mayOnlyBeAccessedByLayers("adapter")
                 .whereLayer("outbound").mayNotBeAccessedByAnyLayer()
-                .whereLayer("inbound").mayOnlyBeAccessedByLayers("management", "adapter")
-                .whereLayer("brokers").mayOnlyBeAccessedByLayers("inbound", "outbound", "management", "adapter")
+                .whereLayer("table inbound").mayOnlyBeAccessedByLayers("management", "adapter")
+                .whereLayer("inbound").mayOnlyBeAccessedByLayers("table inbound", "management", "adapter")
+                .whereLayer("brokers").mayOnlyBeAccessedByLayers("inbound", "table inbound", "outbound", "management",
+                        "adapter")
                 .whereLayer("backend implementations").mayOnlyBeAccessedByLayers("brokers", "adapter")
                 .whereLayer("backend").mayOnlyBeAccessedByLayers("backend implementations", "brokers", "inbound",
-                        "outbound", "management", "adapter")
+                        "table inbound", "outbound", "management", "adapter")
                 .whereLayer("backend tables").mayOnlyBeAccessedByLayers("backend", "backend implementations",
-                        "brokers", "inbound", "management", "adapter")
+                        "brokers", "inbound", "table inbound", "management", "adapter")
                 .whereLayer("support").mayOnlyBeAccessedByLayers("backend", "backend implementations", "brokers",
-                        "inbound", "outbound", "management", "transaction manager integration", "adapter")
+                        "inbound", "table inbound", "outbound", "management", "transaction manager integration",
+                        "adapter")
                 .check(MAIN);
     }
 

@@ -13,7 +13,7 @@ import org.ssbjca.inbound.ServiceBrokerActivationSpec.SystemMessages;
  * {@code @ActivationConfigProperty} or a deployment descriptor) and refuses what is not a value of its type or not
  * in its range, with an {@link InvalidPropertyException} naming the property, what it accepts and the text given.
  */
-final class ActivationValues {
+public final class ActivationValues {
 
     private final ServiceBrokerActivationSpec spec;
 
@@ -164,7 +164,8 @@ final class ActivationValues {
      * @return the value
      * @throws InvalidPropertyException naming the property, the range and the text given
      */
-    static long whole(Class<?> spec, String name, String text, long min, long max) throws InvalidPropertyException {
+    public static long whole(Class<?> spec, String name, String text, long min, long max)
+            throws InvalidPropertyException {
         long value;
         try {
             value = Long.parseLong(text == null ? "" : text.trim());
@@ -191,7 +192,7 @@ final class ActivationValues {
      * @return the value
      * @throws InvalidPropertyException naming the property, the range and the text given
      */
-    static double decimal(Class<?> spec, String name, String text, double min, double max)
+    public static double decimal(Class<?> spec, String name, String text, double min, double max)
             throws InvalidPropertyException {
         double value;
         try {
@@ -226,7 +227,7 @@ final class ActivationValues {
      * @param why what it accepts and what was given
      * @return the exception, its message naming the property
      */
-    static InvalidPropertyException invalid(Class<?> spec, String property, String why) {
+    public static InvalidPropertyException invalid(Class<?> spec, String property, String why) {
         InvalidPropertyException e = new InvalidPropertyException("ssb-jca activation property '" + property + "' "
                 + why);
         try {

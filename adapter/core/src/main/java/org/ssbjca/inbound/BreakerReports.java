@@ -9,7 +9,7 @@ import org.ssbjca.support.AdapterLog;
  * activation's {@link ActivationEvents}. Called on the reader's thread that changed the breaker's state; never
  * throws.
  */
-final class BreakerReports implements CircuitBreaker.Listener {
+public final class BreakerReports implements CircuitBreaker.Listener {
 
     private static final AdapterLog LOG = AdapterLog.of(CircuitBreaker.class);
 
@@ -20,7 +20,7 @@ final class BreakerReports implements CircuitBreaker.Listener {
      * @param activation the activation's name, for the log
      * @param events where the notifications go (read at each change: the MBean sets them after the start)
      */
-    BreakerReports(String activation, Supplier<ActivationEvents> events) {
+    public BreakerReports(String activation, Supplier<ActivationEvents> events) {
         this.activation = activation;
         this.events = events;
     }

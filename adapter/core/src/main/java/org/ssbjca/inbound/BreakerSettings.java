@@ -12,7 +12,7 @@ import org.ssbjca.support.Backoff;
  * @param delayMillis the wait before the first probe
  * @param maxDelayMillis the longest wait before a probe
  */
-record BreakerSettings(int threshold, long windowMillis, long delayMillis, long maxDelayMillis) {
+public record BreakerSettings(int threshold, long windowMillis, long delayMillis, long maxDelayMillis) {
 
     /** The most failures in a row a SQL Server queue may see before its poison detection disables it, less one. */
     static final int SQL_SERVER_MAX_THRESHOLD = 4;
@@ -26,7 +26,7 @@ record BreakerSettings(int threshold, long windowMillis, long delayMillis, long 
      * @return the settings
      * @throws InvalidPropertyException naming the first bad property, what it accepts and the text given
      */
-    static BreakerSettings parse(Class<?> spec, String threshold, String window, String delay, String maxDelay,
+    public static BreakerSettings parse(Class<?> spec, String threshold, String window, String delay, String maxDelay,
             boolean sqlServer) throws InvalidPropertyException {
         int t = (int) ActivationValues.whole(spec, "breakerThreshold", threshold, 0, 1000);
         if (sqlServer && t > SQL_SERVER_MAX_THRESHOLD) {
@@ -44,7 +44,7 @@ record BreakerSettings(int threshold, long windowMillis, long delayMillis, long 
      * @param listener told when it opens and closes
      * @return a new breaker for one activation, {@link CircuitBreaker#OFF} when the threshold is 0
      */
-    CircuitBreaker newBreaker(CircuitBreaker.Listener listener) {
+    public CircuitBreaker newBreaker(CircuitBreaker.Listener listener) {
         return threshold == 0 ? CircuitBreaker.OFF
                 : new CircuitBreaker(threshold, windowMillis, new Backoff(delayMillis, maxDelayMillis, JITTER),
                         listener);

@@ -20,10 +20,10 @@ import org.ssbjca.support.Backoff;
  * #succeeded}, {@link #failed}) and the end of each turn ({@link #turnEnded}) on their own thread. The {@link
  * Listener} is called with no lock held, on the reader's thread that changed the state.
  */
-final class CircuitBreaker {
+public final class CircuitBreaker {
 
     /** What the breaker lets through. */
-    enum State {
+    public enum State {
         /** Every reader delivers. */
         CLOSED,
         /** The readers park until the probe is due. */
@@ -92,7 +92,7 @@ final class CircuitBreaker {
      * @return false if the reader stops
      * @throws InterruptedException if interrupted while parked
      */
-    boolean awaitTurn(BooleanSupplier stopping) throws InterruptedException {
+    public boolean awaitTurn(BooleanSupplier stopping) throws InterruptedException {
         if (!enabled()) {
             return !stopping.getAsBoolean();
         }
@@ -128,7 +128,7 @@ final class CircuitBreaker {
     }
 
     /** A delivery committed: the run ends, and an open breaker closes. */
-    void succeeded() {
+    public void succeeded() {
         if (!enabled()) {
             return;
         }
@@ -155,7 +155,7 @@ final class CircuitBreaker {
      * @param key the message (or row) it is charged to: a run of one message's failures alone never opens it
      * @param error what failed
      */
-    void failed(Object key, String error) {
+    public void failed(Object key, String error) {
         if (!enabled()) {
             return;
         }
@@ -196,7 +196,7 @@ final class CircuitBreaker {
     }
 
     /** The calling reader's turn ended: if it was probing and delivered nothing, another reader may probe. */
-    void turnEnded() {
+    public void turnEnded() {
         if (!enabled()) {
             return;
         }
@@ -215,28 +215,28 @@ final class CircuitBreaker {
         }
     }
 
-    State state() {
+    public State state() {
         synchronized (lock) {
             return state;
         }
     }
 
     /** @return when it last opened, or null if it never did */
-    Instant openedAt() {
+    public Instant openedAt() {
         synchronized (lock) {
             return openedAt;
         }
     }
 
     /** @return when the next probe is due while open or probing, else null */
-    Instant nextProbe() {
+    public Instant nextProbe() {
         synchronized (lock) {
             return state == State.CLOSED ? null : probeAt;
         }
     }
 
     /** @return how many times it opened after a run of failures (failed probes not counted) */
-    long trips() {
+    public long trips() {
         synchronized (lock) {
             return trips;
         }

@@ -9,11 +9,11 @@ import org.ssbjca.support.Backoff;
  * The activation properties a reader needs, read once from the validated spec. Batch size and wait timeout can be
  * changed while the readers run (JMX); a reader picks the new value up at its next RECEIVE.
  */
-final class DeliverySettings {
+public final class DeliverySettings {
 
     /** The range of {@code maxReaders}, at deployment and through JMX. */
-    static final int MIN_READERS = 1;
-    static final int MAX_READERS = 256;
+    public static final int MIN_READERS = 1;
+    public static final int MAX_READERS = 256;
     /** The range of {@code receiveBatchSize}. */
     static final int MIN_BATCH = 1;
     static final int MAX_BATCH = 10_000;

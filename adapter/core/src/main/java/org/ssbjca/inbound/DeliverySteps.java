@@ -43,7 +43,7 @@ import org.ssbjca.backend.Received;
  * rolled back and written after the delivery's rollback instead, in {@link #finish} (SSBJCA0180): then a reader may
  * take the message again before its count is written.
  */
-final class DeliverySteps {
+public final class DeliverySteps {
 
     private static final AdapterLog LOG = AdapterLog.of(DeliverySteps.class);
     /**
@@ -90,7 +90,7 @@ final class DeliverySteps {
      *        of the bean's transaction makes it a failure)
      * @return whether the delivery counts as committed
      */
-    static boolean committed(boolean ok, TransactionOutcome outcome, boolean outcomeRequired) {
+    public static boolean committed(boolean ok, TransactionOutcome outcome, boolean outcomeRequired) {
         return ok && (outcome == TransactionOutcome.NOT_SEEN ? !outcomeRequired
                 : outcome == TransactionOutcome.COMMITTED);
     }
@@ -428,7 +428,7 @@ final class DeliverySteps {
         try {
             record(batch, LOCK_WAIT_BEFORE_ROLLBACK_MILLIS);
         } catch (Exception e) {
-            LOG.failureCountDeferred(reader, batch.group(), QueueReader.describe(e));
+            LOG.failureCountDeferred(reader, batch.group(), ReaderLoop.describe(e));
         }
     }
 

@@ -408,7 +408,7 @@ public final class EndpointActivation {
     }
 
     /** @return the class loader of the bean's class, or null (where the failure policy's classes may be) */
-    static ClassLoader loaderOf(Class<?> endpointClass) {
+    public static ClassLoader loaderOf(Class<?> endpointClass) {
         return endpointClass == null ? null : endpointClass.getClassLoader();
     }
 

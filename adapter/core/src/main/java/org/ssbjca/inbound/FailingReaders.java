@@ -10,13 +10,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * successful turn: what the readiness check reads. Thread safe; a reader's successful turn costs a read when nothing
  * failed.
  */
-final class FailingReaders {
+public final class FailingReaders {
 
     private final Set<String> readers = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Instant> since = new AtomicReference<>();
 
     /** A reader's turn failed: it waits and connects again. */
-    void failed(String reader) {
+    public void failed(String reader) {
         readers.add(reader);
         since.compareAndSet(null, Instant.now());
     }
@@ -26,7 +26,7 @@ final class FailingReaders {
      *
      * @return whether anything had been failing
      */
-    boolean succeeded(String reader) {
+    public boolean succeeded(String reader) {
         if (since.get() == null && readers.isEmpty()) {
             return false;
         }
@@ -36,7 +36,7 @@ final class FailingReaders {
     }
 
     /** A reader stopped: it no longer counts as failing. */
-    void stopped(String reader) {
+    public void stopped(String reader) {
         readers.remove(reader);
         if (readers.isEmpty()) {
             since.set(null);
@@ -49,7 +49,7 @@ final class FailingReaders {
     }
 
     /** @return since when no reader's turn has succeeded while some failed, or null while they read */
-    Instant since() {
+    public Instant since() {
         return since.get();
     }
 }

@@ -24,10 +24,10 @@ import org.ssbjca.api.UnrecoverableMessageException;
  * decides. Classes are matched by name along each exception's superclasses, so a class the adapter's class loader
  * cannot see (the application's own) still matches. Immutable and thread safe.
  */
-final class FailurePolicy {
+public final class FailurePolicy {
 
     /** What a failed delivery means. */
-    enum Verdict {
+    public enum Verdict {
         /** One more attempt toward the limit. */
         COUNTED,
         /** Set aside at once: no more attempts. */
@@ -64,8 +64,8 @@ final class FailurePolicy {
      * @return the policy
      * @throws InvalidPropertyException naming the property, the name it could not use and what it accepts
      */
-    static FailurePolicy of(Class<?> spec, String unrecoverableText, String transientText, ClassLoader... loaders)
-            throws InvalidPropertyException {
+    public static FailurePolicy of(Class<?> spec, String unrecoverableText, String transientText,
+            ClassLoader... loaders) throws InvalidPropertyException {
         Set<String> u = names(spec, "unrecoverableExceptions", unrecoverableText, loaders);
         Set<String> t = names(spec, "transientExceptions", transientText, loaders);
         for (String name : u) {
@@ -145,7 +145,7 @@ final class FailurePolicy {
      * @param failure what failed the delivery (as the endpoint threw it), or null when it rolled back otherwise
      * @return what the failure means
      */
-    Verdict classify(Throwable failure) {
+    public Verdict classify(Throwable failure) {
         List<Throwable> chain = chain(failure);
         for (Throwable t : chain) {
             if (t instanceof UnrecoverableMessageException) {

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * a transaction timeout the driver ignores, or a wait over half the deliveries' transaction timeout, is said once.
  * Shared by its readers.
  */
-final class FailureReports {
+public final class FailureReports {
 
     private static final Pattern CONNECTION_ID = Pattern.compile("ClientConnectionId: ?[0-9A-Fa-f-]{36}");
 
@@ -28,20 +28,20 @@ final class FailureReports {
      * @param failure what a reader's turn failed with
      * @return whether it is news: the first failure since a turn succeeded, or another cause than the last reported
      */
-    boolean firstReport(String failure) {
+    public boolean firstReport(String failure) {
         String cause = cause(failure);
         return !Objects.equals(reported.getAndSet(cause), cause);
     }
 
     /** A reader's turn succeeded: the next failure is news again. */
-    void recovered() {
+    public void recovered() {
         if (reported.get() != null) {
             reported.set(null);
         }
     }
 
     /** @return true the first time only: a transaction timeout the driver ignores is said once per activation */
-    boolean firstIgnoredTimeout() {
+    public boolean firstIgnoredTimeout() {
         return ignoredTimeoutReported.compareAndSet(false, true);
     }
 

@@ -7,7 +7,7 @@ import org.ssbjca.backend.Platform;
  * reachable) or else when its readers first connect: a configuration that cannot work there is refused with what to
  * do, instead of failing delivery after delivery.
  */
-final class PlatformRequirements {
+public final class PlatformRequirements {
 
     private PlatformRequirements() {
     }
@@ -18,7 +18,7 @@ final class PlatformRequirements {
      * @param transacted whether the bean's {@code onRow} runs in the container's transaction
      * @return why a table activation cannot run there, or null: a transacted bean needs XA
      */
-    static String tableRefusal(Platform platform, String bean, boolean transacted) {
+    public static String tableRefusal(Platform platform, String bean, boolean transacted) {
         if (!transacted || platform.xa()) {
             return null;
         }

@@ -3,8 +3,7 @@ package org.ssbjca.inbound;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.SQLException;
-import java.util.Objects;
-import java.util.stream.Stream;
+
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.backend.QueueSignals;
@@ -30,12 +29,12 @@ final class QueueReader extends ReaderLoop {
     }
 
     @Override
-    boolean mayRead() throws Exception {
+    protected boolean mayRead() throws Exception {
         return activation.awaitResumed(this::isStopped);
     }
 
     @Override
-    long turn() throws Exception {
+    protected long turn() throws Exception {
         try {
             runOneTransaction();
         } finally {
@@ -45,7 +44,7 @@ final class QueueReader extends ReaderLoop {
     }
 
     @Override
-    void succeeded(boolean turned) {
+    protected void succeeded(boolean turned) {
         if (turned) {
             activation.metrics().readerSucceeded(name());
         }
@@ -53,7 +52,7 @@ final class QueueReader extends ReaderLoop {
     }
 
     @Override
-    void ended() {
+    protected void ended() {
         activation.disabledQueue().left(name());
         activation.metrics().readerStopped(name());
     }
@@ -94,7 +93,7 @@ final class QueueReader extends ReaderLoop {
     }
 
     @Override
-    void failed(Throwable e, int failures, long delay) {
+    protected void failed(Throwable e, int failures, long delay) {
         activation.breaker().turnEnded(); // a probe that failed before its delivery: another may probe
         String name = name();
         String what = describe(e);
@@ -131,7 +130,7 @@ final class QueueReader extends ReaderLoop {
     }
 
     @Override
-    void waitAfterFailure(Throwable e, long delayMillis) {
+    protected void waitAfterFailure(Throwable e, long delayMillis) {
         if (e instanceof QueueDisabledException) {
             activation.disabledQueue().park(name(), this::isStopped, DisabledQueue.PROBE_MILLIS);
         } else {
@@ -173,25 +172,8 @@ final class QueueReader extends ReaderLoop {
         return !lost && (connection == null || connection.alive());
     }
 
-    /** @return the causes of a failure, its own first, at most 10 deep */
-    private static Stream<Throwable> causes(Throwable e) {
-        return Stream.iterate(e, Objects::nonNull, Throwable::getCause).limit(11);
-    }
-
-    /**
-     * @return what failed, for LastError and the reconnect notification: the message, or, for a wrapper that has
-     *         none (afterDelivery's failed commit as an UndeclaredThrowableException), its first cause that has one
-     *         with that cause's class, else the class
-     */
-    static String describe(Throwable e) {
-        if (e.getMessage() != null) {
-            return e.getMessage();
-        }
-        return causes(e).skip(1).filter(c -> c.getMessage() != null).findFirst().orElse(e).toString();
-    }
-
     @Override
-    void connect() throws Exception {
+    protected void connect() throws Exception {
         activation.reconnectGate().acquire();
         try {
             if (!isStopped()) {
@@ -218,7 +200,7 @@ final class QueueReader extends ReaderLoop {
     }
 
     @Override
-    MessageEndpoint createEndpoint(ReaderConnection c) throws Exception {
+    protected MessageEndpoint createEndpoint(ReaderConnection c) throws Exception {
         return activation.factory().createEndpoint(activation.transacted() ? c.xaResource() : null);
     }
 
@@ -236,7 +218,7 @@ final class QueueReader extends ReaderLoop {
      * reader's RECEIVE and its bean's call still cancels it.
      */
     @Override
-    void stopping(ReaderConnection c) {
+    protected void stopping(ReaderConnection c) {
         if (c != null && !activation.metrics().delivering(name())) {
             c.cancel();
         }

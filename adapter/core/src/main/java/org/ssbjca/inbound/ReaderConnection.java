@@ -13,7 +13,7 @@ import org.ssbjca.support.CompletionAwareXAResource;
  * A reader's own physical connection. The JDBC handle stays open for the reader's life: closing it while an XA
  * branch is open would make some drivers (H2) roll the branch back silently.
  */
-final class ReaderConnection implements AutoCloseable {
+public final class ReaderConnection implements AutoCloseable {
 
     private final XAConnection xa;
     private final Connection connection;
@@ -58,21 +58,22 @@ final class ReaderConnection implements AutoCloseable {
      *        transaction manager's timeout
      * @throws SQLException if the database cannot be reached, or the broker schema cannot be prepared on it
      */
-    static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
+    public static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds)
+            throws SQLException {
         database.prepareSchema();
         return new ReaderConnection(database, transactionTimeoutSeconds);
     }
 
     /** @return whether a transaction timeout was asked for and the driver's XA resource ignores it */
-    boolean timeoutIgnored() {
+    public boolean timeoutIgnored() {
         return timeoutIgnored;
     }
 
-    Connection connection() {
+    public Connection connection() {
         return connection;
     }
 
-    BrokerSession session() {
+    public BrokerSession session() {
         return session;
     }
 
@@ -82,7 +83,7 @@ final class ReaderConnection implements AutoCloseable {
     }
 
     /** @return the resource the container enlists in each delivery's transaction */
-    XAResource xaResource() {
+    public XAResource xaResource() {
         return enlisted;
     }
 
@@ -107,12 +108,12 @@ final class ReaderConnection implements AutoCloseable {
     }
 
     /** Makes the current transacted delivery roll back. */
-    void setRollbackOnly() {
+    public void setRollbackOnly() {
         completion.setRollbackOnly();
     }
 
     /** @return how the last transaction of this connection ended, then forgets it (the next take is NOT_SEEN) */
-    TransactionOutcome takeOutcome() {
+    public TransactionOutcome takeOutcome() {
         TransactionOutcome o = lastOutcome;
         lastOutcome = TransactionOutcome.NOT_SEEN;
         return o;
@@ -122,7 +123,7 @@ final class ReaderConnection implements AutoCloseable {
      * Commits the local transaction, what the session held back written first; one whose commit (or that writing)
      * fails is rolled back (and its outcome is ROLLED_BACK).
      */
-    void commitLocal() throws SQLException {
+    public void commitLocal() throws SQLException {
         try {
             try {
                 session.flush();
@@ -179,7 +180,7 @@ final class ReaderConnection implements AutoCloseable {
         void run() throws Exception;
     }
 
-    void rollbackLocal() throws SQLException {
+    public void rollbackLocal() throws SQLException {
         try {
             connection.rollback();
         } finally {
@@ -197,7 +198,7 @@ final class ReaderConnection implements AutoCloseable {
      * @return the connection, auto-commit off
      * @throws SQLException if it cannot be opened
      */
-    Connection bookkeeping() throws SQLException {
+    public Connection bookkeeping() throws SQLException {
         long now = System.nanoTime();
         if (bookkeeping != null && now - bookkeepingUsedAt > BOOKKEEPING_IDLE_CHECK_NANOS && !alive(bookkeeping)) {
             // idle since its last use (a queue reader's is used only when a delivery fails): the server may have

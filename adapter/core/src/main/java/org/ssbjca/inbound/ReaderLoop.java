@@ -1,12 +1,15 @@
 package org.ssbjca.inbound;
 
 import jakarta.resource.spi.endpoint.MessageEndpoint;
+import java.util.Objects;
+import java.util.stream.Stream;
 import org.ssbjca.support.Backoff;
 import org.ssbjca.support.TaskEnd;
 
 /**
- * The loop every reader runs, a queue's ({@link QueueReader}) or a table's ({@link TableReader}): connect, one turn
- * (take, deliver, settle), and again until stopped. A failed turn discards the connection and the endpoint and waits
+ * The loop every reader runs, a queue's ({@link QueueReader}) or a table's
+ * ({@link org.ssbjca.inbound.table.TableReader}): connect, one turn (take, deliver, settle), and again until stopped.
+ * A failed turn discards the connection and the endpoint and waits
  * with the activation's backoff (capped, exponential, with jitter) before it connects again; a turn that succeeds
  * resets the backoff. A reader supplies only what differs: how it connects, what a turn is, how it reports a
  * failure, and what a stop interrupts.
@@ -15,7 +18,7 @@ import org.ssbjca.support.TaskEnd;
  * {@link #wake} and {@link #isStopped} may be called from any thread. A reader stopped before it had a thread never
  * runs. Transactions: the loop begins none; each turn's transaction is the reader's own business.
  */
-abstract class ReaderLoop implements Reader {
+public abstract class ReaderLoop implements Reader {
 
     private final String name;
     private final Backoff backoff;
@@ -28,7 +31,7 @@ abstract class ReaderLoop implements Reader {
      * @param name the reader's name, for logs and thread dumps
      * @param backoff the waits between failed turns
      */
-    ReaderLoop(String name, Backoff backoff) {
+    protected ReaderLoop(String name, Backoff backoff) {
         this.name = name;
         this.backoff = backoff;
     }
@@ -94,7 +97,7 @@ abstract class ReaderLoop implements Reader {
      * @return false to skip this turn (the loop looks again unless stopped)
      * @throws Exception a failed turn, such as an interrupted wait
      */
-    boolean mayRead() throws Exception {
+    protected boolean mayRead() throws Exception {
         return true;
     }
 
@@ -104,10 +107,10 @@ abstract class ReaderLoop implements Reader {
      *
      * @throws Exception if it cannot be opened or is not fit to read
      */
-    abstract void connect() throws Exception;
+    protected abstract void connect() throws Exception;
 
     /** @param c the connection the reader now reads with, discarded on its next failure */
-    final void connected(ReaderConnection c) {
+    protected final void connected(ReaderConnection c) {
         connection = c;
     }
 
@@ -116,7 +119,7 @@ abstract class ReaderLoop implements Reader {
      * @return the endpoint for its deliveries, given the connection's XA resource when the bean is transacted
      * @throws Exception if the container refuses one
      */
-    abstract MessageEndpoint createEndpoint(ReaderConnection c) throws Exception;
+    protected abstract MessageEndpoint createEndpoint(ReaderConnection c) throws Exception;
 
     /**
      * One turn: take, deliver, settle, on the reader's connection and endpoint.
@@ -124,26 +127,26 @@ abstract class ReaderLoop implements Reader {
      * @return how long to wait before the next turn (it found nothing to take), 0 for none
      * @throws Exception whatever fails the reader's connection or endpoint: both are discarded
      */
-    abstract long turn() throws Exception;
+    protected abstract long turn() throws Exception;
 
     /** @param turned whether a turn ran (false: {@link #mayRead} said no) */
-    abstract void succeeded(boolean turned);
+    protected abstract void succeeded(boolean turned);
 
     /**
      * Says a failed turn; the loop then discards the connection and endpoint and waits {@code delayMillis}.
      *
      * @param failures consecutive failures, this one included
      */
-    abstract void failed(Throwable e, int failures, long delayMillis);
+    protected abstract void failed(Throwable e, int failures, long delayMillis);
 
     /** The loop ended: the reader no longer counts anywhere. */
-    abstract void ended();
+    protected abstract void ended();
 
     /**
      * Waits after a failed turn, its resources discarded: by default {@code delayMillis} (the backoff's), cut short
      * by a stop. Runs on the reader's thread.
      */
-    void waitAfterFailure(Throwable e, long delayMillis) {
+    protected void waitAfterFailure(Throwable e, long delayMillis) {
         pause(delayMillis);
     }
 
@@ -152,7 +155,7 @@ abstract class ReaderLoop implements Reader {
      *
      * @param c the reader's connection, or null
      */
-    void stopping(ReaderConnection c) {
+    protected void stopping(ReaderConnection c) {
     }
 
     @Override
@@ -184,13 +187,30 @@ abstract class ReaderLoop implements Reader {
     }
 
     /** @return the reader's connection, or null between a failure and the next connect */
-    final ReaderConnection connection() {
+    protected final ReaderConnection connection() {
         return connection;
     }
 
     /** @return the reader's endpoint (loop thread only) */
-    final MessageEndpoint endpoint() {
+    protected final MessageEndpoint endpoint() {
         return endpoint;
+    }
+
+    /** @return the causes of a failure, its own first, at most 10 deep */
+    static Stream<Throwable> causes(Throwable e) {
+        return Stream.iterate(e, Objects::nonNull, Throwable::getCause).limit(11);
+    }
+
+    /**
+     * @return what failed, for LastError and the reconnect notification: the message, or, for a wrapper that has
+     *         none (afterDelivery's failed commit as an UndeclaredThrowableException), its first cause that has one
+     *         with that cause's class, else the class
+     */
+    protected static String describe(Throwable e) {
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return causes(e).skip(1).filter(c -> c.getMessage() != null).findFirst().orElse(e).toString();
     }
 
     private void discard() {

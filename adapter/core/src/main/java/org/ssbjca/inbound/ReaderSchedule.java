@@ -24,7 +24,7 @@ import org.ssbjca.support.TaskEnd;
  *
  * @param <R> the activation's readers
  */
-final class ReaderSchedule<R extends Reader> {
+public final class ReaderSchedule<R extends Reader> {
 
     /** How long an activation's stop waits, at most, for its readers' deliveries in flight. */
     static final long STOP_WAIT_MILLIS = 30_000;
@@ -41,7 +41,7 @@ final class ReaderSchedule<R extends Reader> {
      * @param log its category
      * @param activation its name
      */
-    ReaderSchedule(Object owner, List<R> readers, AdapterLog log, String activation) {
+    public ReaderSchedule(Object owner, List<R> readers, AdapterLog log, String activation) {
         this.owner = owner;
         this.readers = readers;
         this.log = log;
@@ -53,12 +53,12 @@ final class ReaderSchedule<R extends Reader> {
      * @return the activation's readers: those running and those still waiting for a thread of the container's work
      *         manager ({@link #waitingReaders()})
      */
-    int readerCount() {
+    public int readerCount() {
         return readers.size();
     }
 
     /** @return of {@link #readerCount()}, the readers waiting for a thread ({@link Reader#waiting()}) */
-    int waitingReaders() {
+    public int waitingReaders() {
         return (int) readers.stream().filter(Reader::waiting).count();
     }
 
@@ -72,7 +72,7 @@ final class ReaderSchedule<R extends Reader> {
      * @param stopped whether the activation stopped, read holding the owner's lock
      * @return whether the activation, not stopped, is left with no reader: the work manager refused every one
      */
-    boolean start(AdapterContext ra, List<R> added, BooleanSupplier stopped) {
+    public boolean start(AdapterContext ra, List<R> added, BooleanSupplier stopped) {
         schedule(ra.workManager(), added);
         synchronized (owner) {
             if (stopped.getAsBoolean()) {
@@ -84,7 +84,7 @@ final class ReaderSchedule<R extends Reader> {
     }
 
     /** The activation stops: no look at whether its readers got a thread. */
-    void cancel() {
+    public void cancel() {
         starts.cancel();
     }
 
@@ -95,7 +95,7 @@ final class ReaderSchedule<R extends Reader> {
      *
      * @param stopping the readers, running, retired or waiting for a thread
      */
-    void stop(List<R> stopping) {
+    public void stop(List<R> stopping) {
         stopping.forEach(Reader::stop);
         for (R r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, Reader::end)) {
             log.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);

@@ -1,7 +1,7 @@
 package org.ssbjca.inbound;
 
 /** How a reader's connection saw its last transaction end ({@link ReaderConnection#takeOutcome}). */
-enum TransactionOutcome {
+public enum TransactionOutcome {
     /** The branch (or the local transaction) committed. */
     COMMITTED,
     /** The branch (or the local transaction) rolled back, the adapter's or the container's doing. */

@@ -87,7 +87,7 @@ public final class Management implements AutoCloseable {
      *
      * @param activation a started table activation
      */
-    public void tableActivationStarted(org.ssbjca.inbound.TableActivation activation) {
+    public void tableActivationStarted(org.ssbjca.inbound.table.TableActivation activation) {
         ObjectName name = mbeans.register(activation, new TableActivationManagement(activation),
                 ObjectNames.tableActivation(activation.name()));
         if (name != null) {
@@ -100,7 +100,7 @@ public final class Management implements AutoCloseable {
      *
      * @param activation a table activation being deactivated
      */
-    public void tableActivationStopping(org.ssbjca.inbound.TableActivation activation) {
+    public void tableActivationStopping(org.ssbjca.inbound.table.TableActivation activation) {
         mbeans.unregister(activation);
     }
 

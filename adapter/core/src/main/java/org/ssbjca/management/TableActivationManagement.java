@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import org.ssbjca.backend.table.TableCounts;
-import org.ssbjca.inbound.TableActivation;
+import org.ssbjca.inbound.table.TableActivation;
 
 /** The MBean of one table activation ({@link TableActivationMXBean}). */
 final class TableActivationManagement implements TableActivationMXBean {

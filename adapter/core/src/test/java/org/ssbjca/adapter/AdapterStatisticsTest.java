@@ -20,7 +20,7 @@ import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
-import org.ssbjca.inbound.TableActivationSpec;
+import org.ssbjca.inbound.table.TableActivationSpec;
 import org.ssbjca.management.ObjectNames;
 import org.ssbjca.management.ResourceAdapterMXBean;
 

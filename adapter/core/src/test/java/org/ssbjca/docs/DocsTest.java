@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.adapter.ServiceBrokerResourceAdapter;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
-import org.ssbjca.inbound.TableActivationSpec;
+import org.ssbjca.inbound.table.TableActivationSpec;
 import org.ssbjca.management.ActivationMXBean;
 import org.ssbjca.management.ResourceAdapterMXBean;
 import org.ssbjca.management.TableActivationMXBean;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.inbound.table.TableActivationSpec;
 
 /**
  * The activation specs are JavaBeans that the container fills from the text of {@code @ActivationConfigProperty}

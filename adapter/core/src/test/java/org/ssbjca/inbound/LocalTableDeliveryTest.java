@@ -26,6 +26,9 @@ import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.brokers.AzureSqlDatabaseDouble;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.table.TableActivation;
+import org.ssbjca.inbound.table.TableActivationSpec;
+import org.ssbjca.inbound.table.TableActivationTest;
 import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**

@@ -2,8 +2,8 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
-import static org.ssbjca.inbound.TableActivationTest.jobSpec;
+import static org.ssbjca.inbound.table.TableActivationTest.createJobQueue;
+import static org.ssbjca.inbound.table.TableActivationTest.jobSpec;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -19,6 +19,7 @@ import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.portable.SessionCountingSocketFactory;
 import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.table.TableActivationSpec;
 import org.ssbjca.management.QueueReadings;
 
 /**

@@ -2,8 +2,8 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
-import static org.ssbjca.inbound.TableActivationTest.jobSpec;
+import static org.ssbjca.inbound.table.TableActivationTest.createJobQueue;
+import static org.ssbjca.inbound.table.TableActivationTest.jobSpec;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -20,6 +20,8 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.FakeWorkManager;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.table.TableActivation;
+import org.ssbjca.inbound.table.TableActivationSpec;
 import org.ssbjca.management.ObjectNames;
 
 /**

@@ -18,6 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.table.TableActivation;
+import org.ssbjca.inbound.table.TableActivationSpec;
+import org.ssbjca.inbound.table.TableActivationTest;
 
 /**
  * The one committed rule ({@link DeliverySteps#committed}) on both reader paths: a transacted delivery whose

@@ -2,8 +2,8 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
-import static org.ssbjca.inbound.TableActivationTest.jobSpec;
+import static org.ssbjca.inbound.table.TableActivationTest.createJobQueue;
+import static org.ssbjca.inbound.table.TableActivationTest.jobSpec;
 
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +17,8 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.FakeWorkManager;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.table.TableActivation;
+import org.ssbjca.inbound.table.TableActivationSpec;
 
 /**
  * WildFly's long-running pool has a bounded queue: once its threads and its queue are taken, IronJacamar's

@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.inbound.ServiceBrokerActivationSpec;
 
 /**
  * A table reader waits after a failed turn as its activation's {@code reconnect*} properties say, like a queue

@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
@@ -18,6 +18,14 @@ import org.ssbjca.backend.table.TableDefinition;
 import org.ssbjca.backend.table.TableQueue;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.BrokerRegistry;
+import org.ssbjca.inbound.ActivationEvents;
+import org.ssbjca.inbound.BreakerReports;
+import org.ssbjca.inbound.CircuitBreaker;
+import org.ssbjca.inbound.EndpointActivation;
+import org.ssbjca.inbound.FailingReaders;
+import org.ssbjca.inbound.FailureReports;
+import org.ssbjca.inbound.PlatformRequirements;
+import org.ssbjca.inbound.ReaderSchedule;
 import org.ssbjca.support.AdapterLog;
 
 /**
@@ -25,7 +33,8 @@ import org.ssbjca.support.AdapterLog;
  * long-running container work with its own connection ({@link TableReader}). The table and its columns are resolved
  * against the database's catalog when it starts: a column the table does not have fails the activation, naming its
  * property; a table not there yet (created by a migration after the bean deploys) or a database that does not answer
- * is logged, and the readers look again as they retry. Stopping it stops the readers and waits, bounded, for the deliveries in flight.
+ * is logged, and the readers look again as they retry. Stopping it stops the readers and waits, bounded, for the
+ * deliveries in flight.
  */
 public final class TableActivation {
 

@@ -1,17 +1,17 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.ssbjca.inbound.TableActivationTest.count;
-import static org.ssbjca.inbound.TableActivationTest.createJobQueue;
-import static org.ssbjca.inbound.TableActivationTest.createMessages;
-import static org.ssbjca.inbound.TableActivationTest.database;
-import static org.ssbjca.inbound.TableActivationTest.jobSpec;
-import static org.ssbjca.inbound.TableActivationTest.mbean;
-import static org.ssbjca.inbound.TableActivationTest.messageSpec;
+import static org.ssbjca.inbound.table.TableActivationTest.count;
+import static org.ssbjca.inbound.table.TableActivationTest.createJobQueue;
+import static org.ssbjca.inbound.table.TableActivationTest.createMessages;
+import static org.ssbjca.inbound.table.TableActivationTest.database;
+import static org.ssbjca.inbound.table.TableActivationTest.jobSpec;
+import static org.ssbjca.inbound.table.TableActivationTest.mbean;
+import static org.ssbjca.inbound.table.TableActivationTest.messageSpec;
 
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
@@ -33,6 +33,7 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.conformance.JobQueueRows;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.management.TableActivationMXBean;
 
 /**
@@ -79,7 +80,7 @@ class TableActivationMBeanTest {
      * 120 s ago (the held row, available a day ago, is not counted); a row available in an hour is waiting.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
     void leasedTheRowInDeliveryIsLeasedAndRowsAvailableLaterAreWaiting(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(database(kind), false)) {
             Jobs bean = new Jobs();
@@ -112,7 +113,7 @@ class TableActivationMBeanTest {
      * day ago) and nothing is leased.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
     void transactionalTheRowInDeliveryCountsAsAvailableUntilItsTransactionCommits(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(database(kind), false)) {
             Jobs bean = new Jobs();
@@ -139,7 +140,7 @@ class TableActivationMBeanTest {
 
     /** Without an availability column nothing waits and the oldest age is -1, rows available or not. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
     void withoutAnAvailableColumnTheOldestAgeIsMinusOneAndNoRowWaits(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(database(kind), false)) {
             createMessages(h, 3);
@@ -209,7 +210,7 @@ class TableActivationMBeanTest {
      * once the table is there they read again and the failing time is gone.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
     void readersFailingWhileTheTableIsMissingShowSinceWhenAndWhy(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(database(kind), false);
              LogRecords log = LogRecords.of(TableReader.class)) {

@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,10 +15,10 @@ import java.util.logging.Level;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.InboundHarness;
 
 /**
  * A row on which the bean always throws, ahead of good rows: the rows behind it are delivered while it waits for its
@@ -185,7 +185,7 @@ class FailingRowTest {
      * that found every hold already over, and nothing to give back).
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
     void moreHeldRowsThanATakingLeavesOutAreNotTakenBeforeTheirDelay(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false);
                 LogRecords log = LogRecords.of(TableReader.class)) {
@@ -251,7 +251,7 @@ class FailingRowTest {
      * reader takes it again before its failure is counted.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("org.ssbjca.inbound.TableActivationTest#databases")
+    @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
     void theAttemptLimitHoldsExactlyWithSeveralReaders(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
             TableActivationTest.createJobQueue(h);

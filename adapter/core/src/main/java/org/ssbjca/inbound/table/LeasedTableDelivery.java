@@ -1,9 +1,10 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import org.ssbjca.api.TableRow;
+import org.ssbjca.inbound.FailurePolicy;
 
 /**
  * Leased mode: the rows are leased (each taking counted) and that lease committed on the bookkeeping connection

@@ -1,8 +1,9 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.ssbjca.api.TableRow;
+import org.ssbjca.inbound.FailurePolicy;
 import org.ssbjca.support.AdapterLog;
 
 /**

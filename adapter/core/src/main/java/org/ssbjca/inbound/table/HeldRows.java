@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import java.nio.ByteBuffer;
 import java.time.Instant;

@@ -1,7 +1,9 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
+import org.ssbjca.inbound.ReaderConnection;
+import org.ssbjca.inbound.ReaderLoop;
 import org.ssbjca.support.AdapterLog;
 
 /**
@@ -25,7 +27,7 @@ final class TableReader extends ReaderLoop {
     }
 
     @Override
-    void connect() throws Exception {
+    protected void connect() throws Exception {
         ReaderConnection connection = ReaderConnection.open(activation.database(), settings.transactionTimeoutSeconds);
         connected(connection);
         if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
@@ -35,18 +37,18 @@ final class TableReader extends ReaderLoop {
     }
 
     @Override
-    MessageEndpoint createEndpoint(ReaderConnection c) throws Exception {
+    protected MessageEndpoint createEndpoint(ReaderConnection c) throws Exception {
         return activation.factory().createEndpoint(activation.transacted() ? c.xaResource() : null);
     }
 
     /** Parks while the activation's circuit breaker is open, unless this reader is to probe; false once stopped. */
     @Override
-    boolean mayRead() throws Exception {
+    protected boolean mayRead() throws Exception {
         return activation.breaker().awaitTurn(this::isStopped);
     }
 
     @Override
-    long turn() throws Exception {
+    protected long turn() throws Exception {
         // the queue is resolved outside any delivery: a missing table is a reader failure
         TableTurn turn = new TableTurn(activation, name(), connection(), endpoint(), activation.queue());
         try {
@@ -57,17 +59,17 @@ final class TableReader extends ReaderLoop {
     }
 
     @Override
-    void succeeded(boolean turned) {
+    protected void succeeded(boolean turned) {
         activation.readerSucceeded(name());
     }
 
     @Override
-    void failed(Throwable e, int failures, long delay) {
+    protected void failed(Throwable e, int failures, long delay) {
         activation.breaker().turnEnded(); // a probe that failed before its delivery: another may probe
         if (e instanceof UnavailableException) {
             return;
         }
-        String what = QueueReader.describe(e);
+        String what = ReaderLoop.describe(e);
         if (activation.readerFailed(name(), what)) {
             // once per activation and cause, with the stack trace; the retries at debug
             LOG.tableReaderFailed(e, name(), what, failures, delay);
@@ -77,7 +79,7 @@ final class TableReader extends ReaderLoop {
     }
 
     @Override
-    void ended() {
+    protected void ended() {
         activation.failing.stopped(name());
     }
 

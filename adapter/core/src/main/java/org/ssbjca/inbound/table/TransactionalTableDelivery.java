@@ -1,8 +1,9 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import java.sql.SQLException;
 import java.util.List;
 import org.ssbjca.api.TableRow;
+import org.ssbjca.inbound.FailurePolicy;
 
 /**
  * Transactional mode: the rows are taken (locked, then removed or marked done) on the reader's connection inside the

@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.InboundHarness;
 
 /**
  * A table activation stopped (an undeploy) while its bean runs lets that delivery finish as it would have: the bean's

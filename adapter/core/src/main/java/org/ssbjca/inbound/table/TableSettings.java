@@ -1,10 +1,14 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import jakarta.resource.spi.InvalidPropertyException;
 import java.util.Locale;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.table.ColumnRole;
 import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.inbound.ActivationValues;
+import org.ssbjca.inbound.BreakerSettings;
+import org.ssbjca.inbound.DeliverySettings;
+import org.ssbjca.inbound.FailurePolicy;
 import org.ssbjca.support.Backoff;
 
 /**

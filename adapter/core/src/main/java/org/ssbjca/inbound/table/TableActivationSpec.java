@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.Activation;

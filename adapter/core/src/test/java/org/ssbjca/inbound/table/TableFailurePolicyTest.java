@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,6 +18,7 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.api.TransientFailureException;
 import org.ssbjca.api.UnrecoverableMessageException;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.InboundHarness;
 
 /**
  * The failure policy and the circuit breaker of table activations (issue 47, points 1 and 2): an unrecoverable row is

@@ -1,8 +1,9 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.SQLException;
 import org.ssbjca.brokers.DeliveryContext;
+import org.ssbjca.inbound.ReaderConnection;
 
 /**
  * Where a table delivery's transaction begins and ends, chosen once per activation: the container's (the bean is

@@ -1,9 +1,11 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import java.sql.SQLException;
 import java.util.List;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.backend.table.TableDefinition;
+import org.ssbjca.inbound.DeliverySteps;
+import org.ssbjca.inbound.FailurePolicy;
 
 /**
  * How a table activation's readers take rows, chosen once when the activation starts ({@link #of}):

@@ -1,4 +1,4 @@
-package org.ssbjca.inbound;
+package org.ssbjca.inbound.table;
 
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.Connection;
@@ -7,6 +7,10 @@ import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.backend.table.TableQueue;
 import org.ssbjca.brokers.DeliveryContext;
+import org.ssbjca.inbound.DeliverySteps;
+import org.ssbjca.inbound.FailurePolicy;
+import org.ssbjca.inbound.ReaderConnection;
+import org.ssbjca.inbound.TransactionOutcome;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.FlightEvents;
