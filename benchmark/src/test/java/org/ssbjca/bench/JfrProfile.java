@@ -46,11 +46,10 @@ final class JfrProfile implements AutoCloseable {
     }
 
     /** Delivery steps by method, the innermost match wins. */
-    private static final Map<String, List<String>> STEPS = new LinkedHashMap<>();
+    static final Map<String, List<String>> STEPS = new LinkedHashMap<>();
 
     static {
-        STEPS.put("RECEIVE (the statement, reading its rows)", List.of("org.ssbjca.inbound.DeliverySteps.receive",
-                "org.ssbjca.inbound.DeliverySteps.receiveLocal"));
+        STEPS.put("RECEIVE (the statement, reading its rows)", List.of("org.ssbjca.inbound.DeliverySteps.receive"));
         STEPS.put("beforeDelivery: the container begins the transaction, enlists the reader's branch", List.of(
                 "org.jboss.as.ejb3.inflow.MessageEndpointInvocationHandler.beforeDelivery"));
         STEPS.put("afterDelivery: the container's one-phase commit", List.of(
