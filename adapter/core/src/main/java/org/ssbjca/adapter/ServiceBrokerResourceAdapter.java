@@ -317,62 +317,63 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     }
 
     /**
+     * Returns the running table activation of that bean, or null when it has none.
+     *
      * @param factory a bean's endpoint factory
-     * @return the running table activation of that bean, or null when it has none
      */
     public TableActivation tableActivation(MessageEndpointFactory factory) {
         return tableActivations.get(factory);
     }
 
-    /** @return the default JDBC URL */
+    /** Returns the default JDBC URL. */
     public String getConnectionUrl() {
         return connectionUrl;
     }
 
-    /** @param connectionUrl the default JDBC URL */
+    /** Sets {@code connectionUrl}: the default JDBC URL. */
     public void setConnectionUrl(String connectionUrl) {
         this.connectionUrl = connectionUrl;
         this.resolvedDefault = null;
     }
 
-    /** @return the default user */
+    /** Returns the default user. */
     public String getUser() {
         return user;
     }
 
-    /** @param user the default user */
+    /** Sets {@code user}: the default user. */
     public void setUser(String user) {
         this.user = user;
         this.resolvedDefault = null;
     }
 
-    /** @return the default password */
+    /** Returns the default password. */
     public String getPassword() {
         return password;
     }
 
-    /** @param password the default password */
+    /** Sets {@code password}: the default password. */
     public void setPassword(String password) {
         this.password = password;
         this.resolvedDefault = null;
     }
 
-    /** @return whether to create the portable schema when missing */
+    /** Returns whether to create the portable schema when missing. */
     public Boolean getCreateSchema() {
         return createSchema;
     }
 
-    /** @param createSchema whether to create the portable schema when missing */
+    /** Sets {@code createSchema}: whether to create the portable schema when missing. */
     public void setCreateSchema(Boolean createSchema) {
         this.createSchema = createSchema;
     }
 
-    /** @return the fallback poll interval of the portable backends, in milliseconds */
+    /** Returns the fallback poll interval of the portable backends, in milliseconds. */
     public Long getFallbackPollMillis() {
         return fallbackPollMillis;
     }
 
-    /** @param fallbackPollMillis the fallback poll interval of the portable backends, in milliseconds */
+    /** Sets {@code fallbackPollMillis}: the fallback poll interval of the portable backends, in milliseconds. */
     public void setFallbackPollMillis(Long fallbackPollMillis) {
         this.fallbackPollMillis = fallbackPollMillis;
     }

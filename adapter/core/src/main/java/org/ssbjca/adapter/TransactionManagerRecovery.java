@@ -20,8 +20,9 @@ final class TransactionManagerRecovery {
     }
 
     /**
+     * Returns what to close when the adapter stops, or null when nothing was registered.
+     *
      * @param registry the adapter's databases
-     * @return what to close when the adapter stops, or null when nothing was registered
      */
     static AutoCloseable start(BrokerRegistry registry) {
         if (!visible(NARAYANA_CLASSES)) {

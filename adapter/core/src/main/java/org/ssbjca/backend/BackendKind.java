@@ -18,8 +18,9 @@ public enum BackendKind {
     }
 
     /**
+     * Returns the backend for it.
+     *
      * @param url a JDBC URL
-     * @return the backend for it
      * @throws IllegalArgumentException naming the accepted prefixes when the URL matches none
      */
     public static BackendKind fromUrl(String url) {

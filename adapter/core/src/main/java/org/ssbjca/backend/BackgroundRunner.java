@@ -33,7 +33,7 @@ public interface BackgroundRunner {
         run(name, task, refused);
     }
 
-    /** @return a runner that starts a daemon thread per task (outside a container) */
+    /** Returns a runner that starts a daemon thread per task (outside a container). */
     static BackgroundRunner daemonThreads() {
         return (name, task, refused) -> {
             Thread t = new Thread(task, name);

@@ -16,10 +16,10 @@ import org.ssbjca.support.ConnectionLossXAResource;
  */
 public interface Broker extends AutoCloseable {
 
-    /** @return which backend this is */
+    /** Returns which backend this is. */
     BackendKind kind();
 
-    /** @return where the database is */
+    /** Returns where the database is. */
     DatabaseConfig config();
 
     /**
@@ -32,29 +32,33 @@ public interface Broker extends AutoCloseable {
     BrokerSession session(Connection connection);
 
     /**
+     * Returns the administrative statements (create queues, services, ...), on that connection.
+     *
      * @param connection an open connection
-     * @return the administrative statements (create queues, services, ...), on that connection
      */
     BrokerAdmin admin(Connection connection);
 
     /**
+     * Returns the adapter's bookkeeping (failed deliveries, dead letters, priorities), on that connection.
+     *
      * @param connection an open connection
-     * @return the adapter's bookkeeping (failed deliveries, dead letters, priorities), on that connection
      */
     DeliveryLedger ledger(Connection connection);
 
     /**
+     * Returns the broker doctor's reads and its repair ({@link BrokerDoctor}), on that connection.
+     *
      * @param connection an open connection
-     * @return the broker doctor's reads and its repair ({@link BrokerDoctor}), on that connection
      */
     BrokerDoctor doctor(Connection connection);
 
-    /** @return the broker id this adapter saw first on this database, for {@link BrokerDoctor#requireBrokerReady} */
+    /** Returns the broker id this adapter saw first on this database, for {@link BrokerDoctor#requireBrokerReady}. */
     BrokerIdentity identity();
 
     /**
+     * Returns the queue bound to this backend's SQL.
+     *
      * @param table a work queue on an application's table, resolved against this database's catalog
-     * @return the queue bound to this backend's SQL
      */
     TableQueue tableQueue(TableDefinition.Resolved table);
 
@@ -73,9 +77,10 @@ public interface Broker extends AutoCloseable {
     }
 
     /**
+     * Returns whether it means the connection was lost or the server ended the session: SQL state class 08 (connection
+     * exception), and whatever else the backend knows to mean that.
+     *
      * @param e an error from this database
-     * @return whether it means the connection was lost or the server ended the session: SQL state class 08
-     *         (connection exception), and whatever else the backend knows to mean that
      */
     default boolean connectionLost(SQLException e) {
         String state = e.getSQLState();
@@ -106,7 +111,7 @@ public interface Broker extends AutoCloseable {
         return Platform.COMPLETE;
     }
 
-    /** @return the in-process wake-up signals of this database's queues */
+    /** Returns the in-process wake-up signals of this database's queues. */
     QueueSignals signals();
 
     /** Stops background work (notification listeners). Idempotent. */

@@ -9,12 +9,15 @@ package org.ssbjca.backend;
 public interface BrokerAdmin {
 
     /**
+     * Returns whether RECEIVE is allowed on it.
+     *
      * @param queue the queue
-     * @return whether RECEIVE is allowed on it
      */
     boolean isQueueEnabled(String queue);
 
     /**
+     * Fails when RECEIVE is not allowed on a queue.
+     *
      * @param queue the queue
      * @throws org.ssbjca.api.QueueDisabledException when RECEIVE is not allowed on it, naming the statement that
      *     enables it on this backend (by default SQL Server's {@code ALTER QUEUE})
@@ -26,24 +29,27 @@ public interface BrokerAdmin {
     }
 
     /**
+     * Returns how many messages it holds.
+     *
      * @param queue the queue
-     * @return how many messages it holds
      */
     long queueDepth(String queue);
 
     /**
+     * Returns when its oldest message was put on it, or null when it holds none.
+     *
      * @param queue the queue
-     * @return when its oldest message was put on it, or null when it holds none
      */
     java.time.Instant oldestMessage(String queue);
     /**
+     * Returns how many conversation groups have messages in it.
+     *
      * @param queue a queue
-     * @return how many conversation groups have messages in it
      */
     long pendingGroupCount(String queue);
 
     /**
-     * @return messages waiting to be put on a queue (a disabled one, or a remote service's): sys.transmission_queue
+     * Returns messages waiting to be put on a queue (a disabled one, or a remote service's): sys.transmission_queue.
      */
     long transmissionQueueDepth();
 
@@ -57,11 +63,12 @@ public interface BrokerAdmin {
     java.util.List<EndpointCount> conversationEndpoints(java.time.Instant begunBefore);
 
     /**
+     * Returns the handles of those endpoints.
+     *
      * @param service the service of this side
      * @param state a state code
      * @param begunBefore only those begun before this instant, or null for any
      * @param max at most this many, the oldest first
-     * @return the handles of those endpoints
      */
     java.util.List<java.util.UUID> conversationHandles(String service, String state, java.time.Instant begunBefore,
             int max);

@@ -11,20 +11,21 @@ import java.util.List;
 public interface BrokerDoctor {
 
     /**
-     * @return the database's broker: whether it is enabled and its id (SQL Server's {@code sys.databases}); the
-     *     portable schema's is always enabled and has no id
+     * Returns the database's broker: whether it is enabled and its id (SQL Server's {@code sys.databases}); the
+     * portable schema's is always enabled and has no id.
      */
     BrokerState brokerState();
 
     /**
+     * Returns the messages waiting in the transmission queue, the oldest first, with the broker's reason.
+     *
      * @param max at most this many, 1 to 1000
-     * @return the messages waiting in the transmission queue, the oldest first, with the broker's reason
      */
     List<StuckTransmission> stuckTransmissions(int max);
 
     /**
-     * @return how many messages of the transmission queue have a {@code transmission_status} (the broker tried to
-     *     send them and could not, or the portable schema's disabled queue): the doctor's stuck-message metric
+     * Returns how many messages of the transmission queue have a {@code transmission_status} (the broker tried to send
+     * them and could not, or the portable schema's disabled queue): the doctor's stuck-message metric.
      */
     long stuckTransmissionCount();
 

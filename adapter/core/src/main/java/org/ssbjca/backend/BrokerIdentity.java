@@ -18,12 +18,14 @@ public final class BrokerIdentity {
         this.applies = applies;
     }
 
-    /** @return whether the database has a broker state to read: false on the portable schema */
+    /** Returns whether the database has a broker state to read: false on the portable schema. */
     public boolean applies() {
         return applies;
     }
 
     /**
+     * Checks that the broker is enabled and is still the one seen first.
+     *
      * @param state the broker as read now
      * @throws IllegalStateException if it is disabled or its id is not the one seen first, saying what to run
      */
@@ -35,8 +37,9 @@ public final class BrokerIdentity {
     }
 
     /**
+     * Returns why it cannot serve the adapter, with what to run, or null; remembers its id when it is the first.
+     *
      * @param state the broker as read now
-     * @return why it cannot serve the adapter, with what to run, or null; remembers its id when it is the first
      */
     public String refusal(BrokerState state) {
         if (!state.enabled()) {
@@ -49,7 +52,7 @@ public final class BrokerIdentity {
         return Objects.equals(first, state.brokerId()) ? null : changed(state.database(), first, state.brokerId());
     }
 
-    /** @return the id seen first, or null */
+    /** Returns the id seen first, or null. */
     public UUID seen() {
         return seen.get();
     }

@@ -30,13 +30,14 @@ public final class ConnectionSource {
         this.postgresqlUrl = xaDataSource instanceof org.postgresql.ds.common.BaseDataSource pg ? pg.getUrl() : null;
     }
 
-    /** @return the configuration */
+    /** Returns the configuration. */
     public DatabaseConfig config() {
         return config;
     }
 
     /**
-     * @return a new XA connection
+     * Returns a new XA connection.
+     *
      * @throws SQLException if the database refuses
      */
     public XAConnection openXa() throws SQLException {
@@ -74,7 +75,8 @@ public final class ConnectionSource {
     }
 
     /**
-     * @return a new plain JDBC connection with auto-commit off
+     * Returns a new plain JDBC connection with auto-commit off.
+     *
      * @throws SQLException if the database refuses
      */
     public Connection open() throws SQLException {

@@ -30,22 +30,22 @@ public final class DatabaseConfig {
         this.kind = BackendKind.fromUrl(this.url);
     }
 
-    /** @return the JDBC URL */
+    /** Returns the JDBC URL. */
     public String url() {
         return url;
     }
 
-    /** @return the user, or null */
+    /** Returns the user, or null. */
     public String user() {
         return user;
     }
 
-    /** @return the password, or null */
+    /** Returns the password, or null. */
     public String password() {
         return password;
     }
 
-    /** @return the backend the URL selects */
+    /** Returns the backend the URL selects. */
     public BackendKind kind() {
         return kind;
     }

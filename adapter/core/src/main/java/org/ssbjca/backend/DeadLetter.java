@@ -38,9 +38,10 @@ public final class DeadLetter {
     @FunctionalInterface
     public interface UuidColumn {
         /**
+         * Returns its value, or null.
+         *
          * @param rs a result set on a row
          * @param column the column
-         * @return its value, or null
          * @throws SQLException on error
          */
         UUID read(ResultSet rs, String column) throws SQLException;
@@ -70,32 +71,32 @@ public final class DeadLetter {
                 rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
     }
 
-    /** @return its id */
+    /** Returns its id. */
     public long id() {
         return id;
     }
 
-    /** @return the queue it came from */
+    /** Returns the queue it came from. */
     public String queue() {
         return queue;
     }
 
-    /** @return the message */
+    /** Returns the message. */
     public BrokerMessage message() {
         return message;
     }
 
-    /** @return how many deliveries failed */
+    /** Returns how many deliveries failed. */
     public int attempts() {
         return attempts;
     }
 
-    /** @return the last error, or null */
+    /** Returns the last error, or null. */
     public String lastError() {
         return lastError;
     }
 
-    /** @return when it was moved */
+    /** Returns when it was moved. */
     public Instant deadLetteredAt() {
         return deadLetteredAt;
     }

@@ -19,33 +19,37 @@ public interface DeliveryLedger {
     int ERROR_LENGTH = 4000;
 
     /**
+     * Returns it, cut to what the {@code last_error} columns hold.
+     *
      * @param error why a delivery failed, or null
-     * @return it, cut to what the {@code last_error} columns hold
      */
     static String errorText(String error) {
         return error == null || error.length() <= ERROR_LENGTH ? error : error.substring(0, ERROR_LENGTH);
     }
 
     /**
+     * Returns the key under which its failed deliveries are counted.
+     *
      * @param m a message
-     * @return the key under which its failed deliveries are counted
      */
     static String key(BrokerMessage m) {
         return key(m.conversationHandle(), m.messageSequenceNumber());
     }
 
     /**
+     * Returns the key under which its failed deliveries are counted, as {@link #key(BrokerMessage)}.
+     *
      * @param conversationHandle a message's conversation handle
      * @param messageSequenceNumber its sequence number
-     * @return the key under which its failed deliveries are counted, as {@link #key(BrokerMessage)}
      */
     static String key(UUID conversationHandle, long messageSequenceNumber) {
         return conversationHandle + "/" + messageSequenceNumber;
     }
 
     /**
+     * Returns their conversation groups, each once, in the order of the messages.
+     *
      * @param messages messages
-     * @return their conversation groups, each once, in the order of the messages
      */
     static java.util.Set<UUID> groupsOf(List<BrokerMessage> messages) {
         java.util.Set<UUID> groups = new java.util.LinkedHashSet<>();
@@ -54,8 +58,9 @@ public interface DeliveryLedger {
     }
 
     /**
+     * Returns failed deliveries so far, by {@link #key(BrokerMessage)}; messages without any are absent.
+     *
      * @param messages messages just received
-     * @return failed deliveries so far, by {@link #key(BrokerMessage)}; messages without any are absent
      */
     Map<String, Integer> attempts(List<BrokerMessage> messages);
 
@@ -111,9 +116,10 @@ public interface DeliveryLedger {
     void deadLetter(String queue, BrokerMessage message, int attempts, String error);
 
     /**
+     * Returns the queue's dead letters.
+     *
      * @param queue a queue
      * @param limit at most this many, oldest first
-     * @return the queue's dead letters
      */
     default List<DeadLetter> deadLetters(String queue, int limit) {
         return deadLetters(queue, 0, limit);
@@ -158,21 +164,24 @@ public interface DeliveryLedger {
     DeadLetter takeDeadLetter(String queue, long id);
 
     /**
+     * Returns how many dead letters were deleted.
+     *
      * @param queue a queue
-     * @return how many dead letters were deleted
      */
     int purgeDeadLetters(String queue);
 
     /**
+     * Returns how many of its messages wait in the dead-letter table.
+     *
      * @param queue a queue
-     * @return how many of its messages wait in the dead-letter table
      */
     long deadLetterCount(String queue);
 
     /**
+     * Returns how many dead letters were deleted.
+     *
      * @param queue a queue
      * @param before dead letters set aside before this instant are deleted
-     * @return how many dead letters were deleted
      */
     int purgeDeadLettersBefore(String queue, java.time.Instant before);
 
@@ -187,8 +196,9 @@ public interface DeliveryLedger {
     List<PriorityRequest> priorityRequests(String queue, String messageType);
 
     /**
+     * Returns the priorities recorded for its groups, by group.
+     *
      * @param queue a queue
-     * @return the priorities recorded for its groups, by group
      */
     Map<UUID, Integer> priorities(String queue);
 
@@ -201,11 +211,12 @@ public interface DeliveryLedger {
     void clearPriorityIfDrained(String queue, UUID group);
 
     /**
+     * Returns the groups that have messages, with their counts, oldest message time and priority, in the order the
+     * readers take them: prioritised groups first (highest priority, then earliest request), then the backend's order
+     * (round-robin turn on H2 and PostgreSQL, oldest message first on SQL Server).
+     *
      * @param queue a queue
      * @param limit at most this many groups
-     * @return the groups that have messages, with their counts, oldest message time and priority, in the order the
-     *         readers take them: prioritised groups first (highest priority, then earliest request), then the
-     *         backend's order (round-robin turn on H2 and PostgreSQL, oldest message first on SQL Server)
      */
     List<PendingGroup> pendingGroups(String queue, int limit);
 

@@ -53,7 +53,7 @@ public final class GroupPresence {
         this.changes = changes;
     }
 
-    /** @return an instance for groups held by a redelivery delay */
+    /** Returns an instance for groups held by a redelivery delay. */
     public static GroupPresence ofHolds() {
         return new GroupPresence(System::nanoTime, HOLDS);
     }
@@ -77,7 +77,7 @@ public final class GroupPresence {
             prioritySet();
         }
 
-        /** @param committed whether the session's transaction committed */
+        /** Ends the session's transaction: {@code committed} says whether it committed. */
         public void completed(boolean committed) {
             if (set.getAndSet(false) && committed) {
                 prioritySet();
@@ -90,14 +90,15 @@ public final class GroupPresence {
         HOLDS.incrementAndGet();
     }
 
-    /** @return what to pass to {@link #noneFound} after the query: read before it runs */
+    /** Returns what to pass to {@link #noneFound} after the query: read before it runs. */
     public Ask ask() {
         return new Ask(clock.getAsLong(), changes.get());
     }
 
     /**
+     * Returns whether the queue may have a prioritised group with messages, so the priority query must run.
+     *
      * @param queue the quoted queue name
-     * @return whether the queue may have a prioritised group with messages, so the priority query must run
      */
     public boolean mayHave(String queue) {
         Ask last = none.get(queue);
@@ -105,6 +106,8 @@ public final class GroupPresence {
     }
 
     /**
+     * Records that a queue had no prioritised group, as of {@code ask}.
+     *
      * @param queue the quoted queue name
      * @param ask taken before the query that found no prioritised group
      */
@@ -113,16 +116,17 @@ public final class GroupPresence {
         none.put(queue, ask);
     }
 
-    /** @param queue the quoted queue name, where a prioritised group was just found */
+    /** Records that a prioritised group was just found in {@code queue}, the quoted queue name. */
     public void found(String queue) {
         none.remove(queue);
         some.put(queue, clock.getAsLong());
     }
 
     /**
+     * Returns whether the queue was found with prioritised groups less than {@link #RECHECK_NANOS} ago: a RECEIVE that
+     * looks at them first anyway need not ask again.
+     *
      * @param queue the queue name, as given to {@link #found}
-     * @return whether the queue was found with prioritised groups less than {@link #RECHECK_NANOS} ago: a RECEIVE
-     *     that looks at them first anyway need not ask again
      */
     public boolean recentlyFound(String queue) {
         Long at = some.get(queue);

@@ -19,6 +19,8 @@ public final class Jdbc {
     @FunctionalInterface
     public interface RowMapper<T> {
         /**
+         * Maps the current row.
+         *
          * @param rs the result set, on a row
          * @return the mapped value
          * @throws SQLException if a column cannot be read
@@ -39,8 +41,9 @@ public final class Jdbc {
         }
 
         /**
+         * Returns a NULL of that type.
+         *
          * @param sqlType a {@link Types} constant, for example {@link Types#NVARCHAR}
-         * @return a NULL of that type
          */
         public static Null of(int sqlType) {
             return new Null(sqlType);
@@ -56,9 +59,10 @@ public final class Jdbc {
     }
 
     /**
+     * Returns the value, or a NULL of that type when it is null.
+     *
      * @param value a parameter that may be null
      * @param sqlType the {@link Types} constant of the column or variable it goes to
-     * @return the value, or a NULL of that type when it is null
      */
     public static Object orNull(Object value, int sqlType) {
         return value == null ? Null.of(sqlType) : value;
@@ -107,7 +111,7 @@ public final class Jdbc {
         }
     }
 
-    /** @return the update count of {@code sql}, run with {@code params} ({@link #bind}) */
+    /** Returns the update count of {@code sql}, run with {@code params} ({@link #bind}). */
     public static int update(Connection c, String sql, Object... params) throws SQLException {
         try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
@@ -115,7 +119,7 @@ public final class Jdbc {
         }
     }
 
-    /** @return every row of query {@code sql} with {@code params}, mapped */
+    /** Returns every row of query {@code sql} with {@code params}, mapped. */
     public static <T> List<T> list(Connection c, String sql, RowMapper<T> mapper, Object... params)
             throws SQLException {
         try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
@@ -130,7 +134,7 @@ public final class Jdbc {
         }
     }
 
-    /** @return the first row of query {@code sql} with {@code params}, mapped; null when there is none */
+    /** Returns the first row of query {@code sql} with {@code params}, mapped; null when there is none. */
     public static <T> T first(Connection c, String sql, RowMapper<T> mapper, Object... params) throws SQLException {
         try (PreparedStatement ps = customPlans(c.prepareStatement(sql))) {
             bind(ps, params);
@@ -140,23 +144,23 @@ public final class Jdbc {
         }
     }
 
-    /** @return whether query {@code sql} with {@code params} returned a row */
+    /** Returns whether query {@code sql} with {@code params} returned a row. */
     public static boolean exists(Connection c, String sql, Object... params) throws SQLException {
         return first(c, sql, rs -> Boolean.TRUE, params) != null;
     }
 
-    /** @return the one number query {@code sql} with {@code params} returns, 0 when there is no row */
+    /** Returns the one number query {@code sql} with {@code params} returns, 0 when there is no row. */
     public static long count(Connection c, String sql, Object... params) throws SQLException {
         Long n = first(c, sql, rs -> rs.getLong(1), params);
         return n == null ? 0 : n;
     }
 
-    /** @return column {@code column} of the current row as a UUID, or null */
+    /** Returns column {@code column} of the current row as a UUID, or null. */
     public static UUID uuid(ResultSet rs, String column) throws SQLException {
         return rs.getObject(column, UUID.class);
     }
 
-    /** @return column {@code column} of the current row as an instant, or null */
+    /** Returns column {@code column} of the current row as an instant, or null. */
     public static Instant instant(ResultSet rs, String column) throws SQLException {
         OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
         return t == null ? null : t.toInstant();

@@ -24,22 +24,22 @@ public final class PendingGroup {
         this.priority = priority;
     }
 
-    /** @return the group */
+    /** Returns the group. */
     public UUID groupId() {
         return groupId;
     }
 
-    /** @return how many messages wait */
+    /** Returns how many messages wait. */
     public long messages() {
         return messages;
     }
 
-    /** @return when the oldest was enqueued, or null */
+    /** Returns when the oldest was enqueued, or null. */
     public Instant oldestMessage() {
         return oldestMessage;
     }
 
-    /** @return the priority, or null */
+    /** Returns the priority, or null. */
     public Integer priority() {
         return priority;
     }

@@ -17,12 +17,12 @@ public final class PriorityRequest {
         this.body = body == null ? new byte[0] : body.clone();
     }
 
-    /** @return the group */
+    /** Returns the group. */
     public UUID groupId() {
         return groupId;
     }
 
-    /** @return a copy of the body */
+    /** Returns a copy of the body. */
     public byte[] body() {
         return body.clone();
     }

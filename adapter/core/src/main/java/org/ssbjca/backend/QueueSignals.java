@@ -29,28 +29,31 @@ public final class QueueSignals {
     private final ConcurrentMap<String, AtomicLong> arrivals = new ConcurrentHashMap<>();
 
     /**
+     * Returns the current generation; pass it to {@link #await}.
+     *
      * @param queue a queue name
-     * @return the current generation; pass it to {@link #await}
      */
     public long generation(String queue) {
         return of(queue).generation;
     }
 
     /**
+     * Returns {@link System#nanoTime()} of the queue's last signal or hand-off (0 before the first): a woken waiter
+     * tells from it how long it took to run again.
+     *
      * @param queue a queue name
-     * @return {@link System#nanoTime()} of the queue's last signal or hand-off (0 before the first): a woken waiter
-     *         tells from it how long it took to run again
      */
     public long signalledAt(String queue) {
         return of(queue).signalledAt;
     }
 
     /**
+     * Returns how many signals the queue has had that may mean messages of types not counted here ({@link #arrivals}):
+     * another process's commit (a database notification), a lost notification connection, a repair; not a commit in
+     * this JVM ({@link #committed}, counted by type) nor a hand-off ({@link #handOff}), which only passes on work
+     * already there. A reader compares two readings.
+     *
      * @param queue a queue name
-     * @return how many signals the queue has had that may mean messages of types not counted here ({@link
-     *         #arrivals}): another process's commit (a database notification), a lost notification connection, a
-     *         repair; not a commit in this JVM ({@link #committed}, counted by type) nor a hand-off ({@link #handOff}),
-     *         which only passes on work already there. A reader compares two readings.
      */
     public long uncountedArrivals(String queue) {
         return of(queue).uncountedArrivals;
@@ -208,10 +211,11 @@ public final class QueueSignals {
     }
 
     /**
+     * Returns how many transactions committed in this JVM put messages of that type on the queue (a reader compares two
+     * readings; arrivals from other processes are not counted).
+     *
      * @param queue a queue
      * @param messageType a message type
-     * @return how many transactions committed in this JVM put messages of that type on the queue (a reader compares
-     *         two readings; arrivals from other processes are not counted)
      */
     public long arrivals(String queue, String messageType) {
         AtomicLong n = arrivals.get(key(queue, messageType));
@@ -245,9 +249,10 @@ public final class QueueSignals {
     }
 
     /**
+     * Returns {@code longest}, or less if the queue must be looked at sooner ({@link #wakeAt}); at least 1.
+     *
      * @param queue a queue
      * @param longest the longest wait wanted
-     * @return {@code longest}, or less if the queue must be looked at sooner ({@link #wakeAt}); at least 1
      */
     public long waitMillis(String queue, long longest) {
         long at = of(queue).wakeAt.get();
@@ -264,9 +269,10 @@ public final class QueueSignals {
     }
 
     /**
+     * Returns how many threads wait on the queue's signal of that kind now (an estimate, for tests and diagnostics).
+     *
      * @param queue a queue
      * @param anyGroup which kind of waiter
-     * @return how many threads wait on the queue's signal of that kind now (an estimate, for tests and diagnostics)
      */
     public int waiters(String queue, boolean anyGroup) {
         Signal s = of(queue);

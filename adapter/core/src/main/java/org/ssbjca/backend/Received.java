@@ -29,7 +29,7 @@ public record Received(List<BrokerMessage> messages, Optional<Map<String, Intege
         Objects.requireNonNull(recordedAttempts, "recordedAttempts");
     }
 
-    /** @return whether the RECEIVE took nothing */
+    /** Returns whether the RECEIVE took nothing. */
     public boolean isEmpty() {
         return messages.isEmpty();
     }

@@ -18,9 +18,10 @@ public final class SchemaVersion {
     }
 
     /**
+     * Returns the version recorded, 0 when none is or the version table is missing.
+     *
      * @param c a connection to the database
      * @param versionQuery the backend's statement that reads the highest version, 0 when there is none
-     * @return the version recorded, 0 when none is or the version table is missing
      * @throws SQLException if the database cannot be read
      */
     public static long read(Connection c, String versionQuery) throws SQLException {
@@ -39,6 +40,8 @@ public final class SchemaVersion {
     }
 
     /**
+     * Checks that the database holds the schema version this adapter needs.
+     *
      * @param c a connection to the database
      * @param versionQuery the backend's statement that reads the highest version, 0 when there is none
      * @param installScript the script that installs (and upgrades) the schema, as the message names it
@@ -50,6 +53,8 @@ public final class SchemaVersion {
     }
 
     /**
+     * Fails unless a version read is the one this adapter needs.
+     *
      * @param version a version {@link #read} returned
      * @param installScript the script that installs (and upgrades) the schema, as the message names it
      * @throws SQLException if it is not {@link #CURRENT} (state 55000)

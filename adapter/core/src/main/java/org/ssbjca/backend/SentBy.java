@@ -10,8 +10,9 @@ public enum SentBy {
     ANY;
 
     /**
+     * Returns whether this rule lets that side send.
+     *
      * @param initiator whether the sender is the initiator
-     * @return whether this rule lets that side send
      */
     public boolean allows(boolean initiator) {
         return this == ANY || (this == INITIATOR) == initiator;

@@ -12,7 +12,8 @@ import java.sql.SQLException;
 public interface SqlWork<T> {
 
     /**
-     * @return the result
+     * Returns the result.
+     *
      * @throws SQLException on a database error
      */
     T run() throws SQLException;
@@ -21,9 +22,10 @@ public interface SqlWork<T> {
     @FunctionalInterface
     interface Failure {
         /**
+         * Returns the exception to throw.
+         *
          * @param what what was being done, for the message
          * @param cause the database's error
-         * @return the exception to throw
          */
         RuntimeException of(String what, SQLException cause);
     }
@@ -31,16 +33,21 @@ public interface SqlWork<T> {
     /** Work without a result. */
     @FunctionalInterface
     interface Action {
-        /** @throws SQLException on a database error */
+        /**
+         * Does the work.
+         *
+         * @throws SQLException on a database error
+         */
         void run() throws SQLException;
     }
 
     /**
+     * Returns the work's result.
+     *
      * @param what what the work does, for the message of a failure
      * @param work the work
      * @param failure turns a database error into the caller's exception
      * @param <T> the result type
-     * @return the work's result
      */
     static <T> T call(String what, SqlWork<T> work, Failure failure) {
         try {
@@ -51,6 +58,8 @@ public interface SqlWork<T> {
     }
 
     /**
+     * Runs work that returns nothing, turning a database error into the caller's exception.
+     *
      * @param what what the work does, for the message of a failure
      * @param action the work
      * @param failure turns a database error into the caller's exception

@@ -28,15 +28,16 @@ public final class Statements {
         this.connection = connection;
     }
 
-    /** @return the connection the statements run on */
+    /** Returns the connection the statements run on. */
     public Connection connection() {
         return connection;
     }
 
     /**
+     * Returns the update count.
+     *
      * @param sql statement
      * @param params parameters ({@link Jdbc#bind})
-     * @return the update count
      * @throws SQLException on error
      */
     public int update(String sql, Object... params) throws SQLException {
@@ -50,11 +51,12 @@ public final class Statements {
     }
 
     /**
+     * Returns every row, mapped.
+     *
      * @param sql query
      * @param mapper maps each row
      * @param params parameters ({@link Jdbc#bind})
      * @param <T> row type
-     * @return every row, mapped
      * @throws SQLException on error
      */
     public <T> List<T> list(String sql, Jdbc.RowMapper<T> mapper, Object... params) throws SQLException {
@@ -74,11 +76,12 @@ public final class Statements {
     }
 
     /**
+     * Returns the first row, mapped, or null when there is none.
+     *
      * @param sql query
      * @param mapper maps the first row
      * @param params parameters ({@link Jdbc#bind})
      * @param <T> row type
-     * @return the first row, mapped, or null when there is none
      * @throws SQLException on error
      */
     public <T> T first(String sql, Jdbc.RowMapper<T> mapper, Object... params) throws SQLException {
@@ -94,9 +97,10 @@ public final class Statements {
     }
 
     /**
+     * Returns whether the query returned a row.
+     *
      * @param sql query
      * @param params parameters ({@link Jdbc#bind})
-     * @return whether the query returned a row
      * @throws SQLException on error
      */
     public boolean exists(String sql, Object... params) throws SQLException {

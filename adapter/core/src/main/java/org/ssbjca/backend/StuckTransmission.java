@@ -14,7 +14,7 @@ import java.util.UUID;
  */
 public record StuckTransmission(String toService, UUID conversation, Instant enqueued, String status) {
 
-    /** @return what to do about it ({@link TransmissionStatus#explain}) */
+    /** Returns what to do about it ({@link TransmissionStatus#explain}). */
     public String action() {
         return TransmissionStatus.explain(status);
     }

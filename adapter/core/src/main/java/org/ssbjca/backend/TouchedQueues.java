@@ -36,6 +36,8 @@ public final class TouchedQueues {
     private final Map<String, Touch> queues = new LinkedHashMap<>();
 
     /**
+     * Records messages put on a queue in groups not known here.
+     *
      * @param queue a queue the transaction put messages on, in groups not known here
      * @param messageType the messages' type; null: not known
      */
@@ -45,6 +47,8 @@ public final class TouchedQueues {
     }
 
     /**
+     * Records a message put on a queue in a known conversation group.
+     *
      * @param queue a queue the transaction put a message on
      * @param messageType the message's type; null: not known
      * @param group the conversation group it went to
@@ -57,6 +61,8 @@ public final class TouchedQueues {
     }
 
     /**
+     * Records a message put on a queue in a group its own statement created.
+     *
      * @param queue a queue the transaction put a message on, in a conversation group the same statement created
      * @param messageType the message's type; null: not known
      */
@@ -75,9 +81,7 @@ public final class TouchedQueues {
         return t;
     }
 
-    /**
-     * @return the queues added since the last call, in order, each with what arrived on it; empty afterwards
-     */
+    /** Returns the queues added since the last call, in order, each with what arrived on it; empty afterwards. */
     public synchronized Map<String, Arrivals> drain() {
         Map<String, Arrivals> out = new LinkedHashMap<>();
         queues.forEach((q, t) -> out.put(q, new Arrivals(Set.copyOf(t.types), t.groupsUnknown ? Arrivals.UNKNOWN

@@ -40,8 +40,9 @@ public final class TransmissionStatus {
     }
 
     /**
+     * Returns what it means and what to run.
+     *
      * @param status a {@code transmission_status}, possibly null or blank
-     * @return what it means and what to run
      */
     public static String explain(String status) {
         if (status == null || status.isBlank()) {

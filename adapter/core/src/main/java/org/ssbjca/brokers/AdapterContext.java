@@ -10,27 +10,28 @@ import org.ssbjca.backend.DatabaseConfig;
  */
 public interface AdapterContext {
 
-    /** @return the brokers of this adapter; null before start */
+    /** Returns the brokers of this adapter; null before start. */
     BrokerRegistry registry();
 
-    /** @return the container's work manager; null before start */
+    /** Returns the container's work manager; null before start. */
     WorkManager workManager();
 
     /**
-     * @return the container's timer for the adapter ({@code BootstrapContext.createTimer()}), for short checks that
-     *         must not wait for a work thread; null before start, or if the container has none
+     * Returns the container's timer for the adapter ({@code BootstrapContext.createTimer()}), for short checks that
+     * must not wait for a work thread; null before start, or if the container has none.
      */
     java.util.Timer timer();
 
-    /** @return the key of the JTA transaction active on this thread, or null (none, or no registry) */
+    /** Returns the key of the JTA transaction active on this thread, or null (none, or no registry). */
     Object transactionKey();
 
-    /** @return whether the JTA transaction active on this thread is marked for rollback (false when there is none) */
+    /** Returns whether the JTA transaction active on this thread is marked for rollback (false when there is none). */
     boolean transactionRollbackOnly();
 
     /**
-     * @return the database named by the adapter's own properties and, once started, by MicroProfile Config for
-     *         those left unset
+     * Returns the database named by the adapter's own properties and, once started, by MicroProfile Config for those
+     * left unset.
+     *
      * @throws IllegalArgumentException if its URL selects no backend or names an unset system property
      */
     DatabaseConfig defaultDatabase();

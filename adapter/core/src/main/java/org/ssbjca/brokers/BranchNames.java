@@ -15,9 +15,10 @@ public interface BranchNames {
     BranchNames NONE = (database, resource) -> resource;
 
     /**
+     * Returns the resource to hand to the transaction manager.
+     *
      * @param database the database the resource works on
      * @param resource the resource
-     * @return the resource to hand to the transaction manager
      */
     XAResource name(DatabaseConfig database, XAResource resource);
 }

@@ -44,6 +44,8 @@ public final class BrokerRegistry {
     }
 
     /**
+     * Names the XA branches of every database from now on.
+     *
      * @param names how the databases' XA resources are presented to the transaction manager from now on
      */
     public void nameBranches(BranchNames names) {
@@ -51,8 +53,9 @@ public final class BrokerRegistry {
     }
 
     /**
+     * Returns its broker and connection source, created on first use without connecting to the database.
+     *
      * @param config a database
-     * @return its broker and connection source, created on first use without connecting to the database
      */
     public Entry get(DatabaseConfig config) {
         return brokers.computeIfAbsent(config, this::create);
@@ -64,7 +67,7 @@ public final class BrokerRegistry {
         return new Entry(this, source, broker);
     }
 
-    /** @return the brokers in use */
+    /** Returns the brokers in use. */
     public Collection<Entry> entries() {
         return List.copyOf(brokers.values());
     }
@@ -125,33 +128,34 @@ public final class BrokerRegistry {
         }
 
         /**
-         * @return the XA resource the transaction manager uses to recover this database's in-doubt branches; it
-         *         reconnects by itself when the database restarted since it was handed out
+         * Returns the XA resource the transaction manager uses to recover this database's in-doubt branches; it
+         * reconnects by itself when the database restarted since it was handed out.
          */
         public javax.transaction.xa.XAResource recoveryResource() {
             return recovery.resource();
         }
 
         /**
+         * Returns the resource to enlist in a transaction, named for the transaction manager's recovery when it knows
+         * names ({@link BranchNames}).
+         *
          * @param resource an XA resource of this database
-         * @return the resource to enlist in a transaction, named for the transaction manager's recovery when it
-         *         knows names ({@link BranchNames})
          */
         public javax.transaction.xa.XAResource enlistable(javax.transaction.xa.XAResource resource) {
             return registry.names.name(source.config(), resource);
         }
 
-        /** @return where to connect */
+        /** Returns where to connect. */
         public ConnectionSource source() {
             return source;
         }
 
-        /** @return the connections the monitoring readings of this database run on */
+        /** Returns the connections the monitoring readings of this database run on. */
         public ReadingConnections readings() {
             return readings;
         }
 
-        /** @return the broker */
+        /** Returns the broker. */
         public Broker broker() {
             return broker;
         }

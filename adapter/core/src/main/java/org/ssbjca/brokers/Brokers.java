@@ -14,10 +14,11 @@ public final class Brokers {
     }
 
     /**
+     * Returns a new broker; close it when done.
+     *
      * @param source where the database is
      * @param runner runs long-lived background tasks (notification listeners)
      * @param portableOptions timing of the portable backends
-     * @return a new broker; close it when done
      */
     public static Broker create(ConnectionSource source, BackgroundRunner runner, PortableOptions portableOptions) {
         switch (source.config().kind()) {

@@ -66,8 +66,9 @@ public final class Config {
     }
 
     /**
+     * Returns null for null or blank, else the trimmed value.
+     *
      * @param value a string
-     * @return null for null or blank, else the trimmed value
      */
     public static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value.trim();

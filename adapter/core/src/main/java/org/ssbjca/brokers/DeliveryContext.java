@@ -39,10 +39,11 @@ public final class DeliveryContext {
     }
 
     /**
+     * Returns the session of the delivery this thread is making in that transaction (or, without one, in the reader's
+     * local transaction) on that database, or null.
+     *
      * @param database the database the caller wants
      * @param transactionKey the caller's current transaction, or null when it has none
-     * @return the session of the delivery this thread is making in that transaction (or, without one, in the
-     *         reader's local transaction) on that database, or null
      */
     public static BrokerSession sessionFor(DatabaseConfig database, Object transactionKey) {
         DeliveryContext c = CURRENT.get();

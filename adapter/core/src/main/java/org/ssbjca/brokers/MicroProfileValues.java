@@ -24,9 +24,10 @@ public final class MicroProfileValues {
     }
 
     /**
+     * Returns the value, empty when the key has none or the server has no MicroProfile Config.
+     *
      * @param key a key
      * @param loader the deployment's class loader, whose MicroProfile Config is read
-     * @return the value, empty when the key has none or the server has no MicroProfile Config
      */
     public static Optional<String> value(String key, ClassLoader loader) {
         try {

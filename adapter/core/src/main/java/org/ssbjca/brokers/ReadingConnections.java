@@ -26,8 +26,9 @@ public final class ReadingConnections {
     @FunctionalInterface
     public interface Reading<T> {
         /**
+         * Returns what was read.
+         *
          * @param c the connection, auto-commit off
-         * @return what was read
          * @throws SQLException on a database error
          */
         T read(Connection c) throws SQLException;

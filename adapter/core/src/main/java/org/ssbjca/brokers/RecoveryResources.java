@@ -40,7 +40,7 @@ final class RecoveryResources {
         }
     }
 
-    /** @return an XA resource that reaches the database through a working connection at each call */
+    /** Returns an XA resource that reaches the database through a working connection at each call. */
     XAResource resource() {
         return new Reconnecting();
     }

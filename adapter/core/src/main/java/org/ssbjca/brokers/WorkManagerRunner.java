@@ -101,9 +101,10 @@ public final class WorkManagerRunner implements BackgroundRunner {
     }
 
     /**
+     * Returns the reason for a log line.
+     *
      * @param e why the work manager refused a work
      * @param startTimeoutMillis the start timeout it was given
-     * @return the reason for a log line
      */
     public static String why(WorkException e, long startTimeoutMillis) {
         if (WorkException.START_TIMED_OUT.equals(e.getErrorCode())) {

@@ -9,6 +9,8 @@ public interface ActivationEvents {
     ActivationEvents NONE = new ActivationEvents() { };
 
     /**
+     * Told when a message is moved to the dead-letter table.
+     *
      * @param queue the queue
      * @param message the message moved to the dead-letter table
      * @param attempts its failed deliveries
@@ -16,11 +18,17 @@ public interface ActivationEvents {
     default void deadLettered(String queue, BrokerMessage message, int attempts) {
     }
 
-    /** @param queue the queue found disabled */
+    /**
+     * Told when a reader finds its queue disabled.
+     *
+     * @param queue the queue found disabled
+     */
     default void queueDisabled(String queue) {
     }
 
     /**
+     * Told when a reader lost its connection and waits before it reconnects.
+     *
      * @param queue the queue
      * @param reader the reader that lost its connection
      * @param delayMillis how long it waits before it reconnects
@@ -30,6 +38,8 @@ public interface ActivationEvents {
     }
 
     /**
+     * Told when an activation's circuit breaker opens.
+     *
      * @param activation the activation whose circuit breaker opened (its readers pause)
      * @param failures the failed deliveries in a row that opened it; 1 when a probe failed
      * @param probeInMillis how long until one reader probes with one delivery
@@ -39,6 +49,8 @@ public interface ActivationEvents {
     }
 
     /**
+     * Told when an activation's circuit breaker closes.
+     *
      * @param activation the activation whose circuit breaker closed (a delivery succeeded; its readers go on)
      * @param openMillis how long it was open
      */

@@ -76,57 +76,57 @@ public final class ActivationMetrics {
         inFlight.remove(reader);
     }
 
-    /** @return messages received */
+    /** Returns messages received. */
     public long received() {
         return received.sum();
     }
 
-    /** @return messages handed to the bean */
+    /** Returns messages handed to the bean. */
     public long delivered() {
         return delivered.sum();
     }
 
-    /** @return delivery transactions that committed with messages */
+    /** Returns delivery transactions that committed with messages. */
     public long committed() {
         return committed.sum();
     }
 
-    /** @return delivery transactions that rolled back */
+    /** Returns delivery transactions that rolled back. */
     public long rolledBack() {
         return rolledBack.sum();
     }
 
     /**
-     * @return messages handed to the bean again after failed deliveries counted for them ({@code deliveryAttempt()}
-     *         above 1; not the other messages of a batch that failed on one), whatever the outcome, and dead letters
-     *         handed to it by a redelivery
+     * Returns messages handed to the bean again after failed deliveries counted for them ({@code deliveryAttempt()}
+     * above 1; not the other messages of a batch that failed on one), whatever the outcome, and dead letters handed to
+     * it by a redelivery.
      */
     public long redelivered() {
         return redelivered.sum();
     }
 
-    /** @return messages moved to the dead-letter table */
+    /** Returns messages moved to the dead-letter table. */
     public long deadLettered() {
         return deadLettered.sum();
     }
 
-    /** @return Error messages from the other side that the adapter consumed, ending this side (committed) */
+    /** Returns Error messages from the other side that the adapter consumed, ending this side (committed). */
     public long errorsReceived() {
         return errorsReceived.sum();
     }
 
-    /** @return priority requests without a priority from 0 to 255, dead-lettered when their group was received */
+    /** Returns priority requests without a priority from 0 to 255, dead-lettered when their group was received. */
     public long priorityRequestsRejected() {
         return priorityRequestsRejected.sum();
     }
 
-    /** @return the mean time of a delivery (the bean's work and the commit), in milliseconds */
+    /** Returns the mean time of a delivery (the bean's work and the commit), in milliseconds. */
     public double meanDeliveryMillis() {
         long n = timedDeliveries.sum();
         return n == 0 ? 0 : totalDeliveryNanos.sum() / 1e6 / n;
     }
 
-    /** @return the 99th percentile of the latest 1024 delivery times, in milliseconds */
+    /** Returns the 99th percentile of the latest 1024 delivery times, in milliseconds. */
     public double p99DeliveryMillis() {
         int n = (int) Math.min(recentIndex.get(), WINDOW);
         if (n == 0) {
@@ -140,55 +140,55 @@ public final class ActivationMetrics {
         return values[Math.min(n - 1, (int) Math.ceil(n * 0.99) - 1)] / 1e6;
     }
 
-    /** @return the last error, or null */
+    /** Returns the last error, or null. */
     public String lastError() {
         return lastError;
     }
 
-    /** @return when the last error happened, or null */
+    /** Returns when the last error happened, or null. */
     public Instant lastErrorAt() {
         return lastErrorAt;
     }
 
-    /** @return reconnections since the activation started: readers that failed and waited to connect again */
+    /** Returns reconnections since the activation started: readers that failed and waited to connect again. */
     public long reconnects() {
         return reconnects.sum();
     }
 
-    /** @return readers waiting to reconnect now */
+    /** Returns readers waiting to reconnect now. */
     public int reconnectingReaders() {
         return failing.count();
     }
 
     /**
-     * @return since when the readers have failed without any reader's turn succeeding in between (the database
-     *     unreachable, the queue missing or disabled), or null while they read
+     * Returns since when the readers have failed without any reader's turn succeeding in between (the database
+     * unreachable, the queue missing or disabled), or null while they read.
      */
     public Instant failingSince() {
         return failing.since();
     }
 
-    /** @return whether the latest failure was the queue found disabled (and no turn succeeded since) */
+    /** Returns whether the latest failure was the queue found disabled (and no turn succeeded since). */
     public boolean queueDisabled() {
         return queueDisabled && failing.since() != null;
     }
 
-    /** @return deliveries timed since the activation started (the count behind {@link #meanDeliveryMillis()}) */
+    /** Returns deliveries timed since the activation started (the count behind {@link #meanDeliveryMillis()}). */
     public long timedDeliveries() {
         return timedDeliveries.sum();
     }
 
-    /** @return their total time, in milliseconds */
+    /** Returns their total time, in milliseconds. */
     public double totalDeliveryMillis() {
         return totalDeliveryNanos.sum() / 1e6;
     }
 
-    /** @return whether that reader's bean is being called now */
+    /** Returns whether that reader's bean is being called now. */
     boolean delivering(String reader) {
         return inFlight.containsKey(reader);
     }
 
-    /** @return the deliveries in flight, by reader name */
+    /** Returns the deliveries in flight, by reader name. */
     public Map<String, InFlight> inFlight() {
         return Map.copyOf(inFlight);
     }
@@ -205,17 +205,17 @@ public final class ActivationMetrics {
             this.since = since;
         }
 
-        /** @return the conversation group being delivered */
+        /** Returns the conversation group being delivered. */
         public java.util.UUID group() {
             return group;
         }
 
-        /** @return how many messages */
+        /** Returns how many messages. */
         public int messages() {
             return messages;
         }
 
-        /** @return since when */
+        /** Returns since when. */
         public Instant since() {
             return since;
         }

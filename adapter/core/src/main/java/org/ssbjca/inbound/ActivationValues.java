@@ -58,8 +58,9 @@ public final class ActivationValues {
     }
 
     /**
+     * Returns the circuit breaker's settings.
+     *
      * @param sqlServer whether the queue is SQL Server's
-     * @return the circuit breaker's settings
      */
     BreakerSettings breaker(boolean sqlServer) throws InvalidPropertyException {
         return BreakerSettings.parse(ServiceBrokerActivationSpec.class, spec.getBreakerThreshold(),
@@ -67,15 +68,16 @@ public final class ActivationValues {
     }
 
     /**
+     * Returns what each failure means.
+     *
      * @param loaders where the exception classes may be (nulls skipped)
-     * @return what each failure means
      */
     FailurePolicy failurePolicy(ClassLoader... loaders) throws InvalidPropertyException {
         return FailurePolicy.of(ServiceBrokerActivationSpec.class, spec.getUnrecoverableExceptions(),
                 spec.getTransientExceptions(), loaders);
     }
 
-    /** @return the service that also receives each dead letter, or null */
+    /** Returns the service that also receives each dead letter, or null. */
     String deadLetterService() throws InvalidPropertyException {
         String name = Config.blankToNull(spec.getDeadLetterService());
         if (name != null && (name.length() > 256 || !name.equals(name.strip()))) {
@@ -88,7 +90,7 @@ public final class ActivationValues {
     /** The longest redelivery delay, in milliseconds (one day). */
     static final long MAX_REDELIVERY_DELAY = 86_400_000;
 
-    /** @return how long a group waits after a failed delivery */
+    /** Returns how long a group waits after a failed delivery. */
     RedeliveryPolicy redeliveryPolicy() throws InvalidPropertyException {
         long delay = whole("redeliveryDelay", spec.getRedeliveryDelay(), 0, MAX_REDELIVERY_DELAY);
         double multiplier = decimal("redeliveryMultiplier", spec.getRedeliveryMultiplier(), 1, 100);
@@ -99,54 +101,54 @@ public final class ActivationValues {
         return new RedeliveryPolicy(delay, multiplier, longest, jitter);
     }
 
-    /** @return the number of readers, 1 to 256 */
+    /** Returns the number of readers, 1 to 256. */
     int maxReaders() throws InvalidPropertyException {
         return (int) whole("maxReaders", spec.getMaxReaders(), DeliverySettings.MIN_READERS,
                 DeliverySettings.MAX_READERS);
     }
 
-    /** @return RECEIVE TOP (n), 1 to 10000 */
+    /** Returns RECEIVE TOP (n), 1 to 10000. */
     int receiveBatchSize() throws InvalidPropertyException {
         return (int) whole("receiveBatchSize", spec.getReceiveBatchSize(), DeliverySettings.MIN_BATCH,
                 DeliverySettings.MAX_BATCH);
     }
 
-    /** @return the WAITFOR timeout in milliseconds */
+    /** Returns the WAITFOR timeout in milliseconds. */
     long waitTimeoutMillis() throws InvalidPropertyException {
         return whole("waitTimeout", spec.getWaitTimeout(), DeliverySettings.MIN_WAIT, DeliverySettings.MAX_WAIT);
     }
 
-    /** @return failed deliveries of one message before it is dead-lettered */
+    /** Returns failed deliveries of one message before it is dead-lettered. */
     int maxDeliveryAttempts() throws InvalidPropertyException {
         return (int) whole("maxDeliveryAttempts", spec.getMaxDeliveryAttempts(), 1, 100);
     }
 
-    /** @return whether groups with a priority are taken first */
+    /** Returns whether groups with a priority are taken first. */
     boolean priorityEnabled() throws InvalidPropertyException {
         return bool("priorityEnabled", spec.getPriorityEnabled());
     }
 
-    /** @return the first reconnect delay in milliseconds */
+    /** Returns the first reconnect delay in milliseconds. */
     long reconnectInitialMillis() throws InvalidPropertyException {
         return whole("reconnectInitialMillis", spec.getReconnectInitialMillis(), 10, 600_000);
     }
 
-    /** @return the longest reconnect delay in milliseconds */
+    /** Returns the longest reconnect delay in milliseconds. */
     long reconnectMaxMillis() throws InvalidPropertyException {
         return whole("reconnectMaxMillis", spec.getReconnectMaxMillis(), reconnectInitialMillis(), 3_600_000);
     }
 
-    /** @return the random reduction of each reconnect delay, 0.0 to 1.0 */
+    /** Returns the random reduction of each reconnect delay, 0.0 to 1.0. */
     double reconnectJitter() throws InvalidPropertyException {
         return decimal("reconnectJitter", spec.getReconnectJitter(), 0, 1);
     }
 
-    /** @return the delivery transaction timeout in seconds, 0 for the container's default */
+    /** Returns the delivery transaction timeout in seconds, 0 for the container's default. */
     int transactionTimeoutSeconds() throws InvalidPropertyException {
         return (int) whole("transactionTimeout", spec.getTransactionTimeout(), 0, 86_400);
     }
 
-    /** @return whether the RECEIVE commits before delivery */
+    /** Returns whether the RECEIVE commits before delivery. */
     boolean commitBeforeDelivery() throws InvalidPropertyException {
         return bool("commitBeforeDelivery", spec.getCommitBeforeDelivery());
     }
@@ -156,6 +158,8 @@ public final class ActivationValues {
     }
 
     /**
+     * Parses a whole-number property within a range.
+     *
      * @param spec the activation spec class the property belongs to
      * @param name the property
      * @param text the text given
@@ -184,6 +188,8 @@ public final class ActivationValues {
     }
 
     /**
+     * Parses a decimal property within a range.
+     *
      * @param spec the activation spec class the property belongs to
      * @param name the property
      * @param text the text given
@@ -222,10 +228,11 @@ public final class ActivationValues {
     }
 
     /**
+     * Returns the exception, its message naming the property.
+     *
      * @param spec the activation spec class the property belongs to
      * @param property the property
      * @param why what it accepts and what was given
-     * @return the exception, its message naming the property
      */
     public static InvalidPropertyException invalid(Class<?> spec, String property, String why) {
         InvalidPropertyException e = new InvalidPropertyException("ssb-jca activation property '" + property + "' "
@@ -240,7 +247,7 @@ public final class ActivationValues {
         return e;
     }
 
-    /** @return the dead-letter behaviour */
+    /** Returns the dead-letter behaviour. */
     DeadLetter deadLetterMode() throws InvalidPropertyException {
         try {
             return DeadLetter.valueOf(spec.getDeadLetter().trim().toUpperCase(Locale.ROOT));
@@ -249,7 +256,7 @@ public final class ActivationValues {
         }
     }
 
-    /** @return what readers do with EndDialog and Error */
+    /** Returns what readers do with EndDialog and Error. */
     SystemMessages systemMessages() throws InvalidPropertyException {
         try {
             return SystemMessages.valueOf(spec.getHandleSystemMessages().trim().toUpperCase(Locale.ROOT));

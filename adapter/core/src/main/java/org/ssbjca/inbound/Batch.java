@@ -47,7 +47,7 @@ final class Batch {
         this.received = received;
     }
 
-    /** @return a batch of messages that all go to the bean (a redelivered dead letter, one receive-first delivery) */
+    /** Returns a batch of messages that all go to the bean (a redelivered dead letter, one receive-first delivery). */
     static Batch forBean(List<BrokerMessage> messages) {
         Batch b = new Batch(messages);
         b.application.addAll(messages);
@@ -69,7 +69,7 @@ final class Batch {
         }
     }
 
-    /** @return how many of the messages handed to the bean ({@link #seen}) it had been given before */
+    /** Returns how many of the messages handed to the bean ({@link #seen}) it had been given before. */
     int retriedSeen() {
         if (called < 0 || called >= application.size()) {
             return retried.size();
@@ -84,19 +84,18 @@ final class Batch {
     }
 
     /**
-     * @return the messages the bean was given: all of them, except for a per-message bean that failed, which saw
-     *     those up to the one that failed
+     * Returns the messages the bean was given: all of them, except for a per-message bean that failed, which saw those
+     * up to the one that failed.
      */
     List<BrokerMessage> seen() {
         return called < 0 ? application : application.subList(0, called);
     }
 
     /**
-     * @return the messages a failed delivery counts against: the one whose call of a per-message bean threw
-     *     ({@link #failedOn}), for those before it were handled and those after it not delivered; else, when the
-     *     failure cannot be told of one message (a batch bean threw, the bean returned but marked the transaction
-     *     rollback-only, the commit failed, the adapter's own work failed), every message the bean was given
-     *     ({@link #seen})
+     * Returns the messages a failed delivery counts against: the one whose call of a per-message bean threw ({@link
+     * #failedOn}), for those before it were handled and those after it not delivered; else, when the failure cannot be
+     * told of one message (a batch bean threw, the bean returned but marked the transaction rollback-only, the commit
+     * failed, the adapter's own work failed), every message the bean was given ({@link #seen}).
      */
     List<BrokerMessage> charged() {
         return failedOn != null ? List.of(failedOn) : seen();

@@ -20,10 +20,11 @@ public record BreakerSettings(int threshold, long windowMillis, long delayMillis
     private static final double JITTER = 0.2;
 
     /**
+     * Returns the settings.
+     *
      * @param spec the activation spec class, for the errors
      * @param sqlServer whether the activation reads a SQL Server queue (the threshold is then at most
      *        {@link #SQL_SERVER_MAX_THRESHOLD})
-     * @return the settings
      * @throws InvalidPropertyException naming the first bad property, what it accepts and the text given
      */
     public static BreakerSettings parse(Class<?> spec, String threshold, String window, String delay, String maxDelay,
@@ -41,8 +42,9 @@ public record BreakerSettings(int threshold, long windowMillis, long delayMillis
     }
 
     /**
+     * Returns a new breaker for one activation, {@link CircuitBreaker#OFF} when the threshold is 0.
+     *
      * @param listener told when it opens and closes
-     * @return a new breaker for one activation, {@link CircuitBreaker#OFF} when the threshold is 0
      */
     public CircuitBreaker newBreaker(CircuitBreaker.Listener listener) {
         return threshold == 0 ? CircuitBreaker.OFF

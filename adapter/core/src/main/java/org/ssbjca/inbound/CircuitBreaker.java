@@ -35,6 +35,8 @@ public final class CircuitBreaker {
     /** Told when the breaker opens or closes. */
     interface Listener {
         /**
+         * Told when the breaker opens.
+         *
          * @param failures the failures in a row that opened it (the threshold), or 1 for a failed probe
          * @param probe whether a probe failed (else a run of failures opened it)
          * @param probeInMillis how long until the next probe
@@ -42,7 +44,11 @@ public final class CircuitBreaker {
          */
         void opened(int failures, boolean probe, long probeInMillis, String lastError);
 
-        /** @param openMillis how long it was open */
+        /**
+         * Told when the breaker closes.
+         *
+         * @param openMillis how long it was open
+         */
         void closed(long openMillis);
     }
 
@@ -221,28 +227,28 @@ public final class CircuitBreaker {
         }
     }
 
-    /** @return when it last opened, or null if it never did */
+    /** Returns when it last opened, or null if it never did. */
     public Instant openedAt() {
         synchronized (lock) {
             return openedAt;
         }
     }
 
-    /** @return when the next probe is due while open or probing, else null */
+    /** Returns when the next probe is due while open or probing, else null. */
     public Instant nextProbe() {
         synchronized (lock) {
             return state == State.CLOSED ? null : probeAt;
         }
     }
 
-    /** @return how many times it opened after a run of failures (failed probes not counted) */
+    /** Returns how many times it opened after a run of failures (failed probes not counted). */
     public long trips() {
         synchronized (lock) {
             return trips;
         }
     }
 
-    /** @return readers parked by it now */
+    /** Returns readers parked by it now. */
     int parked() {
         synchronized (lock) {
             return parked;

@@ -14,13 +14,14 @@ interface DeliveryMode {
      */
     void deliverOnce(DeliverySteps steps) throws Exception;
 
-    /** @return the mode's name, as the activation's start is logged */
+    /** Returns the mode's name, as the activation's start is logged. */
     String describe();
 
     /**
+     * Returns receive-first when {@code commitBeforeDelivery} is set, else XA for a transacted bean, else local.
+     *
      * @param settings the activation's settings
      * @param transacted whether the bean's listener method runs in the container's transaction
-     * @return receive-first when {@code commitBeforeDelivery} is set, else XA for a transacted bean, else local
      */
     static DeliveryMode of(DeliverySettings settings, boolean transacted) {
         if (settings.commitBeforeDelivery()) {

@@ -67,12 +67,12 @@ public final class DeliverySettings {
         breaker = values.breaker(spec.database().kind() == org.ssbjca.backend.BackendKind.SQLSERVER);
     }
 
-    /** @return what each failed delivery means */
+    /** Returns what each failed delivery means. */
     FailurePolicy failurePolicy() {
         return failurePolicy;
     }
 
-    /** @return the circuit breaker's settings */
+    /** Returns the circuit breaker's settings. */
     BreakerSettings breaker() {
         return breaker;
     }
@@ -125,7 +125,7 @@ public final class DeliverySettings {
         return priorityEnabled;
     }
 
-    /** @return the priority request message type, or null when requests are not looked for */
+    /** Returns the priority request message type, or null when requests are not looked for. */
     String priorityMessageType() {
         return priorityEnabled ? priorityMessageType : null;
     }
@@ -134,12 +134,12 @@ public final class DeliverySettings {
         return transactionTimeout;
     }
 
-    /** @return the service that also receives each dead letter, or null */
+    /** Returns the service that also receives each dead letter, or null. */
     String deadLetterService() {
         return deadLetterService;
     }
 
-    /** @return how long a group waits after a failed delivery */
+    /** Returns how long a group waits after a failed delivery. */
     RedeliveryPolicy redelivery() {
         return redelivery;
     }

@@ -109,7 +109,7 @@ public final class DeliverySteps {
         endpoint.afterDelivery();
     }
 
-    /** @return how the reader's last transaction ended, then forgets it (see {@link ReaderConnection#takeOutcome}) */
+    /** Returns how the reader's last transaction ended, then forgets it (see {@link ReaderConnection#takeOutcome}). */
     TransactionOutcome takeOutcome() {
         return connection.takeOutcome();
     }
@@ -119,12 +119,12 @@ public final class DeliverySteps {
         connection.setRollbackOnly();
     }
 
-    /** @return whether the bean's listener method is transacted (the container's transaction) */
+    /** Returns whether the bean's listener method is transacted (the container's transaction). */
     boolean transacted() {
         return activation.transacted();
     }
 
-    /** @return whether the bean takes a conversation group's batch in one call */
+    /** Returns whether the bean takes a conversation group's batch in one call. */
     boolean batchListener() {
         return activation.batchListener();
     }
@@ -137,17 +137,17 @@ public final class DeliverySteps {
         connection.inLocalTransaction(work);
     }
 
-    /** @return the dead letter taken out of the table in the turn's transaction, or null when it is not there */
+    /** Returns the dead letter taken out of the table in the turn's transaction, or null when it is not there. */
     org.ssbjca.backend.DeadLetter takeDeadLetter(long deadLetterId) {
         return ledger().takeDeadLetter(settings.queue(), deadLetterId);
     }
 
-    /** @return the timeout the transaction manager gave the reader's branch, in seconds, or 0 when none */
+    /** Returns the timeout the transaction manager gave the reader's branch, in seconds, or 0 when none. */
     int branchTimeout() {
         return connection.transactionTimeout();
     }
 
-    /** @return whether {@link #branchTimeout} is the activation's cap rather than the transaction manager's */
+    /** Returns whether {@link #branchTimeout} is the activation's cap rather than the transaction manager's. */
     boolean branchTimeoutCapped() {
         return connection.transactionTimeoutCapped();
     }
@@ -197,12 +197,12 @@ public final class DeliverySteps {
         return connection.session().receive(request(wait), settings.priorityEnabled(), settings.redelivery().holds());
     }
 
-    /** @return how long a RECEIVE waits when the queue is empty ({@code waitTimeout}) */
+    /** Returns how long a RECEIVE waits when the queue is empty ({@code waitTimeout}). */
     Duration waitTimeout() {
         return settings.waitTimeout();
     }
 
-    /** @return the activation's name, as its logs give it */
+    /** Returns the activation's name, as its logs give it. */
     String activationName() {
         return activation.name();
     }
@@ -234,12 +234,13 @@ public final class DeliverySteps {
     }
 
     /**
+     * Returns whether another reader may find messages now: the RECEIVE took a full batch, and it is not known to have
+     * taken, committed, the last ones waiting.
+     *
      * @param taken how many messages the RECEIVE took
      * @param batchSize its TOP
      * @param tookLast {@link Received#tookLast}
      * @param committed whether its transaction committed (a rollback puts the messages back)
-     * @return whether another reader may find messages now: the RECEIVE took a full batch, and it is not known to have
-     *     taken, committed, the last ones waiting
      */
     static boolean othersMayFindMore(int taken, int batchSize, boolean tookLast, boolean committed) {
         return taken >= batchSize && !(committed && tookLast);
@@ -319,9 +320,10 @@ public final class DeliverySteps {
     }
 
     /**
+     * Returns its root cause's class and message, with the class of the exception that wrapped it when the container
+     * did: what a dead letter's error says.
+     *
      * @param e what the bean (or the container around it) threw
-     * @return its root cause's class and message, with the class of the exception that wrapped it when the
-     *     container did: what a dead letter's error says
      */
     static String failureText(Throwable e) {
         Throwable root = FailurePolicy.rootCause(e);

@@ -33,7 +33,7 @@ final class DisabledQueue {
         }
     }
 
-    /** @return since when the queue has been found disabled, or null while it is not */
+    /** Returns since when the queue has been found disabled, or null while it is not. */
     Instant since() {
         synchronized (lock) {
             return since;

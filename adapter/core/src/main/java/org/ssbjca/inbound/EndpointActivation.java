@@ -221,14 +221,14 @@ public final class EndpointActivation {
         pause.open();
     }
 
-    /** @return whether the readers are paused */
+    /** Returns whether the readers are paused. */
     public boolean isPaused() {
         return pause.isClosed();
     }
 
     /**
-     * @return the readers waiting for {@link #resume()}; once it equals {@link #readerCount()} less
-     *         {@link #waitingReaders()} after a pause, no delivery is in flight and none starts until resumed
+     * Returns the readers waiting for {@link #resume()}; once it equals {@link #readerCount()} less {@link
+     * #waitingReaders()} after a pause, no delivery is in flight and none starts until resumed.
      */
     public int parkedReaders() {
         return pause.parked();
@@ -261,34 +261,30 @@ public final class EndpointActivation {
         redeliveries.wakeOneIdle(readers, metrics.inFlight().keySet());
     }
 
-    /**
-     * @param batchSize the new RECEIVE TOP (n), 1 to 10000
-     */
+    /** Sets {@code batchSize}: the new RECEIVE TOP (n), 1 to 10000. */
     public void setReceiveBatchSize(int batchSize) {
         settings.batchSize(batchSize);
     }
 
-    /**
-     * @param millis the new WAITFOR timeout, 100 to 600000 ms
-     */
+    /** Sets {@code millis}: the new WAITFOR timeout, 100 to 600000 ms. */
     public void setWaitTimeout(long millis) {
         settings.waitTimeout(millis);
     }
 
-    /** @param events where to report dead letters, disabled queues and reconnects */
+    /** Sets {@code events}: where to report dead letters, disabled queues and reconnects. */
     public void setEvents(ActivationEvents events) {
         this.events = events == null ? ActivationEvents.NONE : events;
     }
 
-    /** @return the counters and timings */
+    /** Returns the counters and timings. */
     public ActivationMetrics metrics() {
         return metrics;
     }
 
     /**
-     * @return how many times a reader of this activation recorded failed deliveries (each time after their commit,
-     *         before the delivery's rollback released its group): a RECEIVE that began before such a count moved reads
-     *         the counts again ({@link BatchSorter#prepare})
+     * Returns how many times a reader of this activation recorded failed deliveries (each time after their commit,
+     * before the delivery's rollback released its group): a RECEIVE that began before such a count moved reads the
+     * counts again ({@link BatchSorter#prepare}).
      */
     long failuresRecorded() {
         return failuresRecorded.get();
@@ -300,42 +296,42 @@ public final class EndpointActivation {
     }
 
     /**
-     * @return the readers (MaxReaders): those running and those still waiting for a thread of the container's work
-     *         manager ({@link #waitingReaders()}), which read nothing until they get one
+     * Returns the readers (MaxReaders): those running and those still waiting for a thread of the container's work
+     * manager ({@link #waitingReaders()}), which read nothing until they get one.
      */
     public int readerCount() {
         return schedule.readerCount();
     }
 
     /**
-     * @return of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool (all
-     *         its threads taken): they read nothing until one frees
+     * Returns of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool (all
+     * its threads taken): they read nothing until one frees.
      */
     public int waitingReaders() {
         return schedule.waitingReaders();
     }
 
-    /** @return the RECEIVE batch size */
+    /** Returns the RECEIVE batch size. */
     public int receiveBatchSize() {
         return settings.batchSize();
     }
 
-    /** @return the WAITFOR timeout in ms */
+    /** Returns the WAITFOR timeout in ms. */
     public long waitTimeoutMillis() {
         return settings.waitTimeout().toMillis();
     }
 
-    /** @return the queue */
+    /** Returns the queue. */
     public String queue() {
         return settings.queue();
     }
 
-    /** @return the broker database */
+    /** Returns the broker database. */
     public BrokerRegistry.Entry database() {
         return database;
     }
 
-    /** @return a short name for logs and JMX: the bean's class and queue */
+    /** Returns a short name for logs and JMX: the bean's class and queue. */
     public String name() {
         Class<?> bean = factory.getEndpointClass();
         return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getQueue();
@@ -367,7 +363,7 @@ public final class EndpointActivation {
 
     // ---- for the readers
 
-    /** @return once neither an operator's pause nor the circuit breaker holds the reader; false if it stops */
+    /** Returns once neither an operator's pause nor the circuit breaker holds the reader; false if it stops. */
     boolean awaitResumed(BooleanSupplier stopping) throws InterruptedException {
         return pause.awaitOpen(stopping) && breaker.awaitTurn(stopping);
     }
@@ -377,47 +373,47 @@ public final class EndpointActivation {
         breaker.wakeAll();
     }
 
-    /** @return the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0) */
+    /** Returns the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0). */
     CircuitBreaker breaker() {
         return breaker;
     }
 
-    /** @return the circuit breaker's state: CLOSED, OPEN or PROBING */
+    /** Returns the circuit breaker's state: CLOSED, OPEN or PROBING. */
     public String breakerState() {
         return breaker.state().name();
     }
 
-    /** @return when the circuit breaker last opened, or null */
+    /** Returns when the circuit breaker last opened, or null. */
     public java.time.Instant breakerOpenedAt() {
         return breaker.openedAt();
     }
 
-    /** @return when its next probe is due while it is open, else null */
+    /** Returns when its next probe is due while it is open, else null. */
     public java.time.Instant breakerNextProbe() {
         return breaker.nextProbe();
     }
 
-    /** @return how many times a run of failures opened the circuit breaker */
+    /** Returns how many times a run of failures opened the circuit breaker. */
     public long breakerTrips() {
         return breaker.trips();
     }
 
-    /** @return the readers parked by the open circuit breaker now */
+    /** Returns the readers parked by the open circuit breaker now. */
     public int breakerParkedReaders() {
         return breaker.parked();
     }
 
-    /** @return the class loader of the bean's class, or null (where the failure policy's classes may be) */
+    /** Returns the class loader of the bean's class, or null (where the failure policy's classes may be). */
     public static ClassLoader loaderOf(Class<?> endpointClass) {
         return endpointClass == null ? null : endpointClass.getClassLoader();
     }
 
-    /** @return since when the readers have found the queue disabled and parked, or null while it is not */
+    /** Returns since when the readers have found the queue disabled and parked, or null while it is not. */
     public Instant queueDisabledSince() {
         return disabledQueue.since();
     }
 
-    /** @return the state of the activation's queue found disabled, where its readers park */
+    /** Returns the state of the activation's queue found disabled, where its readers park. */
     DisabledQueue disabledQueue() {
         return disabledQueue;
     }
@@ -450,7 +446,7 @@ public final class EndpointActivation {
         return redeliveries.take();
     }
 
-    /** @return which of the readers' failures are news (logged at WARN once per cause) */
+    /** Returns which of the readers' failures are news (logged at WARN once per cause). */
     FailureReports reports() {
         return reports;
     }
@@ -479,7 +475,7 @@ public final class EndpointActivation {
         return batchListener;
     }
 
-    /** @return how the readers deliver, chosen when the activation started */
+    /** Returns how the readers deliver, chosen when the activation started. */
     DeliveryMode deliveryMode() {
         return deliveryMode;
     }

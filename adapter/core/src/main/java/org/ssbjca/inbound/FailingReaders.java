@@ -43,12 +43,12 @@ public final class FailingReaders {
         }
     }
 
-    /** @return readers waiting to connect again now */
+    /** Returns readers waiting to connect again now. */
     int count() {
         return readers.size();
     }
 
-    /** @return since when no reader's turn has succeeded while some failed, or null while they read */
+    /** Returns since when no reader's turn has succeeded while some failed, or null while they read. */
     public Instant since() {
         return since.get();
     }

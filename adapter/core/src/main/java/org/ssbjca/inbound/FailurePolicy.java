@@ -142,8 +142,9 @@ public final class FailurePolicy {
     }
 
     /**
+     * Returns what the failure means.
+     *
      * @param failure what failed the delivery (as the endpoint threw it), or null when it rolled back otherwise
-     * @return what the failure means
      */
     public Verdict classify(Throwable failure) {
         List<Throwable> chain = chain(failure);
@@ -172,8 +173,9 @@ public final class FailurePolicy {
     }
 
     /**
+     * Returns the exception that decided its verdict, else its root cause, for the error a dead letter carries.
+     *
      * @param failure a failure, or null
-     * @return the exception that decided its verdict, else its root cause, for the error a dead letter carries
      */
     static Throwable rootCause(Throwable failure) {
         List<Throwable> chain = chain(failure);

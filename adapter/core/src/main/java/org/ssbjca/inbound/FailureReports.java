@@ -25,8 +25,9 @@ public final class FailureReports {
     private final AtomicLong waitFigures = new AtomicLong(-1);
 
     /**
+     * Returns whether it is news: the first failure since a turn succeeded, or another cause than the last reported.
+     *
      * @param failure what a reader's turn failed with
-     * @return whether it is news: the first failure since a turn succeeded, or another cause than the last reported
      */
     public boolean firstReport(String failure) {
         String cause = cause(failure);
@@ -40,7 +41,7 @@ public final class FailureReports {
         }
     }
 
-    /** @return true the first time only: a transaction timeout the driver ignores is said once per activation */
+    /** Returns true the first time only: a transaction timeout the driver ignores is said once per activation. */
     public boolean firstIgnoredTimeout() {
         return ignoredTimeoutReported.compareAndSet(false, true);
     }
@@ -62,8 +63,8 @@ public final class FailureReports {
     }
 
     /**
-     * @return the failure as a cause: its text without what differs from one connection to the next (mssql-jdbc
-     *     appends {@code ClientConnectionId:<uuid>}, a new one for each connection a reader opens)
+     * Returns the failure as a cause: its text without what differs from one connection to the next (mssql-jdbc appends
+     * {@code ClientConnectionId:<uuid>}, a new one for each connection a reader opens).
      */
     static String cause(String failure) {
         return failure == null ? null : CONNECTION_ID.matcher(failure).replaceAll("ClientConnectionId:");

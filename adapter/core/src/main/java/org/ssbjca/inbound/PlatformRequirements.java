@@ -13,10 +13,11 @@ public final class PlatformRequirements {
     }
 
     /**
+     * Returns why a table activation cannot run there, or null: a transacted bean needs XA.
+     *
      * @param platform the database's server
      * @param bean the activation, {@code Bean@table}
      * @param transacted whether the bean's {@code onRow} runs in the container's transaction
-     * @return why a table activation cannot run there, or null: a transacted bean needs XA
      */
     public static String tableRefusal(Platform platform, String bean, boolean transacted) {
         if (!transacted || platform.xa()) {
@@ -31,9 +32,10 @@ public final class PlatformRequirements {
     }
 
     /**
+     * Returns why a Service Broker queue activation cannot run there, or null.
+     *
      * @param platform the database's server
      * @param bean the activation, {@code Bean@queue}
-     * @return why a Service Broker queue activation cannot run there, or null
      */
     static String queueRefusal(Platform platform, String bean) {
         if (platform.serviceBroker()) {

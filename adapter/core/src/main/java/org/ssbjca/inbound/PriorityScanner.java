@@ -87,7 +87,7 @@ final class PriorityScanner {
         }
     }
 
-    /** @return the type of the priority requests, or null when none are looked for */
+    /** Returns the type of the priority requests, or null when none are looked for. */
     String messageType() {
         return messageType;
     }
@@ -157,14 +157,15 @@ final class PriorityScanner {
         return requested;
     }
 
-    /** @return how many scans were started since the activation began */
+    /** Returns how many scans were started since the activation began. */
     long scans() {
         return scans.get();
     }
 
     /**
+     * Returns whether it had a priority at the last scan (or since it was set through this activation).
+     *
      * @param group a conversation group
-     * @return whether it had a priority at the last scan (or since it was set through this activation)
      */
     boolean hasPriority(UUID group) {
         return prioritised.contains(group);
@@ -176,8 +177,9 @@ final class PriorityScanner {
     }
 
     /**
+     * Returns n, or null when the body holds no number from 0 to 255.
+     *
      * @param body {@code <priority>n</priority>}, any root element whose text is n, or the number alone
-     * @return n, or null when the body holds no number from 0 to 255
      */
     static Integer parse(byte[] body) {
         String text;

@@ -53,6 +53,8 @@ public final class ReaderConnection implements AutoCloseable {
     }
 
     /**
+     * Opens a reader's connection to a database: its XA connection and broker session.
+     *
      * @param database the database
      * @param transactionTimeoutSeconds the longest a delivery's branch may stay open in the database, 0 for the
      *        transaction manager's timeout
@@ -64,7 +66,7 @@ public final class ReaderConnection implements AutoCloseable {
         return new ReaderConnection(database, transactionTimeoutSeconds);
     }
 
-    /** @return whether a transaction timeout was asked for and the driver's XA resource ignores it */
+    /** Returns whether a transaction timeout was asked for and the driver's XA resource ignores it. */
     public boolean timeoutIgnored() {
         return timeoutIgnored;
     }
@@ -77,29 +79,29 @@ public final class ReaderConnection implements AutoCloseable {
         return session;
     }
 
-    /** @return the adapter's bookkeeping on this connection, in its current transaction */
+    /** Returns the adapter's bookkeeping on this connection, in its current transaction. */
     DeliveryLedger ledger() {
         return database.broker().ledger(connection);
     }
 
-    /** @return the resource the container enlists in each delivery's transaction */
+    /** Returns the resource the container enlists in each delivery's transaction. */
     public XAResource xaResource() {
         return enlisted;
     }
 
     /**
-     * @return the timeout in seconds of a delivery's branch on this connection (see
-     *     {@link CompletionAwareXAResource#branchTimeout}): that of the container's transaction its resource was last
-     *     enlisted in, or the activation's {@code transactionTimeout} when the driver took that cap (SQL Server) and it
-     *     is smaller; 0 when there is neither
+     * Returns the timeout in seconds of a delivery's branch on this connection (see {@link
+     * CompletionAwareXAResource#branchTimeout}): that of the container's transaction its resource was last enlisted in,
+     * or the activation's {@code transactionTimeout} when the driver took that cap (SQL Server) and it is smaller; 0
+     * when there is neither.
      */
     int transactionTimeout() {
         return completion.branchTimeout();
     }
 
     /**
-     * @return whether {@link #transactionTimeout} is the activation's {@code transactionTimeout}, smaller than the
-     *     container's transaction's (or the only one), rather than the transaction manager's
+     * Returns whether {@link #transactionTimeout} is the activation's {@code transactionTimeout}, smaller than the
+     * container's transaction's (or the only one), rather than the transaction manager's.
      */
     boolean transactionTimeoutCapped() {
         int limit = completion.appliedTransactionTimeoutLimit();
@@ -112,7 +114,7 @@ public final class ReaderConnection implements AutoCloseable {
         completion.setRollbackOnly();
     }
 
-    /** @return how the last transaction of this connection ended, then forgets it (the next take is NOT_SEEN) */
+    /** Returns how the last transaction of this connection ended, then forgets it (the next take is NOT_SEEN). */
     public TransactionOutcome takeOutcome() {
         TransactionOutcome o = lastOutcome;
         lastOutcome = TransactionOutcome.NOT_SEEN;
@@ -218,7 +220,7 @@ public final class ReaderConnection implements AutoCloseable {
         return bookkeeping;
     }
 
-    /** @return whether the reader's connection still answers (one round trip; false once it is closed) */
+    /** Returns whether the reader's connection still answers (one round trip; false once it is closed). */
     boolean alive() {
         return alive(connection);
     }

@@ -109,14 +109,19 @@ public abstract class ReaderLoop implements Reader {
      */
     protected abstract void connect() throws Exception;
 
-    /** @param c the connection the reader now reads with, discarded on its next failure */
+    /**
+     * Hands the loop the connection the reader opened.
+     *
+     * @param c the connection the reader now reads with, discarded on its next failure
+     */
     protected final void connected(ReaderConnection c) {
         connection = c;
     }
 
     /**
+     * Returns the endpoint for its deliveries, given the connection's XA resource when the bean is transacted.
+     *
      * @param c the reader's connection
-     * @return the endpoint for its deliveries, given the connection's XA resource when the bean is transacted
      * @throws Exception if the container refuses one
      */
     protected abstract MessageEndpoint createEndpoint(ReaderConnection c) throws Exception;
@@ -129,7 +134,11 @@ public abstract class ReaderLoop implements Reader {
      */
     protected abstract long turn() throws Exception;
 
-    /** @param turned whether a turn ran (false: {@link #mayRead} said no) */
+    /**
+     * Says a turn, or a skipped one, ended without failure.
+     *
+     * @param turned whether a turn ran (false: {@link #mayRead} said no)
+     */
     protected abstract void succeeded(boolean turned);
 
     /**
@@ -186,25 +195,25 @@ public abstract class ReaderLoop implements Reader {
         return end;
     }
 
-    /** @return the reader's connection, or null between a failure and the next connect */
+    /** Returns the reader's connection, or null between a failure and the next connect. */
     protected final ReaderConnection connection() {
         return connection;
     }
 
-    /** @return the reader's endpoint (loop thread only) */
+    /** Returns the reader's endpoint (loop thread only). */
     protected final MessageEndpoint endpoint() {
         return endpoint;
     }
 
-    /** @return the causes of a failure, its own first, at most 10 deep */
+    /** Returns the causes of a failure, its own first, at most 10 deep. */
     static Stream<Throwable> causes(Throwable e) {
         return Stream.iterate(e, Objects::nonNull, Throwable::getCause).limit(11);
     }
 
     /**
-     * @return what failed, for LastError and the reconnect notification: the message, or, for a wrapper that has
-     *         none (afterDelivery's failed commit as an UndeclaredThrowableException), its first cause that has one
-     *         with that cause's class, else the class
+     * Returns what failed, for LastError and the reconnect notification: the message, or, for a wrapper that has none
+     * (afterDelivery's failed commit as an UndeclaredThrowableException), its first cause that has one with that
+     * cause's class, else the class.
      */
     protected static String describe(Throwable e) {
         if (e.getMessage() != null) {

@@ -50,14 +50,14 @@ public final class ReaderSchedule<R extends Reader> {
     }
 
     /**
-     * @return the activation's readers: those running and those still waiting for a thread of the container's work
-     *         manager ({@link #waitingReaders()})
+     * Returns the activation's readers: those running and those still waiting for a thread of the container's work
+     * manager ({@link #waitingReaders()}).
      */
     public int readerCount() {
         return readers.size();
     }
 
-    /** @return of {@link #readerCount()}, the readers waiting for a thread ({@link Reader#waiting()}) */
+    /** Returns of {@link #readerCount()}, the readers waiting for a thread ({@link Reader#waiting()}). */
     public int waitingReaders() {
         return (int) readers.stream().filter(Reader::waiting).count();
     }

@@ -19,8 +19,9 @@ final class Redeliveries {
     private final AtomicInteger nextWake = new AtomicInteger();
 
     /**
+     * Returns completes with true when its delivery committed, false when it failed or the activation stopped.
+     *
      * @param deadLetterId the letter
-     * @return completes with true when its delivery committed, false when it failed or the activation stopped
      */
     CompletableFuture<Boolean> add(long deadLetterId) {
         Redelivery r = new Redelivery(deadLetterId);
@@ -28,7 +29,7 @@ final class Redeliveries {
         return r.result;
     }
 
-    /** @return the next letter to deliver, or null */
+    /** Returns the next letter to deliver, or null. */
     Redelivery take() {
         return waiting.poll();
     }

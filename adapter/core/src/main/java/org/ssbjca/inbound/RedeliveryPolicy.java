@@ -22,23 +22,25 @@ record RedeliveryPolicy(long delayMillis, double multiplier, long maxMillis, dou
         this(delayMillis, multiplier, maxMillis, 0);
     }
 
-    /** @return whether groups are held at all */
+    /** Returns whether groups are held at all. */
     boolean holds() {
         return delayMillis > 0;
     }
 
     /**
+     * Returns how long its group waits now.
+     *
      * @param failures the failed deliveries of the message so far, 1 or more
-     * @return how long its group waits now
      */
     Duration delayAfter(int failures) {
         return delayAfter(failures, jitter == 0 ? 0 : ThreadLocalRandom.current().nextDouble(-1, 1));
     }
 
     /**
+     * Returns how long its group waits now.
+     *
      * @param failures the failed deliveries of the message so far, 1 or more
      * @param draw where in the spread the wait falls, -1 (shortest) to 1 (longest)
-     * @return how long its group waits now
      */
     Duration delayAfter(int failures, double draw) {
         double millis = Math.min(delayMillis * Math.pow(multiplier, Math.max(0, failures - 1)), maxMillis);

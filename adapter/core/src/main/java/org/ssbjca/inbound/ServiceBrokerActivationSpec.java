@@ -125,7 +125,8 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     }
 
     /**
-     * @return the database: this spec's connection properties, else the resource adapter's
+     * Returns the database: this spec's connection properties, else the resource adapter's.
+     *
      * @throws IllegalArgumentException if the URL is not supported
      */
     public DatabaseConfig database() {
@@ -145,285 +146,338 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
 
     // ---- JavaBean properties
 
-    /** @return the queue */
+    /** Returns the queue. */
     public String getQueue() {
         return queue;
     }
 
-    /** @param queue the queue */
+    /** Sets {@code queue}: the queue. */
     public void setQueue(String queue) {
         this.queue = queue;
     }
 
-    /** @return the JDBC URL, or null for the adapter's */
+    /** Returns the JDBC URL, or null for the adapter's. */
     public String getConnectionUrl() {
         return connectionUrl;
     }
 
-    /** @param connectionUrl the JDBC URL */
+    /** Sets {@code connectionUrl}: the JDBC URL. */
     public void setConnectionUrl(String connectionUrl) {
         this.connectionUrl = connectionUrl;
     }
 
-    /** @return the user */
+    /** Returns the user. */
     public String getUser() {
         return user;
     }
 
-    /** @param user the user */
+    /** Sets {@code user}: the user. */
     public void setUser(String user) {
         this.user = user;
     }
 
-    /** @return the password */
+    /** Returns the password. */
     public String getPassword() {
         return password;
     }
 
-    /** @param password the password */
+    /** Sets {@code password}: the password. */
     public void setPassword(String password) {
         this.password = password;
     }
 
-    /** @return the text given for the number of readers, 1 to 256 (checked by {@link #validate()}) */
+    /** Returns the text given for the number of readers, 1 to 256 (checked by {@link #validate()}). */
     public String getMaxReaders() {
         return maxReaders;
     }
 
-    /** @param maxReaders the number of readers, 1 to 256, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code maxReaders}: the number of readers, 1 to 256, as text: a value that is not one fails the deployment.
+     */
     public void setMaxReaders(String maxReaders) {
         this.maxReaders = maxReaders;
     }
 
-    /** @return the text given for RECEIVE TOP (n), 1 to 10000 (checked by {@link #validate()}) */
+    /** Returns the text given for RECEIVE TOP (n), 1 to 10000 (checked by {@link #validate()}). */
     public String getReceiveBatchSize() {
         return receiveBatchSize;
     }
 
-    /** @param receiveBatchSize RECEIVE TOP (n), 1 to 10000, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code receiveBatchSize}: RECEIVE TOP (n), 1 to 10000, as text: a value that is not one fails the
+     * deployment.
+     */
     public void setReceiveBatchSize(String receiveBatchSize) {
         this.receiveBatchSize = receiveBatchSize;
     }
 
-    /** @return the text given for the WAITFOR timeout in milliseconds, 100 to 600000 (checked by {@link #validate()}) */
+    /**
+     * Returns the text given for the WAITFOR timeout in milliseconds, 100 to 600000 (checked by {@link #validate()}).
+     */
     public String getWaitTimeout() {
         return waitTimeout;
     }
 
-    /** @param waitTimeout the WAITFOR timeout in milliseconds, 100 to 600000, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code waitTimeout}: the WAITFOR timeout in milliseconds, 100 to 600000, as text: a value that is not one
+     * fails the deployment.
+     */
     public void setWaitTimeout(String waitTimeout) {
         this.waitTimeout = waitTimeout;
     }
 
-    /** @return the text given for failed deliveries before dead-lettering, 1 to 100 (checked by {@link #validate()}) */
+    /**
+     * Returns the text given for failed deliveries before dead-lettering, 1 to 100 (checked by {@link #validate()}).
+     */
     public String getMaxDeliveryAttempts() {
         return maxDeliveryAttempts;
     }
 
-    /** @param maxDeliveryAttempts failed deliveries before dead-lettering, 1 to 100, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code maxDeliveryAttempts}: failed deliveries before dead-lettering, 1 to 100, as text: a value that is not
+     * one fails the deployment.
+     */
     public void setMaxDeliveryAttempts(String maxDeliveryAttempts) {
         this.maxDeliveryAttempts = maxDeliveryAttempts;
     }
 
-    /** @return the dead-letter behaviour name */
+    /** Returns the dead-letter behaviour name. */
     public String getDeadLetter() {
         return deadLetter;
     }
 
-    /** @param deadLetter TABLE or TABLE_AND_END_CONVERSATION */
+    /** Sets {@code deadLetter}: TABLE or TABLE_AND_END_CONVERSATION. */
     public void setDeadLetter(String deadLetter) {
         this.deadLetter = deadLetter;
     }
 
-    /** @return the service that also receives each dead letter, empty for none */
+    /** Returns the service that also receives each dead letter, empty for none. */
     public String getDeadLetterService() {
         return deadLetterService;
     }
 
     /**
-     * @param deadLetterService a service that also receives each dead letter (see docs/guide/inbound-mdbs.md), empty
-     * for none
+     * Sets {@code deadLetterService}: a service that also receives each dead letter (see docs/guide/inbound-mdbs.md),
+     * empty for none.
      */
     public void setDeadLetterService(String deadLetterService) {
         this.deadLetterService = deadLetterService;
     }
 
-    /** @return the text given for whether priorities are honoured: true or false (checked by {@link #validate()}) */
+    /** Returns the text given for whether priorities are honoured: true or false (checked by {@link #validate()}). */
     public String getPriorityEnabled() {
         return priorityEnabled;
     }
 
-    /** @param priorityEnabled whether priorities are honoured: true or false, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code priorityEnabled}: whether priorities are honoured: true or false, as text: a value that is not one
+     * fails the deployment.
+     */
     public void setPriorityEnabled(String priorityEnabled) {
         this.priorityEnabled = priorityEnabled;
     }
 
-    /** @return the priority request message type */
+    /** Returns the priority request message type. */
     public String getPriorityMessageType() {
         return priorityMessageType;
     }
 
-    /** @param priorityMessageType the priority request message type */
+    /** Sets {@code priorityMessageType}: the priority request message type. */
     public void setPriorityMessageType(String priorityMessageType) {
         this.priorityMessageType = priorityMessageType;
     }
 
-    /** @return END or DELIVER */
+    /** Returns END or DELIVER. */
     public String getHandleSystemMessages() {
         return handleSystemMessages;
     }
 
-    /** @param handleSystemMessages END or DELIVER */
+    /** Sets {@code handleSystemMessages}: END or DELIVER. */
     public void setHandleSystemMessages(String handleSystemMessages) {
         this.handleSystemMessages = handleSystemMessages;
     }
 
-    /** @return the text given for the first reconnect delay in milliseconds, 10 to 600000 (checked by {@link #validate()}) */
+    /**
+     * Returns the text given for the first reconnect delay in milliseconds, 10 to 600000 (checked by {@link
+     * #validate()}).
+     */
     public String getReconnectInitialMillis() {
         return reconnectInitialMillis;
     }
 
-    /** @param reconnectInitialMillis the first reconnect delay in milliseconds, 10 to 600000, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code reconnectInitialMillis}: the first reconnect delay in milliseconds, 10 to 600000, as text: a value
+     * that is not one fails the deployment.
+     */
     public void setReconnectInitialMillis(String reconnectInitialMillis) {
         this.reconnectInitialMillis = reconnectInitialMillis;
     }
 
-    /** @return the text given for the longest reconnect delay in milliseconds (checked by {@link #validate()}) */
+    /** Returns the text given for the longest reconnect delay in milliseconds (checked by {@link #validate()}). */
     public String getReconnectMaxMillis() {
         return reconnectMaxMillis;
     }
 
-    /** @param reconnectMaxMillis the longest reconnect delay in milliseconds, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code reconnectMaxMillis}: the longest reconnect delay in milliseconds, as text: a value that is not one
+     * fails the deployment.
+     */
     public void setReconnectMaxMillis(String reconnectMaxMillis) {
         this.reconnectMaxMillis = reconnectMaxMillis;
     }
 
-    /** @return the text given for the reconnect jitter, 0.0 to 1.0 (checked by {@link #validate()}) */
+    /** Returns the text given for the reconnect jitter, 0.0 to 1.0 (checked by {@link #validate()}). */
     public String getReconnectJitter() {
         return reconnectJitter;
     }
 
-    /** @param reconnectJitter the reconnect jitter, 0.0 to 1.0, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code reconnectJitter}: the reconnect jitter, 0.0 to 1.0, as text: a value that is not one fails the
+     * deployment.
+     */
     public void setReconnectJitter(String reconnectJitter) {
         this.reconnectJitter = reconnectJitter;
     }
 
-    /** @return the text given for the delivery transaction timeout in seconds, 0 to 86400 (checked by {@link #validate()}) */
+    /**
+     * Returns the text given for the delivery transaction timeout in seconds, 0 to 86400 (checked by {@link
+     * #validate()}).
+     */
     public String getTransactionTimeout() {
         return transactionTimeout;
     }
 
-    /** @param transactionTimeout the delivery transaction timeout in seconds, 0 to 86400, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code transactionTimeout}: the delivery transaction timeout in seconds, 0 to 86400, as text: a value that
+     * is not one fails the deployment.
+     */
     public void setTransactionTimeout(String transactionTimeout) {
         this.transactionTimeout = transactionTimeout;
     }
 
-    /** @return the text given for the redelivery delay in milliseconds (checked by {@link #validate()}) */
+    /** Returns the text given for the redelivery delay in milliseconds (checked by {@link #validate()}). */
     public String getRedeliveryDelay() {
         return redeliveryDelay;
     }
 
-    /** @param redeliveryDelay milliseconds a group waits after a failed delivery, 0 to 86400000, as text */
+    /** Sets {@code redeliveryDelay}: milliseconds a group waits after a failed delivery, 0 to 86400000, as text. */
     public void setRedeliveryDelay(String redeliveryDelay) {
         this.redeliveryDelay = redeliveryDelay;
     }
 
-    /** @return the text given for the redelivery multiplier (checked by {@link #validate()}) */
+    /** Returns the text given for the redelivery multiplier (checked by {@link #validate()}). */
     public String getRedeliveryMultiplier() {
         return redeliveryMultiplier;
     }
 
-    /** @param redeliveryMultiplier factor applied to the delay at each further failure, 1.0 to 100.0, as text */
+    /**
+     * Sets {@code redeliveryMultiplier}: factor applied to the delay at each further failure, 1.0 to 100.0, as text.
+     */
     public void setRedeliveryMultiplier(String redeliveryMultiplier) {
         this.redeliveryMultiplier = redeliveryMultiplier;
     }
 
-    /** @return the text given for the longest redelivery delay in milliseconds, empty for 10 times the delay */
+    /** Returns the text given for the longest redelivery delay in milliseconds, empty for 10 times the delay. */
     public String getMaxRedeliveryDelay() {
         return maxRedeliveryDelay;
     }
 
-    /** @param maxRedeliveryDelay the longest redelivery delay in milliseconds, as text; empty for 10 times the delay */
+    /**
+     * Sets {@code maxRedeliveryDelay}: the longest redelivery delay in milliseconds, as text; empty for 10 times the
+     * delay.
+     */
     public void setMaxRedeliveryDelay(String maxRedeliveryDelay) {
         this.maxRedeliveryDelay = maxRedeliveryDelay;
     }
 
-    /** @return the text given for whether the RECEIVE commits before delivery: true or false (checked by {@link #validate()}) */
+    /**
+     * Returns the text given for whether the RECEIVE commits before delivery: true or false (checked by {@link
+     * #validate()}).
+     */
     public String getCommitBeforeDelivery() {
         return commitBeforeDelivery;
     }
 
-    /** @param commitBeforeDelivery whether the RECEIVE commits before delivery: true or false, as text: a value that is not one fails the deployment */
+    /**
+     * Sets {@code commitBeforeDelivery}: whether the RECEIVE commits before delivery: true or false, as text: a value
+     * that is not one fails the deployment.
+     */
     public void setCommitBeforeDelivery(String commitBeforeDelivery) {
         this.commitBeforeDelivery = commitBeforeDelivery;
     }
 
-    /** @return the text given for unrecoverableExceptions (checked by {@link #validate()}) */
+    /** Returns the text given for unrecoverableExceptions (checked by {@link #validate()}). */
     public String getUnrecoverableExceptions() {
         return unrecoverableExceptions;
     }
 
-    /** @param unrecoverableExceptions exception classes set aside at once, comma-separated, as text */
+    /** Sets {@code unrecoverableExceptions}: exception classes set aside at once, comma-separated, as text. */
     public void setUnrecoverableExceptions(String unrecoverableExceptions) {
         this.unrecoverableExceptions = unrecoverableExceptions;
     }
 
-    /** @return the text given for transientExceptions (checked by {@link #validate()}) */
+    /** Returns the text given for transientExceptions (checked by {@link #validate()}). */
     public String getTransientExceptions() {
         return transientExceptions;
     }
 
-    /** @param transientExceptions exception classes retried without counting an attempt, comma-separated, as text */
+    /**
+     * Sets {@code transientExceptions}: exception classes retried without counting an attempt, comma-separated, as
+     * text.
+     */
     public void setTransientExceptions(String transientExceptions) {
         this.transientExceptions = transientExceptions;
     }
 
-    /** @return the text given for breakerThreshold (checked by {@link #validate()}) */
+    /** Returns the text given for breakerThreshold (checked by {@link #validate()}). */
     public String getBreakerThreshold() {
         return breakerThreshold;
     }
 
-    /** @param breakerThreshold failures in a row of different messages that open the breaker, 0 for none, as text */
+    /**
+     * Sets {@code breakerThreshold}: failures in a row of different messages that open the breaker, 0 for none, as
+     * text.
+     */
     public void setBreakerThreshold(String breakerThreshold) {
         this.breakerThreshold = breakerThreshold;
     }
 
-    /** @return the text given for breakerWindow (checked by {@link #validate()}) */
+    /** Returns the text given for breakerWindow (checked by {@link #validate()}). */
     public String getBreakerWindow() {
         return breakerWindow;
     }
 
-    /** @param breakerWindow milliseconds the failures must fall within, as text */
+    /** Sets {@code breakerWindow}: milliseconds the failures must fall within, as text. */
     public void setBreakerWindow(String breakerWindow) {
         this.breakerWindow = breakerWindow;
     }
 
-    /** @return the text given for breakerDelay (checked by {@link #validate()}) */
+    /** Returns the text given for breakerDelay (checked by {@link #validate()}). */
     public String getBreakerDelay() {
         return breakerDelay;
     }
 
-    /** @param breakerDelay milliseconds before the first probe, as text */
+    /** Sets {@code breakerDelay}: milliseconds before the first probe, as text. */
     public void setBreakerDelay(String breakerDelay) {
         this.breakerDelay = breakerDelay;
     }
 
-    /** @return the text given for breakerMaxDelay (checked by {@link #validate()}) */
+    /** Returns the text given for breakerMaxDelay (checked by {@link #validate()}). */
     public String getBreakerMaxDelay() {
         return breakerMaxDelay;
     }
 
-    /** @param breakerMaxDelay the longest wait before a probe in milliseconds, as text */
+    /** Sets {@code breakerMaxDelay}: the longest wait before a probe in milliseconds, as text. */
     public void setBreakerMaxDelay(String breakerMaxDelay) {
         this.breakerMaxDelay = breakerMaxDelay;
     }
 
-    /** @return the text given for redeliveryJitter (checked by {@link #validate()}) */
+    /** Returns the text given for redeliveryJitter (checked by {@link #validate()}). */
     public String getRedeliveryJitter() {
         return redeliveryJitter;
     }
 
-    /** @param redeliveryJitter the random spread of each redelivery delay, 0.0 to 1.0, as text */
+    /** Sets {@code redeliveryJitter}: the random spread of each redelivery delay, 0.0 to 1.0, as text. */
     public void setRedeliveryJitter(String redeliveryJitter) {
         this.redeliveryJitter = redeliveryJitter;
     }

@@ -11,9 +11,10 @@ final class TurnFailure {
     }
 
     /**
+     * Returns {@code first} with {@code next} suppressed in it, or {@code next} when there was none.
+     *
      * @param first the failure kept so far, or null
      * @param next a later failure
-     * @return {@code first} with {@code next} suppressed in it, or {@code next} when there was none
      */
     static Throwable keep(Throwable first, Throwable next) {
         if (first == null) {

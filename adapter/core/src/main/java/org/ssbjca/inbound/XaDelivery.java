@@ -22,9 +22,10 @@ final class XaDelivery implements DeliveryMode {
             + " (in seconds), or remove it";
 
     /**
+     * Returns the longest a RECEIVE may wait in it: half the timeout, leaving the other half to the delivery of what it
+     * takes at the end of its wait, and to the commit.
+     *
      * @param transactionTimeoutSeconds a delivery transaction's timeout, over 0
-     * @return the longest a RECEIVE may wait in it: half the timeout, leaving the other half to the delivery of what
-     *     it takes at the end of its wait, and to the commit
      */
     static long longestWaitMillis(int transactionTimeoutSeconds) {
         return transactionTimeoutSeconds * 500L;

@@ -15,18 +15,18 @@ import java.util.List;
  */
 public interface ActivationMXBean {
 
-    /** @return the activation's name, {@code Bean@queue} */
+    /** Returns the activation's name, {@code Bean@queue}. */
     String getName();
 
-    /** @return the queue the readers receive from */
+    /** Returns the queue the readers receive from. */
     String getQueue();
 
-    /** @return the backend kind and the database (JDBC URL and user, passwords masked) */
+    /** Returns the backend kind and the database (JDBC URL and user, passwords masked). */
     String getBackend();
 
     /**
-     * @return how many readers the activation has (at most this many deliveries at a time), including those still
-     *         waiting for a thread of the container's work manager ({@link #getWaitingReaders()})
+     * Returns how many readers the activation has (at most this many deliveries at a time), including those still
+     * waiting for a thread of the container's work manager ({@link #getWaitingReaders()}).
      */
     int getMaxReaders();
 
@@ -40,134 +40,132 @@ public interface ActivationMXBean {
     void setMaxReaders(int maxReaders);
 
     /**
-     * @return of {@link #getMaxReaders()}, the readers waiting for a thread of the work manager's long-running pool
-     *         (its threads all taken, by this and other activations): they read nothing until one frees (SSBJCA0014)
+     * Returns of {@link #getMaxReaders()}, the readers waiting for a thread of the work manager's long-running pool
+     * (its threads all taken, by this and other activations): they read nothing until one frees (SSBJCA0014).
      */
     int getWaitingReaders();
 
-    /** @return how many readers are delivering to the bean right now */
+    /** Returns how many readers are delivering to the bean right now. */
     int getActiveReaders();
 
     /**
-     * @return how many readers wait for {@link #resume()}: equal to MaxReaders (less WaitingReaders, readers with no
-     *         thread) once a pause took effect
+     * Returns how many readers wait for {@link #resume()}: equal to MaxReaders (less WaitingReaders, readers with no
+     * thread) once a pause took effect.
      */
     int getParkedReaders();
 
-    /** @return the most messages of one conversation group one RECEIVE takes */
+    /** Returns the most messages of one conversation group one RECEIVE takes. */
     int getReceiveBatchSize();
 
-    /** @param receiveBatchSize 1 to 10000; applies from each reader's next RECEIVE */
+    /** Sets the most messages of one group one RECEIVE takes, 1 to 10000, from each reader's next RECEIVE. */
     void setReceiveBatchSize(int receiveBatchSize);
 
-    /** @return how long a RECEIVE waits for a message, in milliseconds */
+    /** Returns how long a RECEIVE waits for a message, in milliseconds. */
     long getWaitTimeout();
 
-    /** @param waitTimeout 100 to 600000 ms; applies from each reader's next RECEIVE */
+    /** Sets how long a RECEIVE waits, 100 to 600000 ms, from each reader's next RECEIVE. */
     void setWaitTimeout(long waitTimeout);
 
-    /** @return whether {@link #pause()} is in effect */
+    /** Returns whether {@link #pause()} is in effect. */
     boolean isPaused();
 
     /**
-     * @return the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after
-     *     {@code breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers one message)
+     * Returns the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after {@code
+     * breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers one message).
      */
     String getBreakerState();
 
-    /** @return whether the circuit breaker holds the readers (OPEN or PROBING): the gauge a metric reads */
+    /** Returns whether the circuit breaker holds the readers (OPEN or PROBING): the gauge a metric reads. */
     boolean isBreakerOpen();
 
-    /** @return when the circuit breaker last opened, or null if it never did */
+    /** Returns when the circuit breaker last opened, or null if it never did. */
     Date getBreakerOpenedAt();
 
-    /** @return when the open circuit breaker's next probe is due, or null while it is closed */
+    /** Returns when the open circuit breaker's next probe is due, or null while it is closed. */
     Date getBreakerNextProbe();
 
-    /** @return how many times a run of failed deliveries opened the circuit breaker (failed probes not counted) */
+    /** Returns how many times a run of failed deliveries opened the circuit breaker (failed probes not counted). */
     long getBreakerTrips();
 
     /**
-     * @return how many readers the open circuit breaker holds before their next RECEIVE (all but a probing one once
-     *         the deliveries in flight as it opened are done); 0 while it is closed. A pause's readers count in
-     *         {@link #getParkedReaders()}, not here
+     * Returns how many readers the open circuit breaker holds before their next RECEIVE (all but a probing one once
+     * the deliveries in flight as it opened are done); 0 while it is closed. A pause's readers count in
+     * {@link #getParkedReaders()}, not here.
      */
     int getBreakerParkedReaders();
 
     /**
-     * @return messages taken from the queue, each time (one received again after a rollback counts again),
-     *         including those the bean never sees: priority requests, EndDialog/Error the adapter ends, poison messages
+     * Returns messages taken from the queue, each time (one received again after a rollback counts again), including
+     * those the bean never sees: priority requests, EndDialog/Error the adapter ends, poison messages.
      */
     long getReceived();
 
-    /** @return messages the bean processed in deliveries that committed, dead letters redelivered included */
+    /** Returns messages the bean processed in deliveries that committed, dead letters redelivered included. */
     long getDelivered();
 
     /**
-     * @return deliveries that committed having received at least one message: one per transaction whatever its
-     *         number of messages, and also one whose messages never reached the bean (dead-lettered, priority requests,
-     *         EndDialog/Error); with commitBeforeDelivery, one per bean call that returned
+     * Returns deliveries that committed having received at least one message: one per transaction whatever its number
+     * of messages, and also one whose messages never reached the bean (dead-lettered, priority requests,
+     * EndDialog/Error); with commitBeforeDelivery, one per bean call that returned.
      */
     long getCommitted();
 
     /**
-     * @return deliveries that failed: the bean threw or marked the transaction rollback-only, or the commit failed
-     *         (redeliveries of dead letters included)
+     * Returns deliveries that failed: the bean threw or marked the transaction rollback-only, or the commit failed
+     * (redeliveries of dead letters included).
      */
     long getRolledBack();
 
     /**
-     * @return messages handed to the bean again after failed deliveries counted for them ({@code deliveryAttempt()}
-     *         above 1), each time and whatever the outcome, and dead letters handed to it by
-     *         {@link #redeliverDeadLetter}
+     * Returns messages handed to the bean again after failed deliveries counted for them ({@code deliveryAttempt()}
+     * above 1), each time and whatever the outcome, and dead letters handed to it by {@link #redeliverDeadLetter}.
      */
     long getRedelivered();
 
-    /** @return messages moved to the dead-letter table after {@code maxDeliveryAttempts} failed deliveries */
+    /** Returns messages moved to the dead-letter table after {@code maxDeliveryAttempts} failed deliveries. */
     long getDeadLettered();
 
     /**
-     * @return Error messages from the other side of a conversation that the adapter consumed and answered by ending
-     *         this side ({@code handleSystemMessages = END}); each is also logged at WARN (SSBJCA0044)
+     * Returns Error messages from the other side of a conversation that the adapter consumed and answered by ending
+     * this side ({@code handleSystemMessages = END}); each is also logged at WARN (SSBJCA0044).
      */
     long getErrorsReceived();
 
     /**
-     * @return priority requests ({@code priorityMessageType}) whose body held no priority from 0 to 255: each was
-     *         moved to the dead-letter table (also counted in {@link #getDeadLettered()}) and logged at WARN
-     *         (SSBJCA0045)
+     * Returns priority requests ({@code priorityMessageType}) whose body held no priority from 0 to 255: each was moved
+     * to the dead-letter table (also counted in {@link #getDeadLettered()}) and logged at WARN (SSBJCA0045).
      */
     long getPriorityRequestsRejected();
 
-    /** @return the mean time of a committed delivery (the bean's work and the commit), in milliseconds */
+    /** Returns the mean time of a committed delivery (the bean's work and the commit), in milliseconds. */
     double getMeanDeliveryMillis();
 
-    /** @return the 99th percentile of the latest 1024 delivery times, in milliseconds */
+    /** Returns the 99th percentile of the latest 1024 delivery times, in milliseconds. */
     double getP99DeliveryMillis();
 
-    /** @return the last error (a failed delivery, a reader failure: a lost connection, a disabled queue), or null */
+    /** Returns the last error (a failed delivery, a reader failure: a lost connection, a disabled queue), or null. */
     String getLastError();
 
-    /** @return when the last error happened, or null */
+    /** Returns when the last error happened, or null. */
     Date getLastErrorTime();
 
     /**
-     * @return how many messages the queue holds now. On H2 and PostgreSQL this includes the messages of deliveries in
-     *         progress, since their RECEIVE commits with the delivery; SQL Server reads the queue {@code WITH (NOLOCK)}
-     *         and does not count them
+     * Returns how many messages the queue holds now. On H2 and PostgreSQL this includes the messages of deliveries in
+     * progress, since their RECEIVE commits with the delivery; SQL Server reads the queue {@code WITH (NOLOCK)} and
+     * does not count them.
      */
     long getQueueDepth();
 
     /**
-     * @return the conversation groups with messages in the queue (at most 100, in queue order): group id, message
-     *         count, oldest message time, priority. Like {@code QueueDepth}, on H2 and PostgreSQL it includes the
-     *         groups being delivered ({@code InFlightDeliveries}). A priority request in the queue that no reader has
-     *         scanned yet (the activation paused, its readers busy) shows as its group's priority, and places the
-     *         group where the readers will take it once they scan
+     * Returns the conversation groups with messages in the queue (at most 100, in queue order): group id, message
+     * count, oldest message time, priority. Like {@code QueueDepth}, on H2 and PostgreSQL it includes the groups being
+     * delivered ({@code InFlightDeliveries}). A priority request in the queue that no reader has scanned yet (the
+     * activation paused, its readers busy) shows as its group's priority, and places the group where the readers will
+     * take it once they scan.
      */
     List<PendingGroupInfo> getPendingConversationGroups();
 
-    /** @return the deliveries in progress: reader, conversation group, messages, since when */
+    /** Returns the deliveries in progress: reader, conversation group, messages, since when. */
     List<InFlightDeliveryInfo> getInFlightDeliveries();
 
     /**
@@ -191,8 +189,9 @@ public interface ActivationMXBean {
     void setPriority(String groupId, int priority);
 
     /**
+     * Returns the queue's dead letters, oldest first.
+     *
      * @param max at most this many, 1 to 10000
-     * @return the queue's dead letters, oldest first
      */
     List<DeadLetterInfo> listDeadLetters(int max);
 
@@ -217,12 +216,13 @@ public interface ActivationMXBean {
      */
     boolean redeliverDeadLetter(long id);
 
-    /** @return how many dead letters of this queue were deleted */
+    /** Returns how many dead letters of this queue were deleted. */
     int purgeDeadLetters();
 
     /**
+     * Returns how many were deleted.
+     *
      * @param minutes dead letters set aside more than this many minutes ago (0 or more) are deleted
-     * @return how many were deleted
      */
     int purgeDeadLettersOlderThan(long minutes);
 
@@ -236,25 +236,25 @@ public interface ActivationMXBean {
      */
     int redeliverDeadLetters(String messageType, int max);
 
-    /** @return readers waiting to reconnect now (the database unreachable, the queue missing or disabled) */
+    /** Returns readers waiting to reconnect now (the database unreachable, the queue missing or disabled). */
     int getReconnectingReaders();
 
-    /** @return reconnections since the activation started: each time a reader failed and waited to connect again */
+    /** Returns reconnections since the activation started: each time a reader failed and waited to connect again. */
     long getReconnects();
 
     /**
-     * @return since when the readers have been failing with no reader's turn succeeding in between, or null while
-     *     they read: what the readiness check compares with its threshold
+     * Returns since when the readers have been failing with no reader's turn succeeding in between, or null while they
+     * read: what the readiness check compares with its threshold.
      */
     Date getFailingSince();
 
-    /** @return whether the readers found the queue disabled (and have not read it since) */
+    /** Returns whether the readers found the queue disabled (and have not read it since). */
     boolean isQueueDisabled();
 
     /**
-     * @return since when the readers have found the queue disabled and parked (one of them looking again every 2 s),
-     *     or null while it is not: on SQL Server, poison detection disables a queue after five rolled back
-     *     transactions that received from it
+     * Returns since when the readers have found the queue disabled and parked (one of them looking again every 2 s), or
+     * null while it is not: on SQL Server, poison detection disables a queue after five rolled back transactions that
+     * received from it.
      */
     Date getQueueDisabledSince();
 
@@ -267,52 +267,54 @@ public interface ActivationMXBean {
     void enableQueue();
 
     /**
-     * @return the failed delivery the adapter counted last on the queue (conversation, message, attempts, last
-     *     error): after a queue was disabled by poison detection, the message that most likely caused it (SQL Server
-     *     records none itself); null when the adapter counted none (the rollbacks were another program's)
+     * Returns the failed delivery the adapter counted last on the queue (conversation, message, attempts, last error):
+     * after a queue was disabled by poison detection, the message that most likely caused it (SQL Server records none
+     * itself); null when the adapter counted none (the rollbacks were another program's).
      */
     String lastFailedDelivery();
 
     /**
+     * Returns the database's transmission queue, the oldest first: to service, conversation, enqueue time,
+     * transmission_status and what to do about it.
+     *
      * @param max at most this many, 1 to 1000
-     * @return the database's transmission queue, the oldest first: to service, conversation, enqueue time,
-     *     transmission_status and what to do about it
      */
     List<StuckTransmissionInfo> listStuckTransmissions(int max);
 
     /**
-     * @return the database's transmission-queue messages with a {@code transmission_status} (SQL Server: the broker
-     *     tried and could not send them; H2 and PostgreSQL: they wait for a disabled queue), read on each call
+     * Returns the database's transmission-queue messages with a {@code transmission_status} (SQL Server: the broker
+     * tried and could not send them; H2 and PostgreSQL: they wait for a disabled queue), read on each call.
      */
     long getStuckTransmissionCount();
 
     /**
-     * @return committed deliveries since the activation started, all timed (the count behind
-     *         {@link #getMeanDeliveryMillis()})
+     * Returns committed deliveries since the activation started, all timed (the count behind {@link
+     * #getMeanDeliveryMillis()}).
      */
     long getTimedDeliveries();
 
-    /** @return their total time in milliseconds (with {@link #getTimedDeliveries()}: a summary's sum and count) */
+    /** Returns their total time in milliseconds (with {@link #getTimedDeliveries()}: a summary's sum and count). */
     double getTotalDeliveryMillis();
 
     /**
-     * @return the age of the queue's oldest message in seconds, 0 when it is empty (read at most every 5 s, like the
-     *     next four)
+     * Returns the age of the queue's oldest message in seconds, 0 when it is empty (read at most every 5 s, like the
+     * next four).
      */
     long getOldestMessageAgeSeconds();
 
-    /** @return conversation groups with messages in the queue */
+    /** Returns conversation groups with messages in the queue. */
     long getPendingConversationGroupCount();
 
-    /** @return the queue's messages waiting in the dead-letter table */
+    /** Returns the queue's messages waiting in the dead-letter table. */
     long getDeadLetterCount();
 
-    /** @return messages in the database's transmission queue (always 0 on H2 and PostgreSQL but for disabled queues) */
+    /**
+     * Returns messages in the database's transmission queue (always 0 on H2 and PostgreSQL but for disabled queues).
+     */
     long getTransmissionQueueDepth();
 
     /**
-     * @return the database's conversation endpoints by service and state (all of them, not only this queue's
-     *     services)
+     * Returns the database's conversation endpoints by service and state (all of them, not only this queue's services).
      */
     List<ConversationCountInfo> getConversationEndpoints();
 
@@ -361,8 +363,9 @@ public interface ActivationMXBean {
     List<DeadLetterInfo> searchDeadLetters(String text, long afterId, int max);
 
     /**
+     * Returns its whole body, as the bean would receive it.
+     *
      * @param id a dead letter's id
-     * @return its whole body, as the bean would receive it
      */
     byte[] exportDeadLetterBody(long id);
 
@@ -387,9 +390,9 @@ public interface ActivationMXBean {
      */
     RedeliveryJobInfo startRedelivery(long[] ids, double messagesPerSecond);
 
-    /** @return the running or last redelivery job's progress, or null when none was started since deployment */
+    /** Returns the running or last redelivery job's progress, or null when none was started since deployment. */
     RedeliveryJobInfo getRedeliveryJob();
 
-    /** @return whether a running redelivery job was asked to stop (the letter in progress finishes) */
+    /** Returns whether a running redelivery job was asked to stop (the letter in progress finishes). */
     boolean cancelRedelivery();
 }

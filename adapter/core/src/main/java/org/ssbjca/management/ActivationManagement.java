@@ -51,12 +51,12 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
         this.readings = new QueueReadings(activation);
     }
 
-    /** @return the activation's queue and database readings, kept for a few seconds */
+    /** Returns the activation's queue and database readings, kept for a few seconds. */
     QueueReadings readings() {
         return readings;
     }
 
-    /** @return where the activation reports its events */
+    /** Returns where the activation reports its events. */
     ActivationNotifications notifications() {
         return notifications;
     }

@@ -18,12 +18,12 @@ public final class BackendInfo {
         this.database = database;
     }
 
-    /** @return {@code SQLSERVER}, {@code POSTGRESQL} or {@code H2} */
+    /** Returns {@code SQLSERVER}, {@code POSTGRESQL} or {@code H2}. */
     public String getKind() {
         return kind;
     }
 
-    /** @return the JDBC URL and user, passwords masked */
+    /** Returns the JDBC URL and user, passwords masked. */
     public String getDatabase() {
         return database;
     }

@@ -34,22 +34,22 @@ public final class ConversationCountInfo {
                 c.oldestBegun() == null ? null : Date.from(c.oldestBegun()));
     }
 
-    /** @return the service */
+    /** Returns the service. */
     public String getService() {
         return service;
     }
 
-    /** @return the state code */
+    /** Returns the state code. */
     public String getState() {
         return state;
     }
 
-    /** @return how many endpoints */
+    /** Returns how many endpoints. */
     public long getCount() {
         return count;
     }
 
-    /** @return when the oldest began, or null */
+    /** Returns when the oldest began, or null. */
     public Date getOldestBegun() {
         return oldestBegun == null ? null : new Date(oldestBegun.getTime());
     }

@@ -38,37 +38,37 @@ public final class DeadLetterGroupInfo {
         this.exampleError = exampleError;
     }
 
-    /** @return the failure's shape, the group's key */
+    /** Returns the failure's shape, the group's key. */
     public String getKey() {
         return key;
     }
 
-    /** @return the exception's class, empty when the error names none */
+    /** Returns the exception's class, empty when the error names none. */
     public String getExceptionClass() {
         return exceptionClass;
     }
 
-    /** @return the group's dead letters among those scanned */
+    /** Returns the group's dead letters among those scanned. */
     public long getCount() {
         return count;
     }
 
-    /** @return when the first of them was dead-lettered */
+    /** Returns when the first of them was dead-lettered. */
     public Date getFirstSeen() {
         return firstSeen == null ? null : new Date(firstSeen.getTime());
     }
 
-    /** @return when the last of them was dead-lettered */
+    /** Returns when the last of them was dead-lettered. */
     public Date getLastSeen() {
         return lastSeen == null ? null : new Date(lastSeen.getTime());
     }
 
-    /** @return the id of the oldest of them */
+    /** Returns the id of the oldest of them. */
     public long getExampleId() {
         return exampleId;
     }
 
-    /** @return its last error as recorded, or null */
+    /** Returns its last error as recorded, or null. */
     public String getExampleError() {
         return exampleError;
     }

@@ -24,7 +24,7 @@ final class DeadLetterGroups {
         }
     }
 
-    /** @return the groups, the largest first, then the one seen last */
+    /** Returns the groups, the largest first, then the one seen last. */
     List<DeadLetterGroupInfo> list() {
         List<DeadLetterGroupInfo> out = new ArrayList<>();
         groups.values().stream().sorted(Comparator.comparingLong((Group g) -> -g.count)

@@ -60,47 +60,47 @@ public final class DeadLetterInfo {
                 d.attempts(), d.lastError(), d.deadLetteredAt() == null ? null : Date.from(d.deadLetteredAt()));
     }
 
-    /** @return the id to pass to {@code redeliverDeadLetter} */
+    /** Returns the id to pass to {@code redeliverDeadLetter}. */
     public long getId() {
         return id;
     }
 
-    /** @return the target side's conversation handle */
+    /** Returns the target side's conversation handle. */
     public String getConversationHandle() {
         return conversationHandle;
     }
 
-    /** @return the conversation group */
+    /** Returns the conversation group. */
     public String getConversationGroup() {
         return conversationGroup;
     }
 
-    /** @return the sequence number in its conversation */
+    /** Returns the sequence number in its conversation. */
     public long getSequenceNumber() {
         return sequenceNumber;
     }
 
-    /** @return the message type */
+    /** Returns the message type. */
     public String getMessageType() {
         return messageType;
     }
 
-    /** @return the body as text (UTF-8, or UTF-16 after a byte order mark), possibly cut */
+    /** Returns the body as text (UTF-8, or UTF-16 after a byte order mark), possibly cut. */
     public String getBody() {
         return body;
     }
 
-    /** @return the failed deliveries */
+    /** Returns the failed deliveries. */
     public int getAttempts() {
         return attempts;
     }
 
-    /** @return the last error, or null */
+    /** Returns the last error, or null. */
     public String getLastError() {
         return lastError;
     }
 
-    /** @return when it was dead-lettered, or null */
+    /** Returns when it was dead-lettered, or null. */
     public Date getDeadLetteredAt() {
         return deadLetteredAt == null ? null : new Date(deadLetteredAt.getTime());
     }

@@ -141,8 +141,9 @@ final class DeadLetterOperations {
     private static final int SCAN_PAGE = 1_000;
 
     /**
+     * Returns their groups by failure shape, the largest first.
+     *
      * @param scanMax how many dead letters to read at most, oldest first (1 to {@value #MAX_SCAN})
-     * @return their groups by failure shape, the largest first
      */
     List<DeadLetterGroupInfo> groups(int scanMax) {
         checkRange("scanMax", scanMax, MAX_SCAN);
@@ -152,9 +153,10 @@ final class DeadLetterOperations {
     }
 
     /**
+     * Returns the ids of the group's oldest dead letters, among the {@value #MAX_SCAN} oldest.
+     *
      * @param key a group's key ({@link FailureShape#of})
      * @param max at most this many
-     * @return the ids of the group's oldest dead letters, among the {@value #MAX_SCAN} oldest
      */
     List<Long> groupIds(String key, int max) {
         checkRange("max", max, MAX_SCAN);
@@ -168,10 +170,11 @@ final class DeadLetterOperations {
     }
 
     /**
+     * Returns the dead letters that mention it, oldest first.
+     *
      * @param text the text (see {@link DeliveryLedger#findDeadLetters}); empty or null for all
      * @param afterId only dead letters with a greater id
      * @param max at most this many (1 to {@value #MAX_FOUND})
-     * @return the dead letters that mention it, oldest first
      */
     List<DeadLetterInfo> search(String text, long afterId, int max) {
         checkRange("max", max, MAX_FOUND);

@@ -29,8 +29,9 @@ final class FailureShape {
     }
 
     /**
+     * Returns the exception class it names, or an empty string when it names none.
+     *
      * @param lastError a dead letter's last error, or null
-     * @return the exception class it names, or an empty string when it names none
      */
     static String exceptionClass(String lastError) {
         if (lastError == null) {
@@ -41,9 +42,10 @@ final class FailureShape {
     }
 
     /**
+     * Returns its shape: {@code class: message} with the varying parts as {@code <uuid>}, {@code <hex>}, {@code <n>}
+     * and {@code '…'}; {@value #NO_ERROR} for none.
+     *
      * @param lastError a dead letter's last error, or null
-     * @return its shape: {@code class: message} with the varying parts as {@code <uuid>}, {@code <hex>},
-     *         {@code <n>} and {@code '…'}; {@value #NO_ERROR} for none
      */
     static String of(String lastError) {
         if (lastError == null || lastError.isBlank()) {

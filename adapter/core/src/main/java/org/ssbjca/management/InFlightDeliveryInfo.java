@@ -40,27 +40,27 @@ public final class InFlightDeliveryInfo {
                 Math.max(0, Duration.between(d.since(), now).toMillis()));
     }
 
-    /** @return the reader's name */
+    /** Returns the reader's name. */
     public String getReader() {
         return reader;
     }
 
-    /** @return the conversation group being delivered */
+    /** Returns the conversation group being delivered. */
     public String getConversationGroup() {
         return conversationGroup;
     }
 
-    /** @return how many messages the bean got */
+    /** Returns how many messages the bean got. */
     public int getMessages() {
         return messages;
     }
 
-    /** @return when the delivery started */
+    /** Returns when the delivery started. */
     public Date getSince() {
         return new Date(since.getTime());
     }
 
-    /** @return how long it has been running, in milliseconds */
+    /** Returns how long it has been running, in milliseconds. */
     public long getRunningMillis() {
         return runningMillis;
     }

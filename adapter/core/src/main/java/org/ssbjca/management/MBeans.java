@@ -27,10 +27,11 @@ final class MBeans {
     }
 
     /**
+     * Returns the name it got, or null when it could not be registered (logged).
+     *
      * @param owner what the MBean stands for
      * @param mbean the MBean
      * @param preferred its name, if free
-     * @return the name it got, or null when it could not be registered (logged)
      */
     ObjectName register(Object owner, Object mbean, ObjectName preferred) {
         ObjectName name = preferred;
@@ -51,8 +52,9 @@ final class MBeans {
     }
 
     /**
+     * Returns its name, or null when it has none.
+     *
      * @param owner what an MBean stands for
-     * @return its name, or null when it has none
      */
     ObjectName nameOf(Object owner) {
         return names.get(owner);

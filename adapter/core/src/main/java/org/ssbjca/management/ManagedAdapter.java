@@ -7,6 +7,6 @@ import org.ssbjca.inbound.EndpointActivation;
 /** The resource adapter as its management sees it: its context and its running activations. */
 public interface ManagedAdapter extends AdapterContext {
 
-    /** @return the running activations */
+    /** Returns the running activations. */
     List<EndpointActivation> activations();
 }

@@ -38,9 +38,10 @@ public final class Management implements AutoCloseable {
     }
 
     /**
+     * Returns the adapter's management, to close when it stops.
+     *
      * @param ra the started adapter
      * @param server the MBean server to register on
-     * @return the adapter's management, to close when it stops
      */
     static Management start(ManagedAdapter ra, MBeanServer server) {
         Management m = new Management(server);
@@ -105,9 +106,10 @@ public final class Management implements AutoCloseable {
     }
 
     /**
+     * Returns its queue and database readings (those its MBean shows, kept a few seconds), or a reading of its own when
+     * it has no MBean.
+     *
      * @param activation an activation
-     * @return its queue and database readings (those its MBean shows, kept a few seconds), or a reading of its own
-     *     when it has no MBean
      */
     public QueueReadings readings(EndpointActivation activation) {
         ActivationManagement mbean = activations.get(activation);
@@ -115,8 +117,9 @@ public final class Management implements AutoCloseable {
     }
 
     /**
+     * Returns the name of its MBean, or null when it has none.
+     *
      * @param activation an activation
-     * @return the name of its MBean, or null when it has none
      */
     public ObjectName nameOf(EndpointActivation activation) {
         return mbeans.nameOf(activation);

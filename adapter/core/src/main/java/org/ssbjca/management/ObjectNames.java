@@ -16,23 +16,25 @@ public final class ObjectNames {
     private ObjectNames() {
     }
 
-    /** @return {@code org.ssbjca:type=ResourceAdapter} */
+    /** Returns {@code org.ssbjca:type=ResourceAdapter}. */
     public static ObjectName resourceAdapter() {
         return of(DOMAIN + ":type=ResourceAdapter");
     }
 
     /**
+     * Returns {@code org.ssbjca:type=Activation,name=<name>}, the name quoted when it holds characters an object name
+     * does not allow bare.
+     *
      * @param activationName the activation's name ({@code Bean@queue})
-     * @return {@code org.ssbjca:type=Activation,name=<name>}, the name quoted when it holds characters an object name
-     *         does not allow bare
      */
     public static ObjectName activation(String activationName) {
         return of(DOMAIN + ":type=Activation,name=" + value(activationName));
     }
 
     /**
+     * Returns {@code org.ssbjca:type=TableActivation,name=<name>}.
+     *
      * @param activationName the table activation's name ({@code Bean@table})
-     * @return {@code org.ssbjca:type=TableActivation,name=<name>}
      */
     public static ObjectName tableActivation(String activationName) {
         return of(DOMAIN + ":type=TableActivation,name=" + value(activationName));
@@ -51,9 +53,10 @@ public final class ObjectNames {
     }
 
     /**
+     * Returns the value, quoted with {@link ObjectName#quote(String)} when it is empty or holds a character that a bare
+     * value may not.
+     *
      * @param value a key property value
-     * @return the value, quoted with {@link ObjectName#quote(String)} when it is empty or holds a character that a
-     *         bare value may not
      */
     static String value(String value) {
         return PLAIN.matcher(value).matches() ? value : ObjectName.quote(value);

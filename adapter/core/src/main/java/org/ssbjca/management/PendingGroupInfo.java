@@ -64,22 +64,22 @@ public final class PendingGroupInfo {
         return groups;
     }
 
-    /** @return the conversation group */
+    /** Returns the conversation group. */
     public String getGroupId() {
         return groupId;
     }
 
-    /** @return how many messages wait */
+    /** Returns how many messages wait. */
     public long getMessages() {
         return messages;
     }
 
-    /** @return when the oldest was enqueued, or null */
+    /** Returns when the oldest was enqueued, or null. */
     public Date getOldestMessage() {
         return oldestMessage == null ? null : new Date(oldestMessage.getTime());
     }
 
-    /** @return the priority, or null */
+    /** Returns the priority, or null. */
     public Integer getPriority() {
         return priority;
     }

@@ -36,9 +36,9 @@ public final class QueueReadings {
     public record Reading(long depth, Instant oldest, long pendingGroups, long deadLetters,
             List<EndpointCount> endpoints, List<EndpointCount> staleEndpoints, long transmissionQueue) {
 
-        /** @return the age of the oldest message in seconds, 0 when the queue is empty */
+        /** Returns the age of the oldest message in seconds, 0 when the queue is empty. */
         public long oldestAgeSeconds() {
-            return oldest == null ? 0 : Math.max(0, Duration.between(oldest, Instant.now()).getSeconds());
+            return oldest == null ? 0 : Math.max(0, Duration.between(oldest, Instant.now()).toSeconds());
         }
     }
 
@@ -54,7 +54,8 @@ public final class QueueReadings {
     }
 
     /**
-     * @return the latest reading, from the database when the last is older than {@link #MAX_AGE_MILLIS}
+     * Returns the latest reading, from the database when the last is older than {@link #MAX_AGE_MILLIS}.
+     *
      * @throws IllegalStateException if the database cannot be read (kept as long as a reading)
      */
     public synchronized Reading get() {
@@ -77,8 +78,9 @@ public final class QueueReadings {
     }
 
     /**
+     * Returns the messages its queue holds, read now.
+     *
      * @param activation an activation
-     * @return the messages its queue holds, read now
      * @throws IllegalStateException if the database cannot be read
      */
     public static long depth(EndpointActivation activation) {
@@ -87,8 +89,9 @@ public final class QueueReadings {
     }
 
     /**
+     * Returns a reading of its queue and database, all on one of the database's reading connections, now.
+     *
      * @param activation an activation
-     * @return a reading of its queue and database, all on one of the database's reading connections, now
      * @throws IllegalStateException if the database cannot be read
      */
     public static Reading read(EndpointActivation activation) {

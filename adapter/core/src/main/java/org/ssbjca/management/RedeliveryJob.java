@@ -38,7 +38,7 @@ final class RedeliveryJob implements Runnable {
 
     /** How the job tells time and waits: the system's clock in the server, one a test controls in tests. */
     interface Pacer {
-        /** @return a monotonic time in nanoseconds */
+        /** Returns a monotonic time in nanoseconds. */
         long nanoTime();
 
         /**
@@ -162,12 +162,12 @@ final class RedeliveryJob implements Runnable {
         cancelled.countDown();
     }
 
-    /** @return whether it is still running */
+    /** Returns whether it is still running. */
     boolean running() {
         return state == State.RUNNING;
     }
 
-    /** @return its progress now */
+    /** Returns its progress now. */
     RedeliveryJobInfo info() {
         return new RedeliveryJobInfo(description, state.name(), ids.size(), redelivered, failed, rate,
                 Date.from(created), ended == null ? null : Date.from(ended), error);

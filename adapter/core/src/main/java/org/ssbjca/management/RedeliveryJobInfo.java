@@ -42,47 +42,47 @@ public final class RedeliveryJobInfo {
         this.error = error;
     }
 
-    /** @return what it redelivers */
+    /** Returns what it redelivers. */
     public String getDescription() {
         return description;
     }
 
-    /** @return RUNNING, DONE, CANCELLED or FAILED */
+    /** Returns RUNNING, DONE, CANCELLED or FAILED. */
     public String getState() {
         return state;
     }
 
-    /** @return the letters it was given */
+    /** Returns the letters it was given. */
     public int getTotal() {
         return total;
     }
 
-    /** @return those the bean took */
+    /** Returns those the bean took. */
     public int getRedelivered() {
         return redelivered;
     }
 
-    /** @return those the bean failed again, or that were gone */
+    /** Returns those the bean failed again, or that were gone. */
     public int getFailed() {
         return failed;
     }
 
-    /** @return its rate, messages per second */
+    /** Returns its rate, messages per second. */
     public double getMessagesPerSecond() {
         return messagesPerSecond;
     }
 
-    /** @return when it was started */
+    /** Returns when it was started. */
     public Date getStartedAt() {
         return startedAt == null ? null : new Date(startedAt.getTime());
     }
 
-    /** @return when it ended, or null while it runs */
+    /** Returns when it ended, or null while it runs. */
     public Date getEndedAt() {
         return endedAt == null ? null : new Date(endedAt.getTime());
     }
 
-    /** @return why it failed, or null */
+    /** Returns why it failed, or null. */
     public String getError() {
         return error;
     }

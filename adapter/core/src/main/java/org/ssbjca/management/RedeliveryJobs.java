@@ -32,12 +32,12 @@ final class RedeliveryJobs {
         return job.info();
     }
 
-    /** @return the running or last job's progress, or null when none was started */
+    /** Returns the running or last job's progress, or null when none was started. */
     synchronized RedeliveryJobInfo current() {
         return current == null ? null : current.info();
     }
 
-    /** @return whether a running job was asked to stop */
+    /** Returns whether a running job was asked to stop. */
     synchronized boolean cancel() {
         if (current == null || !current.running()) {
             return false;

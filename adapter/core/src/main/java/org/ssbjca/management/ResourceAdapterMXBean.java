@@ -8,18 +8,18 @@ import javax.management.ObjectName;
  */
 public interface ResourceAdapterMXBean {
 
-    /** @return the adapter's version */
+    /** Returns the adapter's version. */
     String getVersion();
 
-    /** @return the adapter's default database (JDBC URL and user, passwords masked) */
+    /** Returns the adapter's default database (JDBC URL and user, passwords masked). */
     String getDefaultDatabase();
 
-    /** @return the broker databases in use by connection factories and activations, passwords masked */
+    /** Returns the broker databases in use by connection factories and activations, passwords masked. */
     List<BackendInfo> getBackends();
 
-    /** @return the names of the running activations ({@code Bean@queue}) */
+    /** Returns the names of the running activations ({@code Bean@queue}). */
     List<String> getActivations();
 
-    /** @return the JMX names of the running activations' MBeans */
+    /** Returns the JMX names of the running activations' MBeans. */
     List<ObjectName> getActivationObjectNames();
 }

@@ -76,10 +76,11 @@ final class ShortLivedConnection {
     }
 
     /**
+     * Returns an exception any JMX client can load: IllegalArgumentException stays one (a bad argument), the rest
+     * becomes an IllegalStateException; no cause is attached.
+     *
      * @param what what failed
      * @param e why
-     * @return an exception any JMX client can load: IllegalArgumentException stays one (a bad argument), the rest
-     *         becomes an IllegalStateException; no cause is attached
      */
     static RuntimeException forClient(String what, Exception e) {
         LOG.jmxOperationFailed(e, what);

@@ -38,27 +38,27 @@ public final class StuckTransmissionInfo {
                 t.action());
     }
 
-    /** @return the service it is sent to */
+    /** Returns the service it is sent to. */
     public String getToService() {
         return toService;
     }
 
-    /** @return the sending side's conversation handle */
+    /** Returns the sending side's conversation handle. */
     public String getConversation() {
         return conversation;
     }
 
-    /** @return when it entered the transmission queue */
+    /** Returns when it entered the transmission queue. */
     public Date getEnqueued() {
         return enqueued == null ? null : new Date(enqueued.getTime());
     }
 
-    /** @return its transmission_status */
+    /** Returns its transmission_status. */
     public String getStatus() {
         return status;
     }
 
-    /** @return what to do about it */
+    /** Returns what to do about it. */
     public String getAction() {
         return action;
     }

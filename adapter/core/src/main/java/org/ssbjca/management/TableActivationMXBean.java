@@ -9,86 +9,86 @@ import java.util.Date;
  */
 public interface TableActivationMXBean {
 
-    /** @return the table, as the activation names it */
+    /** Returns the table, as the activation names it. */
     String getTable();
 
-    /** @return transactional or leased */
+    /** Returns transactional or leased. */
     String getMode();
 
     /**
-     * @return the readers, including those still waiting for a thread of the container's work manager
-     *         ({@link #getWaitingReaders()})
+     * Returns the readers, including those still waiting for a thread of the container's work manager ({@link
+     * #getWaitingReaders()}).
      */
     int getReaderCount();
 
     /**
-     * @return of {@link #getReaderCount()}, the readers waiting for a thread of the work manager's long-running pool:
-     *         they read nothing until one frees (SSBJCA0014)
+     * Returns of {@link #getReaderCount()}, the readers waiting for a thread of the work manager's long-running pool:
+     * they read nothing until one frees (SSBJCA0014).
      */
     int getWaitingReaders();
 
-    /** @return rows a reader would take now */
+    /** Returns rows a reader would take now. */
     long getAvailableRows();
 
-    /** @return rows whose availability time lies ahead */
+    /** Returns rows whose availability time lies ahead. */
     long getWaitingRows();
 
-    /** @return rows a reader holds a lease on (leased mode) */
+    /** Returns rows a reader holds a lease on (leased mode). */
     long getLeasedRows();
 
-    /** @return rows taken {@code maxAttempts} times, no longer taken */
+    /** Returns rows taken {@code maxAttempts} times, no longer taken. */
     long getSetAsideRows();
 
     /**
-     * @return rows not done whose availability column is NULL: never taken until the application gives them a time
-     *         (0 without an availability column)
+     * Returns rows not done whose availability column is NULL: never taken until the application gives them a time (0
+     * without an availability column).
      */
     long getUnscheduledRows();
 
-    /** @return seconds since the oldest available row became available (-1 with none, or no availability column) */
+    /** Returns seconds since the oldest available row became available (-1 with none, or no availability column). */
     long getOldestAvailableAgeSeconds();
 
-    /** @return rows delivered in committed transactions since the activation started */
+    /** Returns rows delivered in committed transactions since the activation started. */
     long getDeliveredRows();
 
-    /** @return deliveries that failed since the activation started */
+    /** Returns deliveries that failed since the activation started. */
     long getFailedDeliveries();
 
-    /** @return leased rows whose lease ended before their delivery committed */
+    /** Returns leased rows whose lease ended before their delivery committed. */
     long getLeasesLost();
 
     /**
-     * @return since when the readers have been failing (the database unreachable, the table missing) with no
-     *     successful turn in between, or null while they read: what the readiness check reads
+     * Returns since when the readers have been failing (the database unreachable, the table missing) with no successful
+     * turn in between, or null while they read: what the readiness check reads.
      */
     Date getFailingSince();
 
     /**
-     * @return since when every delivery has failed with none committed in between (the bean throws on the rows it is
-     *     given, which wait for their retry), or null while deliveries commit; not read by the readiness check (a bean
-     *     failing on a row does not make the server unready): see {@link #getLastError()} for the rows and the cause
+     * Returns since when every delivery has failed with none committed in between (the bean throws on the rows it is
+     * given, which wait for their retry), or null while deliveries commit; not read by the readiness check (a bean
+     * failing on a row does not make the server unready): see {@link #getLastError()} for the rows and the cause.
      */
     Date getDeliveriesFailingSince();
 
-    /** @return the latest failure: of a reader's turn, or of a delivery (its rows, how often since when, the cause) */
+    /** Returns the latest failure: of a reader's turn, or of a delivery (its rows, how often since when, the cause). */
     String getLastError();
 
     /**
-     * @return the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after
-     *     {@code breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers)
+     * Returns the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after {@code
+     * breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers).
      */
     String getBreakerState();
 
-    /** @return whether the circuit breaker holds the readers (OPEN or PROBING) */
+    /** Returns whether the circuit breaker holds the readers (OPEN or PROBING). */
     boolean isBreakerOpen();
 
-    /** @return when the circuit breaker last opened, or null if it never did */
+    /** Returns when the circuit breaker last opened, or null if it never did. */
     Date getBreakerOpenedAt();
 
-    /** @return when the open circuit breaker's next probe is due, or null while it is closed */
+    /** Returns when the open circuit breaker's next probe is due, or null while it is closed. */
     Date getBreakerNextProbe();
 
-    /** @return how many times a run of failed deliveries opened the circuit breaker */
+    /** Returns how many times a run of failed deliveries opened the circuit breaker. */
     long getBreakerTrips();
 
     /**

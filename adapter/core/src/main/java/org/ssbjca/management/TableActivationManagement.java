@@ -72,7 +72,7 @@ final class TableActivationManagement implements TableActivationMXBean {
     @Override
     public long getOldestAvailableAgeSeconds() {
         Duration age = counts().oldestAge();
-        return age == null ? -1 : Math.max(0, age.getSeconds());
+        return age == null ? -1 : Math.max(0, age.toSeconds());
     }
 
     @Override

@@ -25,8 +25,9 @@ import org.jboss.logging.annotations.MessageLogger;
 public interface AdapterLog extends BasicLogger {
 
     /**
+     * Returns the catalogue, logging under that class's name.
+     *
      * @param category the class that logs
-     * @return the catalogue, logging under that class's name
      */
     static AdapterLog of(Class<?> category) {
         return Logger.getMessageLogger(MethodHandles.lookup(), AdapterLog.class, category.getName());

@@ -29,7 +29,7 @@ public final class Backoff {
         this.jitter = jitter;
     }
 
-    /** @return the delay before the next attempt; counts one more failure */
+    /** Returns the delay before the next attempt; counts one more failure. */
     public long nextDelayMillis() {
         long base = initialMillis;
         for (int i = 0; i < failures && base < maxMillis; i++) {
@@ -41,7 +41,7 @@ public final class Backoff {
         return Math.max(1, Math.round(base * (1 - cut)));
     }
 
-    /** @return how many failures in a row were counted */
+    /** Returns how many failures in a row were counted. */
     public int failures() {
         return failures;
     }

@@ -36,7 +36,7 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
         this.onCompletion = onCompletion;
     }
 
-    /** @return whether a branch is started and not yet ended (the connection works inside a global transaction) */
+    /** Returns whether a branch is started and not yet ended (the connection works inside a global transaction). */
     public boolean isActive() {
         return active;
     }
@@ -148,28 +148,28 @@ public final class CompletionAwareXAResource extends ForwardingXAResource {
     }
 
     /**
-     * @return the timeout, in seconds, of the transaction the transaction manager last enlisted this resource in, as
-     *     it passed it to {@link #setTransactionTimeout} (Narayana does at each enlistment, with its
-     *     {@code xaTransactionTimeoutEnabled}, true by default, when the transaction has a timeout); 0 when it never
-     *     did. A later transaction without a timeout leaves the last one's: Narayana does not call for it.
+     * Returns the timeout, in seconds, of the transaction the transaction manager last enlisted this resource in, as it
+     * passed it to {@link #setTransactionTimeout} (Narayana does at each enlistment, with its {@code
+     * xaTransactionTimeoutEnabled}, true by default, when the transaction has a timeout); 0 when it never did. A later
+     * transaction without a timeout leaves the last one's: Narayana does not call for it.
      */
     public int requestedTransactionTimeout() {
         return requestedTimeout;
     }
 
     /**
-     * @return the cap of {@link #limitTransactionTimeout} when the driver's resource took it (mssql-jdbc: SQL Server
-     *     aborts a branch open that long, whatever the transaction manager's timeout); 0 when none was set or the
-     *     driver ignores branch timeouts (pgjdbc, H2)
+     * Returns the cap of {@link #limitTransactionTimeout} when the driver's resource took it (mssql-jdbc: SQL Server
+     * aborts a branch open that long, whatever the transaction manager's timeout); 0 when none was set or the driver
+     * ignores branch timeouts (pgjdbc, H2).
      */
     public int appliedTransactionTimeoutLimit() {
         return timeoutLimitTaken ? timeoutLimit : 0;
     }
 
     /**
-     * @return the timeout, in seconds, a branch of this resource has: the smaller of the transaction manager's
-     *     ({@link #requestedTransactionTimeout}, after which its reaper rolls the transaction back) and the cap the
-     *     database applies ({@link #appliedTransactionTimeoutLimit}), leaving out one that is 0; 0 when both are
+     * Returns the timeout, in seconds, a branch of this resource has: the smaller of the transaction manager's ({@link
+     * #requestedTransactionTimeout}, after which its reaper rolls the transaction back) and the cap the database
+     * applies ({@link #appliedTransactionTimeoutLimit}), leaving out one that is 0; 0 when both are.
      */
     public int branchTimeout() {
         int requested = requestedTimeout;

@@ -92,9 +92,10 @@ public final class ConnectionLossXAResource extends ForwardingXAResource {
     }
 
     /**
+     * Returns {@code e} itself, or, for an {@code XAER_RMERR} caused by a lost connection, an {@code XAER_RMFAIL} with
+     * the same message, caused by {@code e}.
+     *
      * @param e what the driver threw
-     * @return {@code e} itself, or, for an {@code XAER_RMERR} caused by a lost connection, an {@code XAER_RMFAIL}
-     *         with the same message, caused by {@code e}
      */
     XAException translated(XAException e) {
         if (e.errorCode != XAException.XAER_RMERR || !causedByConnectionLoss(e)) {

@@ -10,10 +10,11 @@ public final class FlightEvents {
     }
 
     /**
+     * Returns the event, begun now; null when no recording wants it, so that work begun before a recording started is
+     * never one of its events.
+     *
      * @param event a new event
      * @param <E> its class
-     * @return the event, begun now; null when no recording wants it, so that work begun before a recording started is
-     *         never one of its events
      */
     public static <E extends jdk.jfr.Event> E begun(E event) {
         if (!event.isEnabled()) {

@@ -19,14 +19,15 @@ public abstract class ForwardingXAResource implements XAResource {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** @return the resource calls go to */
+    /** Returns the resource calls go to. */
     public XAResource delegate() {
         return delegate;
     }
 
     /**
+     * Returns the driver's resource under every {@code ForwardingXAResource} layer.
+     *
      * @param resource any XA resource
-     * @return the driver's resource under every {@code ForwardingXAResource} layer
      */
     public static XAResource unwrap(XAResource resource) {
         XAResource r = resource;

@@ -50,9 +50,9 @@ public final class TaskEnd {
     }
 
     /**
-     * @return whether the task waits for a thread: neither begun nor dropped (every task of the adapter calls
-     *         {@link #begin()} first: the readers of queues and tables, the PostgreSQL listener and notifier, the
-     *         moves of transmission backlogs, {@code BacklogMove})
+     * Returns whether the task waits for a thread: neither begun nor dropped (every task of the adapter calls {@link
+     * #begin()} first: the readers of queues and tables, the PostgreSQL listener and notifier, the moves of
+     * transmission backlogs, {@code BacklogMove}).
      */
     public boolean waiting() {
         return state.get() == WAITING;
@@ -64,9 +64,10 @@ public final class TaskEnd {
     }
 
     /**
+     * Returns whether the end was reached within that time; false too if the waiting thread is interrupted, whose
+     * interrupt status is then kept.
+     *
      * @param millis how long to wait at most
-     * @return whether the end was reached within that time; false too if the waiting thread is interrupted, whose
-     *         interrupt status is then kept
      */
     public boolean await(long millis) {
         try {

@@ -19,6 +19,8 @@ public final class Xml {
     }
 
     /**
+     * Parses an XML document with a parser of this thread.
+     *
      * @param bytes an XML document
      * @return the parsed document
      * @throws SAXException if it is not well-formed

@@ -66,17 +66,19 @@ public final class NarayanaRecovery implements XAResourceRecoveryHelper, AutoClo
     }
 
     /**
+     * Returns the name of its branches and of its recovery resource.
+     *
      * @param database a database, as shown in logs (without its password)
-     * @return the name of its branches and of its recovery resource
      */
     public static String name(Object database) {
         return PREFIX + database;
     }
 
     /**
+     * Returns the resource, carrying the name for the transaction manager.
+     *
      * @param name a name from {@link #name}
      * @param resource an XA resource of that database
-     * @return the resource, carrying the name for the transaction manager
      */
     public static XAResource named(String name, XAResource resource) {
         return new NamedXAResource(resource, name);

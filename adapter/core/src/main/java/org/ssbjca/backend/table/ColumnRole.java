@@ -30,7 +30,7 @@ public enum ColumnRole {
         this.property = property;
     }
 
-    /** @return the activation property that names the column, such as {@code keyColumn} */
+    /** Returns the activation property that names the column, such as {@code keyColumn}. */
     public String property() {
         return property;
     }

@@ -28,7 +28,7 @@ public abstract class JdbcTableQueue implements TableQueue {
         return table;
     }
 
-    /** @return the statements every backend shares, in this backend's spelling */
+    /** Returns the statements every backend shares, in this backend's spelling. */
     protected abstract TableSql shared();
 
     /**

@@ -21,7 +21,7 @@ import java.time.LocalDateTime;
 public record TableCounts(long available, long waiting, long leased, long setAside, LocalDateTime oldestAvailable,
         LocalDateTime now, long unscheduled) {
 
-    /** @return how long the oldest available row has been available, or null */
+    /** Returns how long the oldest available row has been available, or null. */
     public Duration oldestAge() {
         return oldestAvailable == null || now == null ? null : Duration.between(oldestAvailable, now);
     }

@@ -47,36 +47,38 @@ public final class TableDefinition {
     }
 
     /**
+     * Returns a builder.
+     *
      * @param table the table, {@code name} or {@code schema.name}
-     * @return a builder
      */
     public static Builder table(String table) {
         return new Builder(table);
     }
 
-    /** @return the table as given */
+    /** Returns the table as given. */
     public String table() {
         return table;
     }
 
-    /** @return the mode */
+    /** Returns the mode. */
     public Mode mode() {
         return mode;
     }
 
-    /** @return seconds a leased row stays with its reader */
+    /** Returns seconds a leased row stays with its reader. */
     public int leaseSeconds() {
         return leaseSeconds;
     }
 
-    /** @return takings after which a row is set aside; 0 for no limit (always 0 without an attempts column) */
+    /** Returns takings after which a row is set aside; 0 for no limit (always 0 without an attempts column). */
     public int maxAttempts() {
         return column(ColumnRole.ATTEMPTS) == null ? 0 : maxAttempts;
     }
 
     /**
+     * Returns the column as given, or null when not named.
+     *
      * @param property the column's role
-     * @return the column as given, or null when not named
      */
     public String column(ColumnRole property) {
         return columns.get(property);
@@ -192,46 +194,49 @@ public final class TableDefinition {
             this.typeNames = typeNames;
         }
 
-        /** @return the definition as given */
+        /** Returns the definition as given. */
         public TableDefinition definition() {
             return definition;
         }
 
-        /** @return the table's schema as the catalog holds it, or null */
+        /** Returns the table's schema as the catalog holds it, or null. */
         public String schema() {
             return schema;
         }
 
-        /** @return the table's name as the catalog holds it */
+        /** Returns the table's name as the catalog holds it. */
         public String table() {
             return table;
         }
 
         /**
+         * Returns the column's name as the catalog holds it, or null when not named.
+         *
          * @param property the activation property naming the column
-         * @return the column's name as the catalog holds it, or null when not named
          */
         public String column(ColumnRole property) {
             return columns.get(property);
         }
 
         /**
+         * Returns the column's type as the catalog names it (the driver's {@code TYPE_NAME}: {@code datetime2} on SQL
+         * Server), or null when the activation names no such column.
+         *
          * @param property the activation property naming the column
-         * @return the column's type as the catalog names it (the driver's {@code TYPE_NAME}: {@code datetime2} on
-         *     SQL Server), or null when the activation names no such column
          */
         public String typeName(ColumnRole property) {
             return typeNames.get(property);
         }
 
-        /** @return whether the payload column is binary (else it is read as text) */
+        /** Returns whether the payload column is binary (else it is read as text). */
         public boolean binaryPayload() {
             return isBinary(types.get(ColumnRole.PAYLOAD));
         }
 
         /**
+         * Returns whether that column holds characters (a mark kept as text is bound as a string).
+         *
          * @param property the activation property naming the column
-         * @return whether that column holds characters (a mark kept as text is bound as a string)
          */
         public boolean isText(ColumnRole property) {
             Integer type = types.get(property);
@@ -253,9 +258,10 @@ public final class TableDefinition {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param property the activation property ({@code keyColumn}, {@code payloadColumn}, ...)
          * @param name the column, or null or blank for none
-         * @return this builder
          */
         public Builder column(ColumnRole property, String name) {
             if (name != null && !name.isBlank()) {
@@ -267,8 +273,9 @@ public final class TableDefinition {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param m the mode
-         * @return this builder
          */
         public Builder mode(Mode m) {
             this.mode = Objects.requireNonNull(m, "mode");
@@ -276,8 +283,9 @@ public final class TableDefinition {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param seconds seconds a leased row stays with its reader
-         * @return this builder
          */
         public Builder leaseSeconds(int seconds) {
             this.leaseSeconds = seconds;
@@ -285,8 +293,9 @@ public final class TableDefinition {
         }
 
         /**
+         * Returns this builder.
+         *
          * @param attempts takings after which a row is set aside (with an attempts column); 0 for no limit
-         * @return this builder
          */
         public Builder maxAttempts(int attempts) {
             this.maxAttempts = attempts;
@@ -294,7 +303,8 @@ public final class TableDefinition {
         }
 
         /**
-         * @return the definition
+         * Returns the definition.
+         *
          * @throws IllegalArgumentException naming the property whose value is refused, and what is accepted
          */
         public TableDefinition build() {

@@ -14,7 +14,7 @@ import org.ssbjca.api.TableRow;
  */
 public interface TableQueue {
 
-    /** @return the resolved table this queue works on */
+    /** Returns the resolved table this queue works on. */
     TableDefinition.Resolved table();
 
     /**
@@ -110,8 +110,9 @@ public interface TableQueue {
     void setAside(Connection c, List<TableRow> rows) throws SQLException;
 
     /**
+     * Returns the queue's counts, read without locking.
+     *
      * @param c a connection
-     * @return the queue's counts, read without locking
      * @throws SQLException on a database error
      */
     TableCounts counts(Connection c) throws SQLException;

@@ -30,6 +30,8 @@ public final class TableRows {
     }
 
     /**
+     * Reads the rows a taking statement returns.
+     *
      * @param ps a statement returning the {@link #COLUMNS}
      * @param table the queue's table
      * @param leased whether the rows were just leased (the attempts column then already counts this taking, and the

@@ -92,41 +92,43 @@ public final class TableSql {
     }
 
     /**
+     * Returns whether the activation names that column.
+     *
      * @param property an activation property naming a column
-     * @return whether the activation names that column
      */
     public boolean hasColumn(ColumnRole property) {
         return has(property);
     }
 
-    /** @return the column an activation property names, quoted */
+    /** Returns the column an activation property names, quoted. */
     public String q(ColumnRole property) {
         return s.quote().apply(t.column(property));
     }
 
-    /** @return the table, quoted (with its schema) */
+    /** Returns the table, quoted (with its schema). */
     public String table() {
         return table;
     }
 
-    /** @return the key column, quoted */
+    /** Returns the key column, quoted. */
     public String key() {
         return key;
     }
 
-    /** @return the taking order: priority, availability, the order column (the key by default), the key */
+    /** Returns the taking order: priority, availability, the order column (the key by default), the key. */
     public String orderBy() {
         return orderBy;
     }
 
-    /** @return the condition of a row a reader may take now */
+    /** Returns the condition of a row a reader may take now. */
     public String available() {
         return available;
     }
 
     /**
+     * Returns the condition of a row a reader may take now and that is not one of {@code held} keys, each a parameter.
+     *
      * @param held how many keys a taking leaves out (rows held back after a failed delivery), 0 for none
-     * @return the condition of a row a reader may take now and that is not one of {@code held} keys, each a parameter
      */
     public String available(int held) {
         if (held == 0) {
@@ -138,22 +140,24 @@ public final class TableSql {
     }
 
     /**
+     * Returns the number of parameters its statement has for them: the next power of two, so that few texts are made
+     * (the last key repeated fills the rest).
+     *
      * @param keys how many keys a taking leaves out
-     * @return the number of parameters its statement has for them: the next power of two, so that few texts are made
-     *     (the last key repeated fills the rest)
      */
     public static int heldParameters(int keys) {
         return keys <= 1 ? keys : Integer.highestOneBit(keys - 1) << 1;
     }
 
-    /** @return whether rows can be set aside (an attempts column and a limit) */
+    /** Returns whether rows can be set aside (an attempts column and a limit). */
     public boolean hasLimit() {
         return setAside != null;
     }
 
     /**
+     * Returns {@link TableRows#COLUMNS}, NULL where the activation names none, the order column the key by default.
+     *
      * @param from {@code ""}, or a table alias with its dot ({@code "deleted."})
-     * @return {@link TableRows#COLUMNS}, NULL where the activation names none, the order column the key by default
      */
     public String columns(String from) {
         List<String> cols = new ArrayList<>();
@@ -165,7 +169,7 @@ public final class TableSql {
         return String.join(", ", cols);
     }
 
-    /** @return what a taken row becomes where {@code where} holds: deleted, or marked done (its lease cleared) */
+    /** Returns what a taken row becomes where {@code where} holds: deleted, or marked done (its lease cleared). */
     public String dispose(String where) {
         return disposeHead() + " WHERE " + where;
     }
@@ -178,7 +182,7 @@ public final class TableSql {
                 + (has(ColumnRole.LEASE) ? ", " + q(ColumnRole.LEASE) + " = NULL" : "");
     }
 
-    /** @return lease end, attempts + 1, the taking's mark (parameters: seconds, then the mark with a mark column) */
+    /** Returns lease end, attempts + 1, the taking's mark (parameters: seconds, then the mark with a mark column). */
     public String leaseSet() {
         String set = q(ColumnRole.LEASE) + " = " + s.leaseEnd();
         if (has(ColumnRole.ATTEMPTS)) {
@@ -197,22 +201,22 @@ public final class TableSql {
     }
 
     /**
-     * @return removes (or marks done) a leased row if the lease is still this taking's, its count of rows changed
-     *     read as the spelling's {@code counted} returns it; parameters key, token
+     * Returns removes (or marks done) a leased row if the lease is still this taking's, its count of rows changed read
+     * as the spelling's {@code counted} returns it; parameters key, token.
      */
     public String complete() {
         return s.counted().apply(disposeHead(), key + " = ? AND " + tokenIs());
     }
 
-    /** @return ends a failed row's lease sooner; parameters seconds, key, token */
+    /** Returns ends a failed row's lease sooner; parameters seconds, key, token. */
     public String release() {
         return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.LEASE) + " = " + s.leaseEnd() + " WHERE "
                 + key + " = ? AND " + tokenIs());
     }
 
     /**
-     * @return ends the lease of a row whose batch failed on another row sooner, and takes back the attempt its taking
-     *     counted (as {@link #release} without an attempts column); parameters seconds, key, token
+     * Returns ends the lease of a row whose batch failed on another row sooner, and takes back the attempt its taking
+     * counted (as {@link #release} without an attempts column); parameters seconds, key, token.
      */
     public String giveBack() {
         String attempts = has(ColumnRole.ATTEMPTS)
@@ -221,15 +225,15 @@ public final class TableSql {
                 + " WHERE " + key + " = ? AND " + tokenIs());
     }
 
-    /** @return one more attempt for a row; parameter the key */
+    /** Returns one more attempt for a row; parameter the key. */
     public String countFailure() {
         return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS) + " = " + q(ColumnRole.ATTEMPTS)
                 + " + 1 WHERE " + key + " = ?");
     }
 
     /**
-     * @return sets a row aside at once: its attempts at {@code maxAttempts} (a validated whole number); parameter the
-     *     key; null when nothing can be set aside (no attempts column, or no limit)
+     * Returns sets a row aside at once: its attempts at {@code maxAttempts} (a validated whole number); parameter the
+     * key; null when nothing can be set aside (no attempts column, or no limit).
      */
     public String setAside() {
         return setAside == null ? null : s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS)
@@ -237,8 +241,8 @@ public final class TableSql {
     }
 
     /**
-     * @return available, waiting, leased, set aside, oldest available, now, unscheduled (not done, availability NULL:
-     *     never taken); read with the spelling's read hint
+     * Returns available, waiting, leased, set aside, oldest available, now, unscheduled (not done, availability NULL:
+     * never taken); read with the spelling's read hint.
      */
     public String counts() {
         String done = has(ColumnRole.DONE) ? q(ColumnRole.DONE) + " IS NULL" : s.yes();
@@ -259,13 +263,13 @@ public final class TableSql {
         return "COALESCE(SUM(CASE WHEN " + condition + " THEN 1 ELSE 0 END), 0)";
     }
 
-    /** @return gives set-aside rows another round (counted), or null when nothing can be set aside */
+    /** Returns gives set-aside rows another round (counted), or null when nothing can be set aside. */
     public String redeliverSetAside() {
         return setAside == null ? null : s.counted().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS)
                 + " = 0" + (has(ColumnRole.LEASE) ? ", " + q(ColumnRole.LEASE) + " = NULL" : ""), setAside);
     }
 
-    /** @return deletes set-aside rows (counted), or null when nothing can be set aside */
+    /** Returns deletes set-aside rows (counted), or null when nothing can be set aside. */
     public String purgeSetAside() {
         return setAside == null ? null : s.counted().apply("DELETE FROM " + table, setAside);
     }

@@ -111,12 +111,12 @@ final class HeldRows {
         }
     }
 
-    /** @return the failed row of that key, or null */
+    /** Returns the failed row of that key, or null. */
     Failed get(TableRow row) {
         return rows.isEmpty() ? null : rows.get(id(row.key()));
     }
 
-    /** @return whether some of the rows are held now */
+    /** Returns whether some of the rows are held now. */
     boolean anyHeld(List<TableRow> taken) {
         if (rows.isEmpty()) {
             return false;
@@ -132,8 +132,8 @@ final class HeldRows {
     }
 
     /**
-     * @return whether no row is remembered as failing: none failed, or each was delivered, set aside, or has not
-     *     failed again within a minute after its hold ended
+     * Returns whether no row is remembered as failing: none failed, or each was delivered, set aside, or has not failed
+     * again within a minute after its hold ended.
      */
     boolean isEmpty() {
         if (rows.isEmpty()) {
@@ -149,8 +149,8 @@ final class HeldRows {
     }
 
     /**
-     * @return the keys of the rows held now, as the driver returned them, at most {@link #MAX_IN_STATEMENT} (those
-     *     being counted first, then those held longest); forgets the rows whose hold ended over a minute ago
+     * Returns the keys of the rows held now, as the driver returned them, at most {@link #MAX_IN_STATEMENT} (those
+     * being counted first, then those held longest); forgets the rows whose hold ended over a minute ago.
      */
     List<Object> keys() {
         if (rows.isEmpty()) {

@@ -151,41 +151,41 @@ public final class TableActivation {
         LOG.tableDeactivated(name());
     }
 
-    /** @return whether the current delivery's container transaction is marked for rollback (the bean doomed it) */
+    /** Returns whether the current delivery's container transaction is marked for rollback (the bean doomed it). */
     boolean transactionRollbackOnly() {
         return ra.transactionRollbackOnly();
     }
 
-    /** @return its readers now (a copy: readers added or stopped later are not in it) */
+    /** Returns its readers now (a copy: readers added or stopped later are not in it). */
     List<TableReader> readers() {
         return List.copyOf(readers);
     }
 
-    /** @return {@code Bean@table} */
+    /** Returns {@code Bean@table}. */
     public String name() {
         Class<?> bean = factory.getEndpointClass();
         return (bean == null ? factory.getActivationName() : bean.getSimpleName()) + "@" + spec.getTable();
     }
 
-    /** @return the table as the activation names it */
+    /** Returns the table as the activation names it. */
     public String table() {
         return settings.definition.table();
     }
 
-    /** @return transactional or leased */
+    /** Returns transactional or leased. */
     public String mode() {
         return settings.definition.mode().name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**
-     * @return the readers: those running and those still waiting for a thread of the container's work manager
-     *         ({@link #waitingReaders()}), which read nothing until they get one
+     * Returns the readers: those running and those still waiting for a thread of the container's work manager ({@link
+     * #waitingReaders()}), which read nothing until they get one.
      */
     public int readerCount() {
         return schedule.readerCount();
     }
 
-    /** @return of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool */
+    /** Returns of {@link #readerCount()}, the readers waiting for a thread of the work manager's long-running pool. */
     public int waitingReaders() {
         return schedule.waitingReaders();
     }
@@ -237,53 +237,54 @@ public final class TableActivation {
     }
 
     /**
-     * @return since when the readers have failed without any reader's turn succeeding in between (the database
-     *     unreachable, the table missing); null while they read. A bean that fails on rows is not a reader failure:
-     *     see {@link #deliveriesFailingSince()}
+     * Returns since when the readers have failed without any reader's turn succeeding in between (the database
+     * unreachable, the table missing); null while they read. A bean that fails on rows is not a reader failure: see
+     * {@link #deliveriesFailingSince()}.
      */
     public Instant failingSince() {
         return failing.since();
     }
 
     /**
-     * @return since when every delivery has failed with none committed in between (while failed rows wait for their
-     *     retry); null while deliveries commit, or once no failed row has come back for its retry
+     * Returns since when every delivery has failed with none committed in between (while failed rows wait for their
+     * retry); null while deliveries commit, or once no failed row has come back for its retry.
      */
     public Instant deliveriesFailingSince() {
         return deliveriesFailingSince.get();
     }
 
-    /** @return the rows whose delivery failed, held back from the takings */
+    /** Returns the rows whose delivery failed, held back from the takings. */
     HeldRows held() {
         return held;
     }
 
     /**
-     * @return the latest failure: of a reader's turn (the database, the table), or of a delivery (which rows, how
-     *     many times since when, and the cause); null before the first
+     * Returns the latest failure: of a reader's turn (the database, the table), or of a delivery (which rows, how many
+     * times since when, and the cause); null before the first.
      */
     public String lastError() {
         return lastError;
     }
 
-    /** @return rows delivered in committed transactions since the activation started */
+    /** Returns rows delivered in committed transactions since the activation started. */
     public long deliveredRows() {
         return delivered.sum();
     }
 
-    /** @return deliveries that failed (the bean threw, or the transaction rolled back) */
+    /** Returns deliveries that failed (the bean threw, or the transaction rolled back). */
     public long failedDeliveries() {
         return failed.sum();
     }
 
-    /** @return leased rows whose lease ended before their delivery committed */
+    /** Returns leased rows whose lease ended before their delivery committed. */
     public long leasesLost() {
         return leasesLost.sum();
     }
 
     /**
-     * @return the table's counts now (one statement, read without locking, on one of the database's reading
-     *         connections: no session opened per reading)
+     * Returns the table's counts now (one statement, read without locking, on one of the database's reading
+     * connections: no session opened per reading).
+     *
      * @throws SQLException on a database error
      */
     public TableCounts counts() throws SQLException {
@@ -323,7 +324,7 @@ public final class TableActivation {
         }
     }
 
-    /** @return the JTA transaction on this thread, or null */
+    /** Returns the JTA transaction on this thread, or null. */
     Object transactionKey() {
         return ra.transactionKey();
     }
@@ -354,7 +355,7 @@ public final class TableActivation {
         return queue;
     }
 
-    /** @return which of the readers' failures are news (logged at WARN once per cause) */
+    /** Returns which of the readers' failures are news (logged at WARN once per cause). */
     FailureReports reports() {
         return reports;
     }
@@ -375,37 +376,37 @@ public final class TableActivation {
         return transacted;
     }
 
-    /** @return how its readers take rows, chosen when it started */
+    /** Returns how its readers take rows, chosen when it started. */
     TableDelivery delivery() {
         return delivery;
     }
 
-    /** @return where its deliveries' transactions begin and end, chosen when it started */
+    /** Returns where its deliveries' transactions begin and end, chosen when it started. */
     TableTransaction transaction() {
         return transaction;
     }
 
-    /** @return the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0) */
+    /** Returns the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0). */
     CircuitBreaker breaker() {
         return breaker;
     }
 
-    /** @return the circuit breaker's state: CLOSED, OPEN or PROBING */
+    /** Returns the circuit breaker's state: CLOSED, OPEN or PROBING. */
     public String breakerState() {
         return breaker.state().name();
     }
 
-    /** @return when the circuit breaker last opened, or null */
+    /** Returns when the circuit breaker last opened, or null. */
     public Instant breakerOpenedAt() {
         return breaker.openedAt();
     }
 
-    /** @return when its next probe is due while it is open, else null */
+    /** Returns when its next probe is due while it is open, else null. */
     public Instant breakerNextProbe() {
         return breaker.nextProbe();
     }
 
-    /** @return how many times a run of failures opened the circuit breaker */
+    /** Returns how many times a run of failures opened the circuit breaker. */
     public long breakerTrips() {
         return breaker.trips();
     }

@@ -110,7 +110,8 @@ public class TableActivationSpec implements ActivationSpec {
     }
 
     /**
-     * @return the database: this spec's connection properties, else the resource adapter's
+     * Returns the database: this spec's connection properties, else the resource adapter's.
+     *
      * @throws IllegalArgumentException if the URL is not supported
      */
     public DatabaseConfig database() {
@@ -128,272 +129,278 @@ public class TableActivationSpec implements ActivationSpec {
         this.resourceAdapter = ra;
     }
 
-    /** @return the table */
+    /** Returns the table. */
     public String getTable() {
         return table;
     }
 
-    /** @param table the work queue's table, name or schema.name */
+    /** Sets {@code table}: the work queue's table, name or schema.name. */
     public void setTable(String table) {
         this.table = table;
     }
 
-    /** @return the key column */
+    /** Returns the key column. */
     public String getKeyColumn() {
         return keyColumn;
     }
 
-    /** @param keyColumn the column that identifies a row */
+    /** Sets {@code keyColumn}: the column that identifies a row. */
     public void setKeyColumn(String keyColumn) {
         this.keyColumn = keyColumn;
     }
 
-    /** @return the payload column */
+    /** Returns the payload column. */
     public String getPayloadColumn() {
         return payloadColumn;
     }
 
-    /** @param payloadColumn the column handed to the bean */
+    /** Sets {@code payloadColumn}: the column handed to the bean. */
     public void setPayloadColumn(String payloadColumn) {
         this.payloadColumn = payloadColumn;
     }
 
-    /** @return the priority column, or empty */
+    /** Returns the priority column, or empty. */
     public String getPriorityColumn() {
         return priorityColumn;
     }
 
-    /** @param priorityColumn rows with the lowest value first; empty for none */
+    /** Sets {@code priorityColumn}: rows with the lowest value first; empty for none. */
     public void setPriorityColumn(String priorityColumn) {
         this.priorityColumn = priorityColumn;
     }
 
-    /** @return the availability column, or empty */
+    /** Returns the availability column, or empty. */
     public String getAvailableColumn() {
         return availableColumn;
     }
 
-    /** @param availableColumn a timestamp before which a row is not taken; empty for none */
+    /** Sets {@code availableColumn}: a timestamp before which a row is not taken; empty for none. */
     public void setAvailableColumn(String availableColumn) {
         this.availableColumn = availableColumn;
     }
 
-    /** @return the order column, or empty */
+    /** Returns the order column, or empty. */
     public String getOrderColumn() {
         return orderColumn;
     }
 
-    /** @param orderColumn rows in its order after priority and availability; empty for the key */
+    /** Sets {@code orderColumn}: rows in its order after priority and availability; empty for the key. */
     public void setOrderColumn(String orderColumn) {
         this.orderColumn = orderColumn;
     }
 
-    /** @return the done column, or empty */
+    /** Returns the done column, or empty. */
     public String getDoneColumn() {
         return doneColumn;
     }
 
-    /** @param doneColumn a timestamp set when a row is done (rows kept); empty to delete done rows */
+    /** Sets {@code doneColumn}: a timestamp set when a row is done (rows kept); empty to delete done rows. */
     public void setDoneColumn(String doneColumn) {
         this.doneColumn = doneColumn;
     }
 
-    /** @return the lease column, or empty */
+    /** Returns the lease column, or empty. */
     public String getLeaseColumn() {
         return leaseColumn;
     }
 
-    /** @param leaseColumn leased mode: when a reader's lease ends */
+    /** Sets {@code leaseColumn}: leased mode: when a reader's lease ends. */
     public void setLeaseColumn(String leaseColumn) {
         this.leaseColumn = leaseColumn;
     }
 
-    /** @return the mark column, or empty */
+    /** Returns the mark column, or empty. */
     public String getMarkColumn() {
         return markColumn;
     }
 
-    /** @param markColumn leased mode: the column each taking is marked with; empty for the lease's end */
+    /** Sets {@code markColumn}: leased mode: the column each taking is marked with; empty for the lease's end. */
     public void setMarkColumn(String markColumn) {
         this.markColumn = markColumn;
     }
 
-    /** @return the attempts column, or empty */
+    /** Returns the attempts column, or empty. */
     public String getAttemptsColumn() {
         return attemptsColumn;
     }
 
-    /** @param attemptsColumn an integer column counting the takings; empty for none */
+    /** Sets {@code attemptsColumn}: an integer column counting the takings; empty for none. */
     public void setAttemptsColumn(String attemptsColumn) {
         this.attemptsColumn = attemptsColumn;
     }
 
-    /** @return transactional or leased */
+    /** Returns transactional or leased. */
     public String getMode() {
         return mode;
     }
 
-    /** @param mode transactional or leased */
+    /** Sets {@code mode}: transactional or leased. */
     public void setMode(String mode) {
         this.mode = mode;
     }
 
-    /** @return the text given for the lease's length in seconds, 1 to 86400 */
+    /** Returns the text given for the lease's length in seconds, 1 to 86400. */
     public String getLeaseSeconds() {
         return leaseSeconds;
     }
 
-    /** @param leaseSeconds seconds a reader holds a leased row */
+    /** Sets {@code leaseSeconds}: seconds a reader holds a leased row. */
     public void setLeaseSeconds(String leaseSeconds) {
         this.leaseSeconds = leaseSeconds;
     }
 
-    /** @return the text given for the takings after which a row is set aside, 0 to 1000 */
+    /** Returns the text given for the takings after which a row is set aside, 0 to 1000. */
     public String getMaxAttempts() {
         return maxAttempts;
     }
 
-    /** @param maxAttempts takings after which a row is set aside; 0 for no limit */
+    /** Sets {@code maxAttempts}: takings after which a row is set aside; 0 for no limit. */
     public void setMaxAttempts(String maxAttempts) {
         this.maxAttempts = maxAttempts;
     }
 
-    /** @return the text given for the retry delay in seconds, 0 to 3600 */
+    /** Returns the text given for the retry delay in seconds, 0 to 3600. */
     public String getRetryDelaySeconds() {
         return retryDelaySeconds;
     }
 
-    /** @param retryDelaySeconds seconds after a failed delivery before its rows are taken again */
+    /** Sets {@code retryDelaySeconds}: seconds after a failed delivery before its rows are taken again. */
     public void setRetryDelaySeconds(String retryDelaySeconds) {
         this.retryDelaySeconds = retryDelaySeconds;
     }
 
-    /** @return the text given for rows per transaction, 1 to 1000 */
+    /** Returns the text given for rows per transaction, 1 to 1000. */
     public String getBatchSize() {
         return batchSize;
     }
 
-    /** @param batchSize rows per transaction */
+    /** Sets {@code batchSize}: rows per transaction. */
     public void setBatchSize(String batchSize) {
         this.batchSize = batchSize;
     }
 
-    /** @return the text given for the number of readers, 1 to 256 */
+    /** Returns the text given for the number of readers, 1 to 256. */
     public String getMaxReaders() {
         return maxReaders;
     }
 
-    /** @param maxReaders readers (concurrent deliveries) */
+    /** Sets {@code maxReaders}: readers (concurrent deliveries). */
     public void setMaxReaders(String maxReaders) {
         this.maxReaders = maxReaders;
     }
 
-    /** @return the text given for the poll interval in milliseconds, 10 to 600000 */
+    /** Returns the text given for the poll interval in milliseconds, 10 to 600000. */
     public String getPollMillis() {
         return pollMillis;
     }
 
-    /** @param pollMillis milliseconds a reader waits when no row is available */
+    /** Sets {@code pollMillis}: milliseconds a reader waits when no row is available. */
     public void setPollMillis(String pollMillis) {
         this.pollMillis = pollMillis;
     }
 
-    /** @return the text given for the delivery transaction timeout in seconds, 0 to 86400 */
+    /** Returns the text given for the delivery transaction timeout in seconds, 0 to 86400. */
     public String getTransactionTimeout() {
         return transactionTimeout;
     }
 
-    /** @param transactionTimeout the delivery transaction timeout in seconds, 0 for the container's default */
+    /** Sets {@code transactionTimeout}: the delivery transaction timeout in seconds, 0 for the container's default. */
     public void setTransactionTimeout(String transactionTimeout) {
         this.transactionTimeout = transactionTimeout;
     }
 
-    /** @return the JDBC URL, or null for the adapter's */
+    /** Returns the JDBC URL, or null for the adapter's. */
     public String getConnectionUrl() {
         return connectionUrl;
     }
 
-    /** @param connectionUrl the JDBC URL of the table's database */
+    /** Sets {@code connectionUrl}: the JDBC URL of the table's database. */
     public void setConnectionUrl(String connectionUrl) {
         this.connectionUrl = connectionUrl;
     }
 
-    /** @return the database user, or null for the adapter's */
+    /** Returns the database user, or null for the adapter's. */
     public String getUser() {
         return user;
     }
 
-    /** @param user the database user */
+    /** Sets {@code user}: the database user. */
     public void setUser(String user) {
         this.user = user;
     }
 
-    /** @return the database password, or null for the adapter's */
+    /** Returns the database password, or null for the adapter's. */
     public String getPassword() {
         return password;
     }
 
-    /** @param password the database password */
+    /** Sets {@code password}: the database password. */
     public void setPassword(String password) {
         this.password = password;
     }
 
-    /** @return the text given for unrecoverableExceptions (checked by {@link #validate()}) */
+    /** Returns the text given for unrecoverableExceptions (checked by {@link #validate()}). */
     public String getUnrecoverableExceptions() {
         return unrecoverableExceptions;
     }
 
-    /** @param unrecoverableExceptions exception classes set aside at once, comma-separated, as text */
+    /** Sets {@code unrecoverableExceptions}: exception classes set aside at once, comma-separated, as text. */
     public void setUnrecoverableExceptions(String unrecoverableExceptions) {
         this.unrecoverableExceptions = unrecoverableExceptions;
     }
 
-    /** @return the text given for transientExceptions (checked by {@link #validate()}) */
+    /** Returns the text given for transientExceptions (checked by {@link #validate()}). */
     public String getTransientExceptions() {
         return transientExceptions;
     }
 
-    /** @param transientExceptions exception classes retried without counting an attempt, comma-separated, as text */
+    /**
+     * Sets {@code transientExceptions}: exception classes retried without counting an attempt, comma-separated, as
+     * text.
+     */
     public void setTransientExceptions(String transientExceptions) {
         this.transientExceptions = transientExceptions;
     }
 
-    /** @return the text given for breakerThreshold (checked by {@link #validate()}) */
+    /** Returns the text given for breakerThreshold (checked by {@link #validate()}). */
     public String getBreakerThreshold() {
         return breakerThreshold;
     }
 
-    /** @param breakerThreshold failures in a row of different messages that open the breaker, 0 for none, as text */
+    /**
+     * Sets {@code breakerThreshold}: failures in a row of different messages that open the breaker, 0 for none, as
+     * text.
+     */
     public void setBreakerThreshold(String breakerThreshold) {
         this.breakerThreshold = breakerThreshold;
     }
 
-    /** @return the text given for breakerWindow (checked by {@link #validate()}) */
+    /** Returns the text given for breakerWindow (checked by {@link #validate()}). */
     public String getBreakerWindow() {
         return breakerWindow;
     }
 
-    /** @param breakerWindow milliseconds the failures must fall within, as text */
+    /** Sets {@code breakerWindow}: milliseconds the failures must fall within, as text. */
     public void setBreakerWindow(String breakerWindow) {
         this.breakerWindow = breakerWindow;
     }
 
-    /** @return the text given for breakerDelay (checked by {@link #validate()}) */
+    /** Returns the text given for breakerDelay (checked by {@link #validate()}). */
     public String getBreakerDelay() {
         return breakerDelay;
     }
 
-    /** @param breakerDelay milliseconds before the first probe, as text */
+    /** Sets {@code breakerDelay}: milliseconds before the first probe, as text. */
     public void setBreakerDelay(String breakerDelay) {
         this.breakerDelay = breakerDelay;
     }
 
-    /** @return the text given for breakerMaxDelay (checked by {@link #validate()}) */
+    /** Returns the text given for breakerMaxDelay (checked by {@link #validate()}). */
     public String getBreakerMaxDelay() {
         return breakerMaxDelay;
     }
 
-    /** @param breakerMaxDelay the longest wait before a probe in milliseconds, as text */
+    /** Sets {@code breakerMaxDelay}: the longest wait before a probe in milliseconds, as text. */
     public void setBreakerMaxDelay(String breakerMaxDelay) {
         this.breakerMaxDelay = breakerMaxDelay;
     }
@@ -403,32 +410,32 @@ public class TableActivationSpec implements ActivationSpec {
         return "TableActivationSpec[table=" + table + ", mode=" + mode + "]";
     }
 
-    /** @return the text given for the first wait after a failed turn, in milliseconds */
+    /** Returns the text given for the first wait after a failed turn, in milliseconds. */
     public String getReconnectInitialMillis() {
         return reconnectInitialMillis;
     }
 
-    /** @param reconnectInitialMillis the first wait after a failed turn in milliseconds, 10 to 600000 */
+    /** Sets {@code reconnectInitialMillis}: the first wait after a failed turn in milliseconds, 10 to 600000. */
     public void setReconnectInitialMillis(String reconnectInitialMillis) {
         this.reconnectInitialMillis = reconnectInitialMillis;
     }
 
-    /** @return the text given for the longest wait after failed turns, in milliseconds */
+    /** Returns the text given for the longest wait after failed turns, in milliseconds. */
     public String getReconnectMaxMillis() {
         return reconnectMaxMillis;
     }
 
-    /** @param reconnectMaxMillis the longest wait after failed turns in milliseconds, at least the first */
+    /** Sets {@code reconnectMaxMillis}: the longest wait after failed turns in milliseconds, at least the first. */
     public void setReconnectMaxMillis(String reconnectMaxMillis) {
         this.reconnectMaxMillis = reconnectMaxMillis;
     }
 
-    /** @return the text given for the random reduction of each wait, 0.0 to 1.0 */
+    /** Returns the text given for the random reduction of each wait, 0.0 to 1.0. */
     public String getReconnectJitter() {
         return reconnectJitter;
     }
 
-    /** @param reconnectJitter the random reduction of each wait after a failed turn, 0.0 to 1.0 */
+    /** Sets {@code reconnectJitter}: the random reduction of each wait after a failed turn, 0.0 to 1.0. */
     public void setReconnectJitter(String reconnectJitter) {
         this.reconnectJitter = reconnectJitter;
     }

@@ -60,7 +60,7 @@ interface TableDelivery {
     void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged, FailurePolicy.Verdict verdict)
             throws Exception;
 
-    /** @return the delivery of a table activation in this mode */
+    /** Returns the delivery of a table activation in this mode. */
     static TableDelivery of(TableDefinition.Mode mode) {
         return mode == TableDefinition.Mode.LEASED ? new LeasedTableDelivery() : new TransactionalTableDelivery();
     }

@@ -81,7 +81,7 @@ final class TableSettings {
                 spec.getBreakerDelay(), spec.getBreakerMaxDelay(), false);
     }
 
-    /** @return a reader's waits between failed turns, from the {@code reconnect*} properties */
+    /** Returns a reader's waits between failed turns, from the {@code reconnect*} properties. */
     Backoff newBackoff() {
         return new Backoff(reconnectInitialMillis, reconnectMaxMillis, reconnectJitter);
     }

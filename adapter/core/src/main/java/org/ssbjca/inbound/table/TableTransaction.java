@@ -79,7 +79,7 @@ enum TableTransaction {
         }
     };
 
-    /** @return the transaction of a bean whose listener method is, or is not, transacted */
+    /** Returns the transaction of a bean whose listener method is, or is not, transacted. */
     static TableTransaction of(boolean transacted) {
         return transacted ? XA : LOCAL;
     }
@@ -88,8 +88,9 @@ enum TableTransaction {
     abstract void begin(ReaderConnection connection) throws SQLException;
 
     /**
+     * Returns the key under which the bean's verbs find the reader's session ({@link DeliveryContext#enter}).
+     *
      * @param transaction the JTA transaction on the thread, or null
-     * @return the key under which the bean's verbs find the reader's session ({@link DeliveryContext#enter})
      */
     abstract Object contextKey(Object transaction);
 

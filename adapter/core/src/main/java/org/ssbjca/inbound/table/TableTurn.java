@@ -70,7 +70,7 @@ final class TableTurn {
         this.transaction = activation.transaction();
     }
 
-    /** @return whether rows were taken */
+    /** Returns whether rows were taken. */
     boolean run() throws Exception {
         return delivery.deliverOnce(this);
     }
@@ -299,7 +299,7 @@ final class TableTurn {
         return rows;
     }
 
-    /** @return {@code a} with {@code b} suppressed in it, or whichever is not null */
+    /** Returns {@code a} with {@code b} suppressed in it, or whichever is not null. */
     static Exception first(Exception a, Exception b) {
         if (a == null) {
             return b;

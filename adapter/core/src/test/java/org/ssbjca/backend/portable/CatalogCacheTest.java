@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
@@ -283,7 +284,7 @@ class CatalogCacheTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws SQLException {
             counted.close();
         }
     }

@@ -1,6 +1,7 @@
 package org.ssbjca.backend.portable;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
@@ -57,7 +58,7 @@ final class CountedSession implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws SQLException {
         try {
             c.close();
         } finally {

@@ -101,7 +101,7 @@ class PriorityPresenceReceiveTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws SQLException {
             try {
                 reader.close();
                 other.close();

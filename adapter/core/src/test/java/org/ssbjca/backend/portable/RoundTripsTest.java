@@ -3,6 +3,7 @@ package org.ssbjca.backend.portable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -327,7 +328,7 @@ class RoundTripsTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws SQLException {
             counted.close();
         }
     }
