@@ -17,6 +17,7 @@ import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.portable.PortableBroker;
+import org.ssbjca.tiers.Slow;
 
 /** BEGIN CONVERSATION TIMER and the LIFETIME of a dialog. */
 class TimerAndLifetimeConformanceTest {
@@ -67,6 +68,7 @@ class TimerAndLifetimeConformanceTest {
     }
 
     @BackendTest
+    @Slow
     void aTimerIsCommittedAtOnceWhileAnotherSessionWaitsOnAnotherQueue(Db db) throws Exception {
         Db.Objects o = db.objects();
         Conversation c = begin(db, o);
@@ -96,6 +98,7 @@ class TimerAndLifetimeConformanceTest {
     }
 
     @BackendTest
+    @Slow
     void aNewTimerReplacesThePreviousOne(Db db) {
         Db.Objects o = db.objects();
         Conversation c = begin(db, o);

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
+import org.ssbjca.tiers.Slow;
 
 /**
  * The redelivery delay (issue 12): after a failed delivery a conversation group waits {@code redeliveryDelay}, then
@@ -40,6 +41,7 @@ class RedeliveryDelayTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
+    @Slow
     void aFailedGroupWaitsTheDelayWhileOthersAreDelivered(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             List<String> delivered = new CopyOnWriteArrayList<>();

@@ -23,6 +23,7 @@ import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.tiers.Slow;
 
 /**
  * The messages that waited in {@code ssb.transmission_queue} for a queue disabled with the {@code UPDATE} of
@@ -286,6 +287,7 @@ class TransmissionsTest {
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
+    @Slow
     void aPageThatFailsLeavesTheRestToALaterMoveLosingNothing(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend);
                 LogRecords logs = LogRecords.of(Transmissions.class)) {

@@ -19,6 +19,7 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.tiers.Slow;
 
 /**
  * A row on which the bean always throws, ahead of good rows: the rows behind it are delivered while it waits for its
@@ -186,6 +187,7 @@ class FailingRowTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("org.ssbjca.inbound.table.TableActivationTest#databases")
+    @Slow
     void moreHeldRowsThanATakingLeavesOutAreNotTakenBeforeTheirDelay(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false);
                 LogRecords log = LogRecords.of(TableReader.class)) {
