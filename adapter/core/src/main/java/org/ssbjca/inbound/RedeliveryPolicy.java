@@ -43,7 +43,7 @@ record RedeliveryPolicy(long delayMillis, double multiplier, long maxMillis, dou
      * @param draw where in the spread the wait falls, -1 (shortest) to 1 (longest)
      */
     Duration delayAfter(int failures, double draw) {
-        double millis = Math.min(delayMillis * Math.pow(multiplier, Math.max(0, failures - 1)), maxMillis);
+        double millis = Math.min(delayMillis * Math.pow(multiplier, Math.max(0, failures - 1)), (double) maxMillis);
         return Duration.ofMillis(Math.round(millis * (1 + jitter * draw)));
     }
 }

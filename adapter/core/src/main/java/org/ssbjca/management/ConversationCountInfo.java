@@ -8,6 +8,7 @@ import org.ssbjca.backend.EndpointCount;
  * Conversation endpoints of one service in one state; JMX clients see it as {@code CompositeData} (service, state,
  * count, oldestBegun).
  */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class ConversationCountInfo {
 
     private final String service;

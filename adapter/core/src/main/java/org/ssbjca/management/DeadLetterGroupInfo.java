@@ -7,6 +7,7 @@ import javax.management.ConstructorParameters;
  * The dead letters of one failure shape ({@code listDeadLetterGroups}); JMX clients see it as {@code CompositeData}.
  * The key redelivers the group ({@code startGroupRedelivery}).
  */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class DeadLetterGroupInfo {
 
     private final String key;

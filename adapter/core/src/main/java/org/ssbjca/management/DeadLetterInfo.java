@@ -9,6 +9,7 @@ import org.ssbjca.backend.DeadLetter;
  * A message taken off the queue after too many failed deliveries; JMX clients see it as {@code CompositeData}. The
  * body is shown as text (UTF-8), cut after {@value #BODY_LIMIT} characters.
  */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class DeadLetterInfo {
 
     static final int BODY_LIMIT = 4000;

@@ -10,6 +10,7 @@ import org.ssbjca.inbound.ActivationMetrics;
  * A delivery in progress: which reader, which conversation group, how many messages, since when (what the
  * {@code ExecutionStatus} view of activated stored procedures shows). JMX clients see it as {@code CompositeData}.
  */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class InFlightDeliveryInfo {
 
     private final String reader;

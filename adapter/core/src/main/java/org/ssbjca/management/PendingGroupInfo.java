@@ -13,6 +13,7 @@ import org.ssbjca.backend.PendingGroup;
  * A conversation group with messages waiting in the queue; JMX clients see it as {@code CompositeData} (groupId,
  * messages, oldestMessage, priority).
  */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class PendingGroupInfo {
 
     private final String groupId;

@@ -4,6 +4,7 @@ import java.util.Date;
 import javax.management.ConstructorParameters;
 
 /** The progress of a throttled redelivery ({@code getRedeliveryJob}); JMX clients see it as {@code CompositeData}. */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class RedeliveryJobInfo {
 
     private final String description;

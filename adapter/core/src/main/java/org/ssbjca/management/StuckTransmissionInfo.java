@@ -8,6 +8,7 @@ import org.ssbjca.backend.StuckTransmission;
  * A message waiting in the database's transmission queue, with what to do about it; JMX clients see it as
  * {@code CompositeData} (toService, conversation, enqueued, status, action).
  */
+@SuppressWarnings("JavaUtilDate") // JMX open types (CompositeData) carry dates as java.util.Date
 public final class StuckTransmissionInfo {
 
     private final String toService;
