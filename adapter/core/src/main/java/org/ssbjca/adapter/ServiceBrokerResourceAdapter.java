@@ -158,9 +158,9 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
 
     @Override
     public void endpointActivation(MessageEndpointFactory factory, ActivationSpec spec) throws ResourceException {
-        if (spec instanceof TableActivationSpec) {
+        if (spec instanceof TableActivationSpec tableActivationSpec) {
             spec.validate();
-            TableActivation table = new TableActivation(this, factory, (TableActivationSpec) spec);
+            TableActivation table = new TableActivation(this, factory, tableActivationSpec);
             tableActivations.put(factory, table);
             try {
                 table.start();
@@ -174,10 +174,9 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
             }
             return;
         }
-        if (!(spec instanceof ServiceBrokerActivationSpec)) {
+        if (!(spec instanceof ServiceBrokerActivationSpec s)) {
             throw new ResourceException("not an ssb-jca activation spec: " + spec);
         }
-        ServiceBrokerActivationSpec s = (ServiceBrokerActivationSpec) spec;
         s.validate();
         EndpointActivation activation = new EndpointActivation(this, factory, s);
         activations.put(factory, activation);
@@ -216,10 +215,10 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
     public XAResource[] getXAResources(ActivationSpec[] specs) throws ResourceException {
         List<XAResource> resources = new ArrayList<>();
         for (ActivationSpec spec : specs) {
-            if (spec instanceof ServiceBrokerActivationSpec) {
-                resources.add(registry().get(((ServiceBrokerActivationSpec) spec).database()).recoveryResource());
-            } else if (spec instanceof TableActivationSpec) {
-                resources.add(registry().get(((TableActivationSpec) spec).database()).recoveryResource());
+            if (spec instanceof ServiceBrokerActivationSpec serviceBrokerActivationSpec) {
+                resources.add(registry().get(serviceBrokerActivationSpec.database()).recoveryResource());
+            } else if (spec instanceof TableActivationSpec tableActivationSpec) {
+                resources.add(registry().get(tableActivationSpec.database()).recoveryResource());
             }
         }
         return resources.toArray(new XAResource[0]);
@@ -380,10 +379,9 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof ServiceBrokerResourceAdapter)) {
+        if (!(o instanceof ServiceBrokerResourceAdapter r)) {
             return false;
         }
-        ServiceBrokerResourceAdapter r = (ServiceBrokerResourceAdapter) o;
         return Objects.equals(connectionUrl, r.connectionUrl) && Objects.equals(user, r.user)
                 && Objects.equals(password, r.password) && Objects.equals(createSchema, r.createSchema)
                 && Objects.equals(fallbackPollMillis, r.fallbackPollMillis);

@@ -52,10 +52,9 @@ public final class DatabaseConfig {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof DatabaseConfig)) {
+        if (!(o instanceof DatabaseConfig d)) {
             return false;
         }
-        DatabaseConfig d = (DatabaseConfig) o;
         return url.equals(d.url) && Objects.equals(user, d.user) && Objects.equals(password, d.password);
     }
 

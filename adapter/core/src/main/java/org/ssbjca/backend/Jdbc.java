@@ -82,12 +82,12 @@ public final class Jdbc {
             Object p = params[i];
             if (p == null) {
                 ps.setNull(i + 1, Types.NULL);
-            } else if (p instanceof Null) {
-                bindNull(ps, i + 1, ((Null) p).sqlType);
-            } else if (p instanceof Instant) {
-                ps.setObject(i + 1, OffsetDateTime.ofInstant((Instant) p, ZoneOffset.UTC));
-            } else if (p instanceof byte[]) {
-                ps.setBytes(i + 1, (byte[]) p);
+            } else if (p instanceof Null n) {
+                bindNull(ps, i + 1, n.sqlType);
+            } else if (p instanceof Instant instant) {
+                ps.setObject(i + 1, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+            } else if (p instanceof byte[] array) {
+                ps.setBytes(i + 1, array);
             } else {
                 ps.setObject(i + 1, p);
             }

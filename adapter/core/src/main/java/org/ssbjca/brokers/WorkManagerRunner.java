@@ -189,7 +189,7 @@ public final class WorkManagerRunner implements BackgroundRunner {
         public List<WorkContext> getWorkContexts() {
             HintsContext hints = new HintsContext();
             hints.setName(name);
-            hints.setHint(HintsContext.LONGRUNNING_HINT, Boolean.TRUE);
+            hints.setHint(HintsContext.LONGRUNNING_HINT, true);
             return List.of(hints);
         }
 
