@@ -249,7 +249,7 @@ public final class CircuitBreaker {
     }
 
     /** Returns readers parked by it now. */
-    int parked() {
+    public int parked() {
         synchronized (lock) {
             return parked;
         }
