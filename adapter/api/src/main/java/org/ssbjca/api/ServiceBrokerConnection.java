@@ -2,6 +2,7 @@ package org.ssbjca.api;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -78,6 +79,54 @@ public interface ServiceBrokerConnection extends AutoCloseable {
      * @throws ConversationEndedException if the conversation is ended or unknown
      */
     void send(Conversation conversation, String messageType, byte[] body);
+
+    /**
+     * Schedules a SEND: the message is sent on the conversation once {@code delay} has passed, not before. See
+     * {@link #sendAt(Conversation, String, byte[], Instant)} for the contract; the due instant is taken from the
+     * database's clock (the adapter's on the portable schema) when this call runs.
+     *
+     * @param conversation this side of the conversation
+     * @param messageType a message type the contract allows this side to send
+     * @param body the body, or null (or empty) for none
+     * @param delay how long from now, zero or more
+     * @return the handle that cancels it
+     * @throws IllegalArgumentException if the delay is negative (the message names it)
+     * @throws NullPointerException if the conversation, the message type or the delay is null (the message names it)
+     * @throws ConversationEndedException if the conversation is ended or unknown now
+     */
+    ScheduledSend send(Conversation conversation, String messageType, byte[] body, Duration delay);
+
+    /**
+     * Schedules a SEND at an instant: durable, and part of the caller's transaction like {@link #send}: when that
+     * transaction rolls back nothing is scheduled. When the instant comes, exactly one node of the cluster sends the
+     * message on the conversation, in a transaction of its own, as {@link #send} would then: it takes its place in the
+     * conversation's order at that moment, after every message the conversation sent before then, including ones sent
+     * after this call; messages sent earlier are not held back by it. Several sends due at the same instant on one
+     * conversation are sent in the order they were scheduled. It is received no earlier than its instant and,
+     * while a reader of the database waits, about a second or two after it (the backend's guide page gives the bound).
+     * A send that fails when due (the conversation ended meanwhile, the message type is not in the contract) is
+     * dropped and logged; the checks of this call are those that can be made now (the conversation).
+     *
+     * @param conversation this side of the conversation
+     * @param messageType a message type the contract allows this side to send
+     * @param body the body, or null (or empty) for none
+     * @param at when; an instant already past is due at once
+     * @return the handle that cancels it
+     * @throws NullPointerException if the conversation, the message type or the instant is null (the message names it)
+     * @throws ConversationEndedException if the conversation is ended or unknown now
+     */
+    ScheduledSend sendAt(Conversation conversation, String messageType, byte[] body, Instant at);
+
+    /**
+     * Cancels a scheduled send, in the caller's transaction: when that commits the message is never sent. A send
+     * being sent by a node at this moment is waited for, and then not cancelled.
+     *
+     * @param scheduled a handle from {@link #sendAt} or the {@code send} that takes a delay, perhaps of another
+     *        connection or node
+     * @return true if it was still pending and is now cancelled; false if it was sent already, cancelled already, or
+     *         never scheduled (its transaction rolled back)
+     */
+    boolean cancel(ScheduledSend scheduled);
 
     /**
      * Sends text encoded as UTF-8.

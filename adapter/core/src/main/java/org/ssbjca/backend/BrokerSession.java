@@ -10,6 +10,7 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.api.ScheduledSend;
 
 /**
  * The Service Broker verbs on one connection, in whatever transaction that connection is in. Not thread safe.
@@ -66,6 +67,31 @@ public interface BrokerSession {
      * @param body the body, or null for none
      */
     void send(UUID handle, String messageType, byte[] body);
+
+    /**
+     * Schedules a SEND, in this session's transaction: when due, exactly one node sends it on the conversation in a
+     * transaction of its own, as {@link #send} would then. A send that fails when due is dropped and logged.
+     *
+     * @param handle this side's conversation handle
+     * @param messageType the message type
+     * @param body the body, or null for none
+     * @param due when it is due
+     * @return its handle
+     * @throws org.ssbjca.api.ConversationEndedException if the conversation is ended or unknown
+     */
+    default ScheduledSend scheduleSend(UUID handle, String messageType, byte[] body, DueTime due) {
+        throw new BrokerException("scheduled sends are not available on this backend");
+    }
+
+    /**
+     * Cancels a scheduled send, in this session's transaction; waits for a node that is sending it now.
+     *
+     * @param id the scheduled send's id
+     * @return whether it was pending and is now cancelled
+     */
+    default boolean cancelScheduledSend(UUID id) {
+        throw new BrokerException("scheduled sends are not available on this backend");
+    }
 
     /**
      * Runs verbs whose failure the transaction is to outlive (the copy of a dead letter to a dead-letter service):

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,8 +17,10 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.api.ScheduledSend;
 import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DueTime;
 import org.ssbjca.brokers.DeliveryContext;
 
 /**
@@ -103,6 +106,28 @@ public class ConnectionHandle implements ServiceBrokerConnection {
         Objects.requireNonNull(conversation, "conversation");
         Objects.requireNonNull(messageType, "messageType");
         runVoid("SEND", s -> s.send(conversation.handle(), messageType, body));
+    }
+
+    @Override
+    public ScheduledSend send(Conversation conversation, String messageType, byte[] body, Duration delay) {
+        return schedule(conversation, messageType, body, DueTime.after(delay));
+    }
+
+    @Override
+    public ScheduledSend sendAt(Conversation conversation, String messageType, byte[] body, Instant at) {
+        return schedule(conversation, messageType, body, DueTime.at(at));
+    }
+
+    private ScheduledSend schedule(Conversation conversation, String messageType, byte[] body, DueTime due) {
+        Objects.requireNonNull(conversation, "conversation");
+        Objects.requireNonNull(messageType, "messageType");
+        return run("scheduled SEND", s -> s.scheduleSend(conversation.handle(), messageType, body, due));
+    }
+
+    @Override
+    public boolean cancel(ScheduledSend scheduled) {
+        Objects.requireNonNull(scheduled, "scheduled");
+        return run("cancel of a scheduled SEND", s -> s.cancelScheduledSend(scheduled.id()));
     }
 
     @Override
