@@ -10,6 +10,7 @@ DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ?
 DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ? AND message_sequence_number = ?
 DELETE FROM ssb.message WHERE conversation_handle = ?
 DELETE FROM ssb.message WHERE queuing_order = ANY (?)
+DELETE FROM ssb.scheduled_send WHERE scheduled_id = ?
 DELETE FROM ssb.transmission_queue WHERE from_handle = ?
 DELETE FROM ssb.transmission_queue WHERE to_handle = ?
 DELETE FROM ssb.transmission_queue WHERE transmission_order = ?
@@ -21,6 +22,7 @@ INSERT INTO ssb.conversation_priority (conversation_group_id, queue_name, priori
 INSERT INTO ssb.dead_letter (queue_name, conversation_group_id, conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, (SELECT a.last_error FROM ssb.delivery_attempt a WHERE a.conversation_handle = ? AND a.message_sequence_number = ?)), ?)
 INSERT INTO ssb.delivery_attempt (conversation_handle, message_sequence_number, queue_name, attempts, last_error, last_attempt_at) VALUES (?, ?, ?, 1, ?, ?)
 INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle, message_sequence_number, message_type_name, message_body, enqueued_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+INSERT INTO ssb.scheduled_send (scheduled_id, conversation_handle, message_type_name, message_body, due_at, scheduled_at) VALUES (?, ?, ?, ?, ?, ?)
 INSERT INTO ssb.transmission_queue (from_handle, to_handle, to_queue_name, message_sequence_number, message_type_name, message_body, enqueued_at, transmission_status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 NEXT VALUE FOR ssb.turn_seq
 NOT COALESCE((SELECT h.held_until > ? FROM ssb.conversation_hold h WHERE h.conversation_group_id = {group}), FALSE)
@@ -34,6 +36,7 @@ SELECT 1 FROM ssb.conversation_endpoint WHERE timer_expires_at <= ? ORDER BY tim
 SELECT 1 FROM ssb.conversation_priority WHERE queue_name = ? FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.message WHERE conversation_handle = ? AND message_type_name = ? FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.message_type WHERE message_type_name = ?
+SELECT 1 FROM ssb.scheduled_send WHERE due_at <= ? ORDER BY due_at FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)
 SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version
 SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?
@@ -71,6 +74,7 @@ SELECT queue_name FROM ssb.service_queue ORDER BY queue_name
 SELECT queue_name FROM ssb.service_queue WHERE queue_name = ? AND is_receive_enabled FOR UPDATE SKIP LOCKED
 SELECT r.sent_by, r.validation, EXISTS (SELECT 1 FROM ssb.message_type WHERE message_type_name = ?) AS type_exists, s.queue_name, EXISTS (SELECT 1 FROM ssb.service_contract sc WHERE sc.service_name = s.service_name AND sc.contract_name = ?) AS accepts, q.is_receive_enabled AS receives FROM (SELECT 1 AS one) x LEFT JOIN (SELECT cm.sent_by, mt.validation FROM ssb.contract_message_type cm JOIN ssb.message_type mt ON mt.message_type_name = cm.message_type_name WHERE cm.contract_name = ? AND cm.message_type_name = ?) r ON 1 = 1 LEFT JOIN ssb.service s ON s.service_name = ? LEFT JOIN ssb.service_queue q ON q.queue_name = s.queue_name
 SELECT s.queue_name, q.is_receive_enabled FROM ssb.service s LEFT JOIN ssb.service_queue q ON q.queue_name = s.queue_name WHERE s.service_name = ?
+SELECT scheduled_id, conversation_handle, message_type_name, message_body, due_at FROM ssb.scheduled_send WHERE due_at <= ? ORDER BY due_at, schedule_order FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED
 SELECT service_name, state, COUNT(*) AS n, MIN(created_at) AS oldest FROM ssb.conversation_endpoint WHERE ? OR created_at < ? GROUP BY service_name, state ORDER BY service_name, state
 SELECT t.transmission_order, t.to_handle, t.message_sequence_number, t.message_type_name, t.message_body, e.conversation_group_id, e.state FROM ssb.transmission_queue t LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = t.to_handle WHERE t.to_queue_name = ? AND t.transmission_order > ? ORDER BY t.transmission_order LIMIT ?
 SET LOCK_TIMEOUT 10000

@@ -12,7 +12,7 @@ import java.sql.SQLException;
 public final class SchemaVersion {
 
     /** The version this adapter's statements are written for. */
-    public static final int CURRENT = 2;
+    public static final int CURRENT = 3;
 
     private SchemaVersion() {
     }

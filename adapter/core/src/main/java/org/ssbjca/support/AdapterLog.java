@@ -415,6 +415,14 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 262, value = "%s: an operator enabled queue %s (%s)")
     void queueEnabledByOperator(String activation, String queue, String before);
 
+    // ---- scheduled sends (300-309)
+
+    @LogMessage(level = WARN)
+    @Message(id = 300, value = "scheduled send %s on conversation %s (message type %s), due at %s, could not be sent"
+            + " when due and is dropped: %s")
+    void scheduledSendDropped(@Cause Throwable cause, Object id, Object conversation, String messageType, Object dueAt,
+            String why);
+
     // ---- the operator's throttled redeliveries (280-299)
 
     @LogMessage(level = INFO)

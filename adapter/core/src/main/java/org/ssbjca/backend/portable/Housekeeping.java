@@ -12,15 +12,15 @@ import org.ssbjca.backend.Jdbc;
 /**
  * What SQL Server's broker does in the background, done when a session of this JVM has looked at a queue (at most
  * once per interval per database): conversation timers that expired deliver DialogTimer; dialogs whose LIFETIME
- * expired get an Error message on both sides; and, at the first look after a start and then every
- * {@value #REPAIR_MILLIS} ms, a repair pass ({@link #repairIfDue}) that also puts the messages that waited in the
- * transmission queue for a queue enabled again onto it ({@link Transmissions}). A pass runs on a connection of its
- * own and commits at once, so what it sends is visible and wakes its readers at once, not when the transaction of the
- * session that happened to look ends (an idle reader's stays open for its whole WAITFOR). Rows another transaction
- * holds are skipped and handled on a later pass. The session that looks first asks, on its own connection and without
- * locking, whether anything is due; only then is the connection of the pass opened. A timer or lifetime therefore
- * fires at most the fallback poll plus this interval late while any session of the JVM waits on a queue of the
- * database.
+ * expired get an Error message on both sides; scheduled sends that are due are sent ({@link ScheduledSends}); and, at
+ * the first look after a start and then every {@value #REPAIR_MILLIS} ms, a repair pass ({@link #repairIfDue}) that
+ * also puts the messages that waited in the transmission queue for a queue enabled again onto it
+ * ({@link Transmissions}). A pass runs on a connection of its own and commits at once, so what it sends is visible
+ * and wakes its readers at once, not when the transaction of the session that happened to look ends (an idle
+ * reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a later pass.
+ * The session that looks first asks, on its own connection and without locking, whether anything is due; only then
+ * is the connection of the pass opened. A timer, lifetime or scheduled send therefore fires at most the fallback poll
+ * plus this interval late while any session of the JVM waits on a queue of the database.
  *
  * <p>A look that found nothing (its session is about to wait) does what is due; a look that found messages leaves it
  * to such a look unless a whole interval more has passed (a queue so busy that no look comes back empty), so that a
@@ -69,7 +69,8 @@ final class Housekeeping {
         try {
             Instant at = broker.now();
             Connection c = looking.connection();
-            if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)) {
+            if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)
+                    && !Jdbc.exists(c, broker.sql().anyScheduledSendDue, at)) {
                 return;
             }
         } catch (SQLException e) {
@@ -106,7 +107,7 @@ final class Housekeeping {
         }
     }
 
-    /** Runs one pass now. */
+    /** Runs one pass now: timers, lifetimes, then the due scheduled sends ({@link ScheduledSends#sendDue}). */
     void run(PortableSession session) throws SQLException {
         PortableSql sql = broker.sql();
         Connection c = session.connection();
@@ -128,6 +129,7 @@ final class Housekeeping {
                         ErrorBody.of(ErrorBody.LIFETIME_EXPIRED, "The dialog has exceeded the specified LIFETIME."));
             }
         }
+        ScheduledSends.sendDue(broker, session);
     }
 
     /**

@@ -15,7 +15,9 @@ import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.api.ScheduledSend;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DueTime;
 import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.backend.Received;
 import org.ssbjca.backend.Statements;
@@ -123,6 +125,17 @@ final class PortableSession implements BrokerSession {
     @Override
     public void send(UUID handle, String messageType, byte[] body) {
         dialogs.send(handle, messageType, body);
+    }
+
+    @Override
+    public ScheduledSend scheduleSend(UUID handle, String messageType, byte[] body, DueTime due) {
+        return ScheduledSends.schedule(broker, this, handle, messageType, body, due);
+    }
+
+    @Override
+    public boolean cancelScheduledSend(UUID id) {
+        settle();
+        return ScheduledSends.cancel(broker, this, id);
     }
 
     /**
@@ -339,6 +352,11 @@ final class PortableSession implements BrokerSession {
     Endpoint endpoint(UUID handle) throws SQLException {
         settle();
         return dialogs.endpoint(handle);
+    }
+
+    /** @return the verbs' statements, for {@link ScheduledSends} */
+    Statements statements() {
+        return st;
     }
 
     MessageStore messages() {

@@ -226,6 +226,23 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     /** Takes one transmission out (its update count says whether it was still there). Parameter: transmission order. */
     final String deleteTransmission = "DELETE FROM ssb.transmission_queue WHERE transmission_order = ?";
 
+    // ---- scheduled sends ({@link ScheduledSends})
+    /** Parameters: id, conversation handle, message type, body, due at, scheduled at. */
+    final String insertScheduledSend = "INSERT INTO ssb.scheduled_send (scheduled_id, conversation_handle,"
+            + " message_type_name, message_body, due_at, scheduled_at) VALUES (?, ?, ?, ?, ?, ?)";
+    /** Cancels one (its update count says whether it was pending); waits for a pass that is sending it. */
+    final String deleteScheduledSend = "DELETE FROM ssb.scheduled_send WHERE scheduled_id = ?";
+    /** Whether a scheduled send is due: read without locking, a probe of {@code scheduled_send_due}. */
+    final String anyScheduledSendDue = "SELECT 1 FROM ssb.scheduled_send WHERE due_at <= ?"
+            + " ORDER BY due_at FETCH FIRST 1 ROWS ONLY";
+    /**
+     * The due scheduled sends no other pass holds, locked, in the order they are due and then were scheduled.
+     * Parameters: now, limit.
+     */
+    final String dueScheduledSends = "SELECT scheduled_id, conversation_handle, message_type_name, message_body,"
+            + " due_at FROM ssb.scheduled_send WHERE due_at <= ? ORDER BY due_at, schedule_order"
+            + " FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
+
     // ---- priorities
     final String deletePriority = "DELETE FROM ssb.conversation_priority WHERE conversation_group_id = ?";
     final String insertPriority;

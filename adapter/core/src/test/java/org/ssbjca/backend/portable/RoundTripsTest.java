@@ -200,9 +200,9 @@ class RoundTripsTest {
     }
 
     /**
-     * Housekeeping (due timers and lifetimes: two queries when nothing is due) runs after a look that found nothing,
-     * not before a RECEIVE that finds a message: that message is not held back by it, unless a whole interval more
-     * has passed (a queue so busy that no look comes back empty).
+     * Housekeeping (due timers, lifetimes and scheduled sends: three queries when nothing is due) runs after a look
+     * that found nothing, not before a RECEIVE that finds a message: that message is not held back by it, unless a
+     * whole interval more has passed (a queue so busy that no look comes back empty).
      */
     @Test
     void dueHousekeepingWaitsForALookThatFindsNothing() throws Exception {
@@ -222,10 +222,10 @@ class RoundTripsTest {
                     "the probe, the RECEIVE and the COMMIT: housekeeping is due, but not before a message found");
             // a whole interval more: a queue that busy does its housekeeping after a look that found a message
             f.nanos.addAndGet(interval);
-            assertEquals(5, f.roundTripsOfAReceive(1),
-                    "the probe, the RECEIVE, housekeeping's two queries (nothing due) and the COMMIT");
+            assertEquals(6, f.roundTripsOfAReceive(1),
+                    "the probe, the RECEIVE, housekeeping's three queries (nothing due) and the COMMIT");
             f.nanos.addAndGet(interval);
-            assertEquals(6, f.roundTripsOfAReceive(0), "the probe, the empty RECEIVE, housekeeping's two queries, the"
+            assertEquals(7, f.roundTripsOfAReceive(0), "the probe, the empty RECEIVE, housekeeping's three queries, the"
                     + " queue's status (empty or disabled?) and the COMMIT");
         }
     }
