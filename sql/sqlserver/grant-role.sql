@@ -35,6 +35,10 @@ GO
 GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA::[ssb] TO [ssb_adapter];
 GO
 
+-- scheduled sends (ServiceBrokerConnection.sendAt, send with a delay)
+GRANT EXECUTE ON OBJECT::[ssb].[schedule_send] TO [ssb_adapter];
+GO
+
 -- Catalog views show a user only the metadata of securables it owns or holds a permission on: the adapter reads
 -- sys.conversation_endpoints, sys.services and sys.service_queues.
 -- https://learn.microsoft.com/sql/relational-databases/security/metadata-visibility-configuration

@@ -113,10 +113,144 @@ IF NOT EXISTS (SELECT 1 FROM sys.indexes
     CREATE INDEX dead_letter_queue ON ssb.dead_letter (queue_name, dead_letter_id);
 GO
 
+-- Scheduled sends (added in version 3): ServiceBrokerConnection.sendAt and send with a delay, and any T-SQL, call
+-- ssb.schedule_send, which stores the message here and sets a conversation timer on a dialog of its own (timer_handle,
+-- service ssb/ScheduledSend). When the timer expires SQL Server puts a DialogTimer on ssb.ScheduledSendQueue, whose
+-- activation procedure ssb.send_scheduled RECEIVEs it, deletes the row and SENDs the message on its conversation, in
+-- one transaction: each scheduled send is sent once, by the database, whatever the number of servers. Cancelling is
+-- deleting the row (its timer then finds nothing to send).
+-- https://learn.microsoft.com/sql/t-sql/statements/begin-conversation-timer-transact-sql
+IF OBJECT_ID(N'ssb.scheduled_send', N'U') IS NULL
+    CREATE TABLE ssb.scheduled_send (
+        scheduled_id UNIQUEIDENTIFIER NOT NULL CONSTRAINT scheduled_send_pk PRIMARY KEY,
+        timer_handle UNIQUEIDENTIFIER NOT NULL CONSTRAINT scheduled_send_timer UNIQUE,
+        conversation_handle UNIQUEIDENTIFIER NOT NULL,
+        message_type_name NVARCHAR(256) NOT NULL,
+        message_body VARBINARY(MAX) NULL,
+        due_at DATETIMEOFFSET(7) NOT NULL,
+        scheduled_at DATETIMEOFFSET(7) NOT NULL
+    );
+GO
+
+IF NOT EXISTS (SELECT 1 FROM sys.service_queues WHERE name = N'ScheduledSendQueue' AND schema_id = SCHEMA_ID(N'ssb'))
+    CREATE QUEUE ssb.ScheduledSendQueue WITH POISON_MESSAGE_HANDLING (STATUS = OFF);
+GO
+
+IF NOT EXISTS (SELECT 1 FROM sys.services WHERE name = N'ssb/ScheduledSend')
+    CREATE SERVICE [ssb/ScheduledSend] ON QUEUE ssb.ScheduledSendQueue;
+GO
+
+IF OBJECT_ID(N'ssb.schedule_send', N'P') IS NULL
+    EXEC (N'CREATE PROCEDURE ssb.schedule_send AS RETURN 0;');
+GO
+
+-- Schedules a SEND in the caller's transaction. @due_at, or else @delay_ms from now; the message is sent no earlier
+-- (the timer is set to the whole seconds that cover it, at least 1). Refuses a conversation that cannot send.
+ALTER PROCEDURE ssb.schedule_send
+    @conversation_handle UNIQUEIDENTIFIER,
+    @message_type_name NVARCHAR(256),
+    @message_body VARBINARY(MAX),
+    @due_at DATETIMEOFFSET(7),
+    @delay_ms BIGINT,
+    @scheduled_id UNIQUEIDENTIFIER OUTPUT
+WITH EXECUTE AS OWNER
+AS
+BEGIN
+    SET NOCOUNT ON;
+    IF NOT EXISTS (SELECT 1 FROM sys.conversation_endpoints
+                   WHERE conversation_handle = @conversation_handle AND state IN ('SO', 'SI', 'CO'))
+        THROW 50300, N'scheduled SEND: the conversation does not exist or cannot send', 1;
+    DECLARE @now DATETIMEOFFSET(7) = SYSDATETIMEOFFSET();
+    IF @due_at IS NULL
+        SET @due_at = DATEADD(MILLISECOND, @delay_ms % 1000, DATEADD(SECOND, @delay_ms / 1000, @now));
+    DECLARE @ms BIGINT = DATEDIFF_BIG(MILLISECOND, @now, @due_at);
+    DECLARE @seconds INT = CASE WHEN @ms <= 1000 THEN 1 ELSE CAST((@ms + 999) / 1000 AS INT) END;
+    DECLARE @timer UNIQUEIDENTIFIER;
+    BEGIN DIALOG @timer FROM SERVICE [ssb/ScheduledSend] TO SERVICE N'ssb/ScheduledSend', N'CURRENT DATABASE'
+        ON CONTRACT [DEFAULT] WITH ENCRYPTION = OFF;
+    BEGIN CONVERSATION TIMER (@timer) TIMEOUT = @seconds;
+    SET @scheduled_id = NEWID();
+    INSERT INTO ssb.scheduled_send (scheduled_id, timer_handle, conversation_handle, message_type_name, message_body,
+        due_at, scheduled_at)
+    VALUES (@scheduled_id, @timer, @conversation_handle, @message_type_name, @message_body, @due_at, @now);
+END;
+GO
+
+IF OBJECT_ID(N'ssb.send_scheduled', N'P') IS NULL
+    EXEC (N'CREATE PROCEDURE ssb.send_scheduled AS RETURN 0;');
+GO
+
+-- The activation procedure of ssb.ScheduledSendQueue: for each DialogTimer, in one transaction, deletes its scheduled
+-- send, SENDs it (a SEND that fails, on a conversation ended meanwhile, drops it) and ends the timer's dialog.
+ALTER PROCEDURE ssb.send_scheduled
+WITH EXECUTE AS OWNER
+AS
+BEGIN
+    SET NOCOUNT ON;
+    SET XACT_ABORT OFF;
+    DECLARE @timer UNIQUEIDENTIFIER, @type NVARCHAR(256), @id UNIQUEIDENTIFIER, @handle UNIQUEIDENTIFIER,
+        @message_type NVARCHAR(256), @body VARBINARY(MAX), @sql NVARCHAR(MAX), @doomed BIT;
+    DECLARE @row TABLE (scheduled_id UNIQUEIDENTIFIER, conversation_handle UNIQUEIDENTIFIER,
+        message_type_name NVARCHAR(256), message_body VARBINARY(MAX));
+    WHILE 1 = 1
+    BEGIN
+        BEGIN TRANSACTION;
+        WAITFOR (RECEIVE TOP (1) @timer = conversation_handle, @type = message_type_name
+            FROM ssb.ScheduledSendQueue), TIMEOUT 1000;
+        IF @@ROWCOUNT = 0
+        BEGIN
+            ROLLBACK TRANSACTION;
+            BREAK;
+        END;
+        SELECT @id = NULL, @doomed = 0;
+        DELETE FROM @row;
+        IF @type = N'http://schemas.microsoft.com/SQL/ServiceBroker/DialogTimer'
+        BEGIN
+            DELETE FROM ssb.scheduled_send
+                OUTPUT deleted.scheduled_id, deleted.conversation_handle, deleted.message_type_name,
+                    deleted.message_body INTO @row
+                WHERE timer_handle = @timer;
+            SELECT @id = scheduled_id, @handle = conversation_handle, @message_type = message_type_name,
+                @body = message_body FROM @row;
+        END;
+        IF @id IS NOT NULL
+        BEGIN
+            SET @sql = N'SEND ON CONVERSATION @h MESSAGE TYPE [' + REPLACE(@message_type, N']', N']]') + N']'
+                + CASE WHEN DATALENGTH(@body) > 0 THEN N' (@b);' ELSE N';' END;
+            BEGIN TRY
+                EXEC sp_executesql @sql, N'@h UNIQUEIDENTIFIER, @b VARBINARY(MAX)', @h = @handle, @b = @body;
+            END TRY
+            BEGIN CATCH
+                SET @doomed = CASE WHEN XACT_STATE() = -1 THEN 1 ELSE 0 END;
+            END CATCH;
+        END;
+        IF @doomed = 1
+        BEGIN
+            -- the failed SEND left the transaction uncommittable: drop the scheduled send in a new one
+            ROLLBACK TRANSACTION;
+            BEGIN TRANSACTION;
+            DELETE FROM ssb.scheduled_send WHERE scheduled_id = @id;
+        END;
+        END CONVERSATION @timer WITH CLEANUP;
+        COMMIT TRANSACTION;
+    END;
+END;
+GO
+
+IF EXISTS (SELECT 1 FROM sys.service_queues WHERE name = N'ScheduledSendQueue' AND schema_id = SCHEMA_ID(N'ssb')
+           AND (is_activation_enabled = 0 OR activation_procedure IS NULL))
+    ALTER QUEUE ssb.ScheduledSendQueue WITH ACTIVATION (STATUS = ON, PROCEDURE_NAME = ssb.send_scheduled,
+        MAX_QUEUE_READERS = 1, EXECUTE AS OWNER);
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 1)
     INSERT INTO ssb.schema_version (version) VALUES (1);
 GO
 
 IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 2)
     INSERT INTO ssb.schema_version (version) VALUES (2);
+GO
+
+IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 3)
+    INSERT INTO ssb.schema_version (version) VALUES (3);
 GO

@@ -78,8 +78,9 @@ class ScheduledSendConformanceTest {
             tx.session().scheduleSend(c.handle(), o.request, bytes("rolled back"), DueTime.at(due));
             tx.rollback();
         }
-        // due after the rolled-back one, on the same conversation: sent after it, had it been kept
-        db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("marker"), DueTime.at(due.plusMillis(1))));
+        // due after the rolled-back one, on the same conversation: sent after it, had it been kept (1.5 s after, as
+        // SQL Server's timers count whole seconds)
+        db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("marker"), DueTime.at(due.plusMillis(1500))));
 
         assertEquals(List.of("marker"), bodiesUntil(db, o.targetQueue, "marker"));
     }
@@ -91,7 +92,7 @@ class ScheduledSendConformanceTest {
         Instant due = Instant.now().plusSeconds(1);
         ScheduledSend cancelled = db.tx(x -> x.scheduleSend(c.handle(), o.request, bytes("cancelled"),
                 DueTime.at(due)));
-        db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("marker"), DueTime.at(due.plusMillis(1))));
+        db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("marker"), DueTime.at(due.plusMillis(1500))));
 
         assertTrue(cancel(db, cancelled), "pending: cancelled");
         assertFalse(cancel(db, cancelled), "cancelled already");
@@ -141,8 +142,9 @@ class ScheduledSendConformanceTest {
 
     /**
      * Order: messages sent on the conversation after a scheduled send was made, before it is due, are not held back
-     * by it; it comes after them, when due; sends due at one instant come in the order they were scheduled; a send
-     * scheduled earlier but due later comes later.
+     * by it; it comes after them, when due; a send scheduled earlier but due later comes later; on the portable
+     * schema sends due at one instant come in the order they were scheduled (SQL Server's timers of one second fire in
+     * no promised order).
      */
     @BackendTest
     void aScheduledSendTakesItsPlaceInTheConversationWhenItIsSent(Db db) {
@@ -151,7 +153,7 @@ class ScheduledSendConformanceTest {
         Instant due = Instant.now().plusSeconds(2);
         db.run(x -> x.send(c.handle(), o.request, bytes("first")));
         db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("due later, scheduled first"),
-                DueTime.at(due.plusMillis(500))));
+                DueTime.at(due.plusMillis(1500))));
         db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("due, scheduled second"), DueTime.at(due)));
         db.run(x -> x.scheduleSend(c.handle(), o.request, bytes("due, scheduled third"), DueTime.at(due)));
         db.run(x -> x.send(c.handle(), o.request, bytes("sent after scheduling")));
@@ -160,8 +162,15 @@ class ScheduledSendConformanceTest {
                 .timeout(PATIENCE)));
         assertTrue(Instant.now().isBefore(due), "the test was too slow to tell: rerun it on a less loaded machine");
         assertEquals(List.of("first", "sent after scheduling"), bodies(now), "not held back by the scheduled sends");
-        assertEquals(List.of("due, scheduled second", "due, scheduled third", "due later, scheduled first"),
-                bodiesUntil(db, o.targetQueue, "due later, scheduled first"));
+        List<String> later = bodiesUntil(db, o.targetQueue, "due later, scheduled first");
+        assertEquals(3, later.size(), later.toString());
+        assertEquals("due later, scheduled first", later.get(2));
+        List<String> sameInstant = List.of("due, scheduled second", "due, scheduled third");
+        if (db.broker() instanceof PortableBroker) {
+            assertEquals(sameInstant, later.subList(0, 2));
+        } else {
+            assertEquals(new java.util.HashSet<>(sameInstant), new java.util.HashSet<>(later.subList(0, 2)));
+        }
     }
 
     /** Four readers wait on the queue while 20 scheduled sends come due: each is received exactly once. */

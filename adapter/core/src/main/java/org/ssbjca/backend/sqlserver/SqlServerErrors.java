@@ -29,9 +29,10 @@ final class SqlServerErrors {
      * 8435 a conversation handle at some position is not found;
      * 8438 the endpoint is not in a valid state for MOVE CONVERSATION;
      * 8458 the endpoint is not in a valid state for BEGIN CONVERSATION TIMER;
-     * 8462 the remote endpoint can no longer exchange messages, or was dropped.
+     * 8462 the remote endpoint can no longer exchange messages, or was dropped;
+     * 50300 ssb.schedule_send (sql/sqlserver/install.sql): the conversation does not exist or cannot send.
      */
-    static final Set<Integer> CONVERSATION_ENDED = Set.of(8426, 8427, 8429, 8435, 8438, 8458, 8462);
+    static final Set<Integer> CONVERSATION_ENDED = Set.of(8426, 8427, 8429, 8435, 8438, 8458, 8462, 50300);
 
     private SqlServerErrors() {
     }

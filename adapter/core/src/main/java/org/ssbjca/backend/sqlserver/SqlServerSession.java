@@ -2,6 +2,7 @@ package org.ssbjca.backend.sqlserver;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,11 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.api.ScheduledSend;
 import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.DueTime;
 import org.ssbjca.backend.GroupPresence;
+import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.Received;
 import org.ssbjca.backend.TouchedQueues;
@@ -145,6 +149,37 @@ final class SqlServerSession implements BrokerSession {
             Batches.run(c, TSqlLedger.END_CONVERSATION_WITH_CLEANUP, Batches.text(handle));
         } catch (SQLException e) {
             throw SqlServerErrors.translate("END CONVERSATION WITH CLEANUP on conversation " + handle, null, e);
+        }
+    }
+
+    @Override
+    public ScheduledSend scheduleSend(UUID handle, String messageType, byte[] body, DueTime due) {
+        requireHandle(handle, "scheduled SEND");
+        try {
+            List<ScheduledSend> got = Batches.query(c, TSql.SCHEDULE_SEND, 0,
+                    rs -> new ScheduledSend(UUID.fromString(rs.getString("scheduled_id")), Jdbc.instant(rs, "due_at")),
+                    Batches.text(handle), messageType, Jdbc.orNull(body, Types.VARBINARY),
+                    Jdbc.orNull(due.at(), Types.TIMESTAMP_WITH_TIMEZONE),
+                    Jdbc.orNull(due.delay() == null ? null : due.delay().toMillis(), Types.BIGINT));
+            if (got.isEmpty()) {
+                throw new BrokerException("scheduled SEND on conversation " + handle
+                        + ": ssb.schedule_send recorded nothing (is sql/sqlserver/install.sql version 3 installed?)");
+            }
+            return got.get(0);
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("scheduled SEND of message type '" + messageType + "' on conversation "
+                    + handle, null, e);
+        }
+    }
+
+    @Override
+    public boolean cancelScheduledSend(UUID id) {
+        try {
+            List<Integer> n = Batches.query(c, TSql.CANCEL_SCHEDULED_SEND, 0, rs -> rs.getInt("cancelled"),
+                    Batches.text(id));
+            return !n.isEmpty() && n.get(0) == 1;
+        } catch (SQLException e) {
+            throw SqlServerErrors.translate("cancelling scheduled send " + id, null, e);
         }
     }
 

@@ -217,6 +217,33 @@ final class TSql {
             + "BEGIN CONVERSATION TIMER (@handle) TIMEOUT = @timeout;";
 
     /**
+     * Schedules a SEND through {@code ssb.schedule_send} (sql/sqlserver/install.sql: a row of
+     * {@code ssb.scheduled_send} and a conversation timer whose DialogTimer the activation procedure of
+     * {@code ssb.ScheduledSendQueue} turns into the SEND). T-SQL schedules the same way.
+     *
+     * <p>Parameters: handle; message type; body or NULL; due instant or NULL; delay in milliseconds or NULL (one of the
+     * two). Columns: scheduled_id, due_at.
+     */
+    static final String SCHEDULE_SEND = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @type NVARCHAR(256) = ?;\n"
+            + "DECLARE @body VARBINARY(MAX) = ?;\n"
+            + "DECLARE @due_at DATETIMEOFFSET(7) = ?;\n"
+            + "DECLARE @delay_ms BIGINT = ?;\n"
+            + "DECLARE @id UNIQUEIDENTIFIER;\n"
+            + "EXEC ssb.schedule_send @handle, @type, @body, @due_at, @delay_ms, @id OUTPUT;\n"
+            + "SELECT scheduled_id, due_at FROM ssb.scheduled_send WHERE scheduled_id = @id;";
+
+    /**
+     * Cancels a scheduled send: deletes its row (the timer then finds nothing to send), waiting for an activation that
+     * is sending it. The count is selected, as SET NOCOUNT ON leaves the driver's update count at -1.
+     *
+     * <p>Parameters: scheduled id. Columns: cancelled (0 or 1).
+     */
+    static final String CANCEL_SCHEDULED_SEND = PROLOGUE + "DECLARE @id UNIQUEIDENTIFIER = ?;\n"
+            + "DELETE FROM ssb.scheduled_send WHERE scheduled_id = @id;\n"
+            + "SELECT @@ROWCOUNT AS cancelled;";
+
+    /**
      * MOVE CONVERSATION. https://learn.microsoft.com/sql/t-sql/statements/move-conversation-transact-sql
      *
      * <p>Parameters: handle; target group.

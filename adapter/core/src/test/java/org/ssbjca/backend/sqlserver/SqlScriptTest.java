@@ -44,7 +44,8 @@ class SqlScriptTest {
             assertTrue(batches.size() >= 7, name + ": " + batches.size() + " batches");
             for (String batch : batches) {
                 String code = code(batch);
-                if (code.contains("CREATE ") || code.contains("INSERT ")) {
+                // ALTER PROCEDURE, after a guarded CREATE of a stub, is idempotent itself (its body may INSERT)
+                if ((code.contains("CREATE ") || code.contains("INSERT ")) && !code.startsWith("ALTER PROCEDURE ")) {
                     assertTrue(code.startsWith("IF "), name + ": unguarded batch\n" + batch);
                 }
             }
@@ -95,11 +96,12 @@ class SqlScriptTest {
                 "GRANT SEND ON SERVICE::[ECHOSERVICE] TO [SSB_ADAPTER];",
                 "GRANT REFERENCES ON CONTRACT::[ECHOCONTRACT] TO [SSB_ADAPTER];",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA::[SSB] TO [SSB_ADAPTER];",
+                "GRANT EXECUTE ON OBJECT::[SSB].[SCHEDULE_SEND] TO [SSB_ADAPTER];",
                 "GRANT VIEW DEFINITION TO [SSB_ADAPTER];"), statements);
         for (String statement : statements) {
             if (statement.startsWith("GRANT ")) {
                 assertTrue(statement.matches(
-                        "GRANT [A-Z ,]+( ON [A-Z]+::\\[[A-Z]+\\](\\.\\[[A-Z]+\\])?)? TO \\[SSB_ADAPTER\\];"),
+                        "GRANT [A-Z ,]+( ON [A-Z]+::\\[[A-Z]+\\](\\.\\[[A-Z_]+\\])?)? TO \\[SSB_ADAPTER\\];"),
                         "GRANT <permissions> [ON <class>::<securable>] TO <principal>: " + statement);
             }
         }

@@ -147,6 +147,46 @@ class SqlServerSessionTest {
         assertThrows(IllegalArgumentException.class, () -> session.beginConversationTimer(HANDLE, Duration.ZERO));
     }
 
+    /**
+     * A scheduled send calls ssb.schedule_send with the due instant or the delay (the other a typed NULL) and reads the
+     * row it wrote; a cancel reads the count it selects, since SET NOCOUNT ON leaves mssql-jdbc's update count at -1;
+     * the procedure's refusal of an ended conversation (THROW 50300) is a ConversationEndedException.
+     */
+    @Test
+    void aScheduledSendCallsTheProcedureAndACancelReadsTheSelectedCount() {
+        UUID id = UUID.fromString("0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0");
+        java.time.OffsetDateTime due = java.time.OffsetDateTime.parse("2030-01-02T03:04:05.123Z");
+        jdbc.rows(row("scheduled_id", id.toString().toUpperCase(), "due_at", due))
+                .rows(row("scheduled_id", id.toString().toUpperCase(), "due_at", due))
+                .rows(row("cancelled", 1)).rows(row("cancelled", 0))
+                .error(50300, "scheduled SEND: the conversation does not exist or cannot send");
+
+        org.ssbjca.api.ScheduledSend delayed = session.scheduleSend(HANDLE, "//Echo/Request", new byte[] {1},
+                org.ssbjca.backend.DueTime.after(Duration.ofMillis(90_500)));
+        org.ssbjca.api.ScheduledSend timed = session.scheduleSend(HANDLE, "//Echo/Request", null,
+                org.ssbjca.backend.DueTime.at(due.toInstant()));
+        assertEquals(id, delayed.id());
+        assertEquals(due.toInstant(), timed.dueAt());
+        assertEquals(TSql.SCHEDULE_SEND, jdbc.calls.get(0).sql);
+        List<Object> first = jdbc.calls.get(0).params();
+        assertEquals(HANDLE.toString(), first.get(0));
+        assertEquals("//Echo/Request", first.get(1));
+        assertArrayEquals(new byte[] {1}, (byte[]) first.get(2));
+        assertEquals(java.sql.Types.TIMESTAMP_WITH_TIMEZONE, jdbc.calls.get(0).nullTypes.get(4));
+        assertEquals(90_500L, first.get(4));
+        FakeJdbc.Call second = jdbc.calls.get(1);
+        assertEquals(java.sql.Types.VARBINARY, second.nullTypes.get(3));
+        assertEquals(java.sql.Types.BIGINT, second.nullTypes.get(5));
+        assertEquals(due, second.params().get(3));
+
+        assertTrue(session.cancelScheduledSend(id));
+        assertFalse(session.cancelScheduledSend(id));
+        assertEquals(TSql.CANCEL_SCHEDULED_SEND, jdbc.calls.get(2).sql);
+        assertEquals(List.of(id.toString()), jdbc.calls.get(2).params());
+        assertThrows(ConversationEndedException.class, () -> session.scheduleSend(HANDLE, "//Echo/Request", null,
+                org.ssbjca.backend.DueTime.after(Duration.ZERO)));
+    }
+
     @Test
     void aPrioritisedGroupIsTriedFirstAndALockedOneSkipped() {
         jdbc.rows(row("conversation_group_id", GROUP.toString()), row("conversation_group_id", OTHER_GROUP.toString()))

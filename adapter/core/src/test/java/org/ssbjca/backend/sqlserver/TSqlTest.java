@@ -124,6 +124,25 @@ class TSqlTest {
     }
 
     @Test
+    void scheduleAndCancel() {
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @handle UNIQUEIDENTIFIER = ?;
+                DECLARE @type NVARCHAR(256) = ?;
+                DECLARE @body VARBINARY(MAX) = ?;
+                DECLARE @due_at DATETIMEOFFSET(7) = ?;
+                DECLARE @delay_ms BIGINT = ?;
+                DECLARE @id UNIQUEIDENTIFIER;
+                EXEC ssb.schedule_send @handle, @type, @body, @due_at, @delay_ms, @id OUTPUT;
+                SELECT scheduled_id, due_at FROM ssb.scheduled_send WHERE scheduled_id = @id;""", TSql.SCHEDULE_SEND);
+        assertEquals("""
+                SET NOCOUNT ON;
+                DECLARE @id UNIQUEIDENTIFIER = ?;
+                DELETE FROM ssb.scheduled_send WHERE scheduled_id = @id;
+                SELECT @@ROWCOUNT AS cancelled;""", TSql.CANCEL_SCHEDULED_SEND);
+    }
+
+    @Test
     void timerAndMove() {
         assertEquals("""
                 SET NOCOUNT ON;
