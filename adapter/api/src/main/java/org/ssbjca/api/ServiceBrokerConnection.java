@@ -118,8 +118,7 @@ public interface ServiceBrokerConnection extends AutoCloseable {
     ScheduledSend sendAt(Conversation conversation, String messageType, byte[] body, Instant at);
 
     /**
-     * Cancels a scheduled send, in the caller's transaction: when that commits the message is never sent. A send
-     * being sent by a node at this moment is waited for, and then not cancelled.
+     * Cancels a scheduled send, in the caller's transaction: when that commits the message is never sent.
      *
      * @param scheduled a handle from {@link #sendAt} or the {@code send} that takes a delay, perhaps of another
      *        connection or node

@@ -131,6 +131,22 @@ class ScheduledSendConformanceTest {
                 bytes("late"), DueTime.after(Duration.ZERO))));
     }
 
+    /** A send that fails when due (this side ended the conversation meanwhile) is dropped, not retried or kept. */
+    @BackendTest
+    void aSendThatFailsWhenDueIsDropped(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        ScheduledSend dropped = db.tx(x -> x.scheduleSend(c.handle(), o.request, bytes("dropped"), DueTime.after(
+                Duration.ofMillis(300))));
+        db.run(x -> x.endConversation(c.handle(), null, null));
+        Conversation other = begin(db, o);
+        db.run(x -> x.scheduleSend(other.handle(), o.request, bytes("marker"), DueTime.after(Duration.ofMillis(1800))));
+
+        List<String> got = bodiesUntil(db, o.targetQueue, "marker");
+        assertFalse(got.contains("dropped"), got.toString());
+        assertFalse(cancel(db, dropped), "no longer pending");
+    }
+
     @BackendTest
     void badArgumentsAreNamed(Db db) {
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
