@@ -164,7 +164,7 @@ final class SsbLoader {
                         + " e.timer_expires_at IS NULL,"
                         + " (SELECT string_agg(m.message_sequence_number || ':' || m.message_type_name || ':'"
                         + "   || length(m.message_body) || ':' || m.queue_name"
-                        + "   || ':' || (m.conversation_group_id = e.conversation_group_id), '','"
+                        + "   || ':' || (m.conversation_group_id = e.conversation_group_id), ','"
                         + " ORDER BY m.queuing_order)"
                         + "  FROM ssb.message m WHERE m.conversation_handle = e.conversation_handle)"
                         + " FROM ssb.conversation_endpoint e JOIN ssb.conversation_group g"
