@@ -48,6 +48,10 @@ class BenchmarkIT {
     private static final int SCALING = QUICK ? 2_000 : 10_000;
     private static final int LATENCY = QUICK ? 300 : 3_000;
     private static final int LATENCY_RATE = 100;
+    /** Scheduled sends of the delayed phase, their rate and delay. */
+    private static final int DELAYED = QUICK ? 100 : 1_000;
+    private static final int DELAYED_RATE = 50;
+    private static final long DELAYED_MILLIS = 2_000;
     /** Messages of each system's unmeasured run at the start of the latency phase. */
     private static final int LATENCY_SETTLE = LATENCY / 6;
     private static final int DEPTH_MEASURED = QUICK ? 1_000 : 10_000;
@@ -137,6 +141,9 @@ class BenchmarkIT {
             if (phases.contains("onedb")) {
                 oneDatabase();
             }
+            if (phases.contains("delayed")) {
+                delayed();
+            }
             if (phases.contains("profile")) {
                 profile();
             }
@@ -153,7 +160,7 @@ class BenchmarkIT {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
             return Set.of("throughput", "batch", "latency", "scaling", "depth", "idle", "outbound",
-                    "reply", "table", "onedb", "profile");
+                    "reply", "table", "onedb", "delayed", "profile");
         }
         return Set.of(p.split(","));
     }
@@ -867,6 +874,28 @@ class BenchmarkIT {
      * SEND through the connection factory (in one call, the target's figure, and as two calls) against one persistent
      * send through Artemis's {@code java:/JmsXA}, and the plain JDBC loop writing the same rows; in {@link Rounds}.
      */
+    /**
+     * Scheduled sends (docs/guide/delayed-sends.md): how late after its due time each reaches onMessage, with 4
+     * readers waiting on the queue; the due time is taken before the scheduling call, so lateness is never understated.
+     */
+    private void delayed() throws Exception {
+        loader.clear();
+        JavaArchive consumer = BenchDeployments.ssbConsumer(4);
+        server.deploy(consumer);
+        try {
+            long[] nanos = control.lateness(DELAYED, DELAYED_RATE, BODY, DELAYED_MILLIS);
+            assertEquals(0, Arrays.stream(nanos).filter(n -> n == Long.MIN_VALUE).count(),
+                    "scheduled sends never received");
+            long early = Arrays.stream(nanos).filter(n -> n < 0).count();
+            assertEquals(0, early, "scheduled sends received before their due time");
+            report.row("delayed", String.format(Locale.ROOT, "%,d sends delayed %,d ms, %d/s, 4 readers: lateness p50 /"
+                    + " p99 / max", DELAYED, DELAYED_MILLIS, DELAYED_RATE), triple(percentilesOf(nanos)),
+                    "after the due time; the portable pass runs at most every second after a reader's look");
+        } finally {
+            server.undeploy(consumer);
+        }
+    }
+
     private void outbound() throws Exception {
         int n = SCALING;
         loader.clear();

@@ -186,6 +186,30 @@ public final class BenchControl implements BenchControlMXBean {
     }
 
     @Override
+    public long[] lateness(int count, int perSecond, int size, long delayMillis) throws InterruptedException {
+        List<UUID> handles = ssb.beginDialogs(LATENCY_CONVERSATIONS);
+        Recorder.arm(count, count, false);
+        Recorder.Run r = Recorder.current();
+        long period = 1_000_000_000L / perSecond;
+        long start = System.nanoTime() + 100_000_000L;
+        long[] dueAt = new long[count];
+        for (int i = 0; i < count; i++) {
+            long next = start + i * period;
+            for (long wait = next - System.nanoTime(); wait > 0; wait = next - System.nanoTime()) {
+                LockSupport.parkNanos(wait);
+            }
+            dueAt[i] = System.nanoTime() + delayMillis * 1_000_000L;
+            ssb.sendDelayed(handles.get(i % handles.size()), i, size, delayMillis);
+        }
+        r.await(60_000 + delayMillis);
+        long[] out = new long[count];
+        for (int i = 0; i < count; i++) {
+            out[i] = r.receivedAt[i] == 0 ? Long.MIN_VALUE : r.receivedAt[i] - dueAt[i];
+        }
+        return out;
+    }
+
+    @Override
     public long[] outbound(String system, int callers, int total, int size) throws InterruptedException {
         boolean toSsb = system.startsWith("ssb");
         boolean oneCall = "ssb-one-call".equals(system);

@@ -59,6 +59,20 @@ public interface BenchControlMXBean {
     long[] latency(String system, int count, int perSecond, int size) throws InterruptedException;
 
     /**
+     * Scheduled sends ({@code send} with a delay) at a steady rate over several conversations, each due
+     * {@code delayMillis} after the moment just before its call.
+     *
+     * @param count messages
+     * @param perSecond the rate of the calls
+     * @param size body size
+     * @param delayMillis each send's delay
+     * @return per message, nanoseconds from its due time (the instant before its call plus the delay) to onMessage,
+     *         never understated (negative: before it; Long.MIN_VALUE: never received)
+     * @throws InterruptedException if interrupted
+     */
+    long[] lateness(int count, int perSecond, int size, long delayMillis) throws InterruptedException;
+
+    /**
      * A latency run like {@link #latency} whose figures are thrown away and which records no {@code
      * org.ssbjca.bench.Latency} event: the system settles under the phase's flight recording before its first
      * measured round.

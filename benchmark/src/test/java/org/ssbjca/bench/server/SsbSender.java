@@ -48,6 +48,21 @@ public class SsbSender {
     }
 
     /**
+     * A scheduled send ({@code send} with a delay) in this call's container transaction.
+     *
+     * @param handle an initiator handle
+     * @param id the message's number
+     * @param size its body's size
+     * @param delayMillis the delay
+     */
+    public void sendDelayed(UUID handle, int id, int size, long delayMillis) {
+        try (ServiceBrokerConnection broker = factory.getConnection()) {
+            broker.send(Conversation.ofHandle(handle), TYPE, Bodies.of(id, size), java.time.Duration.ofMillis(
+                    delayMillis));
+        }
+    }
+
+    /**
      * @param handle an initiator handle
      * @param firstId the first message's number
      * @param count messages to send, in this one transaction
