@@ -137,7 +137,7 @@ IF NOT EXISTS (SELECT 1 FROM sys.service_queues WHERE name = N'ScheduledSendQueu
 GO
 
 IF NOT EXISTS (SELECT 1 FROM sys.services WHERE name = N'ssb/ScheduledSend')
-    CREATE SERVICE [ssb/ScheduledSend] ON QUEUE ssb.ScheduledSendQueue;
+    CREATE SERVICE [ssb/ScheduledSend] ON QUEUE ssb.ScheduledSendQueue ([DEFAULT]);
 GO
 
 IF OBJECT_ID(N'ssb.schedule_send', N'P') IS NULL
