@@ -189,16 +189,17 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
     }
 
     /**
-     * @return the session of the delivery of this database the caller handles in its transaction (or without one, in
-     *         the reader's local transaction), or null
+     * Returns the session of the delivery of this database the caller handles in its transaction (or without one, in
+     * the reader's local transaction), or null.
      */
     BrokerSession deliverySession() {
         return DeliveryContext.sessionFor(database, mcf.resourceAdapter().transactionKey());
     }
 
     /**
+     * Returns the JDBC connection verbs run on now (the delivery's, when shared; else this one, enlisted).
+     *
      * @param enlister the container's connection manager when it enlists lazily, else null
-     * @return the JDBC connection verbs run on now (the delivery's, when shared; else this one, enlisted)
      */
     Connection currentConnection(LazyEnlistableConnectionManager enlister) {
         BrokerSession shared = deliverySession();

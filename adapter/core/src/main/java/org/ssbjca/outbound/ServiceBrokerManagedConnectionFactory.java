@@ -116,7 +116,9 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     }
 
     /**
-     * @return the database: this factory's connection properties, else the resource adapter's
+     * Returns the database this factory connects to: its own connection properties, each blank one taken from the
+     * resource adapter's.
+     *
      * @throws InvalidPropertyException naming connectionUrl when the URL is not supported
      */
     public DatabaseConfig database() throws InvalidPropertyException {
@@ -172,37 +174,37 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
         return logWriter;
     }
 
-    /** @return the JDBC URL, or null for the adapter's */
+    /** Returns the JDBC URL of the broker database, or null (blank) for the resource adapter's. */
     public String getConnectionUrl() {
         return connectionUrl;
     }
 
-    /** @param connectionUrl the JDBC URL */
+    /** Sets the JDBC URL of the broker database; null or blank: the resource adapter's. */
     public void setConnectionUrl(String connectionUrl) {
         this.connectionUrl = connectionUrl;
     }
 
-    /** @return the user */
+    /** Returns the database user, or null (blank) for the resource adapter's. */
     public String getUser() {
         return user;
     }
 
-    /** @param user the user */
+    /** Sets the database user; null or blank: the resource adapter's. */
     public void setUser(String user) {
         this.user = user;
     }
 
-    /** @return the password */
+    /** Returns the database password, or null (blank) for the resource adapter's. */
     public String getPassword() {
         return password;
     }
 
-    /** @param password the password */
+    /** Sets the database password; null or blank: the resource adapter's. */
     public void setPassword(String password) {
         this.password = password;
     }
 
-    /** @return ms after a commit during which the pool's validation skips its round trip */
+    /** Returns the time in ms after a commit during which the pool's validation skips its round trip. */
     public Integer getValidationIntervalMillis() {
         return validationIntervalMillis;
     }
@@ -227,6 +229,8 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     }
 
     /**
+     * Tells whether the pool's validation may skip its round trip for a connection that committed at a given time.
+     *
      * @param committedAt when a connection last committed ({@link System#nanoTime})
      * @return whether the pool may hand it out without asking the database: it committed less than
      *         {@link #getValidationIntervalMillis} ago, and no connection of this factory found the database gone since

@@ -37,7 +37,7 @@ abstract class BackgroundTask implements Runnable {
     /** The task's loop; it returns soon after {@link #stopped()} turns true or its thread is interrupted. */
     abstract void work();
 
-    /** @return whether the owner asked the task to stop */
+    /** Returns whether the owner asked the task to stop. */
     final boolean stopped() {
         return stopped;
     }
@@ -56,7 +56,7 @@ abstract class BackgroundTask implements Runnable {
         }
     }
 
-    /** @return the task's end, reached once it has left its thread, or by a stop before it began */
+    /** Returns the task's end, reached once it has left its thread, or by a stop before it began. */
     final TaskEnd end() {
         return end;
     }

@@ -147,12 +147,12 @@ final class BacklogMove implements Runnable {
         end.dropIfWaiting();
     }
 
-    /** @return the queue whose backlog it moves */
+    /** Returns the queue whose backlog it moves. */
     String queue() {
         return queue;
     }
 
-    /** @return the move's end, reached once it left its thread, or by a stop before it began */
+    /** Returns the move's end, reached once it left its thread, or by a stop before it began. */
     TaskEnd end() {
         return end;
     }

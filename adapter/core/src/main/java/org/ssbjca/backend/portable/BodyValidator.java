@@ -12,14 +12,15 @@ final class BodyValidator {
     }
 
     /**
+     * Returns the validations a body passes without being parsed: every one when it is empty, else NONE.
+     *
      * @param body a message body
-     * @return the validations the body passes without being parsed: every one when it is empty, else NONE
      */
     static String[] passedUnparsed(byte[] body) {
         return body == null || body.length == 0 ? ALL : NONE_ONLY;
     }
 
-    /** @return every validation: those a body passes once {@link #check} accepted it for its type's */
+    /** Returns every validation: those a body passes once {@link #check} accepted it for its type's. */
     static String[] every() {
         return ALL;
     }

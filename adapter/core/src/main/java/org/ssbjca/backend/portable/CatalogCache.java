@@ -38,7 +38,7 @@ final class CatalogCache {
 
     private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
 
-    /** @return what the checks found for this key, or null */
+    /** Returns what the checks found for this key, or null. */
     Entry get(Key key) {
         return entries.get(key);
     }

@@ -31,9 +31,10 @@ enum Dialect {
     }
 
     /**
+     * Returns whether an error's SQL state is one of this database's that mean the session is gone (besides the
+     * connection exceptions, class 08, that every backend knows).
+     *
      * @param e an error from this database
-     * @return whether its SQL state is one of this database's that mean the session is gone (besides the
-     *         connection exceptions, class 08, that every backend knows)
      */
     boolean sessionGone(SQLException e) {
         return e.getSQLState() != null && sessionGoneStates.contains(e.getSQLState());

@@ -71,7 +71,7 @@ final class DialogVerbs {
         this.removedEndpoints = removedEndpoints;
     }
 
-    /** @return the endpoint of a conversation handle, or null */
+    /** Returns the endpoint of a conversation handle, or null. */
     Endpoint endpoint(UUID handle) throws SQLException {
         return st.first("SELECT " + PortableSql.ENDPOINT_COLUMNS
                 + " FROM ssb.conversation_endpoint WHERE conversation_handle = ?", Endpoint::read, handle);
@@ -155,8 +155,8 @@ final class DialogVerbs {
     }
 
     /**
-     * @return why this transaction must not commit so far (a held BEGIN DIALOG that could not be written), or null:
-     *         what {@link #undoneTo} puts back after a rollback to a savepoint taken now
+     * Returns why this transaction must not commit so far (a held BEGIN DIALOG that could not be written), or null:
+     * what {@link #undoneTo} puts back after a rollback to a savepoint taken now.
      */
     BrokerException failedSoFar() {
         return heldFailed;

@@ -28,7 +28,7 @@ final class EndedEndpoints {
         ended.forEach(h -> handles.put(h, Boolean.TRUE));
     }
 
-    /** @return whether this handle's side is known to have ended */
+    /** Returns whether this handle's side is known to have ended. */
     synchronized boolean hasEnded(UUID handle) {
         return handles.containsKey(handle);
     }

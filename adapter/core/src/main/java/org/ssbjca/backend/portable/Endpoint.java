@@ -47,7 +47,7 @@ final class Endpoint {
                 rs.getLong("send_sequence"), Jdbc.instant(rs, "lifetime_expires_at"));
     }
 
-    /** @return whether this side may still send (it has not ended, the other side has not ended it) */
+    /** Returns whether this side may still send (it has not ended, the other side has not ended it). */
     boolean isOpen() {
         return STARTED_OUTBOUND.equals(state) || CONVERSING.equals(state);
     }

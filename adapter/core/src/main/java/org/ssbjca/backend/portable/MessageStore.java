@@ -204,17 +204,19 @@ final class MessageStore {
     }
 
     /**
+     * Returns whether {@link #receiveOnce} checks that the queue is enabled itself, taking nothing from a disabled
+     * queue (then the caller checks only when nothing was taken, to say why).
+     *
      * @param r a RECEIVE
-     * @return whether {@link #receiveOnce} checks that the queue is enabled itself, taking nothing from a disabled
-     *         queue (then the caller checks only when nothing was taken, to say why)
      */
     boolean checksEnabled(ReceiveRequest r) {
         return sql.receivesInOneStatement() && wholeQueue(r);
     }
 
     /**
+     * Returns whether a RECEIVE takes whichever group of its queue comes next (no conversation or group named).
+     *
      * @param r a RECEIVE
-     * @return whether it takes whichever group of its queue comes next (no conversation or group named)
      */
     static boolean wholeQueue(ReceiveRequest r) {
         return r.conversationHandle() == null && r.conversationGroupId() == null;
@@ -451,7 +453,7 @@ final class MessageStore {
         }
     }
 
-    /** @return the groups to check once this transaction committed, forgotten here */
+    /** Returns the groups to check once this transaction committed, forgotten here. */
     java.util.Set<UUID> drainGroupsToCheck() {
         if (groupsToCheck.isEmpty()) {
             return java.util.Set.of();

@@ -120,7 +120,7 @@ final class PgNotifier extends BackgroundTask {
         }
     }
 
-    /** @return the backend process that sends this JVM's notifications, 0 while it has no connection */
+    /** Returns the backend process that sends this JVM's notifications, 0 while it has no connection. */
     int backendPid() {
         return backendPid;
     }

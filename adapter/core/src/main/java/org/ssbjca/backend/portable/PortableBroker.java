@@ -146,7 +146,7 @@ public final class PortableBroker implements Broker {
         return Broker.super.connectionLost(e) || dialect.sessionGone(e);
     }
 
-    /** @return which queues lately had prioritised groups or none, shared by this broker's sessions */
+    /** Returns which queues lately had prioritised groups or none, shared by this broker's sessions. */
     GroupPresence priorities() {
         return priorities;
     }
@@ -191,9 +191,9 @@ public final class PortableBroker implements Broker {
     }
 
     /**
-     * @return what the checks of BEGIN DIALOG and SEND found in the declared objects, or null when it may not be
-     *         remembered (H2; PostgreSQL without the triggers that version the declared objects, or before
-     *         {@link #prepareSchema})
+     * Returns what the checks of BEGIN DIALOG and SEND found in the declared objects, or null when it may not be
+     * remembered (H2; PostgreSQL without the triggers that version the declared objects, or before
+     * {@link #prepareSchema}).
      */
     CatalogCache catalogCache() {
         return catalog;
@@ -238,7 +238,7 @@ public final class PortableBroker implements Broker {
         return housekeeping;
     }
 
-    /** @return what moves the transmission queue's messages onto queues enabled again */
+    /** Returns what moves the transmission queue's messages onto queues enabled again. */
     Transmissions transmissions() {
         return transmissions;
     }

@@ -25,7 +25,7 @@ public final class PortableOptions {
         this.clock = clock;
     }
 
-    /** @return a 1 s fallback poll, a 1 s housekeeping interval, the UTC system clock */
+    /** Returns the default options: a 1 s fallback poll, a 1 s housekeeping interval, the UTC system clock. */
     public static PortableOptions defaults() {
         return new PortableOptions(1000, 1000, Clock.systemUTC());
     }

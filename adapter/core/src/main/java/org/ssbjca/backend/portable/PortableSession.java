@@ -354,7 +354,7 @@ final class PortableSession implements BrokerSession {
         return dialogs.endpoint(handle);
     }
 
-    /** @return the verbs' statements, for {@link ScheduledSends} */
+    /** Returns the verbs' statements, for {@link ScheduledSends}. */
     Statements statements() {
         return st;
     }

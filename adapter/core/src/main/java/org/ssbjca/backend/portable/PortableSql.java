@@ -25,16 +25,17 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     static final String RELEASE_SAVEPOINT = "RELEASE SAVEPOINT ssb_attempt";
 
     /**
+     * Returns the statement that enables a disabled queue again, for an operator to run: the adapter never runs it
+     * (nor disables a queue); it is named in a {@link org.ssbjca.api.QueueDisabledException}'s message.
+     *
      * @param queue a queue of the portable schema
-     * @return the statement that enables it again, for an operator to run: the adapter never runs it (nor disables a
-     *         queue); it is named in a {@link org.ssbjca.api.QueueDisabledException}'s message
      */
     static String enableQueue(String queue) {
         return "UPDATE ssb.service_queue SET is_receive_enabled = TRUE WHERE queue_name = '"
                 + queue.replace("'", "''") + "'";
     }
 
-    /** @return the exception for a disabled queue of the portable schema, naming {@link #enableQueue} */
+    /** Returns the exception for a disabled queue of the portable schema, naming {@link #enableQueue}. */
     static org.ssbjca.api.QueueDisabledException queueDisabled(String queue) {
         return new org.ssbjca.api.QueueDisabledException(queue, enableQueue(queue), null);
     }
@@ -299,17 +300,19 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     }
 
     /**
+     * Returns the statement that lists dead letters, with or without a text to look for and the bodies.
+     *
      * @param text whether the statement looks for a text
      * @param bodies whether it reads the bodies (else a NULL message_body)
-     * @return the statement
      */
     static String findDeadLetters(boolean text, boolean bodies) {
         return FIND_DEAD_LETTERS[(text ? 2 : 0) + (bodies ? 1 : 0)];
     }
 
     /**
+     * Returns the LIKE pattern (escape character {@code !}) that matches a lower-cased value containing a text.
+     *
      * @param text a text to look for
-     * @return the LIKE pattern (escape character {@code !}) that matches a lower-cased value containing it
      */
     static String containing(String text) {
         return "%" + text.toLowerCase(java.util.Locale.ROOT).replace("!", "!!").replace("%", "!%").replace("_", "!_")
@@ -363,7 +366,7 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
             + " conversation_handle, message_sequence_number, message_type_name, message_body, enqueued_at)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?)";
 
-    /** @return this database's statements */
+    /** Returns this database's statements. */
     static PortableSql of(Dialect dialect) {
         return dialect == Dialect.POSTGRESQL ? new PostgresSql() : new H2Sql();
     }
@@ -371,24 +374,24 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     // ---- capabilities: where the two databases work differently
 
     /**
-     * @return whether a RECEIVE from a whole queue is one statement ({@link #receiveNext}), which also checks that the
-     *     queue is enabled
+     * Returns whether a RECEIVE from a whole queue is one statement ({@link #receiveNext}), which also checks that the
+     * queue is enabled.
      */
     abstract boolean receivesInOneStatement();
 
     /**
-     * @return whether a group a RECEIVE drained is parked ({@link #PARKED}) until a SEND gives it a turn, rather than
-     *     given its next turn; then groups are checked after commits and repaired periodically
+     * Returns whether a group a RECEIVE drained is parked ({@link #PARKED}) until a SEND gives it a turn, rather than
+     * given its next turn; then groups are checked after commits and repaired periodically.
      */
     abstract boolean parksDrainedGroups();
 
     /**
-     * @return whether BEGIN DIALOG, SEND and their checks can each be written as one statement ({@link #beginDialog},
-     *     {@link #sendChecked}, ...), and the declared objects carry a version ({@link #catalogVersion})
+     * Returns whether BEGIN DIALOG, SEND and their checks can each be written as one statement ({@link #beginDialog},
+     * {@link #sendChecked}, ...), and the declared objects carry a version ({@link #catalogVersion}).
      */
     abstract boolean writesInOneStatement();
 
-    /** @return whether a group's priority is set in one statement ({@link #upsertPriority}) */
+    /** Returns whether a group's priority is set in one statement ({@link #upsertPriority}). */
     abstract boolean upsertsPriority();
 
     // ---- statements whose text differs

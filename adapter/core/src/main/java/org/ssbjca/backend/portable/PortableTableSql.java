@@ -88,7 +88,7 @@ final class PortableTableSql {
         return "SELECT " + columns + " FROM " + table + " WHERE " + key + " = ?";
     }
 
-    /** @return the statements every backend shares */
+    /** Returns the statements every backend shares. */
     TableSql shared() {
         return sql;
     }

@@ -48,7 +48,7 @@ final class ScheduledSends {
         }
     }
 
-    /** @return whether the scheduled send was pending and is now deleted, in the session's transaction */
+    /** Returns whether the scheduled send was pending and is now deleted, in the session's transaction. */
     static boolean cancel(PortableBroker broker, PortableSession session, UUID id) {
         try {
             return session.statements().update(broker.sql().deleteScheduledSend, id) == 1;

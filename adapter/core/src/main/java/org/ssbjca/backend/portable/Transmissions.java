@@ -176,7 +176,7 @@ final class Transmissions {
         });
     }
 
-    /** @return how long a page of a background move waits at most for each lock */
+    /** Returns how long a page of a background move waits at most for each lock. */
     int backgroundLockWaitMillis() {
         return backgroundLockWaitMillis;
     }

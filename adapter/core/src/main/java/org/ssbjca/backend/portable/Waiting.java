@@ -23,6 +23,10 @@ final class Waiting {
     }
 
     /**
+     * Looks at a queue until a look finds something, sleeping between looks until the queue's signal or the fallback
+     * poll; returns what the first successful look found, or null when the time ran out, the wait was cancelled or
+     * the thread interrupted.
+     *
      * @param queue the queue whose signal wakes the wait
      * @param timeout zero for one look, {@link ReceiveRequest#FOREVER} for no limit
      * @param anyGroup whether a look takes whichever conversation group comes next (not one conversation or group):
@@ -33,8 +37,6 @@ final class Waiting {
      *        which {@link QueueSignals#release} wakes to check it
      * @param look one look at the queue; null when there was nothing
      * @param <T> what a look finds
-     * @return what the first successful look found, or null when the time ran out, the wait was cancelled or the
-     *         thread interrupted
      */
     <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, BooleanSupplier ending,
             Supplier<T> look) {

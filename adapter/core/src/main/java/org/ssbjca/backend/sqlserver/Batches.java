@@ -103,16 +103,19 @@ final class Batches {
     }
 
     /**
+     * Returns the non-null values of a batch's variables, in order: a clause left out declares no variable, so it
+     * binds nothing.
+     *
      * @param values the values of a batch's variables, null for an optional clause left out
-     * @return the non-null values, in order: a clause left out declares no variable, so it binds nothing
      */
     static Object[] params(Object... values) {
         return java.util.Arrays.stream(values).filter(java.util.Objects::nonNull).toArray();
     }
 
     /**
+     * Returns a UUID's text form, as T-SQL converts it to UNIQUEIDENTIFIER; null for null.
+     *
      * @param value a UUID or null
-     * @return its text form, as T-SQL converts it to UNIQUEIDENTIFIER; null for null
      */
     static String text(UUID value) {
         return value == null ? null : value.toString();
@@ -144,8 +147,9 @@ final class Batches {
     }
 
     /**
+     * Returns a delay as WAITFOR DELAY takes it, 'hh:mm:ss.mss'.
+     *
      * @param millis a delay under one hour
-     * @return it as WAITFOR DELAY takes it, 'hh:mm:ss.mss'
      */
     static String delay(long millis) {
         return String.format(java.util.Locale.ROOT, "%02d:%02d:%02d.%03d", millis / 3_600_000, millis / 60_000 % 60,

@@ -50,7 +50,7 @@ final class CancellableStatement {
         cancel();
     }
 
-    /** @return whether {@link #close()} was called: no statement runs any more */
+    /** Returns whether {@link #close()} was called: no statement runs any more. */
     boolean isClosed() {
         return closed;
     }
@@ -90,8 +90,9 @@ final class CancellableStatement {
     @FunctionalInterface
     interface Work<T> {
         /**
+         * Executes the statement and returns what it read from the results.
+         *
          * @param resultBegun to call once the statement's first result began (execute returned)
-         * @return the rows read
          * @throws SQLException on failure
          */
         T run(Runnable resultBegun) throws SQLException;
@@ -120,8 +121,8 @@ final class CancellableStatement {
         }
 
         /**
-         * @return whether the statement's first result had begun when the cancellation was reported: a RECEIVE batch
-         *         may then have taken messages that the caller did not get
+         * Returns whether the statement's first result had begun when the cancellation was reported: a RECEIVE batch
+         * may then have taken messages that the caller did not get.
          */
         boolean afterResultBegan() {
             return afterResultBegan;

@@ -124,9 +124,11 @@ public final class SqlServerBroker implements Broker {
     }
 
     /**
+     * Returns the platform a connection reaches: {@link Platform#AZURE_SQL_DATABASE} for engine edition 5, else
+     * {@link Platform#COMPLETE} (SQL Server, Azure SQL Managed Instance: Service Broker there, and XA once MS DTC and
+     * the XA procedures are set up).
+     *
      * @param connection a connection to the server
-     * @return {@link Platform#AZURE_SQL_DATABASE} for engine edition 5, else {@link Platform#COMPLETE} (SQL Server,
-     *         Azure SQL Managed Instance: Service Broker there, and XA once MS DTC and the XA procedures are set up)
      * @throws SQLException on a database error
      */
     public static Platform platformOf(Connection connection) throws SQLException {

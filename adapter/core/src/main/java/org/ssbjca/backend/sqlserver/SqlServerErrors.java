@@ -38,10 +38,13 @@ final class SqlServerErrors {
     }
 
     /**
+     * Returns the exception to throw for a driver's exception: a {@link ConversationEndedException} when the error
+     * number says the conversation ended, a {@link QueueDisabledException} when the queue read is disabled, else a
+     * {@link BrokerException} naming the verb and the error number.
+     *
      * @param what the verb and its object, for example {@code SEND on conversation 1234...}
      * @param queue the queue the statement reads, or null: names the queue of a {@link QueueDisabledException}
      * @param e the driver's exception
-     * @return the exception to throw
      */
     static BrokerException translate(String what, String queue, SQLException e) {
         int number = number(e);
@@ -56,8 +59,10 @@ final class SqlServerErrors {
     }
 
     /**
+     * Returns the first SQL Server error number in an exception or the exceptions chained to it, else its own error
+     * code.
+     *
      * @param e an exception
-     * @return the first SQL Server error number in it or the exceptions chained to it, or its own error code
      */
     static int number(SQLException e) {
         for (SQLException s = e; s != null; s = s.getNextException()) {

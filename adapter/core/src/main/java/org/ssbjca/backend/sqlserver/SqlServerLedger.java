@@ -47,8 +47,10 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     /**
+     * Returns the keys of received messages as the XML of {@link TSqlLedger#ATTEMPTS_OF}: handles and numbers only,
+     * nothing to escape.
+     *
      * @param messages received messages
-     * @return their keys as the XML of {@link TSqlLedger#ATTEMPTS_OF}: handles and numbers only, nothing to escape
      */
     static String keys(List<BrokerMessage> messages) {
         StringBuilder xml = new StringBuilder(messages.size() * 56);

@@ -49,8 +49,9 @@ public final class SqlServerNames {
     }
 
     /**
+     * Returns a service name, validated and quoted.
+     *
      * @param name a service name
-     * @return the name, validated and quoted
      * @throws IllegalArgumentException if the name is not valid
      */
     public static String service(String name) {
@@ -58,8 +59,9 @@ public final class SqlServerNames {
     }
 
     /**
+     * Returns a contract name, validated and quoted.
+     *
      * @param name a contract name
-     * @return the name, validated and quoted
      * @throws IllegalArgumentException if the name is not valid
      */
     public static String contract(String name) {
@@ -67,8 +69,9 @@ public final class SqlServerNames {
     }
 
     /**
+     * Returns a message type name, validated and quoted.
+     *
      * @param name a message type name
-     * @return the name, validated and quoted
      * @throws IllegalArgumentException if the name is not valid
      */
     public static String messageType(String name) {
@@ -76,8 +79,9 @@ public final class SqlServerNames {
     }
 
     /**
+     * Returns the target service name of BEGIN DIALOG, validated, unchanged: it is bound as a parameter.
+     *
      * @param name the target service of BEGIN DIALOG, bound as a parameter
-     * @return the name, validated, unchanged
      * @throws IllegalArgumentException if the name is not valid
      */
     public static String targetService(String name) {
@@ -195,17 +199,17 @@ public final class SqlServerNames {
             this.name = name;
         }
 
-        /** @return the schema, or null when the name is not qualified (the user's default schema applies) */
+        /** Returns the schema, or null when the name is not qualified (the user's default schema applies). */
         public String schema() {
             return schema;
         }
 
-        /** @return the queue's own name, unquoted */
+        /** Returns the queue's own name, unquoted. */
         public String name() {
             return name;
         }
 
-        /** @return the name as T-SQL writes it: {@code [Queue]} or {@code [schema].[Queue]} */
+        /** Returns the name as T-SQL writes it: {@code [Queue]} or {@code [schema].[Queue]}. */
         public String quoted() {
             return schema == null ? quote(name) : quote(schema) + "." + quote(name);
         }

@@ -189,9 +189,10 @@ final class TSqlLedger {
     }
 
     /**
+     * Returns the LIKE pattern, escape character {@code !}, that matches a value containing a text: T-SQL's LIKE also
+     * takes {@code [} as a wildcard (https://learn.microsoft.com/sql/t-sql/language-elements/like-transact-sql).
+     *
      * @param text a text to look for
-     * @return the LIKE pattern, escape character {@code !}, that matches a value containing it: T-SQL's LIKE also
-     *         takes {@code [} as a wildcard (https://learn.microsoft.com/sql/t-sql/language-elements/like-transact-sql)
      */
     static String containing(String text) {
         return "%" + text.replace("!", "!!").replace("%", "!%").replace("_", "!_").replace("[", "![") + "%";

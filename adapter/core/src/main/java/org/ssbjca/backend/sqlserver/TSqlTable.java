@@ -78,7 +78,7 @@ final class TSqlTable {
         this.sql = new TableSql(t, SPELLING);
     }
 
-    /** @return the statements every backend shares, in T-SQL */
+    /** Returns the statements every backend shares, in T-SQL. */
     TableSql shared() {
         return sql;
     }
