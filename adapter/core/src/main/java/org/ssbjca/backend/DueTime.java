@@ -14,8 +14,9 @@ import java.util.Objects;
 public record DueTime(Duration delay, Instant at) {
 
     /**
+     * Returns a due time {@code delay} after the moment of scheduling.
+     *
      * @param delay zero or more
-     * @return a due time {@code delay} after the moment of scheduling
      * @throws IllegalArgumentException if the delay is negative, naming it
      */
     public static DueTime after(Duration delay) {
@@ -27,16 +28,18 @@ public record DueTime(Duration delay, Instant at) {
     }
 
     /**
+     * Returns a due time at an instant.
+     *
      * @param at the instant; one already past is due at once
-     * @return a due time at that instant
      */
     public static DueTime at(Instant at) {
         return new DueTime(null, Objects.requireNonNull(at, "at"));
     }
 
     /**
+     * Returns the instant this due time falls on, for a send scheduled now.
+     *
      * @param now the backend's clock now
-     * @return the instant it is due
      */
     public Instant from(Instant now) {
         return at != null ? at : now.plus(delay);

@@ -92,8 +92,8 @@ public interface TableActivationMXBean {
     long getBreakerTrips();
 
     /**
-     * @return how many readers the open circuit breaker holds before their next taking of rows (all but a probing
-     *         one once the deliveries in flight as it opened are done); 0 while it is closed
+     * Returns how many readers the open circuit breaker holds before their next taking of rows (all but a probing one
+     * once the deliveries in flight as it opened are done); 0 while it is closed.
      */
     int getBreakerParkedReaders();
 

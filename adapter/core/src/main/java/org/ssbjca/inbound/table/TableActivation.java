@@ -411,7 +411,7 @@ public final class TableActivation {
         return breaker.trips();
     }
 
-    /** @return the readers parked by the open circuit breaker now */
+    /** Returns the readers parked by the open circuit breaker now. */
     public int breakerParkedReaders() {
         return breaker.parked();
     }
