@@ -81,17 +81,11 @@ public final class ConnectionSource {
      */
     public Connection open() throws SQLException {
         Properties p = credentials();
-        Connection c;
-        switch (config.kind()) {
-            case H2:
-                c = new org.h2.Driver().connect(config.url(), p);
-                break;
-            case POSTGRESQL:
-                c = openPostgresql();
-                break;
-            default:
-                c = new com.microsoft.sqlserver.jdbc.SQLServerDriver().connect(config.url(), p);
-        }
+        Connection c = switch (config.kind()) {
+            case H2 -> new org.h2.Driver().connect(config.url(), p);
+            case POSTGRESQL -> openPostgresql();
+            default -> new com.microsoft.sqlserver.jdbc.SQLServerDriver().connect(config.url(), p);
+        };
         if (c == null) {
             throw new SQLException("the " + config.kind() + " driver did not accept " + config);
         }
@@ -162,17 +156,17 @@ public final class ConnectionSource {
 
     private static XADataSource createXaDataSource(DatabaseConfig config) {
         switch (config.kind()) {
-            case H2: {
+            case H2 -> {
                 org.h2.jdbcx.JdbcDataSource ds = new org.h2.jdbcx.JdbcDataSource();
                 ds.setURL(config.url());
                 return ds;
             }
-            case POSTGRESQL: {
+            case POSTGRESQL -> {
                 org.postgresql.xa.PGXADataSource ds = new org.postgresql.xa.PGXADataSource();
                 ds.setUrl(config.url());
                 return ds;
             }
-            default: {
+            default -> {
                 com.microsoft.sqlserver.jdbc.SQLServerXADataSource ds =
                         new com.microsoft.sqlserver.jdbc.SQLServerXADataSource();
                 ds.setURL(config.url());

@@ -21,11 +21,9 @@ public final class Brokers {
      * @param portableOptions timing of the portable backends
      */
     public static Broker create(ConnectionSource source, BackgroundRunner runner, PortableOptions portableOptions) {
-        switch (source.config().kind()) {
-            case SQLSERVER:
-                return new SqlServerBroker(source, runner);
-            default:
-                return new PortableBroker(source, runner, portableOptions);
-        }
+        return switch (source.config().kind()) {
+            case SQLSERVER -> new SqlServerBroker(source, runner);
+            default -> new PortableBroker(source, runner, portableOptions);
+        };
     }
 }

@@ -313,14 +313,9 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
         ConnectionEvent event = new ConnectionEvent(this, type);
         for (ConnectionEventListener l : listeners) {
             switch (type) {
-                case ConnectionEvent.LOCAL_TRANSACTION_STARTED:
-                    l.localTransactionStarted(event);
-                    break;
-                case ConnectionEvent.LOCAL_TRANSACTION_COMMITTED:
-                    l.localTransactionCommitted(event);
-                    break;
-                default:
-                    l.localTransactionRolledback(event);
+                case ConnectionEvent.LOCAL_TRANSACTION_STARTED -> l.localTransactionStarted(event);
+                case ConnectionEvent.LOCAL_TRANSACTION_COMMITTED -> l.localTransactionCommitted(event);
+                default -> l.localTransactionRolledback(event);
             }
         }
     }

@@ -41,13 +41,10 @@ enum Dialect {
     }
 
     static Dialect of(BackendKind kind) {
-        switch (kind) {
-            case H2:
-                return H2;
-            case POSTGRESQL:
-                return POSTGRESQL;
-            default:
-                throw new IllegalArgumentException(kind + " does not use the portable schema");
-        }
+        return switch (kind) {
+            case H2 -> H2;
+            case POSTGRESQL -> POSTGRESQL;
+            default -> throw new IllegalArgumentException(kind + " does not use the portable schema");
+        };
     }
 }

@@ -786,17 +786,11 @@ final class DialogVerbs {
         if (me.isOpen()) {
             return;
         }
-        String why;
-        switch (me.state) {
-            case Endpoint.DISCONNECTED_OUTBOUND:
-                why = "this side has ended it";
-                break;
-            case Endpoint.DISCONNECTED_INBOUND:
-                why = "the other side has ended it (state DI)";
-                break;
-            default:
-                why = "it is in error (state ER): the other side ended it with an error, or its lifetime expired";
-        }
+        String why = switch (me.state) {
+            case Endpoint.DISCONNECTED_OUTBOUND -> "this side has ended it";
+            case Endpoint.DISCONNECTED_INBOUND -> "the other side has ended it (state DI)";
+            default -> "it is in error (state ER): the other side ended it with an error, or its lifetime expired";
+        };
         throw new ConversationEndedException(verb + ": conversation " + me.handle + " cannot be used: " + why);
     }
 

@@ -20,19 +20,13 @@ final class ErrorBody {
 
     private static String escape(String s) {
         StringBuilder b = new StringBuilder(s.length());
-        for (char ch : s.toCharArray()) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
             switch (ch) {
-                case '<':
-                    b.append("&lt;");
-                    break;
-                case '>':
-                    b.append("&gt;");
-                    break;
-                case '&':
-                    b.append("&amp;");
-                    break;
-                default:
-                    b.append(ch);
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '&' -> b.append("&amp;");
+                default -> b.append(ch);
             }
         }
         return b.toString();
