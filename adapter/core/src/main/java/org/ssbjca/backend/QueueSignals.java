@@ -137,6 +137,7 @@ public final class QueueSignals {
         wake(queue, 1, false);
     }
 
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only written here, under the signal's lock
     private void wake(String queue, int groups, boolean uncounted) {
         Signal s = of(queue);
         s.lock.lock();

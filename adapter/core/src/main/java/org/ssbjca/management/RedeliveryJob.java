@@ -112,6 +112,7 @@ final class RedeliveryJob implements Runnable {
     }
 
     @Override
+    @SuppressWarnings("NonAtomicVolatileUpdate") // the counts are written by this one thread only, read by any
     public void run() {
         LOG.redeliveryJobStarted(activation, description, ids.size(), rate);
         long interval = (long) Math.ceil(1e9 / rate);

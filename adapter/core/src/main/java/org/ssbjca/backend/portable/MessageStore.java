@@ -259,6 +259,7 @@ final class MessageStore {
      *     statement without the holds' check)
      * @param prioritised whether the statement tries prioritised groups first
      */
+    @SuppressWarnings("ReferenceEquality") // NO_HOLDS is a sentinel: the very instance is meant
     private Received takeNext(String queue, int top, Instant heldAt, boolean prioritised)
             throws SQLException {
         boolean[] parked = {false};

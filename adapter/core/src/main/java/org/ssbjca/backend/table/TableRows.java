@@ -73,7 +73,7 @@ public final class TableRows {
         if (a == null || b == null) {
             return a == null ? (b == null ? 0 : 1) : -1;
         }
-        return a instanceof Comparable ? ((Comparable) a).compareTo(b) : a.toString().compareTo(b.toString());
+        return a instanceof Comparable c ? c.compareTo(b) : a.toString().compareTo(b.toString());
     }
 
     /** A row with its order column's value. */

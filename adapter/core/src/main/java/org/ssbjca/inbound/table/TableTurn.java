@@ -287,6 +287,7 @@ final class TableTurn {
      * told of one row) every row the bean was given, up to the one it was given last; all of them when it was given
      * none.
      */
+    @SuppressWarnings("ReferenceEquality") // the row object the bean was given, not an equal row
     private List<TableRow> charged() {
         if (rowFailed) {
             return List.of(failedOn);
@@ -326,6 +327,7 @@ final class TableTurn {
         }
 
         @Override
+        @SuppressWarnings("OverrideThrowableToString") // the breaker's last error is the cause's toString: message only
         public String toString() {
             return getMessage();
         }
