@@ -49,7 +49,7 @@ public class ConnectionHandle implements ServiceBrokerConnection {
 
     /** @param cm the connection manager that allocated this handle; kept when it enlists lazily */
     void allocatedBy(ConnectionManager cm) {
-        enlister = cm instanceof LazyEnlistableConnectionManager ? (LazyEnlistableConnectionManager) cm : null;
+        enlister = cm instanceof LazyEnlistableConnectionManager lazy ? lazy : null;
     }
 
     void invalidate() {

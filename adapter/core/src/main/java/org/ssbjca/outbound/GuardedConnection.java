@@ -42,7 +42,7 @@ final class GuardedConnection implements InvocationHandler {
                     + "transaction belongs to the container or to the broker connection");
         }
         if (name.equals("isClosed") && (args == null || args.length == 0)) {
-            return Boolean.FALSE;
+            return false;
         }
         try {
             return method.invoke(target.get(), args);

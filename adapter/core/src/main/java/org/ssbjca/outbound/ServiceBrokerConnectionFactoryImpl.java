@@ -31,8 +31,8 @@ public class ServiceBrokerConnectionFactoryImpl implements ServiceBrokerConnecti
     public ServiceBrokerConnection getConnection() {
         try {
             ServiceBrokerConnection handle = (ServiceBrokerConnection) cm.allocateConnection(mcf, null);
-            if (handle instanceof ConnectionHandle) {
-                ((ConnectionHandle) handle).allocatedBy(cm);
+            if (handle instanceof ConnectionHandle h) {
+                h.allocatedBy(cm);
             }
             return handle;
         } catch (ResourceException e) {

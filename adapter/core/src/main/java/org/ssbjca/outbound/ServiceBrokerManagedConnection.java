@@ -137,10 +137,9 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
 
     @Override
     public void associateConnection(Object handle) throws ResourceException {
-        if (!(handle instanceof ConnectionHandle)) {
+        if (!(handle instanceof ConnectionHandle h)) {
             throw new ResourceException("not an ssb-jca connection handle: " + handle);
         }
-        ConnectionHandle h = (ConnectionHandle) handle;
         h.reassociate(this);
         handles.add(h);
     }

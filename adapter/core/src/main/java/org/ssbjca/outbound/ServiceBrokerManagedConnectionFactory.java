@@ -89,8 +89,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     @Override
     public ManagedConnection matchManagedConnections(Set connections, Subject subject, ConnectionRequestInfo info) {
         for (Object o : connections) {
-            if (o instanceof ServiceBrokerManagedConnection) {
-                ServiceBrokerManagedConnection mc = (ServiceBrokerManagedConnection) o;
+            if (o instanceof ServiceBrokerManagedConnection mc) {
                 if (mc.factory().equals(this) && mc.isUsable()) {
                     return mc;
                 }
@@ -108,8 +107,8 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
     public Set<ManagedConnection> getInvalidConnections(Set connections) {
         Set<ManagedConnection> invalid = new HashSet<>();
         for (Object o : connections) {
-            if (o instanceof ServiceBrokerManagedConnection && !((ServiceBrokerManagedConnection) o).isValid()) {
-                invalid.add((ManagedConnection) o);
+            if (o instanceof ServiceBrokerManagedConnection mc && !mc.isValid()) {
+                invalid.add(mc);
             }
         }
         return invalid;
@@ -243,10 +242,9 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof ServiceBrokerManagedConnectionFactory)) {
+        if (!(o instanceof ServiceBrokerManagedConnectionFactory f)) {
             return false;
         }
-        ServiceBrokerManagedConnectionFactory f = (ServiceBrokerManagedConnectionFactory) o;
         return Objects.equals(connectionUrl, f.connectionUrl) && Objects.equals(user, f.user)
                 && Objects.equals(password, f.password) && Objects.equals(ra, f.ra);
     }

@@ -22,6 +22,7 @@ enum Dialect {
     /** An expression that takes the next priority request number. */
     final String nextPriorityRequest;
     /** SQL states, besides class 08 (connection exception), that mean the session is gone. */
+    @SuppressWarnings("ImmutableEnumChecker") // Set.of: immutable
     private final Set<String> sessionGoneStates;
 
     Dialect(String nextTurn, String nextPriorityRequest, Set<String> sessionGoneStates) {

@@ -717,7 +717,7 @@ final class DialogVerbs {
 
     void beginConversationTimer(UUID handle, Duration timeout) {
         begun = null;
-        if (timeout == null || timeout.getSeconds() < 1) {
+        if (timeout == null || timeout.toSeconds() < 1) {
             throw new IllegalArgumentException("a conversation timer needs at least one second: " + timeout);
         }
         try {

@@ -216,8 +216,7 @@ public final class SqlServerNames {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof QueueName && Objects.equals(((QueueName) o).schema, schema)
-                    && ((QueueName) o).name.equals(name);
+            return o instanceof QueueName q && Objects.equals(q.schema, schema) && q.name.equals(name);
         }
 
         @Override

@@ -90,7 +90,7 @@ final class SqlServerSession implements BrokerSession {
         boolean lifetime = options.lifetime() != null;
         String sql = TSql.beginDialog(fromService, contract, related, lifetime, options.encryption());
         Object[] params = Batches.params(target, Batches.text(relatedId),
-                lifetime ? Math.toIntExact(options.lifetime().getSeconds()) : null);
+                lifetime ? Math.toIntExact(options.lifetime().toSeconds()) : null);
         try {
             List<Conversation> rows = Batches.query(c, sql, 0, rs -> new Conversation(
                     Batches.uuid(rs, "conversation_handle"), Batches.uuid(rs, "conversation_id"),
@@ -186,12 +186,12 @@ final class SqlServerSession implements BrokerSession {
     @Override
     public void beginConversationTimer(UUID handle, Duration timeout) {
         requireHandle(handle, "BEGIN CONVERSATION TIMER");
-        if (timeout == null || timeout.getSeconds() < 1 || timeout.getSeconds() > Integer.MAX_VALUE) {
+        if (timeout == null || timeout.toSeconds() < 1 || timeout.toSeconds() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a conversation timer needs between 1 and " + Integer.MAX_VALUE
                     + " seconds: " + timeout);
         }
         try {
-            Batches.run(c, TSql.BEGIN_CONVERSATION_TIMER, Batches.text(handle), (int) timeout.getSeconds());
+            Batches.run(c, TSql.BEGIN_CONVERSATION_TIMER, Batches.text(handle), (int) timeout.toSeconds());
         } catch (SQLException e) {
             throw SqlServerErrors.translate("BEGIN CONVERSATION TIMER on conversation " + handle, null, e);
         }
