@@ -16,7 +16,7 @@ final class Bodies {
     private Bodies() {
     }
 
-    /** @return the body decoded: UTF-16 after a UTF-16 byte order mark, else UTF-8 (a UTF-8 mark dropped) */
+    /** Returns the body decoded: UTF-16 after a UTF-16 byte order mark, else UTF-8 (a UTF-8 mark dropped). */
     static String text(byte[] body) {
         if (body.length >= 2 && (body[0] & 0xFF) == 0xFF && (body[1] & 0xFF) == 0xFE) {
             return new String(body, 2, body.length - 2, StandardCharsets.UTF_16LE);

@@ -67,26 +67,26 @@ public final class BrokerMessage implements Serializable {
         this.deliveryAttempt = deliveryAttempt;
     }
 
-    /** @return a builder for a message; conversation handle and message type are required */
+    /** Returns a builder for a message; conversation handle and message type are required. */
     public static Builder builder() {
         return new Builder();
     }
 
     /**
-     * @return which delivery of this message this is: 1 the first time a bean gets it, n after n - 1 failed
-     *         deliveries counted for it (those the adapter counts toward {@code maxDeliveryAttempts}, so the last
-     *         attempt before the message is dead-lettered is {@code maxDeliveryAttempts}). A per-message bean given a
-     *         batch that throws on one message fails that message alone: the others of the batch come again with the
-     *         same number. Always 1 with {@code commitBeforeDelivery} (no delivery is retried) and for a dead letter
-     *         an operator redelivers.
+     * Returns which delivery of this message this is: 1 the first time a bean gets it, n after n - 1 failed deliveries
+     * counted for it (those the adapter counts toward {@code maxDeliveryAttempts}, so the last attempt before the
+     * message is dead-lettered is {@code maxDeliveryAttempts}). A per-message bean given a batch that throws on one
+     * message fails that message alone: the others of the batch come again with the same number. Always 1 with
+     * {@code commitBeforeDelivery} (no delivery is retried) and for a dead letter an operator redelivers.
      */
     public int deliveryAttempt() {
         return deliveryAttempt;
     }
 
     /**
+     * Returns this message as delivered for an attempt (equal to this one: the number is not part of its identity).
+     *
      * @param attempt a delivery attempt number, 1 or more
-     * @return this message as delivered for that attempt (equal to this one: the number is not part of its identity)
      */
     public BrokerMessage withDeliveryAttempt(int attempt) {
         if (attempt < 1) {
@@ -95,67 +95,67 @@ public final class BrokerMessage implements Serializable {
         return attempt == deliveryAttempt ? this : new BrokerMessage(this, attempt);
     }
 
-    /** @return the receiving side's conversation handle: reply, end or move the conversation with it */
+    /** Returns the receiving side's conversation handle: reply, end or move the conversation with it. */
     public UUID conversationHandle() {
         return conversationHandle;
     }
 
-    /** @return the conversation group the message belongs to */
+    /** Returns the conversation group the message belongs to. */
     public UUID conversationGroupId() {
         return conversationGroupId;
     }
 
-    /** @return the conversation id, shared by both sides of the dialog */
+    /** Returns the conversation id, shared by both sides of the dialog. */
     public UUID conversationId() {
         return conversationId;
     }
 
-    /** @return the receiving side as a {@link Conversation} value */
+    /** Returns the receiving side as a {@link Conversation} value. */
     public Conversation conversation() {
         return new Conversation(conversationHandle, conversationId, conversationGroupId);
     }
 
-    /** @return the message's sequence number within its conversation (0 for the first message) */
+    /** Returns the message's sequence number within its conversation (0 for the first message). */
     public long messageSequenceNumber() {
         return messageSequenceNumber;
     }
 
-    /** @return the message's position in its queue, increasing in arrival order */
+    /** Returns the message's position in its queue, increasing in arrival order. */
     public long queuingOrder() {
         return queuingOrder;
     }
 
-    /** @return the message type name */
+    /** Returns the message type name. */
     public String messageTypeName() {
         return messageTypeName;
     }
 
-    /** @return the name of the service the message was sent to (this side's service) */
+    /** Returns the name of the service the message was sent to (this side's service). */
     public String serviceName() {
         return serviceName;
     }
 
-    /** @return the contract of the conversation */
+    /** Returns the contract of the conversation. */
     public String serviceContractName() {
         return serviceContractName;
     }
 
-    /** @return the conversation priority the broker assigned (SQL Server 1 to 10; the portable backends 5) */
+    /** Returns the conversation priority the broker assigned (SQL Server 1 to 10; the portable backends 5). */
     public int priority() {
         return priority;
     }
 
-    /** @return when the message was put on the queue, or null if the backend does not say */
+    /** Returns when the message was put on the queue, or null if the backend does not say. */
     public Instant enqueueTime() {
         return enqueueTime;
     }
 
-    /** @return a copy of the body; empty (never null) for messages without a body */
+    /** Returns a copy of the body; empty (never null) for messages without a body. */
     public byte[] body() {
         return body.clone();
     }
 
-    /** @return the body length in bytes */
+    /** Returns the body length in bytes. */
     public int bodyLength() {
         return body.length;
     }
@@ -171,8 +171,9 @@ public final class BrokerMessage implements Serializable {
     }
 
     /**
+     * Returns the body decoded with a given charset.
+     *
      * @param charset the body's encoding; use {@link StandardCharsets#UTF_16LE} for T-SQL {@code NVARCHAR} bodies
-     * @return the body decoded with that charset
      */
     public String bodyAsText(Charset charset) {
         return new String(body, charset);
@@ -196,36 +197,36 @@ public final class BrokerMessage implements Serializable {
         }
     }
 
-    /** @return whether the broker itself sent this message (EndDialog, Error, DialogTimer) */
+    /** Returns whether the broker itself sent this message (EndDialog, Error, DialogTimer). */
     public boolean isSystemMessage() {
         return MessageTypes.isSystem(messageTypeName);
     }
 
-    /** @return whether this is the EndDialog message: the other side ended the conversation normally */
+    /** Returns whether this is the EndDialog message: the other side ended the conversation normally. */
     public boolean isEndDialog() {
         return MessageTypes.END_DIALOG.equals(messageTypeName);
     }
 
-    /** @return whether this is an Error message: the other side or the broker ended the conversation with an error */
+    /** Returns whether this is an Error message: the other side or the broker ended the conversation with an error. */
     public boolean isError() {
         return MessageTypes.ERROR.equals(messageTypeName);
     }
 
-    /** @return whether this is a DialogTimer message: a conversation timer expired */
+    /** Returns whether this is a DialogTimer message: a conversation timer expired. */
     public boolean isDialogTimer() {
         return MessageTypes.DIALOG_TIMER.equals(messageTypeName);
     }
 
     /**
-     * @return the {@code Code} of an Error message (negative for errors raised by the broker itself), or null when
-     *         this is not an Error message
+     * Returns the {@code Code} of an Error message (negative for errors raised by the broker itself), or null when this
+     * is not an Error message.
      */
     public Integer errorCode() {
         String code = errorElement("Code");
         return code == null ? null : Integer.valueOf(code.trim());
     }
 
-    /** @return the {@code Description} of an Error message, or null when this is not an Error message */
+    /** Returns the {@code Description} of an Error message, or null when this is not an Error message. */
     public String errorDescription() {
         return errorElement("Description");
     }
@@ -279,73 +280,73 @@ public final class BrokerMessage implements Serializable {
         private Builder() {
         }
 
-        /** @param v the receiving side's conversation handle @return this */
+        /** Sets the receiving side's conversation handle; returns this builder. */
         public Builder conversationHandle(UUID v) {
             conversationHandle = v;
             return this;
         }
 
-        /** @param v the conversation group id @return this */
+        /** Sets the conversation group id; returns this builder. */
         public Builder conversationGroupId(UUID v) {
             conversationGroupId = v;
             return this;
         }
 
-        /** @param v the conversation id @return this */
+        /** Sets the conversation id; returns this builder. */
         public Builder conversationId(UUID v) {
             conversationId = v;
             return this;
         }
 
-        /** @param v the sequence number within the conversation @return this */
+        /** Sets the sequence number within the conversation; returns this builder. */
         public Builder messageSequenceNumber(long v) {
             messageSequenceNumber = v;
             return this;
         }
 
-        /** @param v the position in the queue @return this */
+        /** Sets the position in the queue; returns this builder. */
         public Builder queuingOrder(long v) {
             queuingOrder = v;
             return this;
         }
 
-        /** @param v the message type name @return this */
+        /** Sets the message type name; returns this builder. */
         public Builder messageTypeName(String v) {
             messageTypeName = v;
             return this;
         }
 
-        /** @param v the receiving service @return this */
+        /** Sets the receiving service; returns this builder. */
         public Builder serviceName(String v) {
             serviceName = v;
             return this;
         }
 
-        /** @param v the contract @return this */
+        /** Sets the contract; returns this builder. */
         public Builder serviceContractName(String v) {
             serviceContractName = v;
             return this;
         }
 
-        /** @param v the broker priority @return this */
+        /** Sets the broker priority; returns this builder. */
         public Builder priority(int v) {
             priority = v;
             return this;
         }
 
-        /** @param v the enqueue time @return this */
+        /** Sets the enqueue time; returns this builder. */
         public Builder enqueueTime(Instant v) {
             enqueueTime = v;
             return this;
         }
 
-        /** @param v the body (copied); null for none @return this */
+        /** Sets the body (copied when built), null for none; returns this builder. */
         public Builder body(byte[] v) {
             body = v;
             return this;
         }
 
-        /** @param v the delivery attempt, 1 or more (1 if not set) @return this */
+        /** Sets the delivery attempt, 1 or more (1 if not set); returns this builder. */
         public Builder deliveryAttempt(int v) {
             if (v < 1) {
                 throw new IllegalArgumentException("a delivery attempt is 1 or more: " + v);
@@ -354,7 +355,7 @@ public final class BrokerMessage implements Serializable {
             return this;
         }
 
-        /** @return the message */
+        /** Returns the message. */
         public BrokerMessage build() {
             return new BrokerMessage(this);
         }

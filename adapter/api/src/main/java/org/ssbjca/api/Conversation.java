@@ -31,24 +31,25 @@ public final class Conversation implements Serializable {
     }
 
     /**
+     * Returns a conversation that knows only its handle.
+     *
      * @param handle a conversation handle, for example one stored by the application
-     * @return a conversation that knows only its handle
      */
     public static Conversation ofHandle(UUID handle) {
         return new Conversation(handle, null, null);
     }
 
-    /** @return the conversation handle of this side */
+    /** Returns the conversation handle of this side. */
     public UUID handle() {
         return handle;
     }
 
-    /** @return the conversation id shared by both sides, or null when it was not known where this value was made */
+    /** Returns the conversation id shared by both sides, or null when it was not known where this value was made. */
     public UUID conversationId() {
         return conversationId;
     }
 
-    /** @return the conversation group of this side, or null when it was not known where this value was made */
+    /** Returns the conversation group of this side, or null when it was not known where this value was made. */
     public UUID conversationGroupId() {
         return conversationGroupId;
     }

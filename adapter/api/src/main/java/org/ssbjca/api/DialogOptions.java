@@ -29,7 +29,7 @@ public final class DialogOptions {
         this.encryption = encryption;
     }
 
-    /** @return no related group, the broker's maximum lifetime, ENCRYPTION = OFF */
+    /** Returns the default options: no related group, the broker's maximum lifetime, ENCRYPTION = OFF. */
     public static DialogOptions defaults() {
         return DEFAULTS;
     }
@@ -85,22 +85,22 @@ public final class DialogOptions {
         return new DialogOptions(relatedConversationGroup, relatedConversation, lifetime, encryption);
     }
 
-    /** @return the related conversation group, or null */
+    /** Returns the related conversation group, or null. */
     public UUID relatedConversationGroup() {
         return relatedConversationGroup;
     }
 
-    /** @return the handle of the related conversation, or null */
+    /** Returns the handle of the related conversation, or null. */
     public UUID relatedConversation() {
         return relatedConversation;
     }
 
-    /** @return the lifetime, or null for the broker's maximum */
+    /** Returns the lifetime, or null for the broker's maximum. */
     public Duration lifetime() {
         return lifetime;
     }
 
-    /** @return whether ENCRYPTION = ON */
+    /** Returns whether ENCRYPTION = ON. */
     public boolean encryption() {
         return encryption;
     }

@@ -31,8 +31,9 @@ public final class MessageTypes {
     }
 
     /**
+     * Returns whether a message type is one of the broker's own (EndDialog, Error, DialogTimer, ...).
+     *
      * @param messageTypeName a message type name
-     * @return whether it is one of the broker's own types (EndDialog, Error, DialogTimer, ...)
      */
     public static boolean isSystem(String messageTypeName) {
         return messageTypeName != null && messageTypeName.startsWith(SYSTEM_PREFIX);

@@ -35,7 +35,7 @@ public class QueueDisabledException extends BrokerException {
         this.queue = queue;
     }
 
-    /** @return the disabled queue's name */
+    /** Returns the disabled queue's name. */
     public String queue() {
         return queue;
     }

@@ -34,8 +34,9 @@ public final class ReceiveRequest {
     }
 
     /**
+     * Returns a request for at most one message, no waiting, from any conversation group.
+     *
      * @param queue the queue name, as created in the database
-     * @return a request for at most one message, no waiting, from any conversation group
      */
     public static ReceiveRequest from(String queue) {
         if (Objects.requireNonNull(queue, "queue").isBlank()) {
@@ -45,8 +46,9 @@ public final class ReceiveRequest {
     }
 
     /**
+     * Returns a new request like this one that takes at most {@code n} messages.
+     *
      * @param n {@code TOP (n)}: at most this many messages, at least 1
-     * @return the new request
      */
     public ReceiveRequest top(int n) {
         if (n < 1) {
@@ -56,9 +58,10 @@ public final class ReceiveRequest {
     }
 
     /**
+     * Returns a new request like this one that waits at most {@code t} for a message.
+     *
      * @param t how long to wait for a message: {@link Duration#ZERO} returns at once, {@link #FOREVER} waits
      *          without limit
-     * @return the new request
      */
     public ReceiveRequest timeout(Duration t) {
         Objects.requireNonNull(t, "timeout");
@@ -88,27 +91,27 @@ public final class ReceiveRequest {
         return new ReceiveRequest(queue, top, timeout, null, Objects.requireNonNull(groupId, "groupId"));
     }
 
-    /** @return the queue name */
+    /** Returns the queue name. */
     public String queue() {
         return queue;
     }
 
-    /** @return the TOP (n) limit */
+    /** Returns the TOP (n) limit. */
     public int top() {
         return top;
     }
 
-    /** @return how long to wait; {@link #FOREVER} for no limit */
+    /** Returns how long to wait; {@link #FOREVER} for no limit. */
     public Duration timeout() {
         return timeout;
     }
 
-    /** @return the conversation handle filter, or null */
+    /** Returns the conversation handle filter, or null. */
     public UUID conversationHandle() {
         return conversationHandle;
     }
 
-    /** @return the conversation group filter, or null */
+    /** Returns the conversation group filter, or null. */
     public UUID conversationGroupId() {
         return conversationGroupId;
     }

@@ -27,19 +27,20 @@ public final class ScheduledSend implements Serializable {
     }
 
     /**
+     * Returns a handle that knows only its id: enough to cancel.
+     *
      * @param id an id the application stored
-     * @return a handle that knows only its id: enough to cancel
      */
     public static ScheduledSend ofId(UUID id) {
         return new ScheduledSend(id, null);
     }
 
-    /** @return the id, unique in the database */
+    /** Returns the id, unique in the database. */
     public UUID id() {
         return id;
     }
 
-    /** @return the instant the message is due, by the database's clock for a delay; null if not known */
+    /** Returns the instant the message is due, by the database's clock for a delay; null if not known. */
     public Instant dueAt() {
         return dueAt;
     }

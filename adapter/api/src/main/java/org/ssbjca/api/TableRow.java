@@ -39,22 +39,22 @@ public final class TableRow {
         this.leaseToken = leaseToken;
     }
 
-    /** @return the table, as the activation's {@code table} property names it */
+    /** Returns the table, as the activation's {@code table} property names it. */
     public String table() {
         return table;
     }
 
-    /** @return the row's key (the key column's value as the driver returns it: Long, Integer, UUID, String...) */
+    /** Returns the row's key (the key column's value as the driver returns it: Long, Integer, UUID, String...). */
     public Object key() {
         return key;
     }
 
-    /** @return the payload column's value: a String for a character column, a byte[] for a binary one, or null */
+    /** Returns the payload column's value: a String for a character column, a byte[] for a binary one, or null. */
     public Object payload() {
         return payload instanceof byte[] ? ((byte[]) payload).clone() : payload;
     }
 
-    /** @return the payload as bytes (a character payload in UTF-8), or null */
+    /** Returns the payload as bytes (a character payload in UTF-8), or null. */
     public byte[] payloadBytes() {
         if (payload == null) {
             return null;
@@ -63,7 +63,7 @@ public final class TableRow {
                 : payload.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** @return the payload as text (a binary payload read as UTF-8), or null */
+    /** Returns the payload as text (a binary payload read as UTF-8), or null. */
     public String payloadText() {
         if (payload == null) {
             return null;
@@ -71,26 +71,26 @@ public final class TableRow {
         return payload instanceof byte[] ? new String((byte[]) payload, StandardCharsets.UTF_8) : payload.toString();
     }
 
-    /** @return the priority column's value, or null when the activation names none */
+    /** Returns the priority column's value, or null when the activation names none. */
     public Integer priority() {
         return priority;
     }
 
-    /** @return the availability column's value, or null when the activation names none */
+    /** Returns the availability column's value, or null when the activation names none. */
     public LocalDateTime availableAt() {
         return availableAt;
     }
 
     /**
-     * @return which attempt this delivery is, from 1: the attempts column after this taking counted it; 1 when the
-     *         activation has no attempts column. A delivery that failed on another row of the batch (the bean threw
-     *         there) does not count for this row, which comes again with the same number
+     * Returns which attempt this delivery is, from 1: the attempts column after this taking counted it; 1 when the
+     * activation has no attempts column. A delivery that failed on another row of the batch (the bean threw there) does
+     * not count for this row, which comes again with the same number.
      */
     public int attempt() {
         return attempt;
     }
 
-    /** @return the adapter's mark of this taking of a leased row; null in transactional mode */
+    /** Returns the adapter's mark of this taking of a leased row; null in transactional mode. */
     public Object leaseToken() {
         return leaseToken;
     }
