@@ -173,7 +173,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
         return logWriter;
     }
 
-    /** Returns the JDBC URL of the broker database, or null (blank) for the resource adapter's. */
+    /** Returns the JDBC URL of the broker database; null or blank for the resource adapter's. */
     public String getConnectionUrl() {
         return connectionUrl;
     }
@@ -183,7 +183,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
         this.connectionUrl = connectionUrl;
     }
 
-    /** Returns the database user, or null (blank) for the resource adapter's. */
+    /** Returns the database user; null or blank for the resource adapter's. */
     public String getUser() {
         return user;
     }
@@ -193,7 +193,7 @@ public class ServiceBrokerManagedConnectionFactory implements ManagedConnectionF
         this.user = user;
     }
 
-    /** Returns the database password, or null (blank) for the resource adapter's. */
+    /** Returns the database password; null or blank for the resource adapter's. */
     public String getPassword() {
         return password;
     }
