@@ -130,13 +130,18 @@ final class PostgresSql extends PortableSql {
                 + " CROSS JOIN LATERAL (SELECT g.ctid FROM ssb.conversation_group g"
                 + " WHERE g.conversation_group_id = k.id AND g.turn >= " + PARKED + " AND " + hasMessages
                 + " LIMIT 1 FOR UPDATE SKIP LOCKED) l)) RETURNING u.queue_name";
+        // A whole queue's groups: one index probe of the messages per group. OFFSET 0 keeps the subquery from being
+        // turned into a join, which statistics taken while the queue was empty would plan as a nested loop reading
+        // every message once per group.
+        String probesMessages = "EXISTS (SELECT 1 FROM ssb.message m"
+                + " WHERE m.conversation_group_id = g.conversation_group_id OFFSET 0)";
         unparkQueue = "UPDATE ssb.conversation_group u SET turn = " + turn
                 + " WHERE u.ctid = ANY (ARRAY(SELECT g.ctid FROM ssb.conversation_group g"
-                + " WHERE g.queue_name = ? AND g.turn >= " + PARKED + " AND " + hasMessages
+                + " WHERE g.queue_name = ? AND g.turn >= " + PARKED + " AND " + probesMessages
                 + " FOR UPDATE SKIP LOCKED)) RETURNING u.conversation_group_id";
         parkQueue = "UPDATE ssb.conversation_group u SET turn = u.turn + " + PARKED
                 + " WHERE u.ctid = ANY (ARRAY(SELECT g.ctid FROM ssb.conversation_group g"
-                + " WHERE g.queue_name = ? AND g.turn < " + PARKED + " AND NOT " + hasMessages
+                + " WHERE g.queue_name = ? AND g.turn < " + PARKED + " AND NOT " + probesMessages
                 + " FOR UPDATE SKIP LOCKED)) RETURNING u.conversation_group_id";
         turnOrPark = "UPDATE ssb.conversation_group g SET turn = " + turn + " + CASE WHEN " + hasMessages
                 + " THEN 0 ELSE " + PARKED + " END WHERE g.conversation_group_id = ? RETURNING g.turn >= " + PARKED
