@@ -112,7 +112,7 @@ class OneDatabaseRecipeTest {
         Files.writeString(src.resolve("PaymentMdb.java"), "import jakarta.annotation.Resource;\n"
                 + "import jakarta.ejb.ActivationConfigProperty;\nimport jakarta.ejb.MessageDriven;\n"
                 + "import java.sql.PreparedStatement;\nimport java.sql.SQLException;\nimport org.ssbjca.api.*;\n"
-                + code);
+                + "import org.jboss.ejb3.annotation.ResourceAdapter;\n" + code);
         Files.writeString(Files.createDirectories(src.resolve("jakarta/ejb")).resolve("MessageDriven.java"),
                 "package jakarta.ejb; public @interface MessageDriven { ActivationConfigProperty[] activationConfig()"
                         + " default {}; }");
@@ -120,12 +120,16 @@ class OneDatabaseRecipeTest {
                 + " public @interface ActivationConfigProperty { String propertyName(); String propertyValue(); }");
         Files.writeString(Files.createDirectories(src.resolve("jakarta/annotation")).resolve("Resource.java"),
                 "package jakarta.annotation; public @interface Resource { String lookup() default \"\"; }");
+        Files.writeString(Files.createDirectories(src.resolve("org/jboss/ejb3/annotation")).resolve(
+                "ResourceAdapter.java"), "package org.jboss.ejb3.annotation; public @interface ResourceAdapter {"
+                + " String value(); }");
         Path out = Files.createDirectories(dir.resolve("classes"));
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         int rc = javac.run(null, null, System.err, "-d", out.toString(), "-cp", System.getProperty("java.class.path"),
                 src.resolve("PaymentMdb.java").toString(), src.resolve("jakarta/ejb/MessageDriven.java").toString(),
                 src.resolve("jakarta/ejb/ActivationConfigProperty.java").toString(),
-                src.resolve("jakarta/annotation/Resource.java").toString());
+                src.resolve("jakarta/annotation/Resource.java").toString(),
+                src.resolve("org/jboss/ejb3/annotation/ResourceAdapter.java").toString());
         assertEquals(0, rc, "the recipe compiles");
         URLClassLoader loader = new URLClassLoader(new java.net.URL[] {out.toUri().toURL()},
                 OneDatabaseRecipeTest.class.getClassLoader());
