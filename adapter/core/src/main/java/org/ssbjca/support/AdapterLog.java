@@ -77,6 +77,13 @@ public interface AdapterLog extends BasicLogger {
             + " sql/portable/postgresql-catalog-version.sql on the database to spare them that")
     void catalogVersionMissing(Object database);
 
+    @LogMessage(level = WARN)
+    @Message(id = 220, value = "%s has max_prepared_transactions = 0: a transaction that enlists this database beside"
+            + " another resource (a second database, a JMS queue) cannot prepare and fails at commit; deliveries and"
+            + " sends that use this database alone commit in one phase and work. Set it above 0 and restart"
+            + " PostgreSQL (docs/guide/backends.md)")
+    void preparedTransactionsDisabled(Object database);
+
     // ---- activations and readers
 
     @LogMessage(level = INFO)

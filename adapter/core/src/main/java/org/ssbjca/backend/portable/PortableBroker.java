@@ -169,6 +169,9 @@ public final class PortableBroker implements Broker {
         }
         SchemaVersion.require(version, "sql/portable/install.sql");
         if (dialect == Dialect.POSTGRESQL && catalog == null) {
+            if (Jdbc.count(connection, PostgresSql.PREPARED_TRANSACTIONS_LIMIT) == 0) {
+                LOG.preparedTransactionsDisabled(config);
+            }
             boolean triggers = catalogTriggersInstalled(connection);
             if (!triggers && create) {
                 SchemaScripts.installCatalogVersion(connection);

@@ -42,6 +42,10 @@ final class PostgresSql extends PortableSql {
      */
     final String unparkGroups;
     /** The same for the parked groups of a queue (the periodic repair). Parameter: queue. Returns the groups. */
+    /** How many transactions the server may hold prepared: 0 refuses every PREPARE TRANSACTION. */
+    static final String PREPARED_TRANSACTIONS_LIMIT =
+            "SELECT CAST(current_setting('max_prepared_transactions') AS INTEGER)";
+
     private final String unparkQueue;
     /**
      * Parks a queue's groups that have a turn and no message, never waiting for a group another transaction holds.
