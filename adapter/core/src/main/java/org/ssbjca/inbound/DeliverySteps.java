@@ -472,7 +472,8 @@ public final class DeliverySteps {
      * @return the failed deliveries now recorded for it (0 for a transient failure, which reads nothing)
      */
     private int recordFailure(DeliveryLedger ledger, BrokerMessage m, Batch batch) {
-        String what = "message " + m.messageSequenceNumber() + " of conversation " + m.conversationHandle();
+        String what = "message " + m.messageSequenceNumber() + " of conversation " + m.conversationId() + " (handle "
+                + m.conversationHandle() + " here)";
         switch (batch.verdict) {
             case TRANSIENT -> {
                 LOG.transientFailure(reader, batch.error, what);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.TransientFailureException;
 import org.ssbjca.api.UnrecoverableMessageException;
 import org.ssbjca.backend.DeadLetter;
+import org.ssbjca.fakes.LogRecords;
 
 /**
  * The failure policy (issue 47, point 1): exception classes named unrecoverable are dead-lettered at once, without
@@ -44,7 +46,8 @@ class FailurePolicyTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void unrecoverableExceptionsAreDeadLetteredAtOnceWhileOthersFlow(String backend) throws Exception {
-        try (InboundHarness h = InboundBackends.harness(backend)) {
+        try (LogRecords log = LogRecords.of(DeliverySteps.class);
+                InboundHarness h = InboundBackends.harness(backend)) {
             Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
             List<String> delivered = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
@@ -88,6 +91,10 @@ class FailurePolicyTest {
                                 + ContainerWrapper.class.getName() + ")"
                         : UnrecoverableMessageException.class.getName() + ": the order " + body + " is closed";
                 assertEquals(expected, d.lastError(), "the failure's class and message travel with it");
+                String names = "of conversation " + d.message().conversationId() + " (handle "
+                        + d.message().conversationHandle() + " here)";
+                assertEquals(1, log.messages(Level.WARNING, "SSBJCA0243").stream().filter(w -> w.contains(names))
+                        .count(), "SSBJCA0243 names the conversation as SSBJCA0042 does: " + names);
             }
         }
     }
