@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
@@ -45,6 +48,8 @@ class StaleStatisticsReceiveTest {
      * of the empty ledger's primary key, 2 buffers per message).
      */
     private static final int MAX_MEAN_BUFFERS = 70;
+    /** A plan's line saying how many rows a join's filter read and threw away. */
+    private static final Pattern JOIN_FILTER_REMOVED = Pattern.compile("Rows Removed by Join Filter: (\\d+)");
 
     @Test
     void receiveStaysCheapAfterTheQueueTableWasAnalysedEmpty() throws Exception {
@@ -52,23 +57,7 @@ class StaleStatisticsReceiveTest {
         ConnectionSource source = new ConnectionSource(db);
         try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
                 PortableOptions.defaults()); Connection c = source.open()) {
-            IdleGroupsReceiveTest.declare(broker, c);
-            for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
-                // pinned: no autovacuum comes between the ANALYZE below and the measurement
-                execute(c, "ALTER TABLE ssb." + table + " SET (autovacuum_enabled = false)");
-            }
-            c.commit();
-
-            IdleGroupsReceiveTest.send(broker, c, DRAINED_BEFORE, 1);
-            // the whole life of those dialogs: the target receives and ends, the initiator receives the EndDialog
-            // and ends its side
-            assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QT"));
-            assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QI"));
-            c.setAutoCommit(true);
-            for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
-                execute(c, "ANALYZE ssb." + table);
-            }
-            c.setAutoCommit(false);
+            analysedEmptyAfterADrain(broker, c);
             try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                     "SELECT reltuples, relpages FROM pg_class WHERE oid = 'ssb.message'::regclass")) {
                 rs.next();
@@ -114,29 +103,16 @@ class StaleStatisticsReceiveTest {
         ConnectionSource source = new ConnectionSource(db);
         try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
                 PortableOptions.defaults()); Connection c = source.open()) {
-            IdleGroupsReceiveTest.declare(broker, c);
-            for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
-                execute(c, "ALTER TABLE ssb." + table + " SET (autovacuum_enabled = false)");
-            }
-            c.commit();
-            IdleGroupsReceiveTest.send(broker, c, DRAINED_BEFORE, 1);
-            assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QT"));
-            assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QI"));
-            c.setAutoCommit(true);
-            for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
-                execute(c, "ANALYZE ssb." + table);
-            }
-            c.setAutoCommit(false);
+            analysedEmptyAfterADrain(broker, c);
             IdleGroupsReceiveTest.send(broker, c, CONVERSATIONS, 1);
             PostgresSql sql = new PostgresSql();
             for (String statement : List.of(sql.parkQueue(), sql.unparkQueue())) {
                 long removed = 0;
-                try (java.sql.PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE) " + statement)) {
+                try (PreparedStatement ps = c.prepareStatement("EXPLAIN (ANALYZE) " + statement)) {
                     ps.setString(1, "QT");
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            java.util.regex.Matcher m = java.util.regex.Pattern
-                                    .compile("Rows Removed by Join Filter: (\\d+)").matcher(rs.getString(1));
+                            Matcher m = JOIN_FILTER_REMOVED.matcher(rs.getString(1));
                             if (m.find()) {
                                 removed += Long.parseLong(m.group(1));
                             }
@@ -148,6 +124,29 @@ class StaleStatisticsReceiveTest {
                         + " rows by join filters for " + CONVERSATIONS + " groups: " + statement);
             }
         }
+    }
+
+    /**
+     * Declares the queues, sends and drains {@link #DRAINED_BEFORE} dialogs (their rows leave dead pages), then
+     * analyses the tables with autovacuum off: the statistics say the queue table is empty whatever arrives next.
+     */
+    private static void analysedEmptyAfterADrain(PortableBroker broker, Connection c) throws Exception {
+        IdleGroupsReceiveTest.declare(broker, c);
+        for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
+            // pinned: no autovacuum comes between the ANALYZE below and the measurement
+            execute(c, "ALTER TABLE ssb." + table + " SET (autovacuum_enabled = false)");
+        }
+        c.commit();
+        IdleGroupsReceiveTest.send(broker, c, DRAINED_BEFORE, 1);
+        // the whole life of those dialogs: the target receives and ends, the initiator receives the EndDialog and
+        // ends its side
+        assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QT"));
+        assertEquals(DRAINED_BEFORE, drainEnding(broker, c, "QI"));
+        c.setAutoCommit(true);
+        for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
+            execute(c, "ANALYZE ssb." + table);
+        }
+        c.setAutoCommit(false);
     }
 
     /** Receives every message of a queue, ending each conversation; returns how many it received. */
