@@ -40,6 +40,7 @@ SELECT 1 FROM ssb.message WHERE conversation_handle = ? AND message_type_name = 
 SELECT 1 FROM ssb.message_type WHERE message_type_name = ?
 SELECT 1 FROM ssb.scheduled_send WHERE due_at <= ? ORDER BY due_at FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)
+SELECT CAST(current_setting('max_prepared_transactions') AS INTEGER)
 SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version
 SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?
 SELECT COUNT(*) FROM ssb.message WHERE queue_name = ?
