@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import javax.transaction.xa.XAResource;
 import org.ssbjca.backend.BackendKind;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.Broker;
@@ -18,6 +19,7 @@ import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.SchemaVersion;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.ConnectionLossXAResource;
 import org.ssbjca.support.TaskEnd;
 
 /**
@@ -144,6 +146,18 @@ public final class PortableBroker implements Broker {
     @Override
     public boolean connectionLost(SQLException e) {
         return Broker.super.connectionLost(e) || dialect.sessionGone(e);
+    }
+
+    /**
+     * @return as every backend's, and on PostgreSQL a prepare the server refused reported as rolled back (see
+     *         {@link RefusedPrepareXAResource})
+     */
+    @Override
+    public XAResource xaResource(XAResource driverResource) {
+        if (dialect != Dialect.POSTGRESQL || driverResource instanceof ConnectionLossXAResource) {
+            return Broker.super.xaResource(driverResource);
+        }
+        return Broker.super.xaResource(new RefusedPrepareXAResource(driverResource, this::connectionLost));
     }
 
     /** Returns which queues lately had prioritised groups or none, shared by this broker's sessions. */
