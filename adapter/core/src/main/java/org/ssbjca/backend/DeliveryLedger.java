@@ -15,6 +15,13 @@ import org.ssbjca.api.BrokerMessage;
  */
 public interface DeliveryLedger {
 
+    /**
+     * What {@link #recordUnrecoverable} adds, once, to a message's count of failed deliveries: a count at or over it
+     * is over any {@code maxDeliveryAttempts} (at most 100), so the next RECEIVE that takes the message dead-letters
+     * it, and it still tells the deliveries really made ({@link #deliveries}).
+     */
+    int SET_ASIDE = 1_000_000;
+
     /** The length of the ledger's {@code last_error} columns (in every backend's install script). */
     int ERROR_LENGTH = 4000;
 
@@ -25,6 +32,15 @@ public interface DeliveryLedger {
      */
     static String errorText(String error) {
         return error == null || error.length() <= ERROR_LENGTH ? error : error.substring(0, ERROR_LENGTH);
+    }
+
+    /**
+     * Returns the failed deliveries really made, without the failure policy's mark ({@link #SET_ASIDE}).
+     *
+     * @param recorded a count as the ledger holds it
+     */
+    static int deliveries(int recorded) {
+        return recorded >= SET_ASIDE ? recorded - SET_ASIDE : recorded;
     }
 
     /**
@@ -83,6 +99,18 @@ public interface DeliveryLedger {
      * @return the failed deliveries now recorded
      */
     int recordFailure(String queue, BrokerMessage message, String error);
+
+    /**
+     * Counts one more failed delivery of a message whose failure the failure policy found unrecoverable, and marks it
+     * set aside: {@link #SET_ASIDE} is added to its count unless it already was. As {@link #recordFailure}, meant for a
+     * transaction of its own.
+     *
+     * @param queue the message's queue
+     * @param message the message
+     * @param error why it failed, or null
+     * @return the count now recorded, at least {@link #SET_ASIDE}
+     */
+    int recordUnrecoverable(String queue, BrokerMessage message, String error);
 
     /**
      * Holds a conversation group back after a failed delivery (the redelivery delay): until the time is up, the

@@ -74,7 +74,7 @@ final class BatchSorter {
         for (BrokerMessage m : messages) {
             int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
             if (failed >= settings.maxDeliveryAttempts()) {
-                deadLetter(batch, m, failed);
+                deadLetter(batch, m, DeliveryLedger.deliveries(failed));
                 batch.deadLettered++;
                 if (settings.redelivery().holds()) {
                     batch.deadLetteredHeld.add(m);

@@ -466,8 +466,9 @@ public final class DeliverySteps {
 
     /**
      * Counts one failed delivery of a message as its batch's verdict says: a transient failure counts nothing; an
-     * unrecoverable one counts up to {@code maxDeliveryAttempts} at once, so that the next RECEIVE that takes the
-     * message dead-letters it without calling the bean (on any node: the count is in the ledger); else one more.
+     * unrecoverable one counts one more and marks the message set aside ({@link DeliveryLedger#recordUnrecoverable}),
+     * so that the next RECEIVE that takes it dead-letters it without calling the bean (on any node: the mark is in the
+     * ledger) with the deliveries really made; else one more.
      *
      * @return the failed deliveries now recorded for it (0 for a transient failure, which reads nothing)
      */
@@ -481,11 +482,7 @@ public final class DeliverySteps {
             }
             case UNRECOVERABLE -> {
                 LOG.unrecoverableFailure(reader, batch.error, what);
-                int n = ledger.recordFailure(settings.queue(), m, batch.error);
-                while (n < settings.maxDeliveryAttempts()) {
-                    n = ledger.recordFailure(settings.queue(), m, batch.error);
-                }
-                return n;
+                return ledger.recordUnrecoverable(settings.queue(), m, batch.error);
             }
             default -> {
                 return ledger.recordFailure(settings.queue(), m, batch.error);

@@ -51,6 +51,30 @@ class LedgerConformanceTest {
     }
 
     /**
+     * A message the failure policy set aside is marked once ({@link DeliveryLedger#SET_ASIDE}) over any
+     * {@code maxDeliveryAttempts}, and its count still tells the deliveries really made, a counted failure before it
+     * and a delivery after it (a node that missed the mark) included.
+     */
+    @BackendTest
+    void aMessageSetAsideKeepsTheDeliveriesReallyMade(Db db) {
+        Db.Objects o = db.objects();
+        Conversation c = begin(db, o);
+        db.run(s -> s.send(c.handle(), o.request, bytes("refused")));
+        BrokerMessage m = db.tx(s -> s.receive(ReceiveRequest.from(o.targetQueue))).get(0);
+        try (Db.Tx delivery = db.begin()) {
+            delivery.session().receive(ReceiveRequest.from(o.targetQueue));
+            delivery.rollback();
+        }
+        assertEquals(1, (int) ledger(db, l -> l.recordFailure(o.targetQueue, m, "counted")));
+        assertEquals(DeliveryLedger.SET_ASIDE + 2, (int) ledger(db, l -> l.recordUnrecoverable(o.targetQueue, m,
+                "unrecoverable")));
+        assertEquals(DeliveryLedger.SET_ASIDE + 3, (int) ledger(db, l -> l.recordUnrecoverable(o.targetQueue, m,
+                "again")), "marked once");
+        int recorded = ledger(db, l -> l.attempts(List.of(m))).get(DeliveryLedger.key(m));
+        assertEquals(3, DeliveryLedger.deliveries(recorded));
+    }
+
+    /**
      * A RECEIVE reports the failed deliveries recorded for the messages it took, read in its own transaction, so that a
      * reader knows the counts another node recorded whatever it last saw of the queue; none for the messages it left.
      * For a whole queue (on PostgreSQL the RECEIVE's one statement), one conversation and one group.

@@ -85,7 +85,7 @@ class FailurePolicyTest {
             assertEquals(10, letters.size());
             for (DeadLetter d : letters) {
                 String body = d.message().bodyAsText();
-                assertEquals(4, d.attempts(), body + ": set aside at maxDeliveryAttempts");
+                assertEquals(1, d.attempts(), body + ": the one delivery really made, not maxDeliveryAttempts");
                 String expected = body.startsWith("unparsable")
                         ? "java.lang.IllegalArgumentException: cannot parse " + body + " (thrown as "
                                 + ContainerWrapper.class.getName() + ")"
@@ -96,6 +96,40 @@ class FailurePolicyTest {
                 assertEquals(1, log.messages(Level.WARNING, "SSBJCA0243").stream().filter(w -> w.contains(names))
                         .count(), "SSBJCA0243 names the conversation as SSBJCA0042 does: " + names);
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void theDeadLetterAndItsLogLineCarryTheDeliveriesReallyMade(String backend) throws Exception {
+        try (LogRecords log = LogRecords.of(BatchSorter.class);
+                InboundHarness h = InboundBackends.harness(backend)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                String body = m.bodyAsText();
+                seen.add(body + " " + m.deliveryAttempt());
+                if (body.equals("late") && m.deliveryAttempt() == 1) {
+                    throw new IllegalStateException("a counted failure first");
+                }
+                throw new UnrecoverableMessageException(body + " cannot be processed");
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders("2");
+            spec.setMaxDeliveryAttempts("4");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("early");
+            h.send("late");
+            Awaitility.await("2 dead letters").atMost(Duration.ofSeconds(60))
+                    .until(() -> a.metrics().deadLettered() == 2);
+
+            Map<String, Integer> attempts = new ConcurrentHashMap<>();
+            InboundFeaturesTest.deadLetters(h).forEach(d -> attempts.put(d.message().bodyAsText(), d.attempts()));
+            assertEquals(Map.of("early", 1, "late", 2), attempts, "the deliveries the bean saw: " + seen);
+            List<String> lines = log.messages(Level.WARNING, "SSBJCA0042");
+            assertEquals(1, lines.stream().filter(l -> l.contains("failed 1 deliveries")).count(), lines.toString());
+            assertEquals(1, lines.stream().filter(l -> l.contains("failed 2 deliveries")).count(), lines.toString());
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerDoctor;
 import org.ssbjca.backend.BrokerState;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.FailedDelivery;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SqlWork;
@@ -47,8 +48,8 @@ final class PortableDoctor implements BrokerDoctor {
     public FailedDelivery lastFailedDelivery(String queue) {
         return get("reading the last failed delivery of " + queue, () -> Jdbc.first(c,
                 PortableDoctorSql.LAST_FAILED_DELIVERY, rs -> new FailedDelivery(Jdbc.uuid(rs, "conversation_handle"),
-                        rs.getLong("message_sequence_number"), rs.getInt("attempts"), rs.getString("last_error"),
-                        Jdbc.instant(rs, "last_attempt_at")), queue));
+                        rs.getLong("message_sequence_number"), DeliveryLedger.deliveries(rs.getInt("attempts")),
+                        rs.getString("last_error"), Jdbc.instant(rs, "last_attempt_at")), queue));
     }
 
     @Override

@@ -103,6 +103,17 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
+    public int recordUnrecoverable(String queue, BrokerMessage m, String error) {
+        int n = recordFailure(queue, m, error);
+        if (n >= DeliveryLedger.SET_ASIDE) {
+            return n;
+        }
+        run("marking a message set aside", () -> Jdbc.update(c, sql.markSetAside, m.conversationHandle(),
+                m.messageSequenceNumber()));
+        return n + DeliveryLedger.SET_ASIDE;
+    }
+
+    @Override
     public void holdGroup(String queue, UUID group, Duration hold) {
         run("holding a conversation group of " + queue, () -> {
             Instant until = broker.now().plus(hold);

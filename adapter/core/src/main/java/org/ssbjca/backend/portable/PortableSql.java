@@ -1,5 +1,7 @@
 package org.ssbjca.backend.portable;
 
+import org.ssbjca.backend.DeliveryLedger;
+
 /**
  * The statements the adapter runs on the portable broker schema that H2 and PostgreSQL share; {@link PostgresSql} and
  * {@link H2Sql} add what each spells its own way or alone has, and say which ways of working they have (the
@@ -253,6 +255,10 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
             + " WHERE conversation_handle = ? AND message_sequence_number = ?";
     final String incrementAttempts = "UPDATE ssb.delivery_attempt SET attempts = attempts + 1, last_error = ?,"
             + " last_attempt_at = ? WHERE conversation_handle = ? AND message_sequence_number = ?";
+    /** Marks a message set aside by the failure policy ({@link DeliveryLedger#SET_ASIDE}); parameters: its key. */
+    final String markSetAside = "UPDATE ssb.delivery_attempt SET attempts = attempts + " + DeliveryLedger.SET_ASIDE
+            + " WHERE conversation_handle = ? AND message_sequence_number = ? AND attempts < "
+            + DeliveryLedger.SET_ASIDE;
     final String insertAttempt = "INSERT INTO ssb.delivery_attempt (conversation_handle, message_sequence_number,"
             + " queue_name, attempts, last_error, last_attempt_at) VALUES (?, ?, ?, 1, ?, ?)";
     final String deleteAttempt =

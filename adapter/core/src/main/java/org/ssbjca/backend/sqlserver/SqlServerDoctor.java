@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import org.ssbjca.backend.BrokerDoctor;
 import org.ssbjca.backend.BrokerState;
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.FailedDelivery;
 import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.SqlWork;
@@ -51,8 +52,8 @@ final class SqlServerDoctor implements BrokerDoctor {
         SqlServerNames.queue(queue);
         List<FailedDelivery> last = get("reading the last failed delivery of " + queue, () -> Batches.query(c,
                 TSqlDoctor.LAST_FAILED_DELIVERY, 0, rs -> new FailedDelivery(Batches.uuid(rs, "conversation_handle"),
-                        rs.getLong("message_sequence_number"), rs.getInt("attempts"), rs.getString("last_error"),
-                        Jdbc.instant(rs, "last_attempt_at")), queue));
+                        rs.getLong("message_sequence_number"), DeliveryLedger.deliveries(rs.getInt("attempts")),
+                        rs.getString("last_error"), Jdbc.instant(rs, "last_attempt_at")), queue));
         return last.isEmpty() ? null : last.get(0);
     }
 

@@ -78,6 +78,14 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
+    public int recordUnrecoverable(String queue, BrokerMessage m, String error) {
+        List<Integer> n = get("recording an unrecoverable delivery", queue, () -> Batches.query(c,
+                TSqlLedger.RECORD_UNRECOVERABLE, 0, rs -> rs.getInt(1), Batches.text(m.conversationHandle()),
+                m.messageSequenceNumber(), queue, Jdbc.orNull(DeliveryLedger.errorText(error), Types.NVARCHAR)));
+        return n.isEmpty() ? DeliveryLedger.SET_ASIDE : n.get(0);
+    }
+
+    @Override
     public void holdGroup(String queue, UUID group, Duration hold) {
         get("holding a conversation group of " + queue, queue, () -> {
             Batches.run(c, TSqlLedger.HOLD_GROUP, Batches.text(group), queue,

@@ -1,5 +1,6 @@
 package org.ssbjca.backend.sqlserver;
 
+import org.ssbjca.backend.DeliveryLedger;
 import org.ssbjca.backend.sqlserver.SqlServerNames.QueueName;
 
 /**
@@ -46,6 +47,31 @@ final class TSqlLedger {
             + "    INSERT INTO ssb.delivery_attempt (conversation_handle, message_sequence_number, queue_name, attempts,"
             + " last_error, last_attempt_at)\n"
             + "    VALUES (@handle, @sequence, @queue, 1, @error, SYSDATETIMEOFFSET());\n"
+            + "END;\n"
+            + "SELECT attempts FROM ssb.delivery_attempt"
+            + " WHERE conversation_handle = @handle AND message_sequence_number = @sequence;";
+
+    /**
+     * One more failed delivery of a message the failure policy found unrecoverable, marked set aside: as {@link
+     * #RECORD_FAILURE}, with {@link DeliveryLedger#SET_ASIDE} added once to the count. Returns the new count.
+     *
+     * <p>Parameters: handle, sequence number, queue name, error text.
+     */
+    static final String RECORD_UNRECOVERABLE = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @sequence BIGINT = ?;\n"
+            + "DECLARE @queue NVARCHAR(517) = ?;\n"
+            + "DECLARE @error NVARCHAR(4000) = ?;\n"
+            + "UPDATE ssb.delivery_attempt WITH (UPDLOCK, HOLDLOCK)\n"
+            + "SET attempts = attempts + 1 + CASE WHEN attempts < " + DeliveryLedger.SET_ASIDE + " THEN "
+            + DeliveryLedger.SET_ASIDE + " ELSE 0 END,\n"
+            + "    last_error = @error, last_attempt_at = SYSDATETIMEOFFSET()\n"
+            + "WHERE conversation_handle = @handle AND message_sequence_number = @sequence;\n"
+            + "IF @@ROWCOUNT = 0\n"
+            + "BEGIN\n"
+            + "    INSERT INTO ssb.delivery_attempt (conversation_handle, message_sequence_number, queue_name, attempts,"
+            + " last_error, last_attempt_at)\n"
+            + "    VALUES (@handle, @sequence, @queue, " + (DeliveryLedger.SET_ASIDE + 1)
+            + ", @error, SYSDATETIMEOFFSET());\n"
             + "END;\n"
             + "SELECT attempts FROM ssb.delivery_attempt"
             + " WHERE conversation_handle = @handle AND message_sequence_number = @sequence;";

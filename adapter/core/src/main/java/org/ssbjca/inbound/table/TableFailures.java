@@ -70,6 +70,8 @@ final class TableFailures {
         }
         activation.rowFailed(rows(charged) + " failed" + (failures > 1 ? " " + failures + " times since " + since
                 : "") + ": " + cause + (setAside.isEmpty() ? "; taken again in " + settings.retryDelaySeconds + " s"
+                : verdict == FailurePolicy.Verdict.UNRECOVERABLE ? "; set aside at its attempt "
+                        + charged.get(0).attempt() + " of " + maxAttempts + " (failure policy)"
                 : "; set aside after " + maxAttempts + " attempts"));
         return setAside;
     }

@@ -1,12 +1,14 @@
 package org.ssbjca.backend.sqlserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Types;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.backend.DeliveryLedger;
 
 /** The ledger's binding on SQL Server, against a scripted JDBC connection. */
 class SqlServerLedgerTest {
@@ -33,6 +35,27 @@ class SqlServerLedgerTest {
 
         ledger.recordFailure("EchoServiceQueue", bare, null);
         assertEquals(Map.of(4, Types.NVARCHAR), jdbc.calls.get(1).nullTypes);
+    }
+
+    /**
+     * A failure the policy found unrecoverable is one statement that counts the delivery and marks the message set
+     * aside once: SQL Server returns the count as the SELECT at the batch's end reads it (SET NOCOUNT ON, so no update
+     * counts come first).
+     */
+    @Test
+    void anUnrecoverableFailureIsCountedAndMarkedInOneStatement() {
+        BrokerMessage m = BrokerMessage.builder().conversationHandle(HANDLE).messageSequenceNumber(3)
+                .messageTypeName("DEFAULT").build();
+        jdbc.rows(FakeJdbc.row("attempts", DeliveryLedger.SET_ASIDE + 1));
+        assertEquals(DeliveryLedger.SET_ASIDE + 1,
+                ledger.recordUnrecoverable("EchoServiceQueue", m, "closed"));
+        FakeJdbc.Call call = jdbc.calls.get(0);
+        assertEquals(TSqlLedger.RECORD_UNRECOVERABLE, call.sql);
+        assertEquals(java.util.List.of(HANDLE.toString(), 3L, "EchoServiceQueue",
+                "closed"), call.params());
+        assertTrue(call.sql.contains("SET attempts = attempts + 1 + CASE WHEN attempts < 1000000 THEN 1000000 ELSE 0"
+                + " END,"), call.sql);
+        assertTrue(call.sql.contains("VALUES (@handle, @sequence, @queue, 1000001, @error"), call.sql);
     }
 
     /**

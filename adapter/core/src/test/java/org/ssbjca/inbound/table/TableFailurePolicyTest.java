@@ -79,6 +79,38 @@ class TableFailurePolicyTest {
         }
     }
 
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"H2, transactional", "H2, leased", "PostgreSQL, transactional", "PostgreSQL, leased"})
+    void aRowSetAsideByThePolicySaysTheAttemptReallyMade(String kind, String mode) throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+            TableActivationTest.createJobQueue(h);
+            TableActivationTest.execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'closed')");
+            AtomicInteger calls = new AtomicInteger();
+            TableRowListener bean = row -> {
+                if (calls.incrementAndGet() == 1) {
+                    throw new IllegalStateException("a counted failure first");
+                }
+                throw new UnrecoverableMessageException("closed");
+            };
+            TableActivationSpec spec = TableActivationTest.jobSpec(h, mode);
+            spec.setMaxAttempts("3");
+            spec.setRetryDelaySeconds("0");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation a = TableActivationTest.activation(h, factory);
+                await().atMost(Duration.ofSeconds(60)).until(() -> a.counts().setAside() == 1);
+                assertEquals(2, calls.get());
+                String last = a.lastError();
+                assertTrue(last.endsWith("; set aside at its attempt 2 of 3 (failure policy)"), last);
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"H2", "PostgreSQL"})
     void anOutageOpensTheBreakerAndASuccessClosesIt(String kind) throws Exception {
