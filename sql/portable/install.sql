@@ -172,6 +172,10 @@ CREATE TABLE IF NOT EXISTS ssb.dead_letter (
 );
 CREATE INDEX IF NOT EXISTS dead_letter_queue ON ssb.dead_letter (queue_name, dead_letter_id);
 
+-- Version 4, dead letters: the conversation id of the dialog that carried a dead letter's copy to the activation's
+-- deadLetterService (NULL when none was sent), so that the copy the service receives joins its row here.
+ALTER TABLE ssb.dead_letter ADD COLUMN IF NOT EXISTS copy_conversation_id UUID;
+
 -- The objects every Service Broker database has.
 INSERT INTO ssb.message_type (message_type_name, validation)
     SELECT 'http://schemas.microsoft.com/SQL/ServiceBroker/EndDialog', 'EMPTY' WHERE NOT EXISTS
@@ -195,3 +199,5 @@ INSERT INTO ssb.schema_version (version)
     SELECT 2 WHERE NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 2);
 INSERT INTO ssb.schema_version (version)
     SELECT 3 WHERE NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 3);
+INSERT INTO ssb.schema_version (version)
+    SELECT 4 WHERE NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 4);

@@ -113,6 +113,13 @@ IF NOT EXISTS (SELECT 1 FROM sys.indexes
     CREATE INDEX dead_letter_queue ON ssb.dead_letter (queue_name, dead_letter_id);
 GO
 
+-- Version 4, dead letters: the conversation id of the dialog that carried a dead letter's copy to the activation's
+-- deadLetterService (NULL when none was sent), so that the copy the service receives joins its row here.
+-- https://learn.microsoft.com/sql/t-sql/functions/col-length-transact-sql
+IF COL_LENGTH(N'ssb.dead_letter', N'copy_conversation_id') IS NULL
+    ALTER TABLE ssb.dead_letter ADD copy_conversation_id UNIQUEIDENTIFIER NULL;
+GO
+
 -- Scheduled sends (added in version 3): ServiceBrokerConnection.sendAt and send with a delay, and any T-SQL, call
 -- ssb.schedule_send, which stores the message here and sets a conversation timer on a dialog of its own (timer_handle,
 -- service ssb/ScheduledSend). When the timer expires SQL Server puts a DialogTimer on ssb.ScheduledSendQueue, whose
@@ -253,4 +260,8 @@ GO
 
 IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 3)
     INSERT INTO ssb.schema_version (version) VALUES (3);
+GO
+
+IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 4)
+    INSERT INTO ssb.schema_version (version) VALUES (4);
 GO

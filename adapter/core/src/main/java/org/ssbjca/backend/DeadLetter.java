@@ -15,6 +15,7 @@ public final class DeadLetter {
     private final int attempts;
     private final String lastError;
     private final Instant deadLetteredAt;
+    private final UUID copyConversationId;
 
     /**
      * @param id its id in the dead-letter table
@@ -26,6 +27,22 @@ public final class DeadLetter {
      */
     public DeadLetter(long id, String queue, BrokerMessage message, int attempts, String lastError,
             Instant deadLetteredAt) {
+        this(id, queue, message, attempts, lastError, deadLetteredAt, null);
+    }
+
+    /**
+     * @param id its id in the dead-letter table
+     * @param queue the queue it came from
+     * @param message the message as it was received
+     * @param attempts how many deliveries failed
+     * @param lastError the last error, or null
+     * @param deadLetteredAt when it was moved
+     * @param copyConversationId the conversation id of the dialog that carried its copy to the activation's
+     *        dead-letter service, or null when none was sent
+     */
+    public DeadLetter(long id, String queue, BrokerMessage message, int attempts, String lastError,
+            Instant deadLetteredAt, UUID copyConversationId) {
+        this.copyConversationId = copyConversationId;
         this.id = id;
         this.queue = queue;
         this.message = message;
@@ -68,7 +85,8 @@ public final class DeadLetter {
                 .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
                 .build();
         return new DeadLetter(rs.getLong("dead_letter_id"), rs.getString("queue_name"), m, rs.getInt("attempts"),
-                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"));
+                rs.getString("last_error"), Jdbc.instant(rs, "dead_lettered_at"),
+                uuid.read(rs, "copy_conversation_id"));
     }
 
     /** Returns its id. */
@@ -99,5 +117,13 @@ public final class DeadLetter {
     /** Returns when it was moved. */
     public Instant deadLetteredAt() {
         return deadLetteredAt;
+    }
+
+    /**
+     * Returns the conversation id of the dialog that carried its copy to the activation's dead-letter service (the
+     * {@code conversation_id} the service's RECEIVE returns with the copy), or null when no copy was sent.
+     */
+    public UUID copyConversationId() {
+        return copyConversationId;
     }
 }

@@ -140,8 +140,23 @@ public interface DeliveryLedger {
      * @param message the message
      * @param attempts how many deliveries failed
      * @param error why, or null for the last error recorded with its failed deliveries
+     * @param copyConversationId the conversation id of the dialog that carried its copy to the activation's
+     *        dead-letter service, or null when none was sent
      */
-    void deadLetter(String queue, BrokerMessage message, int attempts, String error);
+    void deadLetter(String queue, BrokerMessage message, int attempts, String error, UUID copyConversationId);
+
+    /**
+     * Stores a message as a dead letter without a copy sent anywhere, as {@link #deadLetter(String, BrokerMessage, int,
+     * String, UUID)} with no copy's conversation id.
+     *
+     * @param queue its queue
+     * @param message the message
+     * @param attempts how many deliveries failed
+     * @param error why, or null for the last error recorded with its failed deliveries
+     */
+    default void deadLetter(String queue, BrokerMessage message, int attempts, String error) {
+        deadLetter(queue, message, attempts, error, null);
+    }
 
     /**
      * Returns the queue's dead letters.

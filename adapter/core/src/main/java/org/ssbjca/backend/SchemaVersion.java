@@ -12,7 +12,7 @@ import java.sql.SQLException;
 public final class SchemaVersion {
 
     /** The version this adapter's statements are written for. */
-    public static final int CURRENT = 3;
+    public static final int CURRENT = 4;
 
     private SchemaVersion() {
     }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationEndedException;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
@@ -152,7 +153,7 @@ final class BatchSorter {
      */
     private void rejectPriorityRequest(Batch batch, BrokerMessage m) {
         ledger().deadLetter(settings.queue(), m, 0, "not a priority request: the body must be <priority>n</priority>"
-                + " or the number alone, n from 0 to 255");
+                + " or the number alone, n from 0 to 255", null);
         batch.announceOnCommit(() -> {
             LOG.priorityRequestRejected(reader, m.messageTypeName(), m.conversationId(), m.conversationHandle(),
                     m.conversationGroupId(), abbreviated(m.bodyAsText()));
@@ -166,15 +167,13 @@ final class BatchSorter {
 
     /** Moves a poison message to the dead-letter table, in this transaction; said (WARN, notification) once it commits. */
     private void deadLetter(Batch batch, BrokerMessage m, int failed) {
-        ledger().deadLetter(settings.queue(), m, failed, null);
+        UUID copy = settings.deadLetterService() == null ? null : sendToDeadLetterService(batch, m);
+        ledger().deadLetter(settings.queue(), m, failed, null, copy);
         batch.announceOnCommit(() -> {
             LOG.deadLettered(reader, m.messageSequenceNumber(), m.conversationId(), m.conversationHandle(),
                     m.messageTypeName(), failed);
             activation.events().deadLettered(settings.queue(), m, failed);
         });
-        if (settings.deadLetterService() != null) {
-            sendToDeadLetterService(batch, m);
-        }
         if (settings.endConversationOnDeadLetter()) {
             takeBeforeEnding(batch, m.conversationHandle());
             try {
@@ -197,14 +196,19 @@ final class BatchSorter {
      * PostgreSQL transaction; on SQL Server by ending the dialog WITH CLEANUP) and the letter is in the table only,
      * with a WARN once the transaction commits; the transaction goes on. On SQL Server most refusals come later, as
      * an Error message on this queue (logged as SSBJCA0044).
+     *
+     * @return the copy's conversation id, for its dead letter's row; null when it was undone
      */
-    private void sendToDeadLetterService(Batch batch, BrokerMessage m) {
+    private UUID sendToDeadLetterService(Batch batch, BrokerMessage m) {
         String service = settings.deadLetterService();
         BrokerSession session = connection.session();
         UUID[] dialog = new UUID[1];
+        UUID[] conversationId = new UUID[1];
         BrokerException refused = session.attempt(() -> {
-            dialog[0] = session.beginDialog(m.serviceName(), service, m.serviceContractName(),
-                    DialogOptions.defaults()).handle();
+            Conversation copy = session.beginDialog(m.serviceName(), service, m.serviceContractName(),
+                    DialogOptions.defaults());
+            dialog[0] = copy.handle();
+            conversationId[0] = copy.conversationId();
             session.send(dialog[0], m.messageTypeName(), m.body());
             session.endConversation(dialog[0], null, null);
         }, () -> {
@@ -220,7 +224,9 @@ final class BatchSorter {
             String why = why(refused);
             batch.announceOnCommit(() -> LOG.deadLetterNotSent(reader, m.messageSequenceNumber(),
                     m.conversationId(), m.conversationHandle(), service, why));
+            return null;
         }
+        return conversationId[0];
     }
 
     /** @return the failure's message, and that of the cleanup that failed after it (SQL Server) */

@@ -23,6 +23,7 @@ public final class DeadLetterInfo {
     private final int attempts;
     private final String lastError;
     private final Date deadLetteredAt;
+    private final String copyConversationId;
 
     /**
      * @param id the id to pass to {@code redeliverDeadLetter}
@@ -34,11 +35,14 @@ public final class DeadLetterInfo {
      * @param attempts the failed deliveries
      * @param lastError the last error, or null
      * @param deadLetteredAt when it was moved to the dead-letter table, or null
+     * @param copyConversationId the conversation id of its copy to the activation's dead-letter service, or null
      */
     @ConstructorParameters({"id", "conversationHandle", "conversationGroup", "sequenceNumber", "messageType", "body",
-        "attempts", "lastError", "deadLetteredAt"})
+        "attempts", "lastError", "deadLetteredAt", "copyConversationId"})
     public DeadLetterInfo(long id, String conversationHandle, String conversationGroup, long sequenceNumber,
-            String messageType, String body, int attempts, String lastError, Date deadLetteredAt) {
+            String messageType, String body, int attempts, String lastError, Date deadLetteredAt,
+            String copyConversationId) {
+        this.copyConversationId = copyConversationId;
         this.id = id;
         this.conversationHandle = conversationHandle;
         this.conversationGroup = conversationGroup;
@@ -58,7 +62,8 @@ public final class DeadLetterInfo {
         }
         return new DeadLetterInfo(d.id(), String.valueOf(m.conversationHandle()),
                 String.valueOf(m.conversationGroupId()), m.messageSequenceNumber(), m.messageTypeName(), text,
-                d.attempts(), d.lastError(), d.deadLetteredAt() == null ? null : Date.from(d.deadLetteredAt()));
+                d.attempts(), d.lastError(), d.deadLetteredAt() == null ? null : Date.from(d.deadLetteredAt()),
+                d.copyConversationId() == null ? null : d.copyConversationId().toString());
     }
 
     /** Returns the id to pass to {@code redeliverDeadLetter}. */
@@ -104,5 +109,13 @@ public final class DeadLetterInfo {
     /** Returns when it was dead-lettered, or null. */
     public Date getDeadLetteredAt() {
         return deadLetteredAt == null ? null : new Date(deadLetteredAt.getTime());
+    }
+
+    /**
+     * Returns the conversation id of the dialog that carried its copy to the activation's dead-letter service (what
+     * the service's RECEIVE returns as {@code conversation_id} with the copy), or null when no copy was sent.
+     */
+    public String getCopyConversationId() {
+        return copyConversationId;
     }
 }

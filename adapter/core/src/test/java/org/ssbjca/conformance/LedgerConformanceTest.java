@@ -23,6 +23,9 @@ import org.ssbjca.backend.PriorityRequest;
 /** The adapter's bookkeeping: failed deliveries, dead letters, priority requests, pending groups. */
 class LedgerConformanceTest {
 
+    /** A dead letter's copy's conversation id, as a dead-letter service's RECEIVE would return it. */
+    private static final UUID COPY = UUID.fromString("5e1f0c2a-9b7d-4c3e-8a6f-1d2c3b4a5e6f");
+
     @BackendTest
     void failedDeliveriesAreCountedAcrossRollbacks(Db db) {
         Db.Objects o = db.objects();
@@ -331,7 +334,7 @@ class LedgerConformanceTest {
         db.run(s -> s.send(c.handle(), o.request, bytes("dead")));
         db.run(s -> {
             BrokerMessage m = s.receive(ReceiveRequest.from(o.targetQueue)).get(0);
-            db.broker().ledger(s.connection()).deadLetter(o.targetQueue, m, 3, "failed three times");
+            db.broker().ledger(s.connection()).deadLetter(o.targetQueue, m, 3, "failed three times", COPY);
         });
         assertEquals(0, db.depth(o.targetQueue));
 
@@ -343,9 +346,13 @@ class LedgerConformanceTest {
         assertEquals(3, d.attempts());
         assertEquals("failed three times", d.lastError());
         assertEquals(c.conversationId(), d.message().conversationId());
+        assertEquals(COPY, d.copyConversationId(), "the copy's conversation id, schema version 4");
+        assertEquals(COPY, ledger(db, l -> l.findDeadLetters(o.targetQueue, "three", false, 0, 10)).get(0)
+                .copyConversationId(), "found with it");
 
         DeadLetter taken = ledger(db, l -> l.takeDeadLetter(o.targetQueue, d.id()));
         assertEquals("dead", taken.message().bodyAsText());
+        assertEquals(COPY, taken.copyConversationId(), "taken with it");
         assertNull(ledger(db, l -> l.takeDeadLetter(o.targetQueue, d.id())), "taken once only");
         assertTrue(ledger(db, l -> l.deadLetters(o.targetQueue, 10)).isEmpty());
     }

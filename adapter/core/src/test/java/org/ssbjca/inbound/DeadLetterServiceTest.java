@@ -1,6 +1,7 @@
 package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,10 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.DeadLetter;
 import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.management.ActivationMXBean;
+import org.ssbjca.management.ObjectNames;
 
 /**
  * {@code deadLetterService} (issue 12): a dead letter also goes to a service of the application's, in the
@@ -57,8 +61,17 @@ class DeadLetterServiceTest {
             assertEquals(InboundHarness.REQUEST, copy.messageTypeName());
             assertEquals(DEAD_LETTERS, copy.serviceName());
             assertEquals(InboundHarness.CONTRACT, copy.serviceContractName());
-            assertEquals("poison", InboundFeaturesTest.deadLetters(h).get(0).message().bodyAsText(),
-                    "still in the dead-letter table");
+            DeadLetter letter = InboundFeaturesTest.deadLetters(h).get(0);
+            assertEquals("poison", letter.message().bodyAsText(), "still in the dead-letter table");
+            assertEquals(copy.conversationId(), letter.copyConversationId(),
+                    "the copy joins its failure data by its conversation id");
+            ActivationMXBean mx = javax.management.JMX.newMXBeanProxy(
+                    java.lang.management.ManagementFactory.getPlatformMBeanServer(),
+                    ObjectNames.activation(h.ra.activations().get(0).name()), ActivationMXBean.class, true);
+            assertEquals(copy.conversationId().toString(), mx.listDeadLetters(10).get(0).getCopyConversationId(),
+                    "in the MXBean too");
+            assertEquals("2 java.lang.IllegalStateException: cannot process poison", joinedAsTheGuideSays(h, copy));
+            assertEquals(2, letter.attempts());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE));
         }
     }
@@ -82,6 +95,7 @@ class DeadLetterServiceTest {
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0046");
             assertEquals(1, warnings.size(), String.valueOf(warnings));
             assertTrue(warnings.get(0).contains("NoSuchService"), warnings.get(0));
+            assertNull(InboundFeaturesTest.deadLetters(h).get(0).copyConversationId(), "no copy was sent");
             BrokerMessage letter = InboundFeaturesTest.deadLetters(h).get(0).message();
             // as SSBJCA0042 does: the conversation id, and the handle on this side
             String names = "message " + letter.messageSequenceNumber() + " of conversation " + letter.conversationId()
@@ -128,6 +142,8 @@ class DeadLetterServiceTest {
                     "maxDeliveryAttempts deliveries each, then no more: " + calls);
             assertEquals(List.of("fine"), delivered);
             assertEquals(0, h.depth(DEAD_LETTER_QUEUE), "no copy");
+            assertTrue(InboundFeaturesTest.deadLetters(h).stream().allMatch(d -> d.copyConversationId() == null),
+                    "no copy's conversation recorded");
             assertEquals(0, count(h, "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE service_name = '"
                     + DEAD_LETTERS + "' OR far_service = '" + DEAD_LETTERS + "'"), "no dialog of the copies left");
             List<String> warnings = log.messages(Level.WARNING, "SSBJCA0046");
@@ -186,6 +202,30 @@ class DeadLetterServiceTest {
                         + queue + "')");
             }
             c.commit();
+        }
+    }
+
+    /**
+     * Runs the query of docs/guide/failure-policy.md that joins a copy to its failure data, as written there (the
+     * T-SQL variable bound as a parameter).
+     *
+     * @return the attempts and the last error of the one row found
+     */
+    private static String joinedAsTheGuideSays(InboundHarness h, BrokerMessage copy) throws Exception {
+        String section = org.ssbjca.docs.Docs.section("docs/guide/failure-policy.md", "## Failure policy");
+        int start = section.indexOf("```sql\n") + 7;
+        String query = section.substring(start, section.indexOf("```", start)).lines()
+                .filter(l -> !l.startsWith("--")).collect(java.util.stream.Collectors.joining(" "))
+                .replace("@conversation_id", "?").replace(";", "");
+        try (Connection c = h.db.source().open(); java.sql.PreparedStatement s = c.prepareStatement(query)) {
+            s.setObject(1, copy.conversationId());
+            try (ResultSet rs = s.executeQuery()) {
+                assertTrue(rs.next(), query);
+                String found = rs.getInt("attempts") + " " + rs.getString("last_error");
+                assertTrue(!rs.next(), "one row");
+                c.commit();
+                return found;
+            }
         }
     }
 

@@ -137,7 +137,7 @@ final class PortableLedger implements DeliveryLedger {
     }
 
     @Override
-    public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
+    public void deadLetter(String queue, BrokerMessage m, int attempts, String error, UUID copyConversationId) {
         run("dead-lettering a message of " + queue, () -> {
             Jdbc.update(c, sql.insertDeadLetter, queue, Jdbc.orNull(m.conversationGroupId(), Types.OTHER),
                     m.conversationHandle(), Jdbc.orNull(m.conversationId(), Types.OTHER), m.messageSequenceNumber(),
@@ -145,7 +145,7 @@ final class PortableLedger implements DeliveryLedger {
                     Jdbc.orNull(m.serviceContractName(), Types.VARCHAR), Jdbc.orNull(m.body(), Types.VARBINARY),
                     Jdbc.orNull(m.enqueueTime(), Types.TIMESTAMP_WITH_TIMEZONE), attempts,
                     Jdbc.orNull(DeliveryLedger.errorText(error), Types.VARCHAR), m.conversationHandle(),
-                    m.messageSequenceNumber(), broker.now());
+                    m.messageSequenceNumber(), broker.now(), Jdbc.orNull(copyConversationId, Types.OTHER));
             Jdbc.update(c, sql.deleteAttempt, m.conversationHandle(), m.messageSequenceNumber());
         });
     }

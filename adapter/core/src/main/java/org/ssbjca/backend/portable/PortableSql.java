@@ -270,12 +270,13 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     final String deleteAttemptsOfConversation = "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = ?";
     final String insertDeadLetter = "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id,"
             + " conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name,"
-            + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at)"
+            + " service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at,"
+            + " copy_conversation_id)"
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, (SELECT a.last_error FROM ssb.delivery_attempt a"
-            + " WHERE a.conversation_handle = ? AND a.message_sequence_number = ?)), ?)";
+            + " WHERE a.conversation_handle = ? AND a.message_sequence_number = ?)), ?, ?)";
     static final String DEAD_LETTER_COLUMNS = "dead_letter_id, queue_name, conversation_group_id, conversation_handle,"
             + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
-            + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";
+            + " message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id";
     final String deadLetters = "SELECT " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter WHERE queue_name = ?"
             + " AND dead_letter_id > ? ORDER BY dead_letter_id LIMIT ?";
     final String lockDeadLetter = "SELECT " + DEAD_LETTER_COLUMNS + " FROM ssb.dead_letter"

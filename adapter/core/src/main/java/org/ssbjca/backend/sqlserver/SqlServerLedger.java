@@ -111,13 +111,14 @@ final class SqlServerLedger implements DeliveryLedger {
     }
 
     @Override
-    public void deadLetter(String queue, BrokerMessage m, int attempts, String error) {
+    public void deadLetter(String queue, BrokerMessage m, int attempts, String error, UUID copyConversationId) {
         get("dead-lettering a message of " + queue, queue, () -> {
             Batches.run(c, TSqlLedger.DEAD_LETTER, Batches.text(m.conversationHandle()), m.messageSequenceNumber(),
                     text(DeliveryLedger.errorText(error)), queue, text(Batches.text(m.conversationGroupId())),
                     text(Batches.text(m.conversationId())), m.messageTypeName(), text(m.serviceName()),
                     text(m.serviceContractName()), Jdbc.orNull(m.body(), Types.VARBINARY),
-                    Jdbc.orNull(m.enqueueTime(), Types.TIMESTAMP_WITH_TIMEZONE), attempts);
+                    Jdbc.orNull(m.enqueueTime(), Types.TIMESTAMP_WITH_TIMEZONE), attempts,
+                    text(Batches.text(copyConversationId)));
             return null;
         });
     }

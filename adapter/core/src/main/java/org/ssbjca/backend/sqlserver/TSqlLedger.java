@@ -162,7 +162,7 @@ final class TSqlLedger {
      * forgets its attempts.
      *
      * <p>Parameters: handle, sequence number, error; queue, group, conversation id, message type, service, contract,
-     * body, enqueue time, attempts.
+     * body, enqueue time, attempts, the copy's conversation id.
      */
     static final String DEAD_LETTER = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
             + "DECLARE @sequence BIGINT = ?;\n"
@@ -171,13 +171,13 @@ final class TSqlLedger {
             + " WHERE conversation_handle = @handle AND message_sequence_number = @sequence;\n"
             + "INSERT INTO ssb.dead_letter (queue_name, conversation_group_id, conversation_handle, conversation_id,"
             + " message_sequence_number, message_type_name, service_name, service_contract_name, message_body,"
-            + " enqueued_at, attempts, last_error, dead_lettered_at)\n"
-            + "VALUES (?, ?, @handle, ?, @sequence, ?, ?, ?, ?, ?, ?, @error, SYSDATETIMEOFFSET());\n"
+            + " enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id)\n"
+            + "VALUES (?, ?, @handle, ?, @sequence, ?, ?, ?, ?, ?, ?, @error, SYSDATETIMEOFFSET(), ?);\n"
             + "DELETE FROM ssb.delivery_attempt WHERE conversation_handle = @handle AND message_sequence_number = @sequence;";
 
     static final String DEAD_LETTER_COLUMNS = "dead_letter_id, queue_name, conversation_group_id, conversation_handle,"
             + " conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,"
-            + " message_body, enqueued_at, attempts, last_error, dead_lettered_at";
+            + " message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id";
 
     /**
      * A page of a queue's dead letters, for an operator. Skips the rows other transactions lock
@@ -234,7 +234,8 @@ final class TSqlLedger {
             + "OUTPUT DELETED.dead_letter_id, DELETED.queue_name, DELETED.conversation_group_id,"
             + " DELETED.conversation_handle, DELETED.conversation_id, DELETED.message_sequence_number,"
             + " DELETED.message_type_name, DELETED.service_name, DELETED.service_contract_name, DELETED.message_body,"
-            + " DELETED.enqueued_at, DELETED.attempts, DELETED.last_error, DELETED.dead_lettered_at\n"
+            + " DELETED.enqueued_at, DELETED.attempts, DELETED.last_error, DELETED.dead_lettered_at,"
+            + " DELETED.copy_conversation_id\n"
             + "WHERE queue_name = ? AND dead_letter_id = ?;";
 
     /** The version of the objects install.sql created, 0 when none is recorded. */

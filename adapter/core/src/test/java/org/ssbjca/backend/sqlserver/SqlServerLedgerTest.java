@@ -29,12 +29,18 @@ class SqlServerLedgerTest {
         ledger.deadLetter("EchoServiceQueue", bare, 2, null);
         FakeJdbc.Call call = jdbc.calls.get(0);
         assertEquals(TSqlLedger.DEAD_LETTER, call.sql);
-        // error; group, conversation id, service, contract, enqueue time (a missing body is an empty one)
+        // error; group, conversation id, service, contract, enqueue time (a missing body is an empty one); no copy
         assertEquals(Map.of(3, Types.NVARCHAR, 5, Types.NVARCHAR, 6, Types.NVARCHAR, 8, Types.NVARCHAR,
-                9, Types.NVARCHAR, 11, Types.TIMESTAMP_WITH_TIMEZONE), call.nullTypes);
+                9, Types.NVARCHAR, 11, Types.TIMESTAMP_WITH_TIMEZONE, 13, Types.NVARCHAR), call.nullTypes);
 
         ledger.recordFailure("EchoServiceQueue", bare, null);
         assertEquals(Map.of(4, Types.NVARCHAR), jdbc.calls.get(1).nullTypes);
+
+        UUID copy = UUID.fromString("5e1f0c2a-9b7d-4c3e-8a6f-1d2c3b4a5e6f");
+        ledger.deadLetter("EchoServiceQueue", bare, 2, null, copy);
+        assertEquals(copy.toString(), jdbc.calls.get(2).params.get(13), "the copy's conversation id, as text");
+        assertTrue(TSqlLedger.DEAD_LETTER.contains("dead_lettered_at, copy_conversation_id)\nVALUES (?, ?, @handle, ?,"
+                + " @sequence, ?, ?, ?, ?, ?, ?, @error, SYSDATETIMEOFFSET(), ?);"), TSqlLedger.DEAD_LETTER);
     }
 
     /**

@@ -63,7 +63,7 @@ class TSqlLedgerTest {
                 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
                 SELECT TOP (?) dead_letter_id, queue_name, conversation_group_id, conversation_handle,\
                  conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name,\
-                 message_body, enqueued_at, attempts, last_error, dead_lettered_at\
+                 message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id\
                  FROM ssb.dead_letter WITH (READCOMMITTEDLOCK, READPAST) WHERE queue_name = ? AND dead_letter_id > ?\
                  AND (last_error LIKE ? ESCAPE '!' OR service_name LIKE ? ESCAPE '!'\
                  OR message_type_name LIKE ? ESCAPE '!'\
