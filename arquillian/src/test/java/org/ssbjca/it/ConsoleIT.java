@@ -47,6 +47,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.AttemptLog;
+import org.ssbjca.it.beans.BreakerService;
 import org.ssbjca.it.beans.ConsoleRecordingService;
 import org.ssbjca.it.beans.ConsoleTableService;
 import org.ssbjca.it.beans.Recorder;
@@ -106,6 +108,13 @@ class ConsoleIT {
     static WebArchive beans() {
         return Deployments.testWar("console-it.war", ConsoleRecordingService.class, Recorder.class,
                 ConsoleTableService.class);
+    }
+
+    /** A bean whose breaker a test opens for real: deployed by that test alone, so the others see one activation. */
+    @Deployment(name = "console-breaker", order = 4, managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive breakerBean() {
+        return Deployments.testWar("console-breaker-it.war", BreakerService.class, AttemptLog.class, Recorder.class);
     }
 
     @Deployment(name = "console", order = 3, managed = false, testable = false)
@@ -504,6 +513,54 @@ class ConsoleIT {
     }
 
     /**
+     * Issue 47 point 5, the breaker's colour from a real open breaker rather than made-up values: {@link
+     * BreakerService} fails every delivery until the server's system property {@value BreakerService#UP} is true;
+     * three failures in a row open its breaker, and the page shows the activation as "breaker open" (or "breaker
+     * probing" while a probe runs); once the service is up a probe succeeds, the breaker closes and the page shows it
+     * running.
+     */
+    @Test
+    @RunAsClient
+    void aRealOpenBreakerShowsInItsColourUntilAProbeSucceeds() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(CHROMEDRIVER)) && Files.isExecutable(Path.of(CHROMIUM)),
+                "needs Debian's chromium and chromium-driver packages, which .ci/run installs");
+        BrokerDb db = start();
+        db.declare(BreakerService.QUEUE);
+        String activation = "BreakerService@" + BreakerService.QUEUE;
+        String api = "api/activations/" + URLEncoder.encode(activation, StandardCharsets.UTF_8);
+        deployer.deploy("console-breaker");
+        WebDriver viewer = null;
+        try {
+            String run = "breaker-" + UUID.randomUUID();
+            for (int i = 0; i < 6; i++) {
+                db.sendOne(BreakerService.QUEUE, run + "-" + i);
+            }
+            await("the breaker opened").atMost(Duration.ofSeconds(60))
+                    .until(() -> read(VIEWER, api).matches("(?s).*\"breakerState\":\"(OPEN|PROBING)\".*"));
+            viewer = browser(VIEWER);
+            WebDriver page = viewer;
+            new WebDriverWait(viewer, Duration.ofSeconds(30)).withMessage(() -> "the state's class is "
+                    + stateClassOnPage(page, activation)).until(d -> stateClassOnPage(d, activation)
+                            .matches("state breaker-(open|probing)"));
+            setSystemProperty(BreakerService.UP, "true");
+            new WebDriverWait(viewer, Duration.ofSeconds(60)).withMessage(() -> "closed, the state's class is "
+                    + stateClassOnPage(page, activation)).until(d -> "state running".equals(
+                            stateClassOnPage(d, activation)));
+            await("all six recorded").atMost(Duration.ofSeconds(60)).until(() -> db.count(
+                    "SELECT COUNT(*) FROM it_record WHERE body LIKE ?", run + "-%") == 6);
+            assertTrue(read(VIEWER, api).contains("\"breakerState\":\"CLOSED\""), read(VIEWER, api));
+        } finally {
+            if (viewer != null) {
+                viewer.quit();
+            }
+            ServerAdmin.manual(Operations.createRemoveOperation(new ModelNode().add("system-property",
+                    BreakerService.UP)));
+            deployer.undeploy("console-breaker");
+            stop();
+        }
+    }
+
+    /**
      * Issue 47 point 4, the broker doctor in the console: the activation's queue disabled (on PostgreSQL by the
      * portable schema's UPDATE, standing for SQL Server's poison detection) shows "queue disabled" and an
      * {@code Enable queue} button, which a viewer cannot use (403) and an operator's click enables: the message sent
@@ -581,10 +638,15 @@ class ConsoleIT {
 
     /** @return the class of the state badge in the activation's row of the page, or "-" when there is none */
     private static String stateClassOnPage(WebDriver driver) {
+        return stateClassOnPage(driver, ACTIVATION);
+    }
+
+    /** @return the class of the state shown with an activation in the page's table, "-" when it is not there */
+    private static String stateClassOnPage(WebDriver driver, String activation) {
         return String.valueOf(((JavascriptExecutor) driver).executeScript("const a = [...document.querySelectorAll("
                 + "'#activations a')].find(x => x.textContent === arguments[0]);"
                 + " const s = a && a.closest('tr').querySelector('span.state'); return s ? s.className : '-';",
-                ACTIVATION));
+                activation));
     }
 
     /** @return the highest delivered rate of a history's columns ({@code "delivered":[...]}), 0 when none */
