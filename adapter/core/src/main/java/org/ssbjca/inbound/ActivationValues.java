@@ -63,8 +63,7 @@ public final class ActivationValues {
      * @param sqlServer whether the queue is SQL Server's
      */
     BreakerSettings breaker(boolean sqlServer) throws InvalidPropertyException {
-        return BreakerSettings.parse(ServiceBrokerActivationSpec.class, spec.getBreakerThreshold(),
-                spec.getBreakerWindow(), spec.getBreakerDelay(), spec.getBreakerMaxDelay(), sqlServer);
+        return spec.breaker(sqlServer);
     }
 
     /**
@@ -73,8 +72,7 @@ public final class ActivationValues {
      * @param loaders where the exception classes may be (nulls skipped)
      */
     FailurePolicy failurePolicy(ClassLoader... loaders) throws InvalidPropertyException {
-        return FailurePolicy.of(ServiceBrokerActivationSpec.class, spec.getUnrecoverableExceptions(),
-                spec.getTransientExceptions(), loaders);
+        return spec.failurePolicy(loaders);
     }
 
     /** Returns the service that also receives each dead letter, or null. */

@@ -18,7 +18,7 @@ import org.ssbjca.backend.DatabaseConfig;
  * the deployment.
  */
 @Activation(messageListeners = {BrokerMessageListener.class, ConversationGroupListener.class})
-public class ServiceBrokerActivationSpec implements ActivationSpec {
+public class ServiceBrokerActivationSpec extends FailureProperties implements ActivationSpec {
 
     /** What the adapter does with a message that failed too often. */
     public enum DeadLetter {
@@ -94,26 +94,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
     @ConfigProperty(description = "Commit the RECEIVE before delivering (at most once): lets several readers work on "
             + "one conversation's messages in parallel", defaultValue = "false")
     private String commitBeforeDelivery = "false";
-    @ConfigProperty(description = "Exception classes (fully qualified, comma-separated; subclasses match) whose "
-            + "failure sets the message aside at once, without retries; looked for along the cause chain",
-            defaultValue = "")
-    private String unrecoverableExceptions = "";
-    @ConfigProperty(description = "Exception classes (fully qualified, comma-separated; subclasses match) whose "
-            + "failure is retried without counting an attempt (an outage); looked for along the cause chain",
-            defaultValue = "")
-    private String transientExceptions = "";
-    @ConfigProperty(description = "Failed deliveries in a row, not all of one message, that open the circuit breaker "
-            + "(the readers pause), 0 to 1000 (at most 4 on SQL Server); 0 for no breaker", defaultValue = "0")
-    private String breakerThreshold = "0";
-    @ConfigProperty(description = "Milliseconds within which the breakerThreshold failures must fall, 1000 to "
-            + "86400000", defaultValue = "60000")
-    private String breakerWindow = "60000";
-    @ConfigProperty(description = "Milliseconds the breaker stays open before one reader probes with one delivery, "
-            + "100 to 3600000; doubled after each failed probe", defaultValue = "5000")
-    private String breakerDelay = "5000";
-    @ConfigProperty(description = "Longest wait before a probe in milliseconds, from breakerDelay to 3600000",
-            defaultValue = "300000")
-    private String breakerMaxDelay = "300000";
     @ConfigProperty(description = "Random spread of each redelivery delay, 0.0 to 1.0: the delay times a factor drawn "
             + "between 1 - redeliveryJitter and 1 + redeliveryJitter, so that groups that failed together are not "
             + "retried together; 0 for none", defaultValue = "0")
@@ -404,72 +384,6 @@ public class ServiceBrokerActivationSpec implements ActivationSpec {
      */
     public void setCommitBeforeDelivery(String commitBeforeDelivery) {
         this.commitBeforeDelivery = commitBeforeDelivery;
-    }
-
-    /** Returns the text given for unrecoverableExceptions (checked by {@link #validate()}). */
-    public String getUnrecoverableExceptions() {
-        return unrecoverableExceptions;
-    }
-
-    /** Sets {@code unrecoverableExceptions}: exception classes set aside at once, comma-separated, as text. */
-    public void setUnrecoverableExceptions(String unrecoverableExceptions) {
-        this.unrecoverableExceptions = unrecoverableExceptions;
-    }
-
-    /** Returns the text given for transientExceptions (checked by {@link #validate()}). */
-    public String getTransientExceptions() {
-        return transientExceptions;
-    }
-
-    /**
-     * Sets {@code transientExceptions}: exception classes retried without counting an attempt, comma-separated, as
-     * text.
-     */
-    public void setTransientExceptions(String transientExceptions) {
-        this.transientExceptions = transientExceptions;
-    }
-
-    /** Returns the text given for breakerThreshold (checked by {@link #validate()}). */
-    public String getBreakerThreshold() {
-        return breakerThreshold;
-    }
-
-    /**
-     * Sets {@code breakerThreshold}: failures in a row of different messages that open the breaker, 0 for none, as
-     * text.
-     */
-    public void setBreakerThreshold(String breakerThreshold) {
-        this.breakerThreshold = breakerThreshold;
-    }
-
-    /** Returns the text given for breakerWindow (checked by {@link #validate()}). */
-    public String getBreakerWindow() {
-        return breakerWindow;
-    }
-
-    /** Sets {@code breakerWindow}: milliseconds the failures must fall within, as text. */
-    public void setBreakerWindow(String breakerWindow) {
-        this.breakerWindow = breakerWindow;
-    }
-
-    /** Returns the text given for breakerDelay (checked by {@link #validate()}). */
-    public String getBreakerDelay() {
-        return breakerDelay;
-    }
-
-    /** Sets {@code breakerDelay}: milliseconds before the first probe, as text. */
-    public void setBreakerDelay(String breakerDelay) {
-        this.breakerDelay = breakerDelay;
-    }
-
-    /** Returns the text given for breakerMaxDelay (checked by {@link #validate()}). */
-    public String getBreakerMaxDelay() {
-        return breakerMaxDelay;
-    }
-
-    /** Sets {@code breakerMaxDelay}: the longest wait before a probe in milliseconds, as text. */
-    public void setBreakerMaxDelay(String breakerMaxDelay) {
-        this.breakerMaxDelay = breakerMaxDelay;
     }
 
     /** Returns the text given for redeliveryJitter (checked by {@link #validate()}). */

@@ -10,6 +10,7 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.brokers.AdapterContext;
 import org.ssbjca.brokers.Config;
+import org.ssbjca.inbound.FailureProperties;
 
 /**
  * How a message-driven bean is fed from an application's own table (a {@link TableRowListener}): the table, its
@@ -18,7 +19,7 @@ import org.ssbjca.brokers.Config;
  * column the database does not have fails the activation, naming its property.
  */
 @Activation(messageListeners = {TableRowListener.class})
-public class TableActivationSpec implements ActivationSpec {
+public class TableActivationSpec extends FailureProperties implements ActivationSpec {
 
     private ResourceAdapter resourceAdapter;
 
@@ -83,26 +84,6 @@ public class TableActivationSpec implements ActivationSpec {
     private String user;
     @ConfigProperty(description = "Database password; default: the resource adapter's password", confidential = true)
     private String password;
-    @ConfigProperty(description = "Exception classes (fully qualified, comma-separated; subclasses match) whose "
-            + "failure sets the message aside at once, without retries; looked for along the cause chain",
-            defaultValue = "")
-    private String unrecoverableExceptions = "";
-    @ConfigProperty(description = "Exception classes (fully qualified, comma-separated; subclasses match) whose "
-            + "failure is retried without counting an attempt (an outage); looked for along the cause chain",
-            defaultValue = "")
-    private String transientExceptions = "";
-    @ConfigProperty(description = "Failed deliveries in a row, not all of one message, that open the circuit breaker "
-            + "(the readers pause), 0 to 1000 (at most 4 on SQL Server); 0 for no breaker", defaultValue = "0")
-    private String breakerThreshold = "0";
-    @ConfigProperty(description = "Milliseconds within which the breakerThreshold failures must fall, 1000 to "
-            + "86400000", defaultValue = "60000")
-    private String breakerWindow = "60000";
-    @ConfigProperty(description = "Milliseconds the breaker stays open before one reader probes with one delivery, "
-            + "100 to 3600000; doubled after each failed probe", defaultValue = "5000")
-    private String breakerDelay = "5000";
-    @ConfigProperty(description = "Longest wait before a probe in milliseconds, from breakerDelay to 3600000",
-            defaultValue = "300000")
-    private String breakerMaxDelay = "300000";
 
     @Override
     public void validate() throws InvalidPropertyException {
@@ -337,72 +318,6 @@ public class TableActivationSpec implements ActivationSpec {
     /** Sets {@code password}: the database password. */
     public void setPassword(String password) {
         this.password = password;
-    }
-
-    /** Returns the text given for unrecoverableExceptions (checked by {@link #validate()}). */
-    public String getUnrecoverableExceptions() {
-        return unrecoverableExceptions;
-    }
-
-    /** Sets {@code unrecoverableExceptions}: exception classes set aside at once, comma-separated, as text. */
-    public void setUnrecoverableExceptions(String unrecoverableExceptions) {
-        this.unrecoverableExceptions = unrecoverableExceptions;
-    }
-
-    /** Returns the text given for transientExceptions (checked by {@link #validate()}). */
-    public String getTransientExceptions() {
-        return transientExceptions;
-    }
-
-    /**
-     * Sets {@code transientExceptions}: exception classes retried without counting an attempt, comma-separated, as
-     * text.
-     */
-    public void setTransientExceptions(String transientExceptions) {
-        this.transientExceptions = transientExceptions;
-    }
-
-    /** Returns the text given for breakerThreshold (checked by {@link #validate()}). */
-    public String getBreakerThreshold() {
-        return breakerThreshold;
-    }
-
-    /**
-     * Sets {@code breakerThreshold}: failures in a row of different messages that open the breaker, 0 for none, as
-     * text.
-     */
-    public void setBreakerThreshold(String breakerThreshold) {
-        this.breakerThreshold = breakerThreshold;
-    }
-
-    /** Returns the text given for breakerWindow (checked by {@link #validate()}). */
-    public String getBreakerWindow() {
-        return breakerWindow;
-    }
-
-    /** Sets {@code breakerWindow}: milliseconds the failures must fall within, as text. */
-    public void setBreakerWindow(String breakerWindow) {
-        this.breakerWindow = breakerWindow;
-    }
-
-    /** Returns the text given for breakerDelay (checked by {@link #validate()}). */
-    public String getBreakerDelay() {
-        return breakerDelay;
-    }
-
-    /** Sets {@code breakerDelay}: milliseconds before the first probe, as text. */
-    public void setBreakerDelay(String breakerDelay) {
-        this.breakerDelay = breakerDelay;
-    }
-
-    /** Returns the text given for breakerMaxDelay (checked by {@link #validate()}). */
-    public String getBreakerMaxDelay() {
-        return breakerMaxDelay;
-    }
-
-    /** Sets {@code breakerMaxDelay}: the longest wait before a probe in milliseconds, as text. */
-    public void setBreakerMaxDelay(String breakerMaxDelay) {
-        this.breakerMaxDelay = breakerMaxDelay;
     }
 
     @Override

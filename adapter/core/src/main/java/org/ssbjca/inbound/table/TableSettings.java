@@ -74,11 +74,9 @@ final class TableSettings {
                 3_600_000);
         reconnectJitter = ActivationValues.decimal(TableActivationSpec.class, "reconnectJitter",
                 spec.getReconnectJitter(), 0, 1);
-        failurePolicy = FailurePolicy.of(TableActivationSpec.class, spec.getUnrecoverableExceptions(),
-                spec.getTransientExceptions(), loaders);
+        failurePolicy = spec.failurePolicy(loaders);
         // a table is not a Service Broker queue: no poison detection to stay under
-        breaker = BreakerSettings.parse(TableActivationSpec.class, spec.getBreakerThreshold(), spec.getBreakerWindow(),
-                spec.getBreakerDelay(), spec.getBreakerMaxDelay(), false);
+        breaker = spec.breaker(false);
     }
 
     /** Returns a reader's waits between failed turns, from the {@code reconnect*} properties. */
