@@ -13,7 +13,7 @@ import java.util.List;
  * connections (no session opened per reading); the operations that change priorities and dead letters each use a
  * short-lived connection to the broker database of their own.
  */
-public interface ActivationMXBean {
+public interface ActivationMXBean extends BreakerMXBean {
 
     /** Returns the activation's name, {@code Bean@queue}. */
     String getName();
@@ -68,31 +68,6 @@ public interface ActivationMXBean {
 
     /** Returns whether {@link #pause()} is in effect. */
     boolean isPaused();
-
-    /**
-     * Returns the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after {@code
-     * breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers one message).
-     */
-    String getBreakerState();
-
-    /** Returns whether the circuit breaker holds the readers (OPEN or PROBING): the gauge a metric reads. */
-    boolean isBreakerOpen();
-
-    /** Returns when the circuit breaker last opened, or null if it never did. */
-    Date getBreakerOpenedAt();
-
-    /** Returns when the open circuit breaker's next probe is due, or null while it is closed. */
-    Date getBreakerNextProbe();
-
-    /** Returns how many times a run of failed deliveries opened the circuit breaker (failed probes not counted). */
-    long getBreakerTrips();
-
-    /**
-     * Returns how many readers the open circuit breaker holds before their next RECEIVE (all but a probing one once
-     * the deliveries in flight as it opened are done); 0 while it is closed. A pause's readers count in
-     * {@link #getParkedReaders()}, not here.
-     */
-    int getBreakerParkedReaders();
 
     /**
      * Returns messages taken from the queue, each time (one received again after a rollback counts again), including

@@ -21,7 +21,7 @@ import org.ssbjca.support.AdapterLog;
  * The {@link ActivationMXBean} of one activation: reads and changes it through {@link EndpointActivation}'s public
  * methods, looks at the queue on short-lived connections, and emits the activation's events as notifications.
  */
-final class ActivationManagement implements ActivationMXBean, NotificationEmitter {
+final class ActivationManagement extends BreakerAttributes implements ActivationMXBean, NotificationEmitter {
 
     private static final AdapterLog LOG = AdapterLog.of(ActivationManagement.class);
 
@@ -44,6 +44,7 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
      * @param runner runs its redelivery jobs
      */
     ActivationManagement(EndpointActivation activation, org.ssbjca.backend.BackgroundRunner runner) {
+        super(activation.breaker());
         this.activation = activation;
         this.redeliveries = new RedeliveryJobs(runner);
         this.deadLetters = new DeadLetterOperations(activation);
@@ -136,38 +137,6 @@ final class ActivationManagement implements ActivationMXBean, NotificationEmitte
     @Override
     public boolean isPaused() {
         return activation.isPaused();
-    }
-
-    @Override
-    public String getBreakerState() {
-        return activation.breakerState();
-    }
-
-    @Override
-    public boolean isBreakerOpen() {
-        return !"CLOSED".equals(activation.breakerState());
-    }
-
-    @Override
-    public Date getBreakerOpenedAt() {
-        Instant at = activation.breakerOpenedAt();
-        return at == null ? null : Date.from(at);
-    }
-
-    @Override
-    public Date getBreakerNextProbe() {
-        Instant at = activation.breakerNextProbe();
-        return at == null ? null : Date.from(at);
-    }
-
-    @Override
-    public long getBreakerTrips() {
-        return activation.breakerTrips();
-    }
-
-    @Override
-    public int getBreakerParkedReaders() {
-        return activation.breakerParkedReaders();
     }
 
     @Override

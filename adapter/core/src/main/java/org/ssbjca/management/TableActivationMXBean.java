@@ -7,7 +7,7 @@ import java.util.Date;
  * {@code org.ssbjca:type=TableActivation,name=Bean@table}. The row counts are read from the table at each call (one
  * statement, without locking).
  */
-public interface TableActivationMXBean {
+public interface TableActivationMXBean extends BreakerMXBean {
 
     /** Returns the table, as the activation names it. */
     String getTable();
@@ -72,30 +72,6 @@ public interface TableActivationMXBean {
 
     /** Returns the latest failure: of a reader's turn, or of a delivery (its rows, how often since when, the cause). */
     String getLastError();
-
-    /**
-     * Returns the circuit breaker's state: CLOSED (readers deliver), OPEN (readers paused after {@code
-     * breakerThreshold} failed deliveries in a row) or PROBING (one reader delivers).
-     */
-    String getBreakerState();
-
-    /** Returns whether the circuit breaker holds the readers (OPEN or PROBING). */
-    boolean isBreakerOpen();
-
-    /** Returns when the circuit breaker last opened, or null if it never did. */
-    Date getBreakerOpenedAt();
-
-    /** Returns when the open circuit breaker's next probe is due, or null while it is closed. */
-    Date getBreakerNextProbe();
-
-    /** Returns how many times a run of failed deliveries opened the circuit breaker. */
-    long getBreakerTrips();
-
-    /**
-     * Returns how many readers the open circuit breaker holds before their next taking of rows (all but a probing one
-     * once the deliveries in flight as it opened are done); 0 while it is closed.
-     */
-    int getBreakerParkedReaders();
 
     /**
      * Gives the rows set aside another round of attempts (attempts back to 0, no lease).

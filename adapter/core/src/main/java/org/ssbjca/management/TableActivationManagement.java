@@ -8,11 +8,12 @@ import org.ssbjca.backend.table.TableCounts;
 import org.ssbjca.inbound.table.TableActivation;
 
 /** The MBean of one table activation ({@link TableActivationMXBean}). */
-final class TableActivationManagement implements TableActivationMXBean {
+final class TableActivationManagement extends BreakerAttributes implements TableActivationMXBean {
 
     private final TableActivation activation;
 
     TableActivationManagement(TableActivation activation) {
+        super(activation.breaker());
         this.activation = activation;
     }
 
@@ -127,35 +128,4 @@ final class TableActivationManagement implements TableActivationMXBean {
         }
     }
 
-    @Override
-    public String getBreakerState() {
-        return activation.breakerState();
-    }
-
-    @Override
-    public boolean isBreakerOpen() {
-        return !"CLOSED".equals(activation.breakerState());
-    }
-
-    @Override
-    public Date getBreakerOpenedAt() {
-        java.time.Instant at = activation.breakerOpenedAt();
-        return at == null ? null : Date.from(at);
-    }
-
-    @Override
-    public Date getBreakerNextProbe() {
-        java.time.Instant at = activation.breakerNextProbe();
-        return at == null ? null : Date.from(at);
-    }
-
-    @Override
-    public long getBreakerTrips() {
-        return activation.breakerTrips();
-    }
-
-    @Override
-    public int getBreakerParkedReaders() {
-        return activation.breakerParkedReaders();
-    }
 }

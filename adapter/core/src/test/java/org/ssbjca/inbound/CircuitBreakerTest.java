@@ -68,13 +68,13 @@ class CircuitBreakerTest {
             EndpointActivation a = h.ra.activations().get(0);
 
             Awaitility.await("the breaker opens").atMost(Duration.ofSeconds(30))
-                    .until(() -> !"CLOSED".equals(a.breakerState()));
-            long opened = a.breakerOpenedAt().toEpochMilli();
+                    .until(() -> !"CLOSED".equals(a.breaker().state().name()));
+            long opened = a.breaker().openedAt().toEpochMilli();
             long tripMillis = opened - failedAt.get(0);
             int atTrip = (int) failedAt.stream().filter(t -> t <= opened).count();
             long messagesAtTrip = firstFailedAt.values().stream().filter(t -> t <= opened).count();
-            assertNotNull(a.breakerOpenedAt());
-            assertEquals(1, a.breakerTrips());
+            assertNotNull(a.breaker().openedAt());
+            assertEquals(1, a.breaker().trips());
             // the readers that were delivering as it opened finish; then all four park, and the probes come one by
             // one: three failed probes, each after a longer delay
             Awaitility.await("three failed probes").atMost(Duration.ofSeconds(30))
@@ -85,18 +85,18 @@ class CircuitBreakerTest {
             long gapA = failedAt.get(before) - failedAt.get(before - 1);
             long gapB = failedAt.get(before + 1) - failedAt.get(before);
             assertTrue(gapA >= 200 && gapB >= 200, "probes at least a delay apart: " + gapA + " and " + gapB + " ms");
-            assertEquals(1, a.breakerTrips(), "failed probes are not new trips");
+            assertEquals(1, a.breaker().trips(), "failed probes are not new trips");
             Awaitility.await("the readers not probing park").atMost(Duration.ofSeconds(30))
-                    .until(() -> a.breakerParkedReaders() >= 3);
-            assertTrue(a.breakerNextProbe() != null || "PROBING".equals(a.breakerState()));
+                    .until(() -> a.breaker().parked() >= 3);
+            assertTrue(a.breaker().nextProbe() != null || "PROBING".equals(a.breaker().state().name()));
             assertEquals(0, a.metrics().deadLettered(), "nothing was set aside");
             assertEquals(0, delivered.size());
 
             down.set(false);
             Awaitility.await("all delivered after the first successful probe").atMost(Duration.ofSeconds(60))
                     .until(() -> delivered.size() == 40);
-            assertEquals("CLOSED", a.breakerState());
-            assertNull(a.breakerNextProbe());
+            assertEquals("CLOSED", a.breaker().state().name());
+            assertNull(a.breaker().nextProbe());
             FIGURES.info(String.format("%s: circuit breaker (threshold 5, 4 readers): opened %d ms after the first"
                     + " failure, after %d failed deliveries charged to %d messages; %d failed deliveries in all,"
                     + " 40 delivered once it closed", backend, tripMillis, atTrip, charged.size(), failures.get()));
@@ -167,8 +167,8 @@ class CircuitBreakerTest {
                 h.send("m" + i);
             }
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> a.metrics().deadLettered() == 6);
-            assertEquals(0, a.breakerTrips());
-            assertEquals("CLOSED", a.breakerState());
+            assertEquals(0, a.breaker().trips());
+            assertEquals("CLOSED", a.breaker().state().name());
         }
     }
 

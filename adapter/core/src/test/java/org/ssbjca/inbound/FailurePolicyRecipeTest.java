@@ -72,8 +72,8 @@ class FailurePolicyRecipeTest {
             assertEquals(1, calls.get("garbage 1").get());
             assertEquals(1, calls.get("garbage 2").get());
             assertTrue(delivered.contains("<order id='1' stock='low'/> attempt 1"), delivered.toString());
-            assertEquals("CLOSED", a.breakerState());
-            assertEquals(0, a.breakerTrips());
+            assertEquals("CLOSED", a.breaker().state().name());
+            assertEquals(0, a.breaker().trips());
             for (DeadLetter d : InboundFeaturesTest.deadLetters(h)) {
                 assertEquals("java.lang.IllegalArgumentException: cannot parse " + d.message().bodyAsText(),
                         d.lastError());

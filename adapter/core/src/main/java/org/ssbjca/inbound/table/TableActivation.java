@@ -387,32 +387,8 @@ public final class TableActivation {
     }
 
     /** Returns the activation's circuit breaker ({@link CircuitBreaker#OFF} when {@code breakerThreshold} is 0). */
-    CircuitBreaker breaker() {
+    public CircuitBreaker breaker() {
         return breaker;
     }
 
-    /** Returns the circuit breaker's state: CLOSED, OPEN or PROBING. */
-    public String breakerState() {
-        return breaker.state().name();
-    }
-
-    /** Returns when the circuit breaker last opened, or null. */
-    public Instant breakerOpenedAt() {
-        return breaker.openedAt();
-    }
-
-    /** Returns when its next probe is due while it is open, else null. */
-    public Instant breakerNextProbe() {
-        return breaker.nextProbe();
-    }
-
-    /** Returns how many times a run of failures opened the circuit breaker. */
-    public long breakerTrips() {
-        return breaker.trips();
-    }
-
-    /** Returns the readers parked by the open circuit breaker now. */
-    public int breakerParkedReaders() {
-        return breaker.parked();
-    }
 }

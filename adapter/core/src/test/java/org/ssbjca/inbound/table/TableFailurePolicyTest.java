@@ -146,7 +146,7 @@ class TableFailurePolicyTest {
             h.ra.endpointActivation(factory, spec);
             try {
                 TableActivation a = TableActivationTest.activation(h, factory);
-                await().atMost(Duration.ofSeconds(30)).until(() -> a.breakerTrips() == 1);
+                await().atMost(Duration.ofSeconds(30)).until(() -> a.breaker().trips() == 1);
                 int atTrip = failures.get();
                 await("a failed probe").atMost(Duration.ofSeconds(30)).until(() -> failures.get() > atTrip);
                 javax.management.ObjectName name = org.ssbjca.management.ObjectNames.tableActivation(a.name());
@@ -156,9 +156,9 @@ class TableFailurePolicyTest {
                 assertEquals(0, a.counts().setAside(), "nothing set aside");
                 down.set(false);
                 await().atMost(Duration.ofSeconds(60)).until(() -> delivered.size() == 20);
-                assertEquals("CLOSED", a.breakerState());
+                assertEquals("CLOSED", a.breaker().state().name());
                 assertEquals(0, jmx.getAttribute(name, "BreakerParkedReaders"));
-                assertEquals(1, a.breakerTrips());
+                assertEquals(1, a.breaker().trips());
                 FIGURES.info(kind + ": table breaker (threshold 4, 2 readers) opened after " + atTrip
                         + " failed deliveries; " + failures.get() + " in all");
             } finally {
