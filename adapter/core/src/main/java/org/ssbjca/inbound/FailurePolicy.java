@@ -113,7 +113,7 @@ public final class FailurePolicy {
         if (text == null || text.isBlank()) {
             return Collections.unmodifiableSet(names);
         }
-        for (String part : text.split(",")) {
+        for (String part : text.split(",", -1)) { // -1: a trailing empty part is refused too
             String name = part.strip();
             if (!CLASS_NAME.matcher(name).matches()) {
                 throw ActivationValues.invalid(spec, property, "must be fully qualified exception class names "

@@ -218,6 +218,24 @@ class FailurePolicyTest {
         }
     }
 
+    /** An empty part is refused wherever it is, as the other list properties refuse one, on both specs. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"java.lang.IllegalArgumentException,", "java.lang.IllegalArgumentException,,"
+            + "java.lang.IllegalStateException", ",java.lang.IllegalArgumentException", "java.lang.Error, "})
+    void anEmptyPartFailsTheDeploymentNamingTheProperty(String text) throws Exception {
+        ServiceBrokerActivationSpec queue = spec();
+        queue.setUnrecoverableExceptions(text);
+        InvalidPropertyException e = assertThrows(InvalidPropertyException.class, queue::validate);
+        assertEquals("ssb-jca activation property 'unrecoverableExceptions' must be fully qualified exception class "
+                + "names separated by commas (e.g. java.lang.IllegalArgumentException), was '" + text + "'",
+                e.getMessage());
+        org.ssbjca.inbound.table.TableActivationSpec table = new org.ssbjca.inbound.table.TableActivationSpec();
+        table.setTransientExceptions(text);
+        e = assertThrows(InvalidPropertyException.class, table::failurePolicy);
+        assertTrue(e.getMessage().startsWith("ssb-jca activation property 'transientExceptions' must be fully "
+                + "qualified"), e.getMessage());
+    }
+
     @Test
     void jitterSpreadsTheDelayBothWays() throws Exception {
         RedeliveryPolicy p = new RedeliveryPolicy(1_000, 2, 3_000, 0.25);
