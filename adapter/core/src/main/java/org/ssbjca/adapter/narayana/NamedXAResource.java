@@ -9,8 +9,7 @@ final class NamedXAResource extends ForwardingXAResource implements XAResourceWr
 
     private static final String PRODUCT = "ssb-jca";
     /**
-     * The adapter's version from its manifest, read once: the transaction manager asks at every enlistment, and the
-     * package's manifest lookup showed in the readers' CPU profile.
+     * The adapter's version from its manifest, read once: the transaction manager asks at every enlistment.
      */
     private static final String VERSION = version();
 

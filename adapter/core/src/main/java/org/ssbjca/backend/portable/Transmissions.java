@@ -63,7 +63,7 @@ final class Transmissions {
     static final int LOCK_WAIT_MILLIS = 200;
     /**
      * How long a page of a background move waits at most for each lock: it holds no reader, and a delivery that
-     * replied on a conversation holds that endpoint's row until it commits, which a 200 ms wait failed at.
+     * replied on a conversation holds that endpoint's row until it commits, longer than {@link #LOCK_WAIT_MILLIS}.
      */
     static final int BACKGROUND_LOCK_WAIT_MILLIS = 5_000;
 
