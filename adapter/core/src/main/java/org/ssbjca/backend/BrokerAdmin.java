@@ -4,7 +4,7 @@ package org.ssbjca.backend;
  * What the adapter reads about a queue outside the Service Broker verbs: whether RECEIVE is allowed on it (readers
  * pause on a disabled queue) and how many messages it holds (management). Runs on the connection it was made for;
  * commits are the caller's. Declaring objects is a DBA's work (the scripts in {@code sql/}); the tests' own
- * administration is in the test kit ({@code TestAdmin}, the core module's test-jar).
+ * administration is in the test kit ({@code TestAdmin}, in the test kit module).
  */
 public interface BrokerAdmin {
 

@@ -23,7 +23,7 @@ import org.ssbjca.backend.portable.PortableOptions;
 
 /**
  * A test database seen from the client JVM, through the adapter's own portable backend and the core module's test kit
- * ({@link TestAdmin}, from its test-jar): creates the broker schema and the tests' objects (message type
+ * ({@link TestAdmin}, from the test kit): creates the broker schema and the tests' objects (message type
  * {@value #REQUEST}, contract {@value #CONTRACT}, initiator service {@value #CLIENT}, a target service
  * {@code <queue>Service} per queue), sends messages, counts rows. Client side only; never in a deployment.
  */

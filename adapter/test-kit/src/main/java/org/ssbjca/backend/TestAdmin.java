@@ -11,8 +11,8 @@ import org.ssbjca.backend.sqlserver.SqlServerTestAdmin;
 /**
  * The test kit's administration: the objects a Service Broker application declares (message types, contracts,
  * queues, services) and what a test inspects or resets, besides the two reads the adapter itself needs
- * ({@link BrokerAdmin}). Test code only (the core module's test-jar, shared by the conformance suite, the ITs and the
- * benchmark); never in the RAR. Runs on the connection it was made for; commits are the caller's.
+ * ({@link BrokerAdmin}). Test code only (the test kit, shared by the conformance suite and the ITs);
+ * never in the RAR. Runs on the connection it was made for; commits are the caller's.
  */
 public interface TestAdmin extends BrokerAdmin {
 
@@ -72,7 +72,6 @@ public interface TestAdmin extends BrokerAdmin {
      * @param enabled the new status
      */
     void setQueueEnabled(String queue, boolean enabled);
-
 
     /**
      * @param handle a conversation handle
