@@ -24,6 +24,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.invalid.AnyReader;
+import org.ssbjca.it.invalid.AnyRowReader;
 import org.ssbjca.it.invalid.TooManyReaders;
 
 /**
@@ -80,16 +81,41 @@ class InvalidActivationIT {
         return withProperty("reconnectJitter", "NaN");
     }
 
-    /** An MDB jar whose ejb-jar.xml gives the queue and one property with a bad value. */
+    /** The failure and breaker properties, shared by queue and table activations: a bad value on a table bean. */
+    @Deployment(name = "table-breakerThreshold-many", managed = false, testable = false)
+    static JavaArchive tableThresholdMany() {
+        return withProperty(AnyRowReader.class, "breakerThreshold", "many");
+    }
+
+    @Deployment(name = "unrecoverableExceptions-trailing-comma", managed = false, testable = false)
+    static JavaArchive trailingComma() {
+        return withProperty(AnyReader.class, "unrecoverableExceptions", "java.lang.Error,");
+    }
+
     private static JavaArchive withProperty(String name, String value) {
+        return withProperty(AnyReader.class, name, value);
+    }
+
+    /**
+     * An MDB jar whose ejb-jar.xml gives the queue (for {@link AnyReader}) or the table and its two columns (for
+     * {@link AnyRowReader}) and one property with a bad value.
+     */
+    private static JavaArchive withProperty(Class<?> bean, String name, String value) {
+        boolean table = bean == AnyRowReader.class;
+        StringBuilder base = new StringBuilder();
+        String[] given = table ? new String[] {"table", "any_table", "keyColumn", "id", "payloadColumn", "body"}
+                : new String[] {"queue", "AnyQueue"};
+        for (int i = 0; i < given.length; i += 2) {
+            base.append("<activation-config-property><activation-config-property-name>").append(given[i])
+                    .append("</activation-config-property-name><activation-config-property-value>")
+                    .append(given[i + 1]).append("</activation-config-property-value></activation-config-property>");
+        }
         String xml = "<ejb-jar xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" version=\"4.0\"><enterprise-beans>"
                 + "<message-driven><ejb-name>AnyReader</ejb-name>"
-                + "<ejb-class>" + AnyReader.class.getName() + "</ejb-class>"
-                + "<messaging-type>org.ssbjca.api.BrokerMessageListener</messaging-type>"
-                + "<activation-config>"
-                + "<activation-config-property><activation-config-property-name>queue</activation-config-property-name>"
-                + "<activation-config-property-value>AnyQueue</activation-config-property-value>"
-                + "</activation-config-property>"
+                + "<ejb-class>" + bean.getName() + "</ejb-class>"
+                + "<messaging-type>org.ssbjca.api." + (table ? "TableRowListener" : "BrokerMessageListener")
+                + "</messaging-type>"
+                + "<activation-config>" + base
                 + "<activation-config-property><activation-config-property-name>" + name
                 + "</activation-config-property-name><activation-config-property-value>" + value
                 + "</activation-config-property-value></activation-config-property>"
@@ -100,8 +126,8 @@ class InvalidActivationIT {
                 + "<r:resource-adapter-name>ssb-jca.rar</r:resource-adapter-name></r:resource-adapter-binding>"
                 + "</assembly-descriptor></jboss:ejb-jar>";
         return ShrinkWrap.create(JavaArchive.class,
-                        "bad-" + name + "-" + value.replaceAll("[^A-Za-z0-9]", "_") + ".jar")
-                .addClass(AnyReader.class)
+                        "bad-" + (table ? "table-" : "") + name + "-" + value.replaceAll("[^A-Za-z0-9]", "_") + ".jar")
+                .addClass(bean)
                 .addAsManifestResource(new StringAsset(xml), "ejb-jar.xml")
                 .addAsManifestResource(new StringAsset(jboss), "jboss-ejb3.xml")
                 .addAsManifestResource(new StringAsset("Dependencies: deployment.ssb-jca.rar\n"), "MANIFEST.MF");
@@ -115,12 +141,15 @@ class InvalidActivationIT {
             {"waitTimeout", "5s", "a whole number"},
             {"priorityEnabled", "maybe", "true or false"},
             {"commitBeforeDelivery", "yes", "true or false"},
-            {"reconnectJitter", "NaN", "between 0.0 and 1.0"}
+            {"reconnectJitter", "NaN", "between 0.0 and 1.0"},
+            {"breakerThreshold", "many", "a whole number", "table-breakerThreshold-many"},
+            {"unrecoverableExceptions", "java.lang.Error,", "fully qualified",
+                "unrecoverableExceptions-trailing-comma"}
         };
         List<Executable> checks = new ArrayList<>();
         for (String[] c : cases) {
             checks.add(() -> {
-                String name = c[0] + "-" + c[1];
+                String name = c.length > 3 ? c[3] : c[0] + "-" + c[1];
                 String failure;
                 try {
                     deployer.deploy(name);
