@@ -176,6 +176,10 @@ CREATE INDEX IF NOT EXISTS dead_letter_queue ON ssb.dead_letter (queue_name, dea
 -- deadLetterService (NULL when none was sent), so that the copy the service receives joins its row here.
 ALTER TABLE ssb.dead_letter ADD COLUMN IF NOT EXISTS copy_conversation_id UUID;
 
+-- Trace context (added in version 4): the W3C traceparent of the sender's current span, then a space and its
+-- tracestate when it had one; NULL when the SEND had no current span (docs/guide/tracing.md).
+ALTER TABLE ssb.message ADD COLUMN IF NOT EXISTS trace_context VARCHAR(1024);
+
 -- The objects every Service Broker database has.
 INSERT INTO ssb.message_type (message_type_name, validation)
     SELECT 'http://schemas.microsoft.com/SQL/ServiceBroker/EndDialog', 'EMPTY' WHERE NOT EXISTS

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -36,6 +37,7 @@ public final class BrokerMessage implements Serializable {
     private final Instant enqueueTime;
     private final byte[] body;
     private final int deliveryAttempt;
+    private final String traceContext;
 
     private BrokerMessage(Builder b) {
         this.conversationHandle = Objects.requireNonNull(b.conversationHandle, "conversationHandle");
@@ -50,6 +52,7 @@ public final class BrokerMessage implements Serializable {
         this.enqueueTime = b.enqueueTime;
         this.body = b.body == null ? EMPTY : b.body.clone();
         this.deliveryAttempt = b.deliveryAttempt;
+        this.traceContext = b.traceContext;
     }
 
     private BrokerMessage(BrokerMessage m, int deliveryAttempt) {
@@ -65,6 +68,7 @@ public final class BrokerMessage implements Serializable {
         this.enqueueTime = m.enqueueTime;
         this.body = m.body;
         this.deliveryAttempt = deliveryAttempt;
+        this.traceContext = m.traceContext;
     }
 
     /** Returns a builder for a message; conversation handle and message type are required. */
@@ -93,6 +97,17 @@ public final class BrokerMessage implements Serializable {
             throw new IllegalArgumentException("a delivery attempt is 1 or more: " + attempt);
         }
         return attempt == deliveryAttempt ? this : new BrokerMessage(this, attempt);
+    }
+
+    /**
+     * Returns the W3C trace context the sender's span left with this message: its {@code traceparent} text, followed
+     * by a space and its {@code tracestate} text when it had one (for example
+     * {@code 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01}). Empty when the message was sent with no
+     * current span, by a sender that does not record one, or from a backend that does not carry it. The adapter
+     * continues it around the bean's call; a bean needs this text only to pass it on by hand.
+     */
+    public Optional<String> traceContext() {
+        return Optional.ofNullable(traceContext);
     }
 
     /** Returns the receiving side's conversation handle: reply, end or move the conversation with it. */
@@ -276,6 +291,7 @@ public final class BrokerMessage implements Serializable {
         private Instant enqueueTime;
         private byte[] body;
         private int deliveryAttempt = 1;
+        private String traceContext;
 
         private Builder() {
         }
@@ -352,6 +368,12 @@ public final class BrokerMessage implements Serializable {
                 throw new IllegalArgumentException("a delivery attempt is 1 or more: " + v);
             }
             deliveryAttempt = v;
+            return this;
+        }
+
+        /** Sets the W3C trace context text ({@link BrokerMessage#traceContext()}), null for none; returns this. */
+        public Builder traceContext(String v) {
+            traceContext = v;
             return this;
         }
 

@@ -430,6 +430,21 @@ public interface AdapterLog extends BasicLogger {
     void scheduledSendDropped(@Cause Throwable cause, Object id, Object conversation, String messageType, Object dueAt,
             String why);
 
+    // ---- trace context (310-319)
+
+    @LogMessage(level = INFO)
+    @Message(id = 310, value = "OpenTelemetry's API is present: a SEND records the current span's trace context with"
+            + " its message, and a delivery continues it")
+    void tracingPresent();
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 311, value = "OpenTelemetry's API is not present: messages carry no trace context")
+    void tracingAbsent();
+
+    @LogMessage(level = WARN)
+    @Message(id = 312, value = "OpenTelemetry's API is present but cannot be used: messages carry no trace context")
+    void tracingUnavailable(@Cause Throwable cause);
+
     // ---- the operator's throttled redeliveries (280-299)
 
     @LogMessage(level = INFO)

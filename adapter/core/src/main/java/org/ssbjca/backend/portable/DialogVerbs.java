@@ -1,5 +1,6 @@
 package org.ssbjca.backend.portable;
 
+import org.ssbjca.support.Tracing;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -306,7 +307,7 @@ final class DialogVerbs {
             Object[] rows = {me.groupId, targetGroup,
                 me.handle, me.conversationId, me.groupId, me.service, me.farService, me.contract, expires, began,
                 target, me.conversationId, targetGroup, me.farService, me.service, me.contract, expires, sent,
-                targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), sent};
+                targetGroup, target, 0L, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), sent, trace()};
             // the target's queue when it sent (an empty text when it did not: the row itself is what tells)
             String queue = withChecks(CatalogCache.Checks.DIALOG_AND_SEND, sql.beginDialogAndSendKnown(),
                     sql.beginDialogAndSend(), names, rs -> java.util.Objects.requireNonNullElse(rs.getString(1), ""), 2,
@@ -573,7 +574,7 @@ final class DialogVerbs {
                     SEND_FOUND, sides, validations, group, target, me.conversationId, group, me.farService,
                     me.service, me.contract, Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE),
                     now, group, target, me.sendSequence, messageType, Jdbc.orNull(body, java.sql.Types.BINARY), now,
-                    me.sendSequence + 1, me.handle);
+                    trace(), me.sendSequence + 1, me.handle);
             if (outcome.sent() && !outcome.senderUpdated()) {
                 throw new ConversationEndedException("SEND: conversation handle " + me.handle + " does not exist");
             }
@@ -581,7 +582,7 @@ final class DialogVerbs {
             outcome = withChecks(CatalogCache.Checks.SEND, sql.sendKnown(), sql.sendChecked(), checks,
                     rs -> new Outcome(SendChecks.read(rs), rs.getBoolean(7), true, rs.getBoolean(8)), 1, SEND_FOUND,
                     sides, validations, peer.groupId, peer.handle, me.sendSequence, messageType,
-                    Jdbc.orNull(body, java.sql.Types.BINARY), now, me.sendSequence + 1, me.handle);
+                    Jdbc.orNull(body, java.sql.Types.BINARY), now, trace(), me.sendSequence + 1, me.handle);
         }
         if (!outcome.sent()) {
             return outcome.checks();
@@ -599,6 +600,11 @@ final class DialogVerbs {
      * SEND says; a later one locked it first) and whether it gave a parked group its turn (a later SEND says).
      */
     private record Outcome(SendChecks checks, boolean sent, boolean senderUpdated, boolean unparked) {
+    }
+
+    /** The sending thread's trace context ({@link Tracing#currentContext}) as a statement's parameter. */
+    private static Object trace() {
+        return Jdbc.orNull(Tracing.get().currentContext(), java.sql.Types.VARCHAR);
     }
 
     /** The rules ({@code sent_by}) that let each side send: by whether it is the initiator. */

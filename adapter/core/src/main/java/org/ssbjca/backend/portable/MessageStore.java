@@ -1,5 +1,6 @@
 package org.ssbjca.backend.portable;
 
+import org.ssbjca.support.Tracing;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -56,7 +57,8 @@ final class MessageStore {
             throw new BrokerException("service '" + to.service + "' of conversation " + to.handle
                     + " no longer exists");
         }
-        deliver(from.handle, to, from.sendSequence, messageType, body, target.queue(), target.receives());
+        deliver(from.handle, to, from.sendSequence, messageType, body, target.queue(), target.receives(),
+                Tracing.get().currentContext());
     }
 
     /**
@@ -68,26 +70,35 @@ final class MessageStore {
      */
     void send(Endpoint from, Endpoint to, String messageType, byte[] body, String queue, boolean receives)
             throws SQLException {
-        deliver(from.handle, to, from.sendSequence, messageType, body, queue, receives);
+        deliver(from.handle, to, from.sendSequence, messageType, body, queue, receives,
+                Tracing.get().currentContext());
         st.update(sql.updateSendSequence, from.sendSequence + 1, Endpoint.CONVERSING, from.handle);
     }
 
-    /** Puts a message on the queue when it receives, else in the transmission queue. */
+    /**
+     * Puts a message on the queue when it receives, else in the transmission queue (which keeps no trace context).
+     *
+     * @param traceContext the sender's trace context ({@link Tracing#currentContext}), or null
+     */
     private void deliver(UUID from, Endpoint to, long sequence, String messageType, byte[] body, String queue,
-            boolean receives) throws SQLException {
+            boolean receives, String traceContext) throws SQLException {
         if (receives) {
-            enqueue(queue, to.groupId, to.handle, sequence, messageType, body);
+            enqueue(queue, to.groupId, to.handle, sequence, messageType, body, traceContext);
         } else {
             st.update(sql.insertTransmission, from, to.handle, queue, sequence, messageType, body, broker.now(),
                     "The queue '" + queue + "' is disabled.");
         }
     }
 
-    /** Puts a message on a queue now (the caller checked that the queue is enabled). */
-    void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body)
-            throws SQLException {
+    /**
+     * Puts a message on a queue now (the caller checked that the queue is enabled).
+     *
+     * @param traceContext the trace context it carries, or null
+     */
+    void enqueue(String queue, UUID group, UUID handle, long sequence, String messageType, byte[] body,
+            String traceContext) throws SQLException {
         int unparked = st.update(sql.insertMessage(), queue, group, handle, sequence, messageType, body,
-                broker.now());
+                broker.now(), Jdbc.orNull(traceContext, java.sql.Types.VARCHAR));
         enqueued(queue, group, messageType, unparked);
     }
 
@@ -120,7 +131,7 @@ final class MessageStore {
         if (own == null) {
             return;
         }
-        deliver(e.handle, e, BROKER_SEQUENCE, messageType, body, own.queue(), own.receives());
+        deliver(e.handle, e, BROKER_SEQUENCE, messageType, body, own.queue(), own.receives(), null);
     }
 
     /** A service's queue and whether it receives (false when the queue row is gone too). */
@@ -395,6 +406,7 @@ final class MessageStore {
                 .conversationId(Jdbc.uuid(rs, "conversation_id"))
                 .serviceName(rs.getString("service_name"))
                 .serviceContractName(rs.getString("service_contract_name"))
+                .traceContext(rs.getString("trace_context"))
                 .build();
     }
 

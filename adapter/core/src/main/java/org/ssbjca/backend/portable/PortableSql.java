@@ -154,7 +154,7 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     // ---- messages
     private static final String MESSAGE_SELECT = "SELECT m.queuing_order, m.conversation_group_id,"
             + " m.conversation_handle, m.message_sequence_number, m.message_type_name, m.message_body, m.enqueued_at,"
-            + " e.conversation_id, e.service_name, e.service_contract_name FROM ssb.message m"
+            + " e.conversation_id, e.service_name, e.service_contract_name, m.trace_context FROM ssb.message m"
             + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = m.conversation_handle";
     final String messagesOfGroup = MESSAGE_SELECT + " WHERE m.conversation_group_id = ? ORDER BY m.queuing_order LIMIT ?";
     final String messagesOfConversation =
@@ -370,8 +370,8 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
 
     /** The first part of every INSERT of a message; {@link #insertMessage} is it, or starts with it. */
     static final String INSERT_MESSAGE = "INSERT INTO ssb.message (queue_name, conversation_group_id,"
-            + " conversation_handle, message_sequence_number, message_type_name, message_body, enqueued_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+            + " conversation_handle, message_sequence_number, message_type_name, message_body, enqueued_at,"
+            + " trace_context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** Returns this database's statements. */
     static PortableSql of(Dialect dialect) {

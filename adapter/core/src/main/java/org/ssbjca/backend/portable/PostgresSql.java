@@ -169,9 +169,9 @@ final class PostgresSql extends PortableSql {
         String passed = " FROM k WHERE k.sent_by = ANY (CAST(? AS VARCHAR[]))"
                 + " AND k.validation = ANY (CAST(? AS VARCHAR[])) AND k.receives";
         String message = "INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
-                + " message_sequence_number, message_type_name, message_body, enqueued_at) SELECT ok.queue_name,"
-                + " CAST(? AS UUID), CAST(? AS UUID), CAST(? AS BIGINT), CAST(? AS VARCHAR(256)), CAST(? AS BYTEA),"
-                + " CAST(? AS TIMESTAMP WITH TIME ZONE) FROM ok";
+                + " message_sequence_number, message_type_name, message_body, enqueued_at, trace_context)"
+                + " SELECT ok.queue_name, CAST(? AS UUID), CAST(? AS UUID), CAST(? AS BIGINT), CAST(? AS VARCHAR(256)),"
+                + " CAST(? AS BYTEA), CAST(? AS TIMESTAMP WITH TIME ZONE), CAST(? AS VARCHAR(1024)) FROM ok";
         String senderUpdate = "UPDATE ssb.conversation_endpoint SET send_sequence = CAST(? AS BIGINT), state = '"
                 + Endpoint.CONVERSING + "' WHERE conversation_handle = CAST(? AS UUID) AND EXISTS (SELECT 1 FROM ok)"
                 + " RETURNING 1";
@@ -442,14 +442,14 @@ final class PostgresSql extends PortableSql {
                 + " CASE WHEN (SELECT t.parked FROM turn t) THEN NOT EXISTS (SELECT 1 FROM ssb.conversation_group o"
                 + " WHERE o.queue_name = ? AND o.turn < " + PARKED
                 + " AND o.conversation_group_id <> (SELECT conversation_group_id FROM grp)) ELSE FALSE END"
-                + " AS took_last, a.attempts AS recorded_attempts"
+                + " AS took_last, a.attempts AS recorded_attempts, m.trace_context"
                 + " FROM taken m"
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
                 + " ON TRUE"
                 + " LEFT JOIN LATERAL " + attemptsProbe("m") + " ON TRUE"
                 // the marker: picked messages, none of them left to take
-                + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+                + " UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
                 + " WHERE EXISTS (SELECT 1 FROM picked) AND NOT EXISTS (SELECT 1 FROM taken)"
                 + " ORDER BY queuing_order";
     }

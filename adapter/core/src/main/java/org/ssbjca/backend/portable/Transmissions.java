@@ -299,7 +299,8 @@ final class Transmissions {
                 if (target == null || Endpoint.DISCONNECTED_OUTBOUND.equals(((String) target[1]).trim())) {
                     dropped++;
                 } else {
-                    session.messages().enqueue(queue, (UUID) target[0], r.handle(), r.sequence(), r.type(), r.body());
+                    session.messages().enqueue(queue, (UUID) target[0], r.handle(), r.sequence(), r.type(), r.body(),
+                            null);
                     moved++;
                 }
             }

@@ -74,6 +74,8 @@ class SchemaVersionTest {
             assertEquals(SchemaVersion.CURRENT, version(c), "upgraded");
             assertEquals(1, Jdbc.count(c, "SELECT COUNT(*) FROM ssb.message"), "the waiting message kept");
             assertEquals(0, Jdbc.count(c, "SELECT COUNT(*) FROM ssb.conversation_hold"), "version 2's table");
+            assertEquals(0, Jdbc.count(c, "SELECT COUNT(trace_context) FROM ssb.message"),
+                    "version 4's column, NULL in the waiting message");
             c.commit();
         }
     }
