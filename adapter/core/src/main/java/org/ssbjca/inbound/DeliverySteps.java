@@ -4,6 +4,7 @@ import org.ssbjca.brokers.DeliveryContext;
 import org.ssbjca.support.AdapterLog;
 import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.FlightEvents;
+import org.ssbjca.support.Tracing;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Duration;
 import java.time.Instant;
@@ -270,13 +271,17 @@ public final class DeliverySteps {
                     handle -> sorter.takeBeforeEnding(batch, handle));
             DeliveryEvent event = FlightEvents.begun(new DeliveryEvent());
             try {
+                Tracing tracing = Tracing.get();
                 if (activation.batchListener()) {
-                    ((ConversationGroupListener) endpoint).onMessages(Collections.unmodifiableList(batch.application));
+                    List<BrokerMessage> all = Collections.unmodifiableList(batch.application);
+                    tracing.deliver(settings.queue(), firstTraced(all),
+                            () -> ((ConversationGroupListener) endpoint).onMessages(all));
                 } else {
                     List<BrokerMessage> messages = batch.application;
                     for (int i = 0; i < messages.size(); i++) {
                         batch.called = i + 1;
-                        ((BrokerMessageListener) endpoint).onMessage(messages.get(i));
+                        BrokerMessage m = messages.get(i);
+                        tracing.deliver(settings.queue(), m, () -> ((BrokerMessageListener) endpoint).onMessage(m));
                     }
                 }
             } catch (RuntimeException | Error e) {
@@ -317,6 +322,11 @@ public final class DeliverySteps {
         }
         dropPriorityIfDrained(batch);
         return true;
+    }
+
+    /** A batch's first message that carries a trace context, else its first: the one a batch's call continues. */
+    static BrokerMessage firstTraced(List<BrokerMessage> batch) {
+        return batch.stream().filter(m -> m.traceContext().isPresent()).findFirst().orElse(batch.get(0));
     }
 
     /**
