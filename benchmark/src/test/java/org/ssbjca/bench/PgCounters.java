@@ -62,12 +62,22 @@ record PgCounters(long commits, long prepares, long walSyncs, long walWrites, lo
                 && walRecords == o.walRecords;
     }
 
-    /** @return the counts from {@code before} to this, per message, as a report note */
-    String perMessageSince(PgCounters before, long messages) {
+    /** @return the counts from {@code before} to this, per message */
+    PerMessage perMessageSince(PgCounters before, long messages) {
         double n = messages;
-        return String.format(Locale.ROOT, "per message: %.2f transactions committed, %.2f PREPARE TRANSACTION,"
-                + " %.2f WAL flushes (wal_sync), %.2f WAL writes, %.1f WAL records", (commits - before.commits) / n,
-                (prepares - before.prepares) / n, (walSyncs - before.walSyncs) / n, (walWrites - before.walWrites) / n,
+        return new PerMessage((commits - before.commits) / n, (prepares - before.prepares) / n,
+                (walSyncs - before.walSyncs) / n, (walWrites - before.walWrites) / n,
                 (walRecords - before.walRecords) / n);
+    }
+
+    /** The counts of one run, per message: the fields as {@link PgCounters}'s. */
+    record PerMessage(double commits, double prepares, double walSyncs, double walWrites, double walRecords) {
+
+        /** @return the counts as a report note */
+        String text() {
+            return String.format(Locale.ROOT, "per message: %.2f transactions committed, %.2f PREPARE TRANSACTION,"
+                    + " %.2f WAL flushes (wal_sync), %.2f WAL writes, %.1f WAL records", commits, prepares, walSyncs,
+                    walWrites, walRecords);
+        }
     }
 }

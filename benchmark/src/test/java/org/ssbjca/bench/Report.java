@@ -18,12 +18,36 @@ final class Report {
     record Row(String section, String what, String value, String note) {
     }
 
-    /** One target of issue 7. */
-    record Target(String what, String wanted, String measured, boolean met) {
+    /**
+     * One target.
+     *
+     * @param point the point of issue 49 that set it, by which its targets are listed first; 0: an earlier issue's
+     */
+    record Target(String what, String wanted, String measured, boolean met, int point) {
+
+        boolean current() {
+            return point > 0;
+        }
+    }
+
+    /**
+     * A headline ratio of ssb-jca's, from interleaved rounds, against each reference the phase measured (null: not
+     * measured there).
+     *
+     * @param toArtemis ssb-jca against Artemis
+     * @param toCeiling ssb-jca against the database's ceiling (the plain JDBC loop with the same threads)
+     * @param toLoopInWildFly ssb-jca against the loop inside WildFly running ssb-jca's own RECEIVE
+     * @param artemisToCeiling Artemis against the same ceiling: how fast the database was against Artemis that day
+     */
+    record Headline(String what, Spread toArtemis, Spread toCeiling, Spread toLoopInWildFly,
+            Spread artemisToCeiling) {
     }
 
     final List<Row> rows = new ArrayList<>();
     final List<Target> targets = new ArrayList<>();
+    final List<Headline> headlines = new ArrayList<>();
+    /** The machine's speed in this run ({@link MachineSpeed} and the idle round trip), printed first. */
+    final List<String> speed = new ArrayList<>();
     final Map<String, String> machine = new LinkedHashMap<>();
     final List<String> notes = new ArrayList<>();
     final List<String> profile = new ArrayList<>();
@@ -46,8 +70,30 @@ final class Report {
                 note == null ? "" : note);
     }
 
+    /** An earlier issue's target. */
     void target(String what, String wanted, String measured, boolean met) {
-        targets.add(new Target(what, wanted, measured, met));
+        targets.add(new Target(what, wanted, measured, met, 0));
+    }
+
+    /** One of issue 49's targets, set by its point {@code point} (1 to 3). */
+    void target49(int point, String what, String wanted, String measured, boolean met) {
+        targets.add(new Target(what, wanted, measured, met, point));
+    }
+
+    void headline(Headline h) {
+        headlines.add(h);
+        System.out.printf(Locale.ROOT, "[benchmark] headline %s: %s%n", h.what(), cells(h));
+    }
+
+    void speed(String line) {
+        speed.add(line);
+        System.out.println("[benchmark] speed " + line);
+    }
+
+    /** @return the headline's cells, "—" where not measured */
+    private static List<String> cells(Headline h) {
+        return java.util.stream.Stream.of(h.toArtemis(), h.toCeiling(), h.toLoopInWildFly(), h.artemisToCeiling())
+                .map(s -> s == null ? "—" : s.text()).toList();
     }
 
     static String rate(double perSecond) {
@@ -64,15 +110,23 @@ final class Report {
 
     String table() {
         StringBuilder b = new StringBuilder();
+        speed.forEach(l -> b.append("speed: ").append(l).append('\n'));
+        for (Headline h : headlines) {
+            b.append(String.format(Locale.ROOT, "headline %-40s %s%n", h.what(), String.join(" | ", cells(h))));
+        }
         b.append(String.format(Locale.ROOT, "%-12s | %-58s | %16s | %s%n", "section", "what", "figure", "note"));
         b.append("-".repeat(120)).append('\n');
         for (Row r : rows) {
             b.append(String.format(Locale.ROOT, "%-12s | %-58s | %16s | %s%n", r.section, r.what, r.value, r.note));
         }
         b.append('\n');
-        for (Target t : targets) {
-            b.append(String.format(Locale.ROOT, "target %-50s wanted %-14s measured %-14s %s%n", t.what, t.wanted,
-                    t.measured, t.met ? "MET" : "MISSED"));
+        for (boolean current : new boolean[] {true, false}) {
+            for (Target t : targets) {
+                if (t.current() == current) {
+                    b.append(String.format(Locale.ROOT, "target%s %-50s wanted %-14s measured %-14s %s%n",
+                            current ? " (issue 49)" : "", t.what, t.wanted, t.measured, t.met ? "MET" : "MISSED"));
+                }
+            }
         }
         return b.toString();
     }
@@ -86,14 +140,31 @@ final class Report {
         b.append("```\n").append(command).append("\n```\n\n");
         b.append("(It starts its own PostgreSQL and WildFly; the figures below are those of the last run. How it works"
                 + " and what each figure means: [Method](#method).)\n\n");
-        b.append("## Machine\n\n| | |\n|---|---|\n");
-        machine.forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-        b.append("\n## Targets (issue 15; the batch row issue 7)\n\n| target | wanted | measured | |\n"
-                + "|---|---|---|---|\n");
-        for (Target t : targets) {
-            b.append("| ").append(t.what).append(" | ").append(t.wanted).append(" | ").append(t.measured)
-                    .append(" | ").append(t.met ? "met" : "**missed**").append(" |\n");
+        b.append("## The machine's speed in this run\n\n");
+        b.append("Read this first: the database's own ceiling on this day, against the last published run ("
+                + LastPublished.RUN + "). A slow day shows here; a regression of ssb-jca's shows in its ratios"
+                + " to the ceiling and to the loop inside WildFly below, which the day moves far less.\n\n");
+        if (speed.isEmpty()) {
+            b.append("- not measured (the throughput phase did not run)\n");
         }
+        speed.forEach(l -> b.append("- ").append(l).append('\n'));
+        b.append("\n## Machine\n\n| | |\n|---|---|\n");
+        machine.forEach((k, v) -> b.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+        targets(b, "Targets (issue 49)", true);
+        if (!headlines.isEmpty()) {
+            b.append("\n## Headline ratios\n\n");
+            b.append("Each from the same interleaved rounds: the median of the rounds' ratios, the smallest and largest"
+                    + " round's in brackets; \"—\" where the phase has no such reference. The JDBC ceiling is the"
+                    + " plain loop with as many threads, no container; the loop inside WildFly runs ssb-jca's own"
+                    + " RECEIVE in WildFly's transactions, no adapter.\n\n");
+            b.append("| | ssb-jca / Artemis | ssb-jca / the JDBC ceiling | ssb-jca / the loop inside WildFly"
+                    + " | Artemis / the JDBC ceiling |\n|---|---:|---:|---:|---:|\n");
+            for (Headline h : headlines) {
+                b.append("| ").append(h.what()).append(" | ").append(String.join(" | ", cells(h))).append(" |\n");
+            }
+        }
+        targets(b, "Earlier targets (issues 7, 15 and 16; where issue 49 sets its own, its row above decides)",
+                false);
         String section = null;
         for (Row r : rows) {
             if (!r.section.equals(section)) {
@@ -130,6 +201,20 @@ final class Report {
             notes.forEach(n -> b.append("- ").append(n).append('\n'));
         }
         return b.toString();
+    }
+
+    /** Appends the targets of issue 49 ({@code current}) or the earlier ones, when there are any. */
+    private void targets(StringBuilder b, String title, boolean current) {
+        List<Target> these = targets.stream().filter(t -> t.current() == current)
+                .sorted(java.util.Comparator.comparingInt(Target::point)).toList();
+        if (these.isEmpty()) {
+            return;
+        }
+        b.append("\n## ").append(title).append("\n\n| target | wanted | measured | |\n|---|---|---|---|\n");
+        for (Target t : these) {
+            b.append("| ").append(t.what).append(" | ").append(t.wanted).append(" | ").append(t.measured)
+                    .append(" | ").append(t.met ? "met" : "**missed**").append(" |\n");
+        }
     }
 
     /** Appends a statement profile's section (pg_stat_statements over one run), when it has rows. */

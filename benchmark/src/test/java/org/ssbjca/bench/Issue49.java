@@ -1,0 +1,43 @@
+package org.ssbjca.bench;
+
+import java.util.List;
+
+/** How issue 49's targets are judged on one run's figures: the benchmark measures, these decide. */
+final class Issue49 {
+
+    /** ssb-jca's rate against the loop inside WildFly running its own RECEIVE, at every reader count. */
+    static final double ADAPTER_LINE = 0.97;
+    /** The one-database phase: ssb-jca on the delivery's connection against Artemis with an XA datasource. */
+    static final double ONE_DATABASE_LINE = 2.0;
+
+    private Issue49() {
+    }
+
+    /** @return whether every count's median ratio reaches {@code line} (none measured: not met) */
+    static boolean eachAtLeast(List<Spread> ratios, double line) {
+        return !ratios.isEmpty() && ratios.stream().allMatch(s -> s.median() >= line);
+    }
+
+    /**
+     * @return whether ssb-jca gained at least as much from 4 to 8 readers as the loop did from 4 to 8 threads (the
+     *     rates' medians at each count)
+     */
+    static boolean scalesAsWell(double ssb4, double ssb8, double loop4, double loop8) {
+        return ssb8 / ssb4 >= loop8 / loop4;
+    }
+
+    /**
+     * @param p50 ssb-jca's p50, ms
+     * @param artemisP50 Artemis's p50 in the same run, ms
+     * @param roundTrip an idle round trip to the database in the same run (its p50), ms
+     * @return whether ssb-jca's p50 is within one such round trip of Artemis's
+     */
+    static boolean withinRoundTrip(double p50, double artemisP50, double roundTrip) {
+        return p50 <= artemisP50 + roundTrip;
+    }
+
+    /** @return whether ssb-jca's p99 and max are no worse than {@link LastPublished}'s */
+    static boolean tailNoWorse(double p99, double max) {
+        return p99 <= LastPublished.LATENCY_P99_MS && max <= LastPublished.LATENCY_MAX_MS;
+    }
+}

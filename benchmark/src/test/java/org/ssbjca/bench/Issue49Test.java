@@ -1,0 +1,48 @@
+package org.ssbjca.bench;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link Issue49}: each target judged at its line, both sides of it. */
+class Issue49Test {
+
+    private static Spread median(double m) {
+        return new Spread(m, m - 0.1, m + 0.1, 5);
+    }
+
+    /** Every count must reach 0.97×; one count under it misses the target, whatever the others. */
+    @Test
+    void noAdapterCostNeedsEveryCount() {
+        assertTrue(Issue49.eachAtLeast(List.of(median(0.97), median(1.2), median(0.99), median(0.98)),
+                Issue49.ADAPTER_LINE));
+        assertFalse(Issue49.eachAtLeast(List.of(median(1.2), median(1.2), median(1.2), median(0.96)),
+                Issue49.ADAPTER_LINE));
+        assertFalse(Issue49.eachAtLeast(List.of(), Issue49.ADAPTER_LINE), "nothing measured is not met");
+    }
+
+    /** ssb-jca 1,739 to 1,782 msg/s (1.02×) against the loop's 2,000 to 2,400 (1.2×): missed; the other way met. */
+    @Test
+    void scalingFromFourToEightIsJudgedOnTheGainNotTheRate() {
+        assertFalse(Issue49.scalesAsWell(1_739, 1_782, 2_000, 2_400));
+        assertTrue(Issue49.scalesAsWell(1_000, 1_300, 2_000, 2_400));
+        assertTrue(Issue49.scalesAsWell(1_000, 1_200, 2_000, 2_400), "as well as the loop is enough");
+    }
+
+    /** Artemis 0.23 ms and a round trip of 0.14: 0.37 ms is within it, 0.38 is not. */
+    @Test
+    void p50WithinOneRoundTripOfArtemis() {
+        assertTrue(Issue49.withinRoundTrip(0.37, 0.23, 0.14));
+        assertFalse(Issue49.withinRoundTrip(0.38, 0.23, 0.14));
+    }
+
+    /** p99 and max are each held to the last published run's. */
+    @Test
+    void theTailMayNotBeWorseThanTheLastPublishedRun() {
+        assertTrue(Issue49.tailNoWorse(LastPublished.LATENCY_P99_MS, LastPublished.LATENCY_MAX_MS));
+        assertFalse(Issue49.tailNoWorse(LastPublished.LATENCY_P99_MS + 0.01, 1.0));
+        assertFalse(Issue49.tailNoWorse(1.0, LastPublished.LATENCY_MAX_MS + 0.01));
+    }
+}

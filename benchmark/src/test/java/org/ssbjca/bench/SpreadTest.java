@@ -1,0 +1,42 @@
+package org.ssbjca.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link Spread}: the median and range of a comparison's rounds, as the report prints them. */
+class SpreadTest {
+
+    /** Three rounds out of order: the median is the middle one, the range the two ends. */
+    @Test
+    void threeRoundsGiveTheirMiddleAndTheirEnds() {
+        Spread s = Spread.of(new double[] {0.87, 0.82, 0.95});
+        assertEquals(new Spread(0.87, 0.82, 0.95, 3), s);
+        assertEquals("0.87× (0.82×–0.95×)", s.text());
+    }
+
+    /** An even count: the lower middle round, a measured value, as {@link Rounds#median} takes it. */
+    @Test
+    void anEvenCountTakesTheLowerMiddleRound() {
+        assertEquals(1.0, Spread.of(new double[] {1.2, 0.9, 1.0, 1.1}).median());
+    }
+
+    /** The ratio is taken within each round, not of the medians: 2/1, 3/6 and 4/2 give 2, 0.5 and 2. */
+    @Test
+    void ratiosAreTakenRoundByRound() {
+        Spread s = Spread.ofRounds(new double[] {2, 3, 4}, new double[] {1, 6, 2});
+        assertEquals(new Spread(2.0, 0.5, 2.0, 3), s);
+    }
+
+    @Test
+    void oneRoundSaysSo() {
+        assertEquals("1.05× (1 round)", Spread.of(new double[] {1.05}).text());
+    }
+
+    @Test
+    void roundsThatDoNotPairAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> Spread.ofRounds(new double[] {1, 2}, new double[] {1}));
+        assertThrows(IllegalArgumentException.class, () -> Spread.of(new double[0]));
+    }
+}
