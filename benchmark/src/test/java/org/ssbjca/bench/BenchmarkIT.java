@@ -390,36 +390,78 @@ class BenchmarkIT {
         return new PerfWindow(lastWindowFrom, lastWindowTo, d.cpuMessages(), d.cpu());
     }
 
+    /** Readers (or the loop's threads) of the profile phase's JFR drains: issue 49's case, where scaling falls off. */
+    private static final int JFR_THREADS = 8;
+
     /**
-     * WildFly's side on a drain of its own ({@link JfrProfile}): JFR's millisecond sampling slows WildFly, which would
+     * WildFly's side on drains of their own ({@link JfrProfile}): JFR's millisecond sampling slows WildFly, which would
      * change what PostgreSQL does per message (longer transactions, more contention) in the drain perf records.
-     * Started before the drain is loaded: a recording's start costs WildFly a burst of CPU.
+     * ssb-jca with {@value #JFR_THREADS} readers, then the loop inside WildFly running ssb-jca's RECEIVE with as many
+     * threads, each under a recording of its own started before its drain is loaded (a recording's start costs WildFly
+     * a burst of CPU): their samples per message side by side are what the adapter adds beyond that loop.
      */
     private void jfrProfile(Path file) throws Exception {
-        java.util.Optional<JfrProfile> recording = JfrProfile.start(cpu.wildfly(), file);
-        if (recording.isPresent()) {
-            try (JfrProfile j = recording.get()) {
-                drainSsb(BenchDeployments.ssbConsumer(4), THROUGHPUT, THROUGHPUT);
-                j.stop();
-                CpuMeter.Reading ssbCpu = lastCpuReading;
-                long ssbMessages = cpuMessages;
-                if (ssbCpu != null) {
-                    List<Map<String, Long>> samples = j.readerSamples();
-                    long all = samples.get(0).values().stream().mapToLong(Long::longValue).sum();
-                    report.jfrProfile.add(String.format(Locale.ROOT, "| the readers' Java samples | %,d |", all));
-                    report.jfrProfile.add(String.format(Locale.ROOT, "| WildFly's CPU per message (/proc) in this"
-                            + " drain, JFR's own sampling included | %.0f µs |", ssbCpu.wildflyNanos() / 1e3
-                            / ssbMessages));
-                    for (int i = 0; i < 2; i++) {
-                        report.jfrProfile.add(i == 0 ? "| **by component** (the innermost frame not the JDK's) | |"
-                                : "| **by step of the delivery** | |");
-                        samples.get(i).forEach((k, v) -> report.jfrProfile.add(String.format(Locale.ROOT,
-                                "| %s | %.0f%% |", k, 100.0 * v / Math.max(1, all))));
-                    }
-                    log("profile: %s", report.jfrProfile);
-                }
+        List<Map<String, Long>> ssb = jfrDrain(file, JfrProfile.READER_THREADS,
+                () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
+        CpuMeter.Reading ssbCpu = lastCpuReading;
+        long ssbMessages = cpuMessages;
+        List<Map<String, Long>> loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"),
+                JfrProfile.LOOP_THREADS, () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
+        CpuMeter.Reading loopCpu = lastCpuReading;
+        long loopMessages = cpuMessages;
+        if (ssb == null || loop == null || ssbCpu == null || loopCpu == null) {
+            report.notes.add("The profile phase's JFR drains did not record (see the log).");
+            return;
+        }
+        report.jfrProfile.add(String.format(Locale.ROOT, "| the threads' Java samples per 1,000 messages | %.1f |"
+                + " %.1f |", all(ssb) * 1000.0 / THROUGHPUT, all(loop) * 1000.0 / THROUGHPUT));
+        report.jfrProfile.add(String.format(Locale.ROOT, "| WildFly's CPU per message (/proc) in this drain, JFR's"
+                + " own sampling included | %.0f µs | %.0f µs |", ssbCpu.wildflyNanos() / 1e3 / ssbMessages,
+                loopCpu.wildflyNanos() / 1e3 / loopMessages));
+        for (int i = 0; i < 2; i++) {
+            report.jfrProfile.add(i == 0 ? "| **by component** (the innermost frame not the JDK's; the loop's own"
+                    + " code counts as the MDB's) | | |" : "| **by step of the delivery** (the loop has none of the"
+                    + " container's steps) | | |");
+            for (String k : ssb.get(i).keySet()) {
+                report.jfrProfile.add(String.format(Locale.ROOT, "| %s | %s | %s |", k,
+                        perThousand(ssb.get(i).get(k), all(ssb)), perThousand(loop.get(i).getOrDefault(k, 0L),
+                                all(loop))));
             }
         }
+        report.jfrProfile.add("| **the adapter's samples by its innermost frame** (ssb-jca only; the ten most) | | |");
+        ssb.get(2).entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(10)
+                .forEach(e -> report.jfrProfile.add(String.format(Locale.ROOT, "| `%s` | %s | |", e.getKey(),
+                        perThousand(e.getValue(), all(ssb)))));
+        log("profile: %s", report.jfrProfile);
+    }
+
+    /** A drain run under a JFR recording. */
+    @FunctionalInterface
+    private interface Recorded {
+        void run() throws Exception;
+    }
+
+    /** @return the samples of {@code threads} over {@code drain}, or null when the recording did not start */
+    private List<Map<String, Long>> jfrDrain(Path file, String threads, Recorded drain) throws Exception {
+        java.util.Optional<JfrProfile> recording = JfrProfile.start(cpu.wildfly(), file);
+        if (recording.isEmpty()) {
+            return null;
+        }
+        try (JfrProfile j = recording.get()) {
+            drain.run();
+            j.stop();
+            return j.samples(threads);
+        }
+    }
+
+    private static long all(List<Map<String, Long>> samples) {
+        return samples.get(0).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** @return samples per 1,000 of the drain's messages, and their share of {@code all} in brackets */
+    private static String perThousand(long samples, long all) {
+        return String.format(Locale.ROOT, "%.1f (%.0f%%)", samples * 1000.0 / THROUGHPUT, 100.0 * samples
+                / Math.max(1, all));
     }
 
     /**

@@ -25,14 +25,18 @@ final class JfrProfile implements AutoCloseable {
 
     private static final String NAME = "ssb-bench-profile";
     /** The WorkManager threads WildFly runs the adapter's readers on. */
-    private static final String READER_THREADS = "default-threads";
+    static final String READER_THREADS = "default-threads";
+    /** The threads of the loop inside WildFly ({@code ContainerLoop}). */
+    static final String LOOP_THREADS = "bench-container-loop-";
+
+    private static final String ADAPTER = "the adapter (ssb-jca)";
 
     /** Components by package prefix, the first match of the innermost non-JDK frame wins. */
     private static final Map<String, List<String>> COMPONENTS = new LinkedHashMap<>();
 
     static {
         COMPONENTS.put("the MDB's own code (the benchmark's onMessage)", List.of("org.ssbjca.bench."));
-        COMPONENTS.put("the adapter (ssb-jca)", List.of("org.ssbjca."));
+        COMPONENTS.put(ADAPTER, List.of("org.ssbjca."));
         COMPONENTS.put("the JDBC driver (pgjdbc)", List.of("org.postgresql."));
         COMPONENTS.put("the transaction manager (Narayana, WildFly's transaction client)", List.of("com.arjuna.",
                 "org.wildfly.transaction.", "org.jboss.tm.", "org.jboss.jbossts."));
@@ -108,8 +112,18 @@ final class JfrProfile implements AutoCloseable {
         jcmd(pid, "JFR.stop", "name=" + NAME);
     }
 
-    /** Samples of the readers' threads: [0] by component, [1] by step; counts. */
+    /** Samples of the readers' threads: [0] by component, [1] by step, [2] the adapter's by method; counts. */
     List<Map<String, Long>> readerSamples() throws IOException, InterruptedException {
+        return samples(READER_THREADS);
+    }
+
+    /**
+     * @param threads the name prefix of the threads counted
+     * @return their samples: [0] by component, [1] by step, [2] those whose component is the adapter by their
+     *     innermost adapter frame; counts
+     */
+    List<Map<String, Long>> samples(String threads) throws IOException, InterruptedException {
+        Map<String, Long> byAdapterMethod = new java.util.HashMap<>();
         Map<String, Long> byComponent = new LinkedHashMap<>();
         COMPONENTS.keySet().forEach(k -> byComponent.put(k, 0L));
         byComponent.put(OTHER_COMPONENT, 0L);
@@ -127,14 +141,19 @@ final class JfrProfile implements AutoCloseable {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 String t = line.strip();
                 if (t.startsWith("sampledThread = \"")) {
-                    reader = t.startsWith("sampledThread = \"" + READER_THREADS);
+                    reader = t.startsWith("sampledThread = \"" + threads);
                 } else if (t.startsWith("stackTrace = [")) {
                     inStack = true;
                     frames.clear();
                 } else if (inStack && t.equals("]")) {
                     inStack = false;
                     if (reader && !frames.isEmpty()) {
-                        byComponent.merge(component(frames), 1L, Long::sum);
+                        String component = component(frames);
+                        byComponent.merge(component, 1L, Long::sum);
+                        if (ADAPTER.equals(component)) {
+                            frames.stream().filter(f -> f.startsWith("org.ssbjca.")).findFirst()
+                                    .ifPresent(f -> byAdapterMethod.merge(f, 1L, Long::sum));
+                        }
                         byStep.merge(step(frames), 1L, Long::sum);
                     }
                 } else if (inStack && !t.equals("...")) {
@@ -144,7 +163,7 @@ final class JfrProfile implements AutoCloseable {
             }
         }
         print.waitFor();
-        return List.of(byComponent, byStep);
+        return List.of(byComponent, byStep, byAdapterMethod);
     }
 
     private static String component(List<String> frames) {

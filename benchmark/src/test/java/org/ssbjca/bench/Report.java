@@ -189,11 +189,13 @@ final class Report {
             perfProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!jfrProfile.isEmpty()) {
-            b.append("\n## WildFly's readers by component and by step (JFR, a drain of their own)\n\n");
-            b.append("Shares of the readers' Java execution samples (JFR, a sample every millisecond). Sampling that"
-                    + " often costs WildFly CPU of its own, so compare the shares, not the CPU per message of this"
-                    + " drain with the others. See [Method](#method).\n\n");
-            b.append("| | share |\n|---|---:|\n");
+            b.append("\n## WildFly's readers by component and by step (JFR, drains of their own)\n\n");
+            b.append("The readers' Java execution samples per 1,000 messages, their share in brackets (JFR, a sample"
+                    + " every millisecond), beside those of the loop inside WildFly running ssb-jca's RECEIVE with as"
+                    + " many threads: what the adapter adds beyond that loop. Sampling that often costs WildFly CPU of"
+                    + " its own, so compare these drains with each other, not with the others. See"
+                    + " [Method](#method).\n\n");
+            b.append("| | ssb-jca, 8 readers | the loop inside WildFly, 8 threads |\n|---|---:|---:|\n");
             jfrProfile.forEach(p -> b.append(p).append('\n'));
         }
         if (!notes.isEmpty()) {
