@@ -834,17 +834,20 @@ class BenchmarkIT {
     }
 
     /**
-     * @param receives the first round's most executed statement (the RECEIVE) by consumer: {executions, mean ms}
-     * @return how often each consumer ran its RECEIVE per message, and its mean time in PostgreSQL
+     * @param receives the first round's most executed statement (the RECEIVE) by consumer: {executions, mean ms,
+     *        plans, mean plan ms}
+     * @return how often each consumer ran its RECEIVE per message, its mean time in PostgreSQL, how often PostgreSQL
+     *         planned it per execution and the plan's mean time
      */
     private static String receivesNote(Map<String, double[]> receives) {
         StringBuilder note = new StringBuilder("; the RECEIVE statement in the first round, executions per message"
-                + " and mean ms in PostgreSQL:");
+                + " and mean ms in PostgreSQL, then plans per execution and their mean ms:");
         String sep = " ";
         for (String[] consumer : new String[][] {{"ssb", "ssb-jca"}, {"loop", "the plain loop"},
             {"in-wildfly", "the loop inside WildFly"}, {"in-wildfly-receive", "with the readers' RECEIVE"}}) {
             double[] r = receives.get(consumer[0]);
-            note.append(sep).append(String.format(Locale.ROOT, "%s %.3f of %.3f", consumer[1], r[0] / SCALING, r[1]));
+            note.append(sep).append(String.format(Locale.ROOT, "%s %.3f of %.3f, planned %.3f of %.3f", consumer[1],
+                    r[0] / SCALING, r[1], r[2] / Math.max(1, r[0]), r[3]));
             sep = ", ";
         }
         return note.toString();
