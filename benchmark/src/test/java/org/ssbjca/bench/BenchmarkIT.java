@@ -902,7 +902,7 @@ class BenchmarkIT {
         // compiler runs falls in one window or the next (see Method), whatever the depth.
         double cpu = Rounds.median(cpuRatios);
         report.row("depth", String.format(Locale.ROOT, "CPU per message: %,d / %,d queued", DEPTHS[last],
-                DEPTHS[last - 1]), Report.ratio(cpu), eachRound(cpuRatios));
+                DEPTHS[last - 1]), Spread.of(cpuRatios).text(), eachRound(cpuRatios));
         report.target(String.format(Locale.ROOT, "CPU per message at %,d queued within ±15%% of %,d", DEPTHS[last],
                 DEPTHS[last - 1]), "0.85× to 1.15×", String.format(Locale.ROOT, "CPU %.2f× (with JIT compilation"
                         + " %.2f×, all rounds); wall clock %.2f×", cpu, runs[last].withCompilers()
@@ -1272,8 +1272,8 @@ class BenchmarkIT {
                     + maintenanceNote(r.maintenanceRead ? r.maintenance : null));
         }
         double ratio = Rounds.median(ratios);
-        report.row("idle", "CPU per message: with / without the idle groups", Report.ratio(ratio), eachRound(ratios)
-                + "; WildFly's JIT compilation left out");
+        report.row("idle", "CPU per message: with / without the idle groups", Spread.of(ratios).text(),
+                eachRound(ratios) + "; WildFly's JIT compilation left out");
         report.target(String.format(Locale.ROOT, "CPU per message with %,d idle groups within ±15%% of none",
                 IDLE_GROUPS), "0.85× to 1.15×", String.format(Locale.ROOT, "%.2f× (with JIT compilation %.2f×, all"
                         + " rounds)", ratio, sums.get(1).withCompilers() / sums.get(0).withCompilers()),
