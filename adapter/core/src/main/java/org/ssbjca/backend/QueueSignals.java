@@ -264,6 +264,14 @@ public final class QueueSignals {
         return left <= 0 ? longest : Math.max(1, Math.min(longest, left));
     }
 
+    /**
+     * Makes every waiting reader look again, though nothing arrived (something is due sooner than their sleeps end):
+     * the generations move, {@link #uncountedArrivals} does not.
+     */
+    public void lookAgainEverywhere() {
+        signals.keySet().forEach(queue -> wake(queue, TouchedQueues.Arrivals.UNKNOWN, false));
+    }
+
     /** Wakes every waiting reader (after a lost notification connection came back). */
     public void signalEverything() {
         signals.keySet().forEach(this::signal);

@@ -2,10 +2,12 @@ package org.ssbjca.backend.portable;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.ssbjca.api.MessageTypes;
 import org.ssbjca.backend.Jdbc;
 
@@ -19,8 +21,13 @@ import org.ssbjca.backend.Jdbc;
  * and wakes its readers at once, not when the transaction of the session that happened to look ends (an idle
  * reader's stays open for its whole WAITFOR). Rows another transaction holds are skipped and handled on a later pass.
  * The session that looks first asks, on its own connection and without locking, whether anything is due; only then
- * is the connection of the pass opened. A timer, lifetime or scheduled send therefore fires at most the fallback poll
- * plus this interval late while any session of the JVM waits on a queue of the database.
+ * is the connection of the pass opened. A timer or lifetime therefore fires at most the fallback poll plus this
+ * interval late while any session of the JVM waits on a queue of the database.
+ *
+ * <p>Scheduled sends are not left to the interval: this node keeps the earliest due time it knows of ({@link
+ * #scheduled}: a send this node committed, or the next one a probe or a pass read), waiting sessions sleep no longer
+ * than until then ({@link #millisUntilDue}), and the first look at or after it runs a pass however recently the last
+ * one ran. A pass claims its rows with SKIP LOCKED, so a send is still sent by one pass of one node. Thread-safe.
  *
  * <p>A look that found nothing (its session is about to wait) does what is due; a look that found messages leaves it
  * to such a look unless a whole interval more has passed (a queue so busy that no look comes back empty), so that a
@@ -33,6 +40,8 @@ final class Housekeeping {
     private final java.util.function.LongSupplier nanos;
     private final AtomicLong nextRun = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLong nextRepair = new AtomicLong(Long.MIN_VALUE);
+    /** The earliest due time of a scheduled send that this node knows of and no pass has handled; null: none. */
+    private final AtomicReference<Instant> nextDue = new AtomicReference<>();
 
     /**
      * How often parked groups with messages are looked for (PostgreSQL), the backstop of the post-commit check, and
@@ -61,17 +70,21 @@ final class Housekeeping {
      */
     void runIfDue(PortableSession looking, boolean found) {
         tolerated(found, () -> repairIfDue(found));
-        if (!claimRun(nextRun, intervalNanos, found)) {
+        if (!claimRun(nextRun, intervalNanos, found) && !claimDue(found)) {
             return;
         }
         // asked in the looking session's transaction: a failure here is the caller's (on PostgreSQL it aborted that
         // transaction), thrown so that it rolls back
         try {
             Instant at = broker.now();
+            nextDue.getAndUpdate(due -> due != null && !at.isBefore(due) ? null : due); // this look handles it
             Connection c = looking.connection();
-            if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)
-                    && !Jdbc.exists(c, broker.sql().anyScheduledSendDue, at)) {
-                return;
+            if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)) {
+                Instant first = Jdbc.first(c, broker.sql().firstScheduledSendDue, rs -> Jdbc.instant(rs, "due_at"));
+                if (first == null || first.isAfter(at)) {
+                    scheduled(first);
+                    return;
+                }
             }
         } catch (SQLException e) {
             throw PortableSession.failure("looking for due conversation timers and lifetimes", e);
@@ -130,6 +143,58 @@ final class Housekeeping {
             }
         }
         ScheduledSends.sendDue(broker, session);
+        scheduled(Jdbc.first(c, sql.nextScheduledSendDue, rs -> Jdbc.instant(rs, "due_at"), now));
+    }
+
+    /**
+     * After a transaction of this node committed scheduled sends: notes the earliest ({@link #scheduled}), and when it
+     * is the earliest known, makes the waiting sessions look again, so that they sleep no longer than until it.
+     *
+     * @param due the earliest due time the transaction scheduled
+     */
+    void committed(Instant due) {
+        if (scheduled(due)) {
+            broker.signals().lookAgainEverywhere();
+        }
+    }
+
+    /**
+     * Notes that a scheduled send is due at an instant (committed by this node, or read by a probe or a pass): the
+     * first look at or after it runs a pass.
+     *
+     * @param due the due time; null notes nothing
+     * @return whether it is now the earliest this node knows of
+     */
+    boolean scheduled(Instant due) {
+        if (due == null) {
+            return false;
+        }
+        Instant before = nextDue.getAndAccumulate(due, (known, next) -> known == null || next.isBefore(known) ? next
+                : known);
+        return before == null || due.isBefore(before);
+    }
+
+    /**
+     * Returns how long a waiting session may sleep before the earliest scheduled send this node knows of is due: 0
+     * when it is due now, {@link Long#MAX_VALUE} when none is known; whole milliseconds, rounded up.
+     */
+    long millisUntilDue() {
+        Instant due = nextDue.get();
+        if (due == null) {
+            return Long.MAX_VALUE;
+        }
+        long nanos = Duration.between(broker.now(), due).toNanos();
+        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+    }
+
+    /**
+     * @param found whether the look found messages: such a look leaves the pass to one that found none
+     * @return whether the earliest scheduled send known is due and this caller won it (it is forgotten then: the pass
+     *         or the probe notes the next)
+     */
+    private boolean claimDue(boolean found) {
+        Instant due = nextDue.get();
+        return !found && due != null && !broker.now().isBefore(due) && nextDue.compareAndSet(due, null);
     }
 
     /**

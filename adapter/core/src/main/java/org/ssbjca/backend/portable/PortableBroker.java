@@ -88,8 +88,8 @@ public final class PortableBroker implements Broker {
         this.dialect = Dialect.of(config.kind());
         this.sql = PortableSql.of(dialect);
         this.clock = options.clock();
-        this.waiting = new Waiting(signals, options.fallbackPollMillis());
         this.housekeeping = new Housekeeping(this, options.housekeepingMillis(), presenceClock);
+        this.waiting = new Waiting(signals, options.fallbackPollMillis(), housekeeping::millisUntilDue);
         this.transmissions = new Transmissions(this, runner);
         if (sql instanceof PostgresSql postgres) {
             this.notifier = new PgNotifier(source, postgres, signals);

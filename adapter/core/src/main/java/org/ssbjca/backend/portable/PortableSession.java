@@ -49,6 +49,8 @@ final class PortableSession implements BrokerSession {
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
     private final AtomicBoolean woken = new AtomicBoolean();
+    /** The earliest due time of the scheduled sends of the current transaction; null: none. */
+    private java.time.Instant scheduledDue;
 
     PortableSession(PortableBroker broker, Connection connection) {
         this.broker = broker;
@@ -129,7 +131,11 @@ final class PortableSession implements BrokerSession {
 
     @Override
     public ScheduledSend scheduleSend(UUID handle, String messageType, byte[] body, DueTime due) {
-        return ScheduledSends.schedule(broker, this, handle, messageType, body, due);
+        ScheduledSend scheduled = ScheduledSends.schedule(broker, this, handle, messageType, body, due);
+        if (scheduledDue == null || scheduled.dueAt().isBefore(scheduledDue)) {
+            scheduledDue = scheduled.dueAt();
+        }
+        return scheduled;
     }
 
     @Override
@@ -339,7 +345,12 @@ final class PortableSession implements BrokerSession {
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
         prioritiesSet.completed(committed);
+        java.time.Instant due = scheduledDue;
+        scheduledDue = null;
         if (committed) {
+            if (due != null) {
+                broker.housekeeping().committed(due);
+            }
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);
             broker.committed(touched.keySet());

@@ -235,8 +235,13 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
             + " message_type_name, message_body, due_at, scheduled_at) VALUES (?, ?, ?, ?, ?, ?)";
     /** Cancels one (its update count says whether it was pending); waits for a pass that is sending it. */
     final String deleteScheduledSend = "DELETE FROM ssb.scheduled_send WHERE scheduled_id = ?";
-    /** Whether a scheduled send is due: read without locking, a probe of {@code scheduled_send_due}. */
-    final String anyScheduledSendDue = "SELECT 1 FROM ssb.scheduled_send WHERE due_at <= ?"
+    /**
+     * When the earliest scheduled send is due (due already, or the next): read without locking, a probe of {@code
+     * scheduled_send_due}.
+     */
+    final String firstScheduledSendDue = "SELECT due_at FROM ssb.scheduled_send ORDER BY due_at FETCH FIRST 1 ROWS ONLY";
+    /** When the next scheduled send is due after an instant, read without locking. Parameter: the instant. */
+    final String nextScheduledSendDue = "SELECT due_at FROM ssb.scheduled_send WHERE due_at > ?"
             + " ORDER BY due_at FETCH FIRST 1 ROWS ONLY";
     /**
      * The due scheduled sends no other pass holds, locked, in the order they are due and then were scheduled.

@@ -2,6 +2,7 @@ package org.ssbjca.backend.portable;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.QueueSignals;
@@ -10,16 +11,29 @@ import org.ssbjca.support.WaitEvent;
 
 /**
  * WAITFOR for the portable schema: look at the queue, and while there is nothing, sleep until the queue is signalled
- * (a sending transaction committed) or a bounded fallback interval passed, then look again. Never busy-polls.
+ * (a sending transaction committed), a bounded fallback interval passed or a scheduled send is due, then look again.
+ * Never busy-polls.
  */
 final class Waiting {
 
     private final QueueSignals signals;
     private final long fallbackPollMillis;
+    private final LongSupplier untilDueMillis;
 
     Waiting(QueueSignals signals, long fallbackPollMillis) {
+        this(signals, fallbackPollMillis, () -> Long.MAX_VALUE);
+    }
+
+    /**
+     * @param signals the queues' signals
+     * @param fallbackPollMillis the longest sleep without a signal
+     * @param untilDueMillis how long until something is due that a look runs (a scheduled send: {@link
+     *        Housekeeping#millisUntilDue}); a sleep ends then, 1 ms after it at the earliest
+     */
+    Waiting(QueueSignals signals, long fallbackPollMillis, LongSupplier untilDueMillis) {
         this.signals = signals;
         this.fallbackPollMillis = fallbackPollMillis;
+        this.untilDueMillis = untilDueMillis;
     }
 
     /**
@@ -65,7 +79,7 @@ final class Waiting {
                 return null;
             }
             WaitEvent event = FlightEvents.begun(new WaitEvent());
-            long waitMillis = signals.waitMillis(queue, Math.min(remainingMillis, fallbackPollMillis));
+            long waitMillis = sleepMillis(queue, remainingMillis);
             long waitStart = System.nanoTime();
             try {
                 woken = signals.await(queue, generation, waitMillis, anyGroup, ending);
@@ -78,6 +92,18 @@ final class Waiting {
                 return null;
             }
         }
+    }
+
+    /**
+     * Returns how long a wait sleeps at most: the fallback poll, or less when the wait's time runs out, the queue is to
+     * be looked at sooner ({@link QueueSignals#waitMillis}) or something is due sooner; at least 1 ms.
+     *
+     * @param queue the queue
+     * @param remainingMillis the wait's time left
+     */
+    long sleepMillis(String queue, long remainingMillis) {
+        long due = Math.max(1, untilDueMillis.getAsLong());
+        return signals.waitMillis(queue, Math.min(Math.min(remainingMillis, fallbackPollMillis), due));
     }
 
     /**

@@ -1,0 +1,172 @@
+package org.ssbjca.backend.portable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DatabaseConfig;
+import org.ssbjca.backend.DueTime;
+import org.ssbjca.conformance.PostgresServer;
+
+/**
+ * A scheduled send moves at the first look at or after its due time, not at the housekeeping interval's next pass:
+ * the clock of due times is the test's, and the interval's clock never moves, so only the due time can start a pass.
+ * Waiting sessions sleep no longer than until the earliest due time their node knows of (a send it committed, or one
+ * its probe read from the database), and a send due sooner than they would wake makes them look again.
+ */
+class ScheduledSendWakeUpTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-02T09:00:00Z");
+    private static final long MINUTE = 60_000;
+    /** Shorter than the fallback poll: a wait that returns a message within it was woken by a pass. */
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(T0);
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDueSendMovesAtTheFirstLookAtItsTimeNotAtTheNextInterval(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "wake_due"));
+        try (PortableBroker broker = broker(source); Connection c = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = begin(s, c);
+            assertEquals(List.of(), receive(s, c), "the first look runs the interval's pass: nothing due");
+
+            schedule(s, c, d, T0.plusSeconds(5));
+
+            assertEquals(5_000, broker.waiting().sleepMillis("QT", MINUTE), "a wait sleeps until the due time");
+            now.set(T0.plusMillis(4_999));
+            assertEquals(List.of(), receive(s, c), "not before its time");
+            assertEquals(1, broker.waiting().sleepMillis("QT", MINUTE));
+            now.set(T0.plusSeconds(5));
+            assertEquals(List.of("later"), receive(s, c, PATIENCE), "moved by the first look at its time");
+            assertEquals(MINUTE, broker.waiting().sleepMillis("QT", MINUTE), "nothing more is due");
+        }
+    }
+
+    /** Node B did not schedule the send: its probe reads the next due time from the database. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void anotherNodesSendIsLearnedByTheProbeAndMovedAtItsTime(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "wake_other"));
+        try (PortableBroker a = broker(source); PortableBroker b = broker(source); Connection ca = source.open();
+             Connection cb = source.open()) {
+            IdleGroupsReceiveTest.declare(a, ca);
+            BrokerSession sa = a.session(ca);
+            Conversation d = begin(sa, ca);
+            schedule(sa, ca, d, T0.plusSeconds(3));
+            BrokerSession sb = b.session(cb);
+
+            assertEquals(MINUTE, b.waiting().sleepMillis("QT", MINUTE), "B knows of nothing before it looks");
+            assertEquals(List.of(), receive(sb, cb), "B's first look probes: nothing due yet");
+            assertEquals(3_000, b.waiting().sleepMillis("QT", MINUTE), "B learned the due time");
+            now.set(T0.plusSeconds(3));
+            assertEquals(List.of("later"), receive(sb, cb, PATIENCE), "B moved it at its time");
+            assertEquals(List.of(), receive(sa, ca), "and A never moves it again");
+        }
+    }
+
+    /**
+     * A reader asleep on a minute's fallback poll: a send committed due now (sooner than the reader would wake) makes
+     * it look again, and its look moves and receives the send.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendDueSoonerThanASleepEndsWakesTheReader(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "wake_sleeper"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection r = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = begin(s, c);
+            BrokerSession reader = broker.session(r);
+            assertEquals(List.of(), receive(reader, r), "the first look runs the interval's pass");
+            CompletableFuture<List<BrokerMessage>> waiting = CompletableFuture.supplyAsync(
+                    () -> reader.receive(ReceiveRequest.from("QT").timeout(Duration.ofMinutes(5))));
+            org.awaitility.Awaitility.await("the reader asleep").atMost(Duration.ofSeconds(30))
+                    .until(() -> broker.signals().waiters("QT", true) == 1);
+
+            schedule(s, c, d, T0);
+
+            List<BrokerMessage> got = waiting.get(30, TimeUnit.SECONDS);
+            r.commit();
+            reader.afterCompletion(true);
+            assertEquals(List.of("later"), got.stream().map(BrokerMessage::bodyAsText).toList());
+        }
+    }
+
+    private PortableBroker broker(ConnectionSource source) {
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now.get();
+            }
+        };
+        // the interval's clock stands still: after the first look, no pass is ever due by the interval
+        return new PortableBroker(source, BackgroundRunner.daemonThreads(), new PortableOptions(MINUTE, 1000, clock),
+                () -> 0L);
+    }
+
+    private static DatabaseConfig database(String backend, String name) {
+        return backend.equals("H2")
+                ? new DatabaseConfig("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
+                : PostgresServer.get().newDatabase(name);
+    }
+
+    private static Conversation begin(BrokerSession s, Connection c) throws Exception {
+        Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+        c.commit();
+        s.afterCompletion(true);
+        return d;
+    }
+
+    private static void schedule(BrokerSession s, Connection c, Conversation d, Instant due) throws Exception {
+        s.scheduleSend(d.handle(), "M", "later".getBytes(StandardCharsets.UTF_8), DueTime.at(due));
+        c.commit();
+        s.afterCompletion(true);
+    }
+
+    private static List<String> receive(BrokerSession s, Connection c) throws Exception {
+        return receive(s, c, Duration.ZERO);
+    }
+
+    /**
+     * One RECEIVE that waits: the housekeeping pass runs after a look that found nothing, and its commit makes the
+     * wait look again at once; without a pass the wait sleeps the minute's fallback poll and returns nothing.
+     */
+    private static List<String> receive(BrokerSession s, Connection c, Duration timeout) throws Exception {
+        List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").timeout(timeout));
+        c.commit();
+        s.afterCompletion(true);
+        return got.stream().map(BrokerMessage::bodyAsText).toList();
+    }
+}
