@@ -103,7 +103,7 @@ public interface ServiceBrokerConnection extends AutoCloseable {
      * conversation's order at that moment, after every message the conversation sent before then, including ones sent
      * after this call; messages sent earlier are not held back by it. Several sends due at the same instant on one
      * conversation are sent in the order they were scheduled. It is received no earlier than its instant and,
-     * while a reader of the database waits, about a second or two after it (the backend's guide page gives the bound).
+     * while a reader of the database waits, soon after it (the backend's guide page gives the bound).
      * A send that fails when due (the conversation ended meanwhile, the message type is not in the contract) is
      * dropped and logged; the checks of this call are those that can be made now (the conversation).
      *
@@ -119,6 +119,12 @@ public interface ServiceBrokerConnection extends AutoCloseable {
 
     /**
      * Cancels a scheduled send, in the caller's transaction: when that commits the message is never sent.
+     *
+     * <p>A cancel racing the send that comes due has one winner. A cancel that meets the send being sent waits for
+     * that transaction to end: false once it committed (the message is delivered), true if it rolled back. A send
+     * that comes due while a cancel holds it is left alone until the cancel's transaction ends: sent then only if
+     * that transaction rolled back. So true means the message is never delivered once the caller's transaction
+     * commits; false means it was sent (or dropped, failing), cancelled already, or never scheduled.
      *
      * @param scheduled a handle from {@link #sendAt} or the {@code send} that takes a delay, perhaps of another
      *        connection or node

@@ -42,6 +42,7 @@ final class Housekeeping {
     private final AtomicLong nextRepair = new AtomicLong(Long.MIN_VALUE);
     /** The earliest due time of a scheduled send that this node knows of and no pass has handled; null: none. */
     private final AtomicReference<Instant> nextDue = new AtomicReference<>();
+    private final java.util.concurrent.atomic.AtomicBoolean passing = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * How often parked groups with messages are looked for (PostgreSQL), the backstop of the post-commit check, and
@@ -108,8 +109,15 @@ final class Housekeeping {
         }
     }
 
-    /** Fires the due timers and lifetimes on a connection of its own, committed at once. */
+    /**
+     * Fires the due timers and lifetimes on a connection of its own, committed at once; skipped while another pass of
+     * this node runs (it notes the next due time when it ends), so that one node's passes never send on one
+     * conversation at once.
+     */
     private void pass() {
+        if (!passing.compareAndSet(false, true)) {
+            return;
+        }
         try (Connection own = broker.source().open()) {
             PortableSession.inOwnTransaction(broker, own, session -> {
                 run(session);
@@ -117,6 +125,8 @@ final class Housekeeping {
             });
         } catch (SQLException e) {
             throw PortableSession.failure("firing conversation timers and lifetimes", e);
+        } finally {
+            passing.set(false);
         }
     }
 
