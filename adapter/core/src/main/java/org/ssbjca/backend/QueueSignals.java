@@ -265,11 +265,10 @@ public final class QueueSignals {
     }
 
     /**
-     * Makes every waiting reader look again, though nothing arrived (something is due sooner than their sleeps end):
-     * the generations move, {@link #uncountedArrivals} does not.
+     * Lets every waiter check whether its wait is to end ({@link #release}), on every queue: not an arrival, no look.
      */
-    public void lookAgainEverywhere() {
-        signals.keySet().forEach(queue -> wake(queue, TouchedQueues.Arrivals.UNKNOWN, false));
+    public void releaseAll() {
+        release(signals.keySet());
     }
 
     /** Wakes every waiting reader (after a lost notification connection came back). */

@@ -157,31 +157,21 @@ final class Housekeeping {
     }
 
     /**
-     * After a transaction of this node committed scheduled sends: notes the earliest ({@link #scheduled}), and when it
-     * is the earliest known, makes the waiting sessions look again, so that they sleep no longer than until it.
-     *
-     * @param due the earliest due time the transaction scheduled
-     */
-    void committed(Instant due) {
-        if (scheduled(due)) {
-            broker.signals().lookAgainEverywhere();
-        }
-    }
-
-    /**
      * Notes that a scheduled send is due at an instant (committed by this node, or read by a probe or a pass): the
-     * first look at or after it runs a pass.
+     * first look at or after it runs a pass. When it is the earliest known, the waiting sessions are let re-check how
+     * long they sleep ({@link org.ssbjca.backend.QueueSignals#releaseAll}), without a look.
      *
      * @param due the due time; null notes nothing
-     * @return whether it is now the earliest this node knows of
      */
-    boolean scheduled(Instant due) {
+    void scheduled(Instant due) {
         if (due == null) {
-            return false;
+            return;
         }
         Instant before = nextDue.getAndAccumulate(due, (known, next) -> known == null || next.isBefore(known) ? next
                 : known);
-        return before == null || due.isBefore(before);
+        if (before == null || due.isBefore(before)) {
+            broker.signals().releaseAll();
+        }
     }
 
     /**

@@ -349,7 +349,7 @@ final class PortableSession implements BrokerSession {
         scheduledDue = null;
         if (committed) {
             if (due != null) {
-                broker.housekeeping().committed(due);
+                broker.housekeeping().scheduled(due);
             }
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);

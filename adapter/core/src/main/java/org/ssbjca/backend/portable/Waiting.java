@@ -78,18 +78,46 @@ final class Waiting {
             if (remainingMillis <= 0) {
                 return null;
             }
-            WaitEvent event = FlightEvents.begun(new WaitEvent());
-            long waitMillis = sleepMillis(queue, remainingMillis);
-            long waitStart = System.nanoTime();
             try {
-                woken = signals.await(queue, generation, waitMillis, anyGroup, ending);
-                if (event != null) {
-                    recordWait(event, queue, woken, waitStart, waitMillis);
-                }
+                woken = sleep(queue, generation, remainingMillis, anyGroup, ending);
             } catch (InterruptedException e) {
                 passOnIf(anyGroup, queue);
                 Thread.currentThread().interrupt();
                 return null;
+            }
+        }
+    }
+
+    /**
+     * Sleeps until the queue's signal, the end of the wait, or its bound ({@link #sleepMillis}); when something comes
+     * due sooner than the sleep would end ({@link QueueSignals#releaseAll} after the due time was noted), sleeps again
+     * to the new bound without a look.
+     *
+     * @return whether the queue's generation moved
+     */
+    private boolean sleep(String queue, long generation, long remainingMillis, boolean anyGroup,
+            BooleanSupplier ending) throws InterruptedException {
+        long start = System.nanoTime();
+        long left = remainingMillis;
+        while (true) {
+            WaitEvent event = FlightEvents.begun(new WaitEvent());
+            long waitMillis = sleepMillis(queue, left);
+            long waitStart = System.nanoTime();
+            long until = waitStart + waitMillis * 1_000_000L;
+            BooleanSupplier dueSooner = () -> untilDueMillis.getAsLong() < (until - System.nanoTime()) / 1_000_000L;
+            boolean woken = signals.await(queue, generation, waitMillis, anyGroup,
+                    () -> ending.getAsBoolean() || dueSooner.getAsBoolean());
+            if (event != null) {
+                recordWait(event, queue, woken, waitStart, waitMillis);
+            }
+            if (woken || ending.getAsBoolean() || System.nanoTime() - until >= 0 || !dueSooner.getAsBoolean()) {
+                return woken;
+            }
+            if (remainingMillis != Long.MAX_VALUE) {
+                left = remainingMillis - (System.nanoTime() - start) / 1_000_000L;
+            }
+            if (left <= 0) {
+                return false;
             }
         }
     }
