@@ -1004,7 +1004,7 @@ class BenchmarkIT {
             assertEquals(0, early, "scheduled sends received before their due time");
             report.row("delayed", String.format(Locale.ROOT, "%,d sends delayed %,d ms, %d/s, 4 readers: lateness p50 /"
                     + " p99 / max", DELAYED, DELAYED_MILLIS, DELAYED_RATE), triple(percentilesOf(nanos)),
-                    "after the due time; the portable pass runs at most every second after a reader's look");
+                    "after the due time; on the portable schema a waiting reader's look at the due time sends it");
         } finally {
             server.undeploy(consumer);
         }
