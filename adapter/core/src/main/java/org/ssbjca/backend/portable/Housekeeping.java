@@ -183,8 +183,14 @@ final class Housekeeping {
         if (due == null) {
             return Long.MAX_VALUE;
         }
-        long nanos = Duration.between(broker.now(), due).toNanos();
-        return nanos <= 0 ? 0 : (nanos + 999_999) / 1_000_000;
+        Duration left = Duration.between(broker.now(), due);
+        if (left.isNegative() || left.isZero()) {
+            return 0;
+        }
+        if (left.getSeconds() >= Long.MAX_VALUE / 1_000 - 1) {
+            return Long.MAX_VALUE;
+        }
+        return left.toMillis() + (left.toNanosPart() % 1_000_000 == 0 ? 0 : 1);
     }
 
     /**

@@ -64,6 +64,21 @@ class ScheduledSendWakeUpTest {
         }
     }
 
+    /** A send due centuries ahead (beyond what a long counts in nanoseconds) bounds no wait, and fails none. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendDueCenturiesAheadLeavesTheFallbackPoll(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "wake_far"));
+        try (PortableBroker broker = broker(source); Connection c = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            schedule(s, c, begin(s, c), Instant.parse("2500-01-01T00:00:00Z"));
+
+            assertEquals(MINUTE, broker.waiting().sleepMillis("QT", MINUTE));
+            assertEquals(List.of(), receive(s, c));
+        }
+    }
+
     /** Node B did not schedule the send: its probe reads the next due time from the database. */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
