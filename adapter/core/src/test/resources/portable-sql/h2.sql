@@ -36,7 +36,6 @@ SELECT 1 FROM ssb.conversation_endpoint WHERE timer_expires_at <= ? ORDER BY tim
 SELECT 1 FROM ssb.conversation_priority WHERE queue_name = ? FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.message WHERE conversation_handle = ? AND message_type_name = ? FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.message_type WHERE message_type_name = ?
-SELECT 1 FROM ssb.scheduled_send WHERE due_at <= ? ORDER BY due_at FETCH FIRST 1 ROWS ONLY
 SELECT 1 FROM ssb.service_queue q WHERE q.queue_name = ? AND q.is_receive_enabled AND EXISTS (SELECT 1 FROM ssb.transmission_queue t WHERE t.to_queue_name = q.queue_name)
 SELECT COALESCE(MAX(version), 0) FROM ssb.schema_version
 SELECT COUNT(*) FROM ssb.dead_letter WHERE queue_name = ?
@@ -60,6 +59,8 @@ SELECT dead_letter_id, queue_name, conversation_group_id, conversation_handle, c
 SELECT dead_letter_id, queue_name, conversation_group_id, conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id FROM ssb.dead_letter WHERE queue_name = ? AND dead_letter_id = ? FOR UPDATE
 SELECT dead_letter_id, queue_name, conversation_group_id, conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id FROM ssb.dead_letter WHERE queue_name = ? AND dead_letter_id > ? AND (LOWER(last_error) LIKE ? ESCAPE '!' OR LOWER(service_name) LIKE ? ESCAPE '!' OR LOWER(message_type_name) LIKE ? ESCAPE '!' OR POSITION(? IN message_body) > 0) ORDER BY dead_letter_id LIMIT ?
 SELECT dead_letter_id, queue_name, conversation_group_id, conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id FROM ssb.dead_letter WHERE queue_name = ? AND dead_letter_id > ? ORDER BY dead_letter_id LIMIT ?
+SELECT due_at FROM ssb.scheduled_send ORDER BY due_at FETCH FIRST 1 ROWS ONLY
+SELECT due_at FROM ssb.scheduled_send WHERE due_at > ? ORDER BY due_at FETCH FIRST 1 ROWS ONLY
 SELECT g.conversation_group_id, g.turn FROM ssb.conversation_group g WHERE g.queue_name = ? AND g.turn > ? AND g.turn < 4611686018427387904 AND EXISTS (SELECT 1 FROM ssb.message m WHERE m.conversation_group_id = g.conversation_group_id) AND NOT COALESCE((SELECT h.held_until > ? FROM ssb.conversation_hold h WHERE h.conversation_group_id = g.conversation_group_id), FALSE) ORDER BY g.turn LIMIT ?
 SELECT is_receive_enabled FROM ssb.service_queue WHERE queue_name = ?
 SELECT m.conversation_group_id, COUNT(*) AS messages, MIN(m.enqueued_at) AS oldest, MIN(m.queuing_order) AS first_order, MAX(p.priority) AS priority FROM ssb.message m LEFT JOIN ssb.conversation_priority p ON p.conversation_group_id = m.conversation_group_id LEFT JOIN ssb.conversation_group g ON g.conversation_group_id = m.conversation_group_id WHERE m.queue_name = ? GROUP BY m.conversation_group_id ORDER BY MAX(p.priority) DESC NULLS LAST, MIN(p.request_order), MIN(g.turn), first_order LIMIT ?
