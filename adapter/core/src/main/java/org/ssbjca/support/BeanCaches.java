@@ -21,12 +21,19 @@ public final class BeanCaches {
     }
 
     /**
-     * Removes the classes from the introspection caches of every thread group.
+     * Removes the classes, and their superclasses of the same class loader, from the introspection caches of every
+     * thread group (introspecting a class caches what was learnt of each of its superclasses too).
      *
      * @param classes the classes
      */
     public static void forget(List<Class<?>> classes) {
-        Runnable flush = () -> classes.forEach(Introspector::flushFromCaches);
+        List<Class<?>> all = new ArrayList<>();
+        for (Class<?> c : classes) {
+            for (Class<?> k = c; k != null && k.getClassLoader() == c.getClassLoader(); k = k.getSuperclass()) {
+                all.add(k);
+            }
+        }
+        Runnable flush = () -> all.forEach(Introspector::flushFromCaches);
         flush.run();
         for (ThreadGroup group : otherGroups()) {
             Thread t = new Thread(group, flush, "ssb-jca introspection cache flush");
