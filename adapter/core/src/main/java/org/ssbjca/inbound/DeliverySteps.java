@@ -335,7 +335,7 @@ public final class DeliverySteps {
      *
      * @param e what the bean (or the container around it) threw
      */
-    static String failureText(Throwable e) {
+    public static String failureText(Throwable e) {
         Throwable root = FailurePolicy.rootCause(e);
         String text = root.getClass().getName() + ": " + root.getMessage();
         return root == e ? text : text + " (thrown as " + e.getClass().getName() + ")";

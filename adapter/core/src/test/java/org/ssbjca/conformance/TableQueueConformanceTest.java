@@ -398,6 +398,41 @@ class TableQueueConformanceTest {
         }
     }
 
+    /**
+     * Issue 47 point 3: the error column takes a failure's error cut to its length (an {@code nvarchar(30)} on SQL
+     * Server, a {@code varchar(30)} elsewhere) and the whole error when it has none ({@code nvarchar(max)},
+     * {@code text}, H2's {@code CLOB}), kept at {@value TableDefinition#ERROR_LENGTH} characters.
+     */
+    @BackendTest
+    void theErrorColumnTakesAFailureCutToItsLength(Db db) throws Exception {
+        String table = jobQueue(db);
+        boolean sqlServer = db.broker().kind() == BackendKind.SQLSERVER;
+        String unbounded = sqlServer ? "NVARCHAR(MAX)" : db.broker().kind() == BackendKind.POSTGRESQL ? "TEXT" : "CLOB";
+        execute(db, "ALTER TABLE " + table + " ADD Short_Error " + (sqlServer ? "NVARCHAR(30)" : "VARCHAR(30)"),
+                "ALTER TABLE " + table + " ADD Long_Error " + unbounded);
+        String error = "java.lang.IllegalStateException: " + "é".repeat(5000);
+        try (Connection c = db.fixture().connect()) {
+            JobQueueRows.insert(c, table, 1, -1, "failing");
+            c.commit();
+            for (String column : new String[] {"Short_Error", "Long_Error"}) {
+                TableQueue q = db.broker().tableQueue(TableDefinition.table(table).column(ColumnRole.KEY, "ID")
+                        .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.ATTEMPTS, "Attempts")
+                        .column(ColumnRole.ERROR, column).build().resolve(c));
+                List<TableRow> got = q.take(c, 1);
+                c.rollback(); // the bean failed
+                q.recordErrors(c, got, error);
+                c.commit();
+            }
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT Short_Error, Long_Error FROM " + table)) {
+                rs.next();
+                assertEquals(error.substring(0, 30), rs.getString(1));
+                assertEquals(error.substring(0, TableDefinition.ERROR_LENGTH), rs.getString(2));
+            }
+            c.rollback();
+        }
+    }
+
     /** Transactional mode: a failed delivery is counted after its rollback, and the limit sets the row aside. */
     @BackendTest
     void transactionalFailuresAreCountedAndTheLimitSetsTheRowAside(Db db) throws Exception {

@@ -22,7 +22,9 @@ public enum ColumnRole {
     /** Leased mode: the mark of a taking. */
     MARK("markColumn"),
     /** Counts the takings of a row. */
-    ATTEMPTS("attemptsColumn");
+    ATTEMPTS("attemptsColumn"),
+    /** A text column the adapter writes a failed delivery's error to ({@code class: message}). */
+    ERROR("errorColumn");
 
     private final String property;
 

@@ -113,6 +113,21 @@ public abstract class JdbcTableQueue implements TableQueue {
     }
 
     @Override
+    public void recordErrors(Connection c, List<TableRow> rows, String error) throws SQLException {
+        if (table.column(ColumnRole.ERROR) == null || rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(shared().recordError())) {
+            for (TableRow r : rows) {
+                ps.setString(1, table.errorText(error));
+                ps.setObject(2, r.key());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    @Override
     public void setAside(Connection c, List<TableRow> rows) throws SQLException {
         String text = shared().setAside();
         if (text == null || rows.isEmpty()) {

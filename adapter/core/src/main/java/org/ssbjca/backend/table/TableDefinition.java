@@ -30,6 +30,12 @@ public final class TableDefinition {
         LEASED
     }
 
+    /**
+     * The most characters of an error written to an {@code errorColumn} whose length the catalog does not give or
+     * gives longer (a {@code text} or {@code nvarchar(max)} column): as many as a dead letter's last error keeps.
+     */
+    public static final int ERROR_LENGTH = 4000;
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
     private final String table;
@@ -116,12 +122,16 @@ public final class TableDefinition {
         Map<String, String> catalogColumns = new LinkedHashMap<>();
         Map<String, Integer> types = new LinkedHashMap<>();
         Map<String, String> typeNames = new LinkedHashMap<>();
+        Map<String, Integer> sizes = new LinkedHashMap<>();
         try (ResultSet rs = meta.getColumns(null, chosen[0], chosen[1], "%")) {
             while (rs.next()) {
                 String column = rs.getString("COLUMN_NAME");
                 catalogColumns.put(column, column);
                 types.put(column, rs.getInt("DATA_TYPE"));
                 typeNames.put(column, rs.getString("TYPE_NAME"));
+                if (columns.containsKey(ColumnRole.ERROR)) {
+                    sizes.put(column, rs.getInt("COLUMN_SIZE"));
+                }
             }
         }
         Map<ColumnRole, String> resolved = new LinkedHashMap<>();
@@ -147,7 +157,26 @@ public final class TableDefinition {
             resolvedTypes.put(property, types.get(column));
             resolvedTypeNames.put(property, typeNames.get(column));
         });
-        return new Resolved(this, chosen[0], chosen[1], resolved, resolvedTypes, resolvedTypeNames);
+        String error = resolved.get(ColumnRole.ERROR);
+        if (error != null && !isCharacters(types.get(error))) {
+            throw new IllegalArgumentException(ColumnRole.ERROR + ": the column " + error + " of the table " + chosen[1]
+                    + " is " + typeNames.get(error) + ", not text (a failure's error is written to it)");
+        }
+        int errorLength = error == null ? 0 : errorLength(sizes.get(error));
+        return new Resolved(this, chosen[0], chosen[1], resolved, resolvedTypes, resolvedTypeNames, errorLength);
+    }
+
+    /**
+     * Returns how many characters of an error the error column takes: its length when the catalog gives one of at
+     * most {@link #ERROR_LENGTH}, else that bound.
+     */
+    private static int errorLength(Integer size) {
+        return size == null || size <= 0 || size > ERROR_LENGTH ? ERROR_LENGTH : size;
+    }
+
+    private static boolean isCharacters(int type) {
+        return type == Types.CHAR || type == Types.VARCHAR || type == Types.NCHAR || type == Types.NVARCHAR
+                || type == Types.LONGVARCHAR || type == Types.LONGNVARCHAR || type == Types.CLOB || type == Types.NCLOB;
     }
 
     private static String[] pick(List<String[]> found, String schema, String name, Connection c) throws SQLException {
@@ -183,15 +212,31 @@ public final class TableDefinition {
         private final Map<ColumnRole, String> columns;
         private final Map<ColumnRole, Integer> types;
         private final Map<ColumnRole, String> typeNames;
+        private final int errorLength;
 
         Resolved(TableDefinition definition, String schema, String table, Map<ColumnRole, String> columns,
-                Map<ColumnRole, Integer> types, Map<ColumnRole, String> typeNames) {
+                Map<ColumnRole, Integer> types, Map<ColumnRole, String> typeNames, int errorLength) {
             this.definition = definition;
             this.schema = schema;
             this.table = table;
             this.columns = columns;
             this.types = types;
             this.typeNames = typeNames;
+            this.errorLength = errorLength;
+        }
+
+        /**
+         * Returns the error as the error column takes it: cut to the column's length, or to {@link #ERROR_LENGTH}
+         * characters when the catalog gives none (never between the two halves of a surrogate pair).
+         *
+         * @param error a failure's error
+         */
+        public String errorText(String error) {
+            if (error.length() <= errorLength) {
+                return error;
+            }
+            int end = Character.isHighSurrogate(error.charAt(errorLength - 1)) ? errorLength - 1 : errorLength;
+            return error.substring(0, end);
         }
 
         /** Returns the definition as given. */

@@ -99,6 +99,17 @@ public interface TableQueue {
     void countFailures(Connection c, List<TableRow> rows) throws SQLException;
 
     /**
+     * Writes a failed delivery's error to each row's error column, cut to the column
+     * ({@link TableDefinition.Resolved#errorText}); nothing without an error column.
+     *
+     * @param c the connection, in the transaction that counts the failed attempt (or releases the lease)
+     * @param rows the rows the failed delivery is charged to
+     * @param error the failure, {@code class: message}
+     * @throws SQLException on a database error
+     */
+    void recordErrors(Connection c, List<TableRow> rows, String error) throws SQLException;
+
+    /**
      * Sets rows aside at once (an unrecoverable failure): their attempts column at {@code maxAttempts}, so that no
      * reader takes them again until an operator redelivers them ({@link #redeliverSetAside}); nothing without an
      * attempts column or a limit.

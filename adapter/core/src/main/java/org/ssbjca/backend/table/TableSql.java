@@ -231,6 +231,11 @@ public final class TableSql {
                 + " + 1 WHERE " + key + " = ?");
     }
 
+    /** Returns writes a failed delivery's error to a row's error column; parameters the error, the key. */
+    public String recordError() {
+        return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ERROR) + " = ? WHERE " + key + " = ?");
+    }
+
     /**
      * Returns sets a row aside at once: its attempts at {@code maxAttempts} (a validated whole number); parameter the
      * key; null when nothing can be set aside (no attempts column, or no limit).

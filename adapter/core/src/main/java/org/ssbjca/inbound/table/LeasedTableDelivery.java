@@ -55,7 +55,8 @@ final class LeasedTableDelivery implements TableDelivery {
 
     /**
      * The charged rows' leases end after the retry delay (a transient failure gives their taking back, counting
-     * nothing); the other rows' at once, their taking given back.
+     * nothing); the other rows' at once, their taking given back. A counted failure's error is written to the charged
+     * rows in the same transaction.
      */
     @Override
     public void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged,
@@ -70,6 +71,9 @@ final class LeasedTableDelivery implements TableDelivery {
                 } else {
                     turn.queue().release(c, row, delay);
                 }
+            }
+            if (verdict != FailurePolicy.Verdict.TRANSIENT) {
+                turn.queue().recordErrors(c, charged, turn.error()); // the attempt its lease counted failed
             }
             if (verdict == FailurePolicy.Verdict.UNRECOVERABLE) {
                 turn.queue().setAside(c, charged);

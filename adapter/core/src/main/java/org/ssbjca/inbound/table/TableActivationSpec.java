@@ -49,6 +49,10 @@ public class TableActivationSpec extends FailureProperties implements Activation
     @ConfigProperty(description = "An integer column counting the takings of a row; with maxAttempts, rows taken that"
             + " often are set aside; empty for none", defaultValue = "")
     private String attemptsColumn = "";
+    @ConfigProperty(description = "A text column the adapter writes each failed delivery's error to (exception class:"
+            + " message, cut to the column's length), in the transaction that counts the attempt; empty for none",
+            defaultValue = "")
+    private String errorColumn = "";
     @ConfigProperty(description = "transactional (the row's removal commits with the bean's work: exactly once) or"
             + " leased (the row is leased before the bean runs: at least once)", defaultValue = "transactional")
     private String mode = "transactional";
@@ -208,6 +212,16 @@ public class TableActivationSpec extends FailureProperties implements Activation
     /** Sets {@code attemptsColumn}: an integer column counting the takings; empty for none. */
     public void setAttemptsColumn(String attemptsColumn) {
         this.attemptsColumn = attemptsColumn;
+    }
+
+    /** Returns the error column, or empty. */
+    public String getErrorColumn() {
+        return errorColumn;
+    }
+
+    /** Sets {@code errorColumn}: a text column each failed delivery's error is written to; empty for none. */
+    public void setErrorColumn(String errorColumn) {
+        this.errorColumn = errorColumn;
     }
 
     /** Returns transactional or leased. */

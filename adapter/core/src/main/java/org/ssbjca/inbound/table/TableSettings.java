@@ -53,7 +53,8 @@ final class TableSettings {
                     .column(ColumnRole.AVAILABLE, spec.getAvailableColumn())
                     .column(ColumnRole.ORDER, spec.getOrderColumn()).column(ColumnRole.DONE, spec.getDoneColumn())
                     .column(ColumnRole.LEASE, spec.getLeaseColumn()).column(ColumnRole.MARK, spec.getMarkColumn())
-                    .column(ColumnRole.ATTEMPTS, spec.getAttemptsColumn()).leaseSeconds(lease).maxAttempts(attempts)
+                    .column(ColumnRole.ATTEMPTS, spec.getAttemptsColumn())
+                    .column(ColumnRole.ERROR, spec.getErrorColumn()).leaseSeconds(lease).maxAttempts(attempts)
                     .build();
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());

@@ -45,6 +45,8 @@ final class TableTurn {
     private boolean ok = true;
     /** What failed the delivery (the bean, the database), or null. */
     private Throwable failure;
+    /** The failed delivery's error, set before its books are kept. */
+    private String error;
     /** What failed on the database while having or settling the rows, or null: the connection is not used again. */
     private Exception broken;
     /** What ending the transaction threw, or null. */
@@ -205,6 +207,7 @@ final class TableTurn {
             activation.breaker().failed(charged.get(0).key(), cause.toString());
         }
         List<TableRow> setAside = new TableFailures(activation, reader).report(cause, charged, verdict);
+        error = DeliverySteps.failureText(cause);
         try {
             delivery.afterFailure(this, rows, charged, verdict);
         } catch (Exception e) {
@@ -260,6 +263,11 @@ final class TableTurn {
     @FunctionalInterface
     interface Bookkeeping {
         void run(Connection c) throws Exception;
+    }
+
+    /** Returns the failed delivery's error, as a dead letter's ({@link DeliverySteps#failureText}), once settled. */
+    String error() {
+        return error;
     }
 
     TableActivation activation() {

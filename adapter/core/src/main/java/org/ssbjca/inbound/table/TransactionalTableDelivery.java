@@ -45,13 +45,17 @@ final class TransactionalTableDelivery implements TableDelivery {
         return charged;
     }
 
-    /** One more attempt for each charged row, but for a transient failure; an unrecoverable one sets them aside. */
+    /**
+     * One more attempt for each charged row, its error written with it, but for a transient failure; an unrecoverable
+     * one sets them aside.
+     */
     @Override
     public void afterFailure(TableTurn turn, List<TableRow> rows, List<TableRow> charged,
             FailurePolicy.Verdict verdict) throws Exception {
         turn.bookkeeping(c -> {
             if (verdict != FailurePolicy.Verdict.TRANSIENT) {
                 turn.queue().countFailures(c, charged);
+                turn.queue().recordErrors(c, charged, turn.error());
             }
             if (verdict == FailurePolicy.Verdict.UNRECOVERABLE) {
                 turn.queue().setAside(c, charged);
