@@ -1,6 +1,7 @@
 package org.ssbjca.management;
 
 import java.util.Date;
+import java.util.List;
 
 /**
  * A table activation (a message-driven bean fed from an application's table), as JMX shows it:
@@ -79,6 +80,36 @@ public interface TableActivationMXBean extends BreakerMXBean {
      * @return rows given back
      */
     int redeliverSetAside();
+
+    /**
+     * The rows set aside grouped by failure, as the dead letters are ({@code listDeadLetterGroups}): the
+     * {@code errorColumn}'s text with numbers, UUIDs and quoted values replaced; without an error column, or for rows
+     * with no error written, one group {@code (no error recorded)}. Reads the first {@code scanMax} set-aside rows in
+     * key order, without locking.
+     *
+     * @param scanMax how many set-aside rows to read at most (1 to 10000)
+     * @return the groups, the largest first
+     */
+    List<SetAsideGroupInfo> listSetAsideGroups(int scanMax);
+
+    /**
+     * The set-aside rows whose error contains a text, case ignored, among the first {@code scanMax} in key order.
+     *
+     * @param text the text, at most 200 characters; empty for all
+     * @param scanMax how many set-aside rows to read at most (1 to 10000)
+     * @return the rows found, in key order
+     */
+    List<SetAsideRowInfo> searchSetAside(String text, int scanMax);
+
+    /**
+     * Gives the set-aside rows of one group (among the first {@code scanMax}) another round of attempts, as
+     * {@link #redeliverSetAside} does for all of them: the readers take them at their own pace.
+     *
+     * @param key the group's key, as {@link #listSetAsideGroups} shows it
+     * @param scanMax how many set-aside rows to read at most (1 to 10000)
+     * @return rows given back
+     */
+    int redeliverSetAsideGroup(String key, int scanMax);
 
     /**
      * Deletes the rows set aside.

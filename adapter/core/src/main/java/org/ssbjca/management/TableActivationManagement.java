@@ -4,11 +4,20 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.List;
+import org.ssbjca.backend.table.SetAsideRow;
 import org.ssbjca.backend.table.TableCounts;
 import org.ssbjca.inbound.table.TableActivation;
 
 /** The MBean of one table activation ({@link TableActivationMXBean}). */
 final class TableActivationManagement extends BreakerAttributes implements TableActivationMXBean {
+
+    /** Set-aside rows a listing reads at most. */
+    private static final int MAX_SCAN = 10_000;
+    /** Characters a search text has at most. */
+    private static final int MAX_TEXT = 200;
+    /** Keys one redelivery statement names at most. */
+    private static final int MAX_KEYS = 1000;
 
     private final TableActivation activation;
 
@@ -114,6 +123,50 @@ final class TableActivationManagement extends BreakerAttributes implements Table
             return activation.redeliverSetAside();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot redeliver the set-aside rows of " + activation.name() + ": "
+                    + e.getMessage());
+        }
+    }
+
+    @Override
+    public List<SetAsideGroupInfo> listSetAsideGroups(int scanMax) {
+        return SetAsideGroups.of(setAsideRows(scanMax));
+    }
+
+    @Override
+    public List<SetAsideRowInfo> searchSetAside(String text, int scanMax) {
+        String t = text == null ? "" : text;
+        if (t.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("text: " + t.length() + " characters, at most " + MAX_TEXT);
+        }
+        return SetAsideGroups.search(setAsideRows(scanMax), t);
+    }
+
+    @Override
+    public int redeliverSetAsideGroup(String key, int scanMax) {
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("key: required, a group's key as listSetAsideGroups shows it");
+        }
+        List<Object> keys = SetAsideGroups.keys(setAsideRows(scanMax), key);
+        int n = 0;
+        try {
+            for (int i = 0; i < keys.size(); i += MAX_KEYS) {
+                n += activation.redeliverSetAside(keys.subList(i, Math.min(keys.size(), i + MAX_KEYS)));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot redeliver the set-aside rows of " + activation.name() + ": "
+                    + e.getMessage());
+        }
+        return n;
+    }
+
+    private List<SetAsideRow> setAsideRows(int scanMax) {
+        if (scanMax < 1 || scanMax > MAX_SCAN) {
+            throw new IllegalArgumentException("scanMax: " + scanMax + " is out of range: 1 to " + MAX_SCAN);
+        }
+        try {
+            return activation.setAsideRows(scanMax);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the set-aside rows of " + activation.name() + ": "
                     + e.getMessage());
         }
     }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.List;
 import org.ssbjca.api.TableRow;
 
@@ -157,6 +158,38 @@ public abstract class JdbcTableQueue implements TableQueue {
     @Override
     public int redeliverSetAside(Connection c) throws SQLException {
         return update(c, shared().redeliverSetAside());
+    }
+
+    @Override
+    public List<SetAsideRow> setAsideRows(Connection c, int max) throws SQLException {
+        String text = shared().setAsideRows();
+        if (text == null) {
+            return List.of();
+        }
+        List<SetAsideRow> rows = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(text)) {
+            ps.setMaxRows(max);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new SetAsideRow(rs.getObject(1), rs.getString(2)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public int redeliverSetAside(Connection c, List<Object> keys) throws SQLException {
+        String text = keys.isEmpty() ? null : shared().redeliverSetAside(keys.size());
+        if (text == null) {
+            return 0;
+        }
+        try (PreparedStatement ps = c.prepareStatement(text)) {
+            for (int i = 0; i < keys.size(); i++) {
+                ps.setObject(i + 1, keys.get(i));
+            }
+            return rowsChanged(ps);
+        }
     }
 
     @Override

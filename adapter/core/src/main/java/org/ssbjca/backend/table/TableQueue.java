@@ -138,6 +138,26 @@ public interface TableQueue {
     int redeliverSetAside(Connection c) throws SQLException;
 
     /**
+     * Returns the rows set aside with their errors, in key order, read without locking.
+     *
+     * @param c a connection
+     * @param max at most this many rows
+     * @return the rows; empty when nothing can be set aside (no attempts column, or no limit)
+     * @throws SQLException on a database error
+     */
+    List<SetAsideRow> setAsideRows(Connection c, int max) throws SQLException;
+
+    /**
+     * Gives those of the keys' rows that are set aside another round: attempts back to 0, no lease.
+     *
+     * @param c a connection, in the caller's transaction
+     * @param keys the rows' keys, as {@link #setAsideRows} returned them (at most 1000)
+     * @return rows given back
+     * @throws SQLException on a database error
+     */
+    int redeliverSetAside(Connection c, List<Object> keys) throws SQLException;
+
+    /**
      * Deletes the rows set aside.
      *
      * @param c a connection, in the caller's transaction

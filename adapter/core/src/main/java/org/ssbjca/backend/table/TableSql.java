@@ -274,6 +274,28 @@ public final class TableSql {
                 + " = 0" + (has(ColumnRole.LEASE) ? ", " + q(ColumnRole.LEASE) + " = NULL" : ""), setAside);
     }
 
+    /**
+     * Returns the key and the error column (NULL without one) of the set-aside rows, in key order, read with the
+     * spelling's read hint; null when nothing can be set aside.
+     */
+    public String setAsideRows() {
+        return setAside == null ? null : s.statement().apply("SELECT " + key + ", "
+                + (has(ColumnRole.ERROR) ? q(ColumnRole.ERROR) : "NULL") + " FROM " + table + s.readHint()
+                + " WHERE " + setAside + " ORDER BY " + key);
+    }
+
+    /**
+     * Returns gives the set-aside rows of {@code keys} keys another round (counted), or null when nothing can be set
+     * aside.
+     *
+     * @param keys how many keys, each a parameter (1 or more)
+     */
+    public String redeliverSetAside(int keys) {
+        return setAside == null ? null : s.counted().apply("UPDATE " + table + " SET " + q(ColumnRole.ATTEMPTS)
+                + " = 0" + (has(ColumnRole.LEASE) ? ", " + q(ColumnRole.LEASE) + " = NULL" : ""), setAside + " AND "
+                + key + " IN (?" + ", ?".repeat(keys - 1) + ")");
+    }
+
     /** Returns deletes set-aside rows (counted), or null when nothing can be set aside. */
     public String purgeSetAside() {
         return setAside == null ? null : s.counted().apply("DELETE FROM " + table, setAside);

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.ssbjca.api.TableRow;
 import org.ssbjca.api.TableRowListener;
+import org.ssbjca.backend.table.SetAsideRow;
 import org.ssbjca.backend.table.TableCounts;
 import org.ssbjca.backend.table.TableDefinition;
 import org.ssbjca.backend.table.TableQueue;
@@ -302,6 +303,35 @@ public final class TableActivation {
         TableQueue q = queue();
         try (Connection c = database.source().open()) {
             int n = q.redeliverSetAside(c);
+            c.commit();
+            LOG.setAsideRows(name(), n, "redelivered");
+            return n;
+        }
+    }
+
+    /**
+     * Returns the rows set aside with their errors, in key order (one statement, read without locking, on one of the
+     * database's reading connections).
+     *
+     * @param max at most this many rows
+     * @throws SQLException on a database error
+     */
+    public List<SetAsideRow> setAsideRows(int max) throws SQLException {
+        TableQueue q = queue();
+        return database.readings().read(c -> q.setAsideRows(c, max));
+    }
+
+    /**
+     * Gives those of the keys' rows that are set aside another round of attempts.
+     *
+     * @param keys the rows' keys, as {@link #setAsideRows} returned them (at most 1000)
+     * @return rows given back
+     * @throws SQLException on a database error
+     */
+    public int redeliverSetAside(List<Object> keys) throws SQLException {
+        TableQueue q = queue();
+        try (Connection c = database.source().open()) {
+            int n = q.redeliverSetAside(c, keys);
             c.commit();
             LOG.setAsideRows(name(), n, "redelivered");
             return n;

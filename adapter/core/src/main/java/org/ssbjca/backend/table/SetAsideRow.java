@@ -1,0 +1,10 @@
+package org.ssbjca.backend.table;
+
+/**
+ * A row set aside (taken {@code maxAttempts} times, or by the failure policy), as an operator sees it.
+ *
+ * @param key the row's key, as the driver returns it
+ * @param error its last failure's error from the {@code errorColumn}; null without one, or when none was written
+ */
+public record SetAsideRow(Object key, String error) {
+}

@@ -1,0 +1,109 @@
+package org.ssbjca.inbound.table;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.management.JMX;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.ssbjca.api.TableRowListener;
+import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.inbound.InboundHarness;
+import org.ssbjca.management.ObjectNames;
+import org.ssbjca.management.SetAsideGroupInfo;
+import org.ssbjca.management.SetAsideRowInfo;
+import org.ssbjca.management.TableActivationMXBean;
+
+/**
+ * Issue 47 point 3: a table activation's MBean lists its set-aside rows grouped by the shape of their
+ * {@code errorColumn} (rows without an error, or a table without the column, in one group), finds them by a text in
+ * the error, and redelivers one group only. Seed 003's job queue, rows set aside as written, on H2 and PostgreSQL.
+ */
+class SetAsideGroupsTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"H2", "PostgreSQL"})
+    void setAsideRowsAreGroupedByTheirErrorFoundByTextAndRedeliveredByGroup(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+            TableActivationTest.createJobQueue(h);
+            TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(200)",
+                    "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error) VALUES"
+                            + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found'),"
+                            + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found'),"
+                            + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders'''),"
+                            + " (4, 1, 'd', 3, NULL), (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44"
+                            + " not found')");
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> delivered.add(row.payloadText());
+            TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
+            spec.setErrorColumn("Last_Error");
+            spec.setMaxAttempts("3");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation a = TableActivationTest.activation(h, factory);
+                TableActivationMXBean mx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                        ObjectNames.tableActivation(a.name()), TableActivationMXBean.class);
+                List<SetAsideGroupInfo> groups = mx.listSetAsideGroups(100);
+                assertEquals(List.of("java.lang.IllegalStateException: order <n> not found 3 [1, 2, 5]",
+                        "java.sql.SQLException: deadlock on '…' 1 [3]", "(no error recorded) 1 [4]"),
+                        groups.stream().map(g -> g.getKey() + " " + g.getCount() + " " + g.getSampleKeys()).toList());
+                assertEquals("java.lang.IllegalStateException", groups.get(0).getExceptionClass());
+                assertEquals("java.lang.IllegalStateException: order 42 not found", groups.get(0).getExampleError());
+                assertEquals(List.of("java.lang.IllegalStateException: order <n> not found 2 [1, 2]"),
+                        mx.listSetAsideGroups(2).stream().limit(1)
+                                .map(g -> g.getKey() + " " + g.getCount() + " " + g.getSampleKeys()).toList(),
+                        "the first 2 rows scanned");
+
+                List<SetAsideRowInfo> found = mx.searchSetAside("DEADLOCK", 100);
+                assertEquals(List.of("3 java.sql.SQLException: deadlock on 'Orders'"),
+                        found.stream().map(r -> r.getKey() + " " + r.getError()).toList());
+                assertEquals(5, mx.searchSetAside("", 100).size());
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> mx.listSetAsideGroups(0));
+                assertTrue(e.getMessage().startsWith("scanMax: 0 is out of range"), e.getMessage());
+
+                assertEquals(3, mx.redeliverSetAsideGroup(groups.get(0).getKey(), 100));
+                await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 3);
+                assertEquals(List.of("a", "b", "e"), delivered.stream().sorted().toList(), "the group only");
+                assertEquals(2, mx.getSetAsideRows());
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"H2", "PostgreSQL"})
+    void withoutAnErrorColumnSetAsideRowsMakeOneGroup(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+            TableActivationTest.createJobQueue(h);
+            TableActivationTest.execute(h, "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts) VALUES"
+                    + " (1, 1, 'a', 3), (2, 1, 'b', 3)");
+            TableRowListener bean = row -> { };
+            TableActivationSpec spec = TableActivationTest.jobSpec(h, "leased");
+            spec.setMaxAttempts("3");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation a = TableActivationTest.activation(h, factory);
+                TableActivationMXBean mx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                        ObjectNames.tableActivation(a.name()), TableActivationMXBean.class);
+                assertEquals(List.of("(no error recorded) 2 [1, 2]"), mx.listSetAsideGroups(100).stream()
+                        .map(g -> g.getKey() + " " + g.getCount() + " " + g.getSampleKeys()).toList());
+                assertEquals(List.of(), mx.searchSetAside("order", 100));
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+}
