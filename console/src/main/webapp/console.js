@@ -120,7 +120,9 @@ async function refreshTables() {
         : t.deliveriesFailingSince ? 'deliveries failing since ' + t.deliveriesFailingSince + ': ' : '')
         + (t.lastError || '')));
     const actions = el('td');
-    actions.append(button('Redeliver set-aside', () => call('POST', at('set-aside/redeliver'))),
+    const failuresButton = el('button', 'Failures');
+    failuresButton.addEventListener('click', () => showSetAside(t.name));
+    actions.append(failuresButton, ' ', button('Redeliver set-aside', () => call('POST', at('set-aside/redeliver'))),
       button('Purge set-aside', () => confirm('Delete the set-aside rows of ' + t.name + '?')
         ? call('DELETE', at('set-aside')) : Promise.resolve()));
     tr.append(actions);

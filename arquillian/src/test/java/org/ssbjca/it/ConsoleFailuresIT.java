@@ -184,6 +184,7 @@ class ConsoleFailuresIT {
             new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("job-text")).getText()
                     .contains("CANCELLED"));
             assertEquals(1, count(read(VIEWER, FAILURES + "search?text=ping"), "\"id\":"), "the other stays");
+            setAsideGroupsShowAndAreRequeued(page, db);
             runRecipe();
             FIGURES.info("console failures view in Chromium: " + ORDERS + " + 2 dead letters in 2 groups; a group of "
                     + ORDERS + " redelivered at 2/s in " + seconds + " s; a redelivery at 0.05/s cancelled after 1");
@@ -219,6 +220,44 @@ class ConsoleFailuresIT {
         assertEquals("poison ping 2", Files.readString(dir.resolve("letter-42.bin")), out);
         assertTrue(out.contains("\"state\":") && out.contains("\"cancelled\":"), out);
         assertTrue(out.contains("\"count\":1"), out);
+    }
+
+    /**
+     * Issue 47 point 3: a table activation's set-aside rows, grouped by the error its errorColumn holds, shown by the
+     * table row's Failures button; an operator re-queues the group (audited), and the bean, failing again, sets the
+     * rows aside again.
+     */
+    private static void setAsideGroupsShowAndAreRequeued(WebDriver page, BrokerDb db) throws Exception {
+        db.execute("DELETE FROM " + ConsoleTableService.TABLE);
+        db.execute("INSERT INTO " + ConsoleTableService.TABLE + " (body) VALUES ('bad 1'), ('bad 2')");
+        String table = "ConsoleTableService@" + ConsoleTableService.TABLE;
+        await("two rows set aside").atMost(Duration.ofSeconds(60)).until(() -> read(VIEWER, "api/tables")
+                .contains("\"setAsideRows\":2"));
+        new WebDriverWait(page, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    d.findElement(By.xpath("//table[@id='tables']//tr[td[1]='" + table + "']//button[text()="
+                            + "'Failures']")).click();
+                    return d.findElement(By.id("set-aside-section")).isDisplayed();
+                });
+        By rows = By.cssSelector("#set-aside-groups tbody tr");
+        new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElements(rows).size() == 1);
+        @SuppressWarnings("unchecked")
+        List<String> cells = (List<String>) ((JavascriptExecutor) page).executeScript("return [...document"
+                + ".querySelectorAll('#set-aside-groups tbody tr td')].map(td => td.textContent);");
+        assertTrue(cells.get(0).startsWith("java.lang.IllegalStateException: cannot handle bad <n>"), cells.get(0));
+        assertEquals("2", cells.get(1));
+        new WebDriverWait(page, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    d.findElement(rows).findElement(By.xpath(".//button[text()='Re-queue group']")).click();
+                    return true;
+                });
+        await("the re-queue audited").atMost(Duration.ofSeconds(30)).until(() -> LogStore.serverLogLines(
+                "SSBJCA0150: console user " + OPERATOR[0] + ": POST /tables/") >= 1);
+        await("the group's rows given back").atMost(Duration.ofSeconds(30)).until(() -> LogStore.serverLogLines(
+                "SSBJCA0115: " + table + ": 2 set-aside row(s) redelivered") == 1);
+        await("set aside again after their next failure").atMost(Duration.ofSeconds(60)).until(() -> read(VIEWER,
+                "api/tables").contains("\"setAsideRows\":2"));
+        FIGURES.info("console: 2 set-aside rows shown in 1 group of their error and re-queued from the page");
     }
 
     /** @return the groups table's rows, each as its cells' texts (read in one script: the page rebuilds it) */
@@ -263,6 +302,7 @@ class ConsoleFailuresIT {
         BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
         db.execute("CREATE TABLE IF NOT EXISTS " + ConsoleTableService.TABLE + " (id BIGSERIAL PRIMARY KEY,"
                 + " body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0)");
+        db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " ADD COLUMN IF NOT EXISTS error TEXT");
         ManualServer.resetBaseDir();
         ServerAdmin.addApplicationUser(ManualServer.baseDir().resolve("configuration"), VIEWER[0], VIEWER[1],
                 "ssb-viewer");

@@ -605,6 +605,7 @@ class ConsoleIT {
         BrokerDb db = BrokerDb.of(pg).declare(QUEUE);
         db.execute("CREATE TABLE IF NOT EXISTS " + ConsoleTableService.TABLE + " (id BIGSERIAL PRIMARY KEY,"
                 + " body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0)");
+        db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " ADD COLUMN IF NOT EXISTS error TEXT");
         db.execute("DELETE FROM " + ConsoleTableService.TABLE);
         ManualServer.resetBaseDir();
         addUser(VIEWER, "ssb-viewer");

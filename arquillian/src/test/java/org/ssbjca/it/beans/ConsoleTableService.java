@@ -8,13 +8,14 @@ import org.ssbjca.api.TableRowListener;
 
 /**
  * Test MDB fed from {@value #TABLE} that fails on every row: with {@code maxAttempts} 1 each row is set aside after its
- * first failed delivery, for the console's set-aside operations.
+ * first failed delivery, its error in the {@code error} column, for the console's set-aside operations.
  */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "table", propertyValue = ConsoleTableService.TABLE),
     @ActivationConfigProperty(propertyName = "keyColumn", propertyValue = "id"),
     @ActivationConfigProperty(propertyName = "payloadColumn", propertyValue = "body"),
     @ActivationConfigProperty(propertyName = "attemptsColumn", propertyValue = "attempts"),
+    @ActivationConfigProperty(propertyName = "errorColumn", propertyValue = "error"),
     @ActivationConfigProperty(propertyName = "maxAttempts", propertyValue = "1"),
     @ActivationConfigProperty(propertyName = "retryDelaySeconds", propertyValue = "0"),
     @ActivationConfigProperty(propertyName = "pollMillis", propertyValue = "200")
@@ -22,7 +23,7 @@ import org.ssbjca.api.TableRowListener;
 @ResourceAdapter("ssb-jca.rar")
 public class ConsoleTableService implements TableRowListener {
 
-    /** The table: {@code id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0}. */
+    /** The table: {@code id BIGSERIAL PRIMARY KEY, body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0, error TEXT}. */
     public static final String TABLE = "it_console_work";
 
     @Override
