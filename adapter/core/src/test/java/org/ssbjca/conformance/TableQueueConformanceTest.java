@@ -433,6 +433,40 @@ class TableQueueConformanceTest {
         }
     }
 
+    /**
+     * Issue 47 point 3: the set-aside rows are read with their errors in key order, at most as many as asked, and a
+     * redelivery by keys gives back only those of them that are set aside.
+     */
+    @BackendTest
+    void setAsideRowsAreListedWithTheirErrorsAndRedeliveredByKey(Db db) throws Exception {
+        String table = jobQueue(db);
+        execute(db, "ALTER TABLE " + table + " ADD Last_Error VARCHAR(100)");
+        try (Connection c = db.fixture().connect()) {
+            for (int i = 1; i <= 4; i++) {
+                JobQueueRows.insert(c, table, 1, -1, "row " + i);
+            }
+            c.commit();
+            TableQueue q = db.broker().tableQueue(TableDefinition.table(table).column(ColumnRole.KEY, "ID")
+                    .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.ATTEMPTS, "Attempts")
+                    .column(ColumnRole.ERROR, "Last_Error").maxAttempts(2).build().resolve(c));
+            List<TableRow> rows = q.take(c, 4);
+            c.rollback();
+            q.setAside(c, rows.subList(0, 3));
+            q.recordErrors(c, rows.subList(0, 2), "java.lang.IllegalStateException: order 7 not found");
+            c.commit();
+            List<org.ssbjca.backend.table.SetAsideRow> aside = q.setAsideRows(c, 10);
+            assertEquals(List.of("order 7 not found", "order 7 not found", "null"), aside.stream()
+                    .map(r -> String.valueOf(r.error()).replace("java.lang.IllegalStateException: ", "")).toList());
+            assertEquals(2, q.setAsideRows(c, 2).size());
+            assertEquals(1, q.redeliverSetAside(c, List.of(aside.get(1).key(), rows.get(3).key())),
+                    "the set-aside one of the two keys");
+            c.commit();
+            assertEquals(List.of(aside.get(0).key(), aside.get(2).key()), q.setAsideRows(c, 10).stream()
+                    .map(org.ssbjca.backend.table.SetAsideRow::key).toList());
+            c.rollback();
+        }
+    }
+
     /** Transactional mode: a failed delivery is counted after its rollback, and the limit sets the row aside. */
     @BackendTest
     void transactionalFailuresAreCountedAndTheLimitSetsTheRowAside(Db db) throws Exception {
