@@ -40,6 +40,8 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public final AtomicInteger liveEndpoints = new AtomicInteger();
     /** Endpoints created, released or not. */
     public final AtomicInteger createdEndpoints = new AtomicInteger();
+    /** The name of the thread that created each endpoint, in order: a reader's work thread is named after it. */
+    public final List<String> creatingThreads = new CopyOnWriteArrayList<>();
     /** What the transaction manager asked of each branch of the deliveries with a resource {@link #enlist}ed. */
     public final List<String> xaCalls = new CopyOnWriteArrayList<>();
 
@@ -144,6 +146,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public MessageEndpoint createEndpoint(XAResource xaResource, long timeout) throws UnavailableException {
         liveEndpoints.incrementAndGet();
         createdEndpoints.incrementAndGet();
+        creatingThreads.add(Thread.currentThread().getName());
         Endpoint state = new Endpoint(xaResource);
         return (MessageEndpoint) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {MessageEndpoint.class, listenerInterface}, (proxy, method, args) -> {
