@@ -17,15 +17,21 @@ final class DisabledQueue {
     private final Object lock = new Object();
     private Instant since;
     private String prober;
+    /** When it was last found or made enabled ({@link System#nanoTime()}), null before. */
+    private Long enabledAt;
 
     /**
-     * A reader found the queue disabled.
+     * A reader found the queue disabled, in a look (a connect, a turn) that began at {@code lookedAt}. A look that
+     * began before the queue was last found or made enabled ({@link #enabled()}) is older than that news: it changes
+     * nothing, so that a reader whose RECEIVE failed while an operator enabled the queue does not park the others
+     * again.
      *
+     * @param lookedAt when the look began, {@link System#nanoTime()}
      * @return true for the first reader of this episode (it reports it)
      */
-    boolean found() {
+    boolean found(long lookedAt) {
         synchronized (lock) {
-            if (since != null) {
+            if (since != null || (enabledAt != null && lookedAt - enabledAt < 0)) {
                 return false;
             }
             since = Instant.now();
@@ -75,6 +81,7 @@ final class DisabledQueue {
             Instant was = since;
             since = null;
             prober = null;
+            enabledAt = System.nanoTime();
             lock.notifyAll();
             return was;
         }

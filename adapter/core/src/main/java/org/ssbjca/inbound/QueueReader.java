@@ -21,6 +21,8 @@ final class QueueReader extends ReaderLoop {
 
     private final EndpointActivation activation;
     private final DeliverySettings settings;
+    /** When the reader's last connect or turn began ({@link System#nanoTime()}): what its failure saw dates from it. */
+    private volatile long lookedAt = System.nanoTime();
 
     QueueReader(EndpointActivation activation, int id) {
         super("reader " + id + " of " + activation.name(), activation.settings().newBackoff());
@@ -35,6 +37,7 @@ final class QueueReader extends ReaderLoop {
 
     @Override
     protected long turn() throws Exception {
+        lookedAt = System.nanoTime();
         try {
             runOneTransaction();
         } finally {
@@ -104,7 +107,7 @@ final class QueueReader extends ReaderLoop {
             activation.metrics().readerFailed(name, e instanceof QueueDisabledException);
             if (e instanceof QueueDisabledException) {
                 activation.events().queueDisabled(settings.queue());
-                if (activation.disabledQueue().found()) {
+                if (activation.disabledQueue().found(lookedAt)) {
                     LOG.queueDisabledReadersPark(name, settings.queue(), DisabledQueue.PROBE_MILLIS,
                             suspect(), what);
                 }
@@ -175,6 +178,7 @@ final class QueueReader extends ReaderLoop {
     @Override
     protected void connect() throws Exception {
         activation.reconnectGate().acquire();
+        lookedAt = System.nanoTime();
         try {
             if (!isStopped()) {
                 ReaderConnection connection = ReaderConnection.open(activation.database(),

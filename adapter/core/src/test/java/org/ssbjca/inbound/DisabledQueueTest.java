@@ -23,8 +23,8 @@ class DisabledQueueTest {
     @Test
     void oneProberLooksAgainAndTheOthersWaitUntilEnabled() throws Exception {
         DisabledQueue q = new DisabledQueue();
-        assertTrue(q.found(), "the first finder reports it");
-        assertFalse(q.found(), "once per episode");
+        assertTrue(q.found(System.nanoTime()), "the first finder reports it");
+        assertFalse(q.found(System.nanoTime()), "once per episode");
         assertNotNull(q.since());
         AtomicInteger probes = new AtomicInteger();
         AtomicInteger returned = new AtomicInteger();
@@ -51,7 +51,7 @@ class DisabledQueueTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> returned.get() == 4);
         assertNull(q.since());
-        assertTrue(q.found(), "a new episode is reported again");
+        assertTrue(q.found(System.nanoTime()), "a new episode is reported again");
         for (Thread t : readers) {
             t.join(5_000);
         }
@@ -60,7 +60,7 @@ class DisabledQueueTest {
     @Test
     void whenTheProberLeavesAnotherReaderProbes() throws Exception {
         DisabledQueue q = new DisabledQueue();
-        q.found();
+        q.found(System.nanoTime());
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger secondProbes = new AtomicInteger();
         q.park("first", stop::get, 1); // the first becomes the prober
@@ -76,5 +76,22 @@ class DisabledQueueTest {
         stop.set(true);
         q.enabled();
         second.join(5_000);
+    }
+
+    /**
+     * A reader whose RECEIVE began before the queue was enabled and failed on it after (the disabled state it saw is
+     * older than the enable) leaves the queue enabled: seen failing in BrokerDoctorTest, where such a reader marked it
+     * disabled again, at a time after the enable, just as the prober's reader delivered.
+     */
+    @Test
+    void aLookThatBeganBeforeTheEnableLeavesTheQueueEnabled() {
+        DisabledQueue q = new DisabledQueue();
+        long before = System.nanoTime();
+        assertTrue(q.found(before));
+        q.enabled();
+        assertFalse(q.found(before), "the older look says nothing new");
+        assertNull(q.since());
+        assertTrue(q.found(System.nanoTime()), "a look that began after the enable finds it disabled again");
+        assertNotNull(q.since());
     }
 }
