@@ -60,7 +60,49 @@ public final class Statements {
      * @throws SQLException on error
      */
     public <T> List<T> list(String sql, Jdbc.RowMapper<T> mapper, Object... params) throws SQLException {
-        PreparedStatement ps = prepare(sql);
+        return list(prepare(sql, true), sql, mapper, params);
+    }
+
+    /**
+     * As {@link #list}, for a query whose plan is made under settings of its own: {@code before} sets them for the
+     * rest of the transaction, the query runs, {@code after} restores them, all three in one round trip, so that no
+     * other statement of the connection (the application's) runs under them. A query failure aborts the transaction,
+     * which ends them too. The text is left to the server's plan cache, which settles on a generic plan after a few
+     * executions, instead of being planned at each one ({@link Jdbc#customPlans}).
+     *
+     * @param before a statement that returns one row, run first
+     * @param sql the query
+     * @param after a statement that returns one row, run last
+     * @param mapper maps each of the query's rows
+     * @param params the query's parameters ({@link Jdbc#bind}); {@code before} and {@code after} take none
+     * @param <T> row type
+     * @throws SQLException on error
+     */
+    public <T> List<T> listBetween(String before, String sql, String after, Jdbc.RowMapper<T> mapper,
+            Object... params) throws SQLException {
+        String text = before + ";\n" + sql + ";\n" + after;
+        PreparedStatement ps = prepare(text, false);
+        try {
+            Jdbc.bind(ps, params);
+            ps.execute(); // the first result: before's row
+            if (!ps.getMoreResults()) {
+                throw new SQLException("no result from the query between its settings: " + sql);
+            }
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.getResultSet()) {
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+            }
+            ps.getMoreResults(); // after's row, closed
+            return out;
+        } finally {
+            release(text, ps);
+        }
+    }
+
+    private <T> List<T> list(PreparedStatement ps, String sql, Jdbc.RowMapper<T> mapper, Object... params)
+            throws SQLException {
         try {
             Jdbc.bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
@@ -133,11 +175,18 @@ public final class Statements {
     }
 
     private PreparedStatement prepare(String sql) throws SQLException {
+        return prepare(sql, true);
+    }
+
+    private PreparedStatement prepare(String sql, boolean customPlans) throws SQLException {
         PreparedStatement ps = kept.get(sql);
         if (ps != null) {
             return ps;
         }
-        ps = Jdbc.customPlans(connection.prepareStatement(sql));
+        ps = connection.prepareStatement(sql);
+        if (customPlans) {
+            Jdbc.customPlans(ps);
+        }
         if (kept.size() < MAX_KEPT) {
             kept.put(sql, ps);
         }

@@ -442,6 +442,15 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
         throw missing("a RECEIVE in one statement");
     }
 
+    // receivesInOneStatement: run before and after receiveNext, in its round trip
+    String receivePlanning() {
+        throw missing("a RECEIVE in one statement");
+    }
+
+    String receivePlanningEnded() {
+        throw missing("a RECEIVE in one statement");
+    }
+
     // parksDrainedGroups
     String turnOrPark() {
         throw missing("parked groups");

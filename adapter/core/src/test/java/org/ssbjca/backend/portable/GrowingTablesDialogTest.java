@@ -114,7 +114,7 @@ class GrowingTablesDialogTest {
      * Rows read by sequential scans so far, per table of the schema: the server's counts once both connections' own
      * counts were handed over to it (a backend does that when it goes idle, at most once a second unless forced).
      */
-    private static Map<String, Long> scannedRows(Connection c, Connection other) throws Exception {
+    static Map<String, Long> scannedRows(Connection c, Connection other) throws Exception {
         for (Connection each : List.of(c, other)) {
             try (Statement st = each.createStatement()) {
                 st.execute("SELECT pg_stat_force_next_flush()");

@@ -212,7 +212,10 @@ class ReceiveRowLocksTest {
         }
     }
 
-    /** @return {@code c}, counting the executions of the one-statement RECEIVE its prepared statements run */
+    /**
+     * @return {@code c}, counting the executions of the one-statement RECEIVE its prepared statements run (between
+     *     the settings it is planned under, in one text)
+     */
     private static Connection countingReceives(Connection c, java.util.concurrent.atomic.AtomicInteger executions) {
         return (Connection) java.lang.reflect.Proxy.newProxyInstance(ReceiveRowLocksTest.class.getClassLoader(),
                 new Class<?>[] {Connection.class}, (proxy, method, args) -> {
@@ -220,7 +223,7 @@ class ReceiveRowLocksTest {
                         return proxy; // the session's statements go through this connection, not the driver's
                     }
                     Object result = invoke(method, c, args);
-                    if (method.getName().equals("prepareStatement") && ((String) args[0]).startsWith("WITH grp ")) {
+                    if (method.getName().equals("prepareStatement") && ((String) args[0]).contains("\nWITH grp ")) {
                         PreparedStatement ps = (PreparedStatement) result;
                         return java.lang.reflect.Proxy.newProxyInstance(ReceiveRowLocksTest.class.getClassLoader(),
                                 new Class<?>[] {PreparedStatement.class}, (p, m, a) -> {

@@ -130,7 +130,7 @@ class StaleStatisticsReceiveTest {
      * Declares the queues, sends and drains {@link #DRAINED_BEFORE} dialogs (their rows leave dead pages), then
      * analyses the tables with autovacuum off: the statistics say the queue table is empty whatever arrives next.
      */
-    private static void analysedEmptyAfterADrain(PortableBroker broker, Connection c) throws Exception {
+    static void analysedEmptyAfterADrain(PortableBroker broker, Connection c) throws Exception {
         IdleGroupsReceiveTest.declare(broker, c);
         for (String table : List.of("message", "conversation_group", "conversation_endpoint")) {
             // pinned: no autovacuum comes between the ANALYZE below and the measurement

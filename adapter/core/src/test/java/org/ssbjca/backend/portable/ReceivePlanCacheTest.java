@@ -1,0 +1,152 @@
+package org.ssbjca.backend.portable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessage;
+import org.ssbjca.api.ReceiveRequest;
+import org.ssbjca.backend.BackgroundRunner;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.conformance.PostgresServer;
+
+/**
+ * A reader runs the RECEIVE from a whole queue once per delivery on a connection that lives long: PostgreSQL must not
+ * plan it again at every execution (planning it costs more than running it). It is kept prepared on the server and
+ * settles on a generic plan, which must stay cheap when the queue table grows under it with statistics that say it is
+ * empty (docs/design/postgresql-receive.md: its plan does not depend on them).
+ */
+class ReceivePlanCacheTest {
+
+    private static final String RECEIVE_TEXT = "%took_last%";
+    private static final int EXECUTIONS = 30;
+    /** Messages that arrive after the plan settled, one per conversation. */
+    private static final int GROWTH = 3_000;
+    /** Rows of the schema's tables a RECEIVE of one message may read by sequential scans: none of the queue's. */
+    private static final int MAX_SCANNED_ROWS_PER_RECEIVE = 2;
+
+    @Test
+    void theReceiveIsPlannedOnceNotAtEveryExecution() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("receive_plan_cache"));
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
+                PortableOptions.defaults()); Connection c = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            IdleGroupsReceiveTest.send(broker, c, EXECUTIONS, 1);
+            assertEquals(EXECUTIONS, receiveOneByOne(broker.session(c), c, EXECUTIONS));
+            Map<String, long[]> plans = plans(c);
+            assertEquals(1, plans.size(), "one text");
+            long[] one = plans.values().iterator().next();
+            assertTrue(one[1] <= 5, "custom plans (one planning each) of " + EXECUTIONS + " executions: " + one[1]
+                    + "; generic: " + one[0]);
+            assertTrue(one[0] >= EXECUTIONS - 10, "generic plans: " + one[0]);
+        }
+    }
+
+    @Test
+    void theSettledPlanStaysCheapWhenTheQueueGrowsUnderIt() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("receive_plan_growth"));
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
+                PortableOptions.defaults()); Connection c = source.open(); Connection other = source.open()) {
+            StaleStatisticsReceiveTest.analysedEmptyAfterADrain(broker, c);
+            BrokerSession reader = broker.session(c);
+            IdleGroupsReceiveTest.send(broker, c, EXECUTIONS, 1);
+            assertEquals(EXECUTIONS, receiveOneByOne(reader, c, EXECUTIONS));
+            Map<String, long[]> settled = plans(c);
+            settled.values().removeIf(p -> p[0] == 0);
+            assertTrue(!settled.isEmpty(), "the plan settled before the growth");
+
+            IdleGroupsReceiveTest.send(broker, other, GROWTH, 1);
+            Map<String, Long> before = GrowingTablesDialogTest.scannedRows(c, other);
+            assertEquals(GROWTH, receiveOneByOne(reader, c, GROWTH + 1));
+            Map<String, Long> scanned = GrowingTablesDialogTest.scannedRows(c, other);
+            scanned.replaceAll((table, rows) -> rows - before.getOrDefault(table, 0L));
+            scanned.values().removeIf(rows -> rows == 0);
+            long total = scanned.values().stream().mapToLong(Long::longValue).sum();
+            Map<String, long[]> after = plans(c);
+            long ranSettled = settled.entrySet().stream().filter(e -> after.containsKey(e.getKey()))
+                    .mapToLong(e -> after.get(e.getKey())[0] - e.getValue()[0]).sum();
+            assertTrue(ranSettled >= GROWTH, "the drain ran the plan settled before it: " + ranSettled + " times");
+            assertTrue(total <= (long) MAX_SCANNED_ROWS_PER_RECEIVE * GROWTH, String.format("%d rows read by"
+                    + " sequential scans for %d RECEIVEs, by table: %s", total, GROWTH, scanned));
+        }
+    }
+
+    /**
+     * The planner's setting the RECEIVE is planned under lasts only for it: the application's statements after it, in
+     * the same transaction, run under the session's own, whatever that is.
+     */
+    @Test
+    void theApplicationsStatementsAfterTheReceiveKeepTheSessionsSetting() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("receive_plan_setting"));
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
+                PortableOptions.defaults()); Connection c = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            for (String session : List.of("on", "off", "on")) {
+                IdleGroupsReceiveTest.send(broker, c, 1, 1);
+                execute(c, "SET enable_seqscan = " + session);
+                c.commit();
+                assertEquals(1, s.receive(ReceiveRequest.from("QT").top(1)).size());
+                assertEquals(session, show(c), "in the RECEIVE's transaction, after it");
+                c.commit();
+                s.afterCompletion(true);
+                assertEquals(session, show(c), "after its commit");
+                c.commit();
+            }
+        }
+    }
+
+    private static String show(Connection c) throws Exception {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW enable_seqscan")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws Exception {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /**
+     * Receives one message per RECEIVE and commits each, at most {@code max} times; returns how many it got. On one
+     * session, as a reader's connection keeps one.
+     */
+    private static int receiveOneByOne(BrokerSession s, Connection c, int max) throws Exception {
+        int received = 0;
+        for (int i = 0; i < max; i++) {
+            List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT").top(1));
+            c.commit();
+            s.afterCompletion(true);
+            if (got.isEmpty()) {
+                break;
+            }
+            received += got.size();
+        }
+        return received;
+    }
+
+    /**
+     * The generic and custom plans so far of each RECEIVE kept prepared on this connection (one statement per TOP and
+     * variant), by the server's name for it; fails if none is.
+     */
+    private static Map<String, long[]> plans(Connection c) throws Exception {
+        Map<String, long[]> plans = new java.util.HashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name, generic_plans,"
+                + " custom_plans FROM pg_prepared_statements WHERE statement LIKE '" + RECEIVE_TEXT + "'")) {
+            while (rs.next()) {
+                plans.put(rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3)});
+            }
+        }
+        c.commit();
+        assertTrue(!plans.isEmpty(), "the RECEIVE is kept prepared on the reader's connection");
+        return plans;
+    }
+}
