@@ -497,7 +497,7 @@ final class ActivationManagement extends BreakerAttributes implements Activation
         if (activation.isPaused()) {
             throw new IllegalStateException("the activation is paused: resume it before redelivering");
         }
-        return redeliveries.start(new RedeliveryJob(activation.name(), what, ids, rate, deadLetters::redeliver,
+        return redeliveries.start(new RedeliveryJob<>(activation.name(), what, ids, rate, deadLetters::redeliver,
                 RedeliveryJob.Pacer.SYSTEM));
     }
 

@@ -89,7 +89,7 @@ public final class Management implements AutoCloseable {
      * @param activation a started table activation
      */
     public void tableActivationStarted(org.ssbjca.inbound.table.TableActivation activation) {
-        ObjectName name = mbeans.register(activation, new TableActivationManagement(activation),
+        ObjectName name = mbeans.register(activation, new TableActivationManagement(activation, runner),
                 ObjectNames.tableActivation(activation.name()));
         if (name != null) {
             LOG.mbeanRegistered(name);

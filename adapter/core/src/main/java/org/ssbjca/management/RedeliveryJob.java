@@ -5,24 +5,70 @@ import java.util.Date;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongPredicate;
+import java.util.function.Predicate;
 import org.ssbjca.support.AdapterLog;
 
 /**
- * An operator's redelivery of chosen dead letters at a limited rate: each letter is handed over no earlier than
- * 1 / rate seconds after the one before it started, so that no second holds more than {@code rate} of them; a slow
- * bean slows the job, and no burst follows to catch up.
- * A letter the bean fails again stays a dead letter and is counted as failed; the job goes on. It stops early when
- * cancelled (the letter in progress finishes) or when a redelivery cannot be made (the activation paused or stopped).
- * Runs on one background thread ({@link #run}); {@link #cancel} and {@link #info} from any thread. Kept in memory
- * only: a restart of the server or a redeploy ends it, and the letters not yet redelivered stay dead letters.
+ * An operator's redelivery of chosen dead letters, or re-queue of chosen set-aside table rows, at a limited rate: each
+ * one is handed over no earlier than 1 / rate seconds after the one before it started, so that no second holds more
+ * than {@code rate} of them; a slow bean (or database) slows the job, and no burst follows to catch up.
+ * One the bean fails again (or a row no longer set aside) is counted as failed; the job goes on. It stops early when
+ * cancelled (the one in progress finishes) or when a redelivery cannot be made (the activation paused or stopped, the
+ * database unreachable). Runs on one background thread ({@link #run}); {@link #cancel} and {@link #info} from any
+ * thread. Kept in memory only: a restart of the server or a redeploy ends it, and what was not yet handed over stays
+ * where it was.
+ *
+ * @param <K> what identifies one: a dead letter's id, a row's key
  */
-final class RedeliveryJob implements Runnable {
+final class RedeliveryJob<K> implements Runnable {
 
     private static final AdapterLog LOG = AdapterLog.of(RedeliveryJob.class);
 
     /** The highest rate a job accepts, messages per second. */
     static final double MAX_RATE = 1000;
+
+    /** What a job hands over: the rate's name and the log lines differ. */
+    enum Kind {
+        /** Dead letters, delivered to the bean again one transaction each. */
+        DEAD_LETTERS("messagesPerSecond"),
+        /** Set-aside table rows, given back to the table's readers (attempts back to 0) one statement each. */
+        SET_ASIDE_ROWS("rowsPerSecond");
+
+        private final String rateName;
+
+        Kind(String rateName) {
+            this.rateName = rateName;
+        }
+
+        /**
+         * @param rate a rate asked for
+         * @return it, when over 0 and at most {@value #MAX_RATE} per second
+         * @throws IllegalArgumentException otherwise, naming it
+         */
+        double checkedRate(double rate) {
+            if (!(rate > 0) || rate > MAX_RATE) {
+                throw new IllegalArgumentException(rateName + " must be over 0 and at most " + (int) MAX_RATE
+                        + ", was " + rate);
+            }
+            return rate;
+        }
+
+        void started(String activation, String what, int total, double rate) {
+            if (this == DEAD_LETTERS) {
+                LOG.redeliveryJobStarted(activation, what, total, rate);
+            } else {
+                LOG.requeueJobStarted(activation, what, total, rate);
+            }
+        }
+
+        void ended(String activation, String what, State state, int done, int failed, int total, String why) {
+            if (this == DEAD_LETTERS) {
+                LOG.redeliveryJobEnded(activation, what, state, done, failed, total, why);
+            } else {
+                LOG.requeueJobEnded(activation, what, state, done, failed, total, why);
+            }
+        }
+    }
 
     /** The state of a job. */
     enum State {
@@ -64,11 +110,12 @@ final class RedeliveryJob implements Runnable {
         };
     }
 
+    private final Kind kind;
     private final String activation;
     private final String description;
-    private final List<Long> ids;
+    private final List<K> ids;
     private final double rate;
-    private final LongPredicate redeliver;
+    private final Predicate<K> redeliver;
     private final Pacer pacer;
     private final CountDownLatch cancelled = new CountDownLatch(1);
     private final Instant created = Instant.now();
@@ -79,6 +126,8 @@ final class RedeliveryJob implements Runnable {
     private volatile Instant ended;
 
     /**
+     * A redelivery of dead letters.
+     *
      * @param activation the activation's name, for the log
      * @param description what is redelivered (a group's key, or a selection), for the operator
      * @param ids the dead letters, in the order to redeliver them
@@ -88,33 +137,46 @@ final class RedeliveryJob implements Runnable {
      * @param pacer the clock
      * @throws IllegalArgumentException if the rate is out of range, naming it
      */
-    RedeliveryJob(String activation, String description, List<Long> ids, double rate, LongPredicate redeliver,
+    RedeliveryJob(String activation, String description, List<K> ids, double rate, Predicate<K> redeliver,
             Pacer pacer) {
+        this(Kind.DEAD_LETTERS, activation, description, ids, rate, redeliver, pacer);
+    }
+
+    /**
+     * @param kind what it hands over
+     * @param activation the activation's name, for the log
+     * @param description what is handed over (a group's key, or a selection), for the operator
+     * @param ids what to hand over, in that order
+     * @param rate per second, over 0 and at most {@value #MAX_RATE}
+     * @param redeliver hands one over: true when it was taken (the bean took the letter, the row was given back);
+     *        throws {@link IllegalStateException} when none can be
+     * @param pacer the clock
+     * @throws IllegalArgumentException if the rate is out of range, naming it
+     */
+    RedeliveryJob(Kind kind, String activation, String description, List<K> ids, double rate,
+            Predicate<K> redeliver, Pacer pacer) {
+        this.kind = kind;
         this.activation = activation;
         this.description = description;
         this.ids = List.copyOf(ids);
-        this.rate = checkedRate(rate);
+        this.rate = kind.checkedRate(rate);
         this.redeliver = redeliver;
         this.pacer = pacer;
     }
 
     /**
-     * @param rate a rate asked for
+     * @param rate a rate of messages asked for
      * @return it, when over 0 and at most {@value #MAX_RATE} messages per second
      * @throws IllegalArgumentException otherwise, naming it
      */
     static double checkedRate(double rate) {
-        if (!(rate > 0) || rate > MAX_RATE) {
-            throw new IllegalArgumentException("messagesPerSecond must be over 0 and at most " + (int) MAX_RATE
-                    + ", was " + rate);
-        }
-        return rate;
+        return Kind.DEAD_LETTERS.checkedRate(rate);
     }
 
     @Override
     @SuppressWarnings("NonAtomicVolatileUpdate") // the counts are written by this one thread only, read by any
     public void run() {
-        LOG.redeliveryJobStarted(activation, description, ids.size(), rate);
+        kind.started(activation, description, ids.size(), rate);
         long interval = (long) Math.ceil(1e9 / rate);
         long next = pacer.nanoTime();
         try {
@@ -141,7 +203,7 @@ final class RedeliveryJob implements Runnable {
             fail(e.getMessage() == null ? e.toString() : e.getMessage());
         } finally {
             ended = Instant.now();
-            LOG.redeliveryJobEnded(activation, description, state, redelivered, failed, ids.size(),
+            kind.ended(activation, description, state, redelivered, failed, ids.size(),
                     error == null ? "" : " (" + error + ")");
         }
     }

@@ -10,7 +10,7 @@ import org.ssbjca.backend.BackgroundRunner;
 final class RedeliveryJobs {
 
     private final BackgroundRunner runner;
-    private RedeliveryJob current;
+    private RedeliveryJob<?> current;
 
     /** @param runner runs a job (the container's work manager in the server) */
     RedeliveryJobs(BackgroundRunner runner) {
@@ -22,7 +22,7 @@ final class RedeliveryJobs {
      * @return its progress
      * @throws IllegalStateException if a job is still running, naming it
      */
-    synchronized RedeliveryJobInfo start(RedeliveryJob job) {
+    synchronized RedeliveryJobInfo start(RedeliveryJob<?> job) {
         if (current != null && current.running()) {
             throw new IllegalStateException("a redelivery is running (" + current.info().getDescription()
                     + "): cancel it or wait for it to end");

@@ -112,6 +112,37 @@ public interface TableActivationMXBean extends BreakerMXBean {
     int redeliverSetAsideGroup(String key, int scanMax);
 
     /**
+     * Starts re-queueing one group's set-aside rows (among the first {@code scanMax} in key order), in key order, at
+     * most {@code rowsPerSecond}, in the background: each row is given another round of attempts (as
+     * {@link #redeliverSetAside}, one statement each) and the readers take it at their own pace; a row no longer set
+     * aside when its turn comes is counted as failed and the job goes on. One re-queue job runs at a time per table
+     * activation; it lives in memory only, and a restart or redeploy ends it (the rows not yet re-queued stay set
+     * aside).
+     *
+     * @param key the group's key, as {@link #listSetAsideGroups} shows it
+     * @param scanMax how many set-aside rows to read at most (1 to 10000)
+     * @param rowsPerSecond the rate, over 0 and at most 1000
+     * @return the job's progress
+     */
+    RedeliveryJobInfo startSetAsideGroupRequeue(String key, int scanMax, double rowsPerSecond);
+
+    /**
+     * As {@link #startSetAsideGroupRequeue}, for chosen set-aside rows, in the order given; keys not among the
+     * first 10000 set-aside rows are left out.
+     *
+     * @param keys the rows' keys as {@link #searchSetAside} shows them (1 to 10000 of them)
+     * @param rowsPerSecond the rate, over 0 and at most 1000
+     * @return the job's progress
+     */
+    RedeliveryJobInfo startSetAsideRequeue(String[] keys, double rowsPerSecond);
+
+    /** Returns the running or last re-queue job's progress, or null when none was started since deployment. */
+    RedeliveryJobInfo getRequeueJob();
+
+    /** Returns whether a running re-queue job was asked to stop (the row in progress finishes). */
+    boolean cancelRequeue();
+
+    /**
      * Deletes the rows set aside.
      *
      * @return rows deleted

@@ -4,7 +4,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.table.SetAsideRow;
 import org.ssbjca.backend.table.TableCounts;
 import org.ssbjca.inbound.table.TableActivation;
@@ -20,10 +25,16 @@ final class TableActivationManagement extends BreakerAttributes implements Table
     private static final int MAX_KEYS = 1000;
 
     private final TableActivation activation;
+    private final RedeliveryJobs requeues;
 
-    TableActivationManagement(TableActivation activation) {
+    /**
+     * @param activation the table activation
+     * @param runner runs its re-queue jobs
+     */
+    TableActivationManagement(TableActivation activation, BackgroundRunner runner) {
         super(activation.breaker());
         this.activation = activation;
+        this.requeues = new RedeliveryJobs(runner);
     }
 
     private TableCounts counts() {
@@ -157,6 +168,50 @@ final class TableActivationManagement extends BreakerAttributes implements Table
                     + e.getMessage());
         }
         return n;
+    }
+
+    @Override
+    public RedeliveryJobInfo startSetAsideGroupRequeue(String key, int scanMax, double rowsPerSecond) {
+        RedeliveryJob.Kind.SET_ASIDE_ROWS.checkedRate(rowsPerSecond);
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("key: required, a group's key as listSetAsideGroups shows it");
+        }
+        return requeue("group " + key, SetAsideGroups.keys(setAsideRows(scanMax), key), rowsPerSecond);
+    }
+
+    @Override
+    public RedeliveryJobInfo startSetAsideRequeue(String[] keys, double rowsPerSecond) {
+        RedeliveryJob.Kind.SET_ASIDE_ROWS.checkedRate(rowsPerSecond);
+        if (keys == null || keys.length == 0 || keys.length > MAX_SCAN) {
+            throw new IllegalArgumentException("keys: " + (keys == null ? 0 : keys.length) + " listed, 1 to "
+                    + MAX_SCAN + " set-aside rows' keys");
+        }
+        Map<String, Object> setAside = new LinkedHashMap<>();
+        setAsideRows(MAX_SCAN).forEach(r -> setAside.put(String.valueOf(r.key()), r.key()));
+        List<Object> chosen = Arrays.stream(keys).map(setAside::get).filter(Objects::nonNull).toList();
+        return requeue(chosen.size() + " chosen set-aside row(s)", chosen, rowsPerSecond);
+    }
+
+    private RedeliveryJobInfo requeue(String what, List<Object> keys, double rate) {
+        return requeues.start(new RedeliveryJob<>(RedeliveryJob.Kind.SET_ASIDE_ROWS, activation.name(), what, keys,
+                rate, key -> {
+                    try {
+                        return activation.requeueSetAside(key);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException("cannot re-queue the set-aside rows of " + activation.name()
+                                + ": " + e.getMessage(), e);
+                    }
+                }, RedeliveryJob.Pacer.SYSTEM));
+    }
+
+    @Override
+    public RedeliveryJobInfo getRequeueJob() {
+        return requeues.current();
+    }
+
+    @Override
+    public boolean cancelRequeue() {
+        return requeues.cancel();
     }
 
     private List<SetAsideRow> setAsideRows(int scanMax) {

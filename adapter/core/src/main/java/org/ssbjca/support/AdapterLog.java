@@ -430,7 +430,7 @@ public interface AdapterLog extends BasicLogger {
     void scheduledSendDropped(@Cause Throwable cause, Object id, Object conversation, String messageType, Object dueAt,
             String why);
 
-    // ---- trace context (310-319)
+    // ---- trace context (310-312)
 
     @LogMessage(level = INFO)
     @Message(id = 310, value = "OpenTelemetry's API is present: a SEND records the current span's trace context with"
@@ -455,6 +455,16 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 281, value = "%s: redelivery of %s ended %s: %d redelivered, %d failed again, of %d%s")
     void redeliveryJobEnded(String activation, String what, Object state, int redelivered, int failed, int letters,
             String why);
+
+    // ---- the operator's throttled re-queue of set-aside table rows (313-319)
+
+    @LogMessage(level = INFO)
+    @Message(id = 313, value = "%s: re-queue of %s started: %d set-aside row(s) at %s per second")
+    void requeueJobStarted(String activation, String what, int rows, double rate);
+
+    @LogMessage(level = INFO)
+    @Message(id = 314, value = "%s: re-queue of %s ended %s: %d re-queued, %d no longer set aside, of %d%s")
+    void requeueJobEnded(String activation, String what, Object state, int requeued, int gone, int rows, String why);
 
     // ---- failure policy and circuit breaker (240-259)
 

@@ -45,7 +45,7 @@ class RedeliveryJobTest {
     private static List<Long> startTimes(java.util.function.LongUnaryOperator millis) {
         FakePacer clock = new FakePacer();
         List<Long> times = new ArrayList<>();
-        RedeliveryJob job = new RedeliveryJob("A", "group g", ids(1000), 50, id -> {
+        RedeliveryJob<Long> job = new RedeliveryJob<>("A", "group g", ids(1000), 50, id -> {
             times.add(clock.now);
             clock.now += TimeUnit.MILLISECONDS.toNanos(millis.applyAsLong(id));
             return true;
@@ -94,7 +94,7 @@ class RedeliveryJobTest {
 
     @Test
     void aLetterTheBeanFailsAgainIsCountedAndTheJobGoesOn() {
-        RedeliveryJob job = new RedeliveryJob("A", "sel", ids(10), 100, id -> id % 2 == 0, new FakePacer());
+        RedeliveryJob<Long> job = new RedeliveryJob<>("A", "sel", ids(10), 100, id -> id % 2 == 0, new FakePacer());
         job.run();
         assertEquals(5, job.info().getRedelivered());
         assertEquals(5, job.info().getFailed());
@@ -104,8 +104,8 @@ class RedeliveryJobTest {
 
     @Test
     void cancelStopsBeforeTheNextLetter() {
-        List<RedeliveryJob> self = new ArrayList<>();
-        RedeliveryJob job = new RedeliveryJob("A", "sel", ids(100), 10, id -> {
+        List<RedeliveryJob<Long>> self = new ArrayList<>();
+        RedeliveryJob<Long> job = new RedeliveryJob<>("A", "sel", ids(100), 10, id -> {
             if (id == 7) {
                 self.get(0).cancel();
             }
@@ -120,7 +120,7 @@ class RedeliveryJobTest {
 
     @Test
     void aRedeliveryThatCannotBeMadeEndsTheJobSayingWhy() {
-        RedeliveryJob job = new RedeliveryJob("A", "sel", ids(5), 10, id -> {
+        RedeliveryJob<Long> job = new RedeliveryJob<>("A", "sel", ids(5), 10, id -> {
             if (id == 3) {
                 throw new IllegalStateException("the activation is paused: resume it before redelivering");
             }
@@ -136,7 +136,7 @@ class RedeliveryJobTest {
     void aRateOfZeroNegativeNotANumberOrAboveTheMostIsRefusedNamingIt() {
         for (double bad : new double[] {0, -1, Double.NaN, 1001, Double.POSITIVE_INFINITY}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> new RedeliveryJob("A", "sel", ids(1), bad, id -> true, new FakePacer()));
+                    () -> new RedeliveryJob<>("A", "sel", ids(1), bad, id -> true, new FakePacer()));
             assertEquals("messagesPerSecond must be over 0 and at most 1000, was " + bad, e.getMessage());
         }
         assertEquals(0.5, RedeliveryJob.checkedRate(0.5));
@@ -149,7 +149,7 @@ class RedeliveryJobTest {
         RedeliveryJobs jobs = new RedeliveryJobs(org.ssbjca.backend.BackgroundRunner.daemonThreads());
         assertNull(jobs.current());
         assertFalse(jobs.cancel(), "nothing to cancel");
-        jobs.start(new RedeliveryJob("A", "first", ids(3), 1000, id -> {
+        jobs.start(new RedeliveryJob<>("A", "first", ids(3), 1000, id -> {
             try {
                 return release.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
@@ -157,14 +157,14 @@ class RedeliveryJobTest {
             }
         }, RedeliveryJob.Pacer.SYSTEM));
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> jobs.start(new RedeliveryJob("A", "second", ids(1), 1, id -> true, new FakePacer())));
+                () -> jobs.start(new RedeliveryJob<>("A", "second", ids(1), 1, id -> true, new FakePacer())));
         assertEquals("a redelivery is running (first): cancel it or wait for it to end", e.getMessage());
         assertTrue(jobs.cancel());
         release.countDown();
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                 .until(() -> !"RUNNING".equals(jobs.current().getState()));
         assertEquals("CANCELLED", jobs.current().getState());
-        jobs.start(new RedeliveryJob("A", "second", ids(1), 1, id -> true, new FakePacer()));
+        jobs.start(new RedeliveryJob<>("A", "second", ids(1), 1, id -> true, new FakePacer()));
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
                 .until(() -> "DONE".equals(jobs.current().getState()));
         assertEquals("second", jobs.current().getDescription());
@@ -173,7 +173,7 @@ class RedeliveryJobTest {
     @Test
     void aJobTheContainerRefusesEndsFailed() {
         RedeliveryJobs jobs = new RedeliveryJobs((name, task, refused) -> refused.run());
-        jobs.start(new RedeliveryJob("A", "sel", ids(2), 1, id -> true, new FakePacer()));
+        jobs.start(new RedeliveryJob<>("A", "sel", ids(2), 1, id -> true, new FakePacer()));
         assertEquals("FAILED", jobs.current().getState());
         assertEquals("the container's work manager had no thread for it", jobs.current().getError());
     }

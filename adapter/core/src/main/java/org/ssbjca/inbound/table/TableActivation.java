@@ -329,11 +329,28 @@ public final class TableActivation {
      * @throws SQLException on a database error
      */
     public int redeliverSetAside(List<Object> keys) throws SQLException {
+        int n = giveBack(keys);
+        LOG.setAsideRows(name(), n, "redelivered");
+        return n;
+    }
+
+    /**
+     * Gives one row another round of attempts if it is set aside, without a log line (a re-queue job logs its start
+     * and end).
+     *
+     * @param key the row's key, as {@link #setAsideRows} returned it
+     * @return whether it was set aside and is given back
+     * @throws SQLException on a database error
+     */
+    public boolean requeueSetAside(Object key) throws SQLException {
+        return giveBack(List.of(key)) == 1;
+    }
+
+    private int giveBack(List<Object> keys) throws SQLException {
         TableQueue q = queue();
         try (Connection c = database.source().open()) {
             int n = q.redeliverSetAside(c, keys);
             c.commit();
-            LOG.setAsideRows(name(), n, "redelivered");
             return n;
         }
     }

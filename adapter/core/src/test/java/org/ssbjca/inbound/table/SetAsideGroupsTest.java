@@ -16,6 +16,7 @@ import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.management.ObjectNames;
+import org.ssbjca.management.RedeliveryJobInfo;
 import org.ssbjca.management.SetAsideGroupInfo;
 import org.ssbjca.management.SetAsideRowInfo;
 import org.ssbjca.management.TableActivationMXBean;
@@ -23,7 +24,8 @@ import org.ssbjca.management.TableActivationMXBean;
 /**
  * Issue 47 point 3: a table activation's MBean lists its set-aside rows grouped by the shape of their
  * {@code errorColumn} (rows without an error, or a table without the column, in one group), finds them by a text in
- * the error, and redelivers one group only. Seed 003's job queue, rows set aside as written, on H2 and PostgreSQL.
+ * the error, and redelivers one group only, at once or as a re-queue job at a limited rate (progress, cancel, a bad
+ * rate refused naming it). Seed 003's job queue, rows set aside as written, on H2 and PostgreSQL.
  */
 class SetAsideGroupsTest {
 
@@ -75,6 +77,67 @@ class SetAsideGroupsTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 3);
                 assertEquals(List.of("a", "b", "e"), delivered.stream().sorted().toList(), "the group only");
                 assertEquals(2, mx.getSetAsideRows());
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"H2", "PostgreSQL"})
+    void aGroupOrASelectionIsReQueuedAtALimitedRateWithProgressAndCancel(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+            TableActivationTest.createJobQueue(h);
+            TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(200)",
+                    "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error) VALUES"
+                            + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found'),"
+                            + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found'),"
+                            + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders'''),"
+                            + " (4, 1, 'd', 3, 'java.sql.SQLException: deadlock on ''Lines'''),"
+                            + " (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44 not found')");
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener bean = row -> delivered.add(row.payloadText());
+            TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
+            spec.setErrorColumn("Last_Error");
+            spec.setMaxAttempts("3");
+            spec.setPollMillis("50");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation a = TableActivationTest.activation(h, factory);
+                TableActivationMXBean mx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                        ObjectNames.tableActivation(a.name()), TableActivationMXBean.class);
+                assertEquals(null, mx.getRequeueJob(), "none started");
+                String group = mx.listSetAsideGroups(100).get(0).getKey();
+                for (double bad : new double[] {0, -2}) {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                            () -> mx.startSetAsideGroupRequeue(group, 100, bad));
+                    assertEquals("rowsPerSecond must be over 0 and at most 1000, was " + bad, e.getMessage());
+                }
+
+                RedeliveryJobInfo started = mx.startSetAsideGroupRequeue(group, 100, 1000);
+                assertEquals(3, started.getTotal());
+                assertEquals("group " + group, started.getDescription());
+                await("the group re-queued").until(() -> "DONE".equals(mx.getRequeueJob().getState()));
+                assertEquals(3, mx.getRequeueJob().getRedelivered());
+                await("the group's rows delivered").until(() -> delivered.size() == 3);
+                assertEquals(List.of("a", "b", "e"), delivered.stream().sorted().toList(), "the group only");
+
+                // 0.1 row per second: the second row is due 10 s after the first, and the job is cancelled before
+                mx.startSetAsideRequeue(new String[] {"4", "3", "99"}, 0.1);
+                assertEquals(2, mx.getRequeueJob().getTotal(), "key 99 is not set aside");
+                await("the first chosen row re-queued").until(() -> mx.getRequeueJob().getRedelivered() == 1);
+                IllegalStateException running = assertThrows(IllegalStateException.class,
+                        () -> mx.startSetAsideRequeue(new String[] {"3"}, 1));
+                assertTrue(running.getMessage().startsWith("a redelivery is running (2 chosen set-aside row(s))"),
+                        running.getMessage());
+                assertTrue(mx.cancelRequeue());
+                await("the job cancelled").until(() -> "CANCELLED".equals(mx.getRequeueJob().getState()));
+                await("the chosen row delivered").until(() -> delivered.contains("d"));
+                assertEquals(1, mx.getRequeueJob().getRedelivered());
+                assertEquals(List.of("3"), mx.searchSetAside("", 100).stream().map(SetAsideRowInfo::getKey).toList(),
+                        "the row after the cancel stays set aside");
             } finally {
                 h.ra.endpointDeactivation(factory, spec);
             }
