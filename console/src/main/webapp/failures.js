@@ -76,36 +76,47 @@ async function startRedelivery(what) {
   }
 }
 
-async function showJob() {
-  const job = await call('GET', failuresPath('redeliveries/current'));
-  const box = document.getElementById('redelivery-job');
+// Shows a throttled job's progress in its box (children of classes job-text, job-progress, job-cancel) and returns
+// whether it runs; words name what a job's counts mean, e.g. ['redelivered', 'failed again']. Set-aside rows use it too.
+function renderJob(job, box, words) {
   box.hidden = !job;
   if (!job) return false;
-  document.getElementById('job-text').textContent = job.description + ': ' + (job.redelivered + job.failed) + ' / '
-    + job.total + ' (' + job.redelivered + ' redelivered, ' + job.failed + ' failed again) at '
+  box.querySelector('.job-text').textContent = job.description + ': ' + (job.redelivered + job.failed) + ' / '
+    + job.total + ' (' + job.redelivered + ' ' + words[0] + ', ' + job.failed + ' ' + words[1] + ') at '
     + job.messagesPerSecond + '/s, ' + job.state + (job.error ? ': ' + job.error : '');
   box.dataset.state = job.state;
-  const bar = document.getElementById('job-progress');
+  const bar = box.querySelector('.job-progress');
   bar.max = Math.max(1, job.total);
   bar.value = job.redelivered + job.failed;
-  document.getElementById('job-cancel').disabled = !operator || job.state !== 'RUNNING';
+  box.querySelector('.job-cancel').disabled = !operator || job.state !== 'RUNNING';
   return job.state === 'RUNNING';
+}
+
+// Follows a job until it ends: show() reads and shows it, answering whether it runs; ended() is called once a job
+// seen running has ended. holder.polling keeps the timer, so that a new follow replaces the last.
+function followJob(holder, show, ended) {
+  clearInterval(holder.polling);
+  let seenRunning = false;
+  const tick = () => show().then(running => {
+    if (running) {
+      seenRunning = true;
+    } else {
+      clearInterval(holder.polling);
+      if (seenRunning) ended().catch(e => status(e.message));
+    }
+  }).catch(e => status(e.message));
+  holder.polling = setInterval(tick, 500);
+  tick();
+}
+
+async function showJob() {
+  const job = await call('GET', failuresPath('redeliveries/current'));
+  return renderJob(job, document.getElementById('redelivery-job'), ['redelivered', 'failed again']);
 }
 
 // Follows the job until it ends; the groups are read again once a job seen running has ended.
 function pollJob() {
-  clearInterval(failures.polling);
-  let seenRunning = false;
-  const tick = () => showJob().then(running => {
-    if (running) {
-      seenRunning = true;
-    } else {
-      clearInterval(failures.polling);
-      if (seenRunning) refreshFailureGroups().catch(e => status(e.message));
-    }
-  }).catch(e => status(e.message));
-  failures.polling = setInterval(tick, 500);
-  tick();
+  followJob(failures, showJob, refreshFailureGroups);
 }
 
 // Follows the page's selection: a newly selected activation gets its groups and its job shown.

@@ -120,7 +120,12 @@ final class AdapterBeans {
      * @return its value as JSON
      */
     JsonValue attribute(String activation, String attribute) {
-        return onBean(ACTIVATION, activation, name -> toJson(server.getAttribute(name, attribute)));
+        return attribute(ACTIVATION, activation, attribute);
+    }
+
+    /** Reads an attribute of an MBean of a type, as JSON. */
+    JsonValue attribute(String type, String activation, String attribute) {
+        return onBean(type, activation, name -> toJson(server.getAttribute(name, attribute)));
     }
 
     /** Sets a writable attribute. */

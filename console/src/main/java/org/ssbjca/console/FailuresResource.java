@@ -135,8 +135,18 @@ public class FailuresResource {
     }
 
     private static double rateOf(JsonObject body) {
+        return rateOf(body, REDELIVERY_BODY);
+    }
+
+    /**
+     * @param body a request's body
+     * @param expected what the body should be, for the refusal
+     * @return its {@code perSecond}
+     * @throws BadRequestException when it has none
+     */
+    static double rateOf(JsonObject body, String expected) {
         if (!(body.get("perSecond") instanceof JsonNumber n)) {
-            throw new BadRequestException("expected " + REDELIVERY_BODY + "; \"perSecond\" is missing or no number");
+            throw new BadRequestException("expected " + expected + "; \"perSecond\" is missing or no number");
         }
         return n.doubleValue();
     }

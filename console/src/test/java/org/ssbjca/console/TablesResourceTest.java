@@ -12,9 +12,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The set-aside rows' groups, search and group redelivery as the console's JSON API gives them: each call goes to the
- * table activation's MXBean operation of that name (here a stand-in with the adapter's signatures) and returns what
- * it returned.
+ * The set-aside rows' groups, search, group redelivery and throttled re-queue as the console's JSON API gives them:
+ * each call goes to the table activation's MXBean operation of that name (here a stand-in with the adapter's
+ * signatures) and returns what it returned.
  */
 class TablesResourceTest {
 
@@ -42,8 +42,29 @@ class TablesResourceTest {
         }
     }
 
+    /** A re-queue job's progress as the adapter's {@code RedeliveryJobInfo} shows it (in part). */
+    public static final class Job {
+        /** @return the state */
+        public String getState() {
+            return "RUNNING";
+        }
+
+        /** @return the rate */
+        public double getMessagesPerSecond() {
+            return 2;
+        }
+    }
+
     /** The operations of the adapter's {@code TableActivationMXBean} the console calls. */
     public interface TableMXBean {
+        Job startSetAsideGroupRequeue(String key, int scanMax, double rowsPerSecond);
+
+        Job startSetAsideRequeue(String[] keys, double rowsPerSecond);
+
+        Job getRequeueJob();
+
+        boolean cancelRequeue();
+
         List<Group> listSetAsideGroups(int scanMax);
 
         List<String> searchSetAside(String text, int scanMax);
@@ -65,6 +86,29 @@ class TablesResourceTest {
         public List<String> searchSetAside(String text, int scanMax) {
             asked = "search " + text + " " + scanMax;
             return List.of("3");
+        }
+
+        @Override
+        public Job startSetAsideGroupRequeue(String key, int scanMax, double rowsPerSecond) {
+            asked = "requeue group " + key + " " + scanMax + " " + rowsPerSecond;
+            return new Job();
+        }
+
+        @Override
+        public Job startSetAsideRequeue(String[] keys, double rowsPerSecond) {
+            asked = "requeue " + String.join(",", keys) + " " + rowsPerSecond;
+            return new Job();
+        }
+
+        @Override
+        public Job getRequeueJob() {
+            return new Job();
+        }
+
+        @Override
+        public boolean cancelRequeue() {
+            asked = "cancel";
+            return true;
         }
 
         @Override
@@ -96,5 +140,20 @@ class TablesResourceTest {
         assertEquals("{\"redelivered\":2}", r.redeliverGroup(NAME, Json.createObjectBuilder()
                 .add("group", "java.lang.IllegalStateException: order <n> not found").build()).toString());
         assertEquals("redeliver java.lang.IllegalStateException: order <n> not found 10000", table.asked);
+    }
+
+    @Test
+    void aGroupOrChosenRowsAreReQueuedAtARateFollowedAndCancelled() {
+        TablesResource r = new TablesResource();
+        String job = "{\"messagesPerSecond\":2.0,\"state\":\"RUNNING\"}";
+        assertEquals(job, r.requeue(NAME, Json.createObjectBuilder().add("group", "g").add("perSecond", 2)
+                .build()).toString());
+        assertEquals("requeue group g 10000 2.0", table.asked);
+        assertEquals(job, r.requeue(NAME, Json.createObjectBuilder().add("keys", Json.createArrayBuilder()
+                .add("4").add("3")).add("perSecond", 0.5).build()).toString());
+        assertEquals("requeue 4,3 0.5", table.asked);
+        assertEquals(job, r.currentRequeue(NAME).toString());
+        assertEquals("{\"cancelled\":true}", r.cancelRequeue(NAME).toString());
+        assertEquals("cancel", table.asked);
     }
 }
