@@ -1,17 +1,21 @@
 package org.ssbjca.management;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.ssbjca.backend.table.SetAsideRow;
 
 /**
  * Groups a table activation's set-aside rows by the {@link FailureShape} of their error, as the dead letters are
  * grouped: one group per shape, the largest first; rows without an error make one group,
- * {@value FailureShape#NO_ERROR}. Stateless; any thread.
+ * {@value FailureShape#NO_ERROR}. A group's first and last seen are the earliest and latest of its rows' error times
+ * (each row's last failure), when the table has an error time column. Stateless; any thread.
  */
 final class SetAsideGroups {
 
@@ -35,7 +39,10 @@ final class SetAsideGroups {
         groups.entrySet().stream().sorted(Comparator.comparingInt(e -> -e.getValue().size())).forEach(e -> {
             List<SetAsideRow> g = e.getValue();
             String error = g.get(0).error();
+            List<Instant> times = g.stream().map(SetAsideRow::failedAt).filter(Objects::nonNull).sorted().toList();
             out.add(new SetAsideGroupInfo(e.getKey(), FailureShape.exceptionClass(error), g.size(),
+                    times.isEmpty() ? null : Date.from(times.get(0)),
+                    times.isEmpty() ? null : Date.from(times.get(times.size() - 1)),
                     g.stream().limit(SAMPLE).map(r -> String.valueOf(r.key())).toList(), error));
         });
         return out;

@@ -84,8 +84,9 @@ public interface TableActivationMXBean extends BreakerMXBean {
     /**
      * The rows set aside grouped by failure, as the dead letters are ({@code listDeadLetterGroups}): the
      * {@code errorColumn}'s text with numbers, UUIDs and quoted values replaced; without an error column, or for rows
-     * with no error written, one group {@code (no error recorded)}. Reads the first {@code scanMax} set-aside rows in
-     * key order, without locking.
+     * with no error written, one group {@code (no error recorded)}. A group's first and last seen are the earliest and
+     * latest of its rows' last failures, read from the {@code errorTimeColumn}; null without one. Reads the first
+     * {@code scanMax} set-aside rows in key order, without locking.
      *
      * @param scanMax how many set-aside rows to read at most (1 to 10000)
      * @return the groups, the largest first

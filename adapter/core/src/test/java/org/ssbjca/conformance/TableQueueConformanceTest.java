@@ -434,13 +434,15 @@ class TableQueueConformanceTest {
     }
 
     /**
-     * Issue 47 point 3: the set-aside rows are read with their errors in key order, at most as many as asked, and a
-     * redelivery by keys gives back only those of them that are set aside.
+     * Issue 47 point 3: the set-aside rows are read with their errors and the errors' times (the database's clock,
+     * written with each error) in key order, at most as many as asked, and a redelivery by keys gives back only those
+     * of them that are set aside.
      */
     @BackendTest
     void setAsideRowsAreListedWithTheirErrorsAndRedeliveredByKey(Db db) throws Exception {
         String table = jobQueue(db);
-        execute(db, "ALTER TABLE " + table + " ADD Last_Error VARCHAR(100)");
+        execute(db, "ALTER TABLE " + table + " ADD Last_Error VARCHAR(100)", "ALTER TABLE " + table
+                + " ADD Last_Error_At " + (db.broker().kind() == BackendKind.SQLSERVER ? "DATETIME2" : "TIMESTAMP"));
         try (Connection c = db.fixture().connect()) {
             for (int i = 1; i <= 4; i++) {
                 JobQueueRows.insert(c, table, 1, -1, "row " + i);
@@ -448,7 +450,8 @@ class TableQueueConformanceTest {
             c.commit();
             TableQueue q = db.broker().tableQueue(TableDefinition.table(table).column(ColumnRole.KEY, "ID")
                     .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.ATTEMPTS, "Attempts")
-                    .column(ColumnRole.ERROR, "Last_Error").maxAttempts(2).build().resolve(c));
+                    .column(ColumnRole.ERROR, "Last_Error").column(ColumnRole.ERROR_TIME, "Last_Error_At")
+                    .maxAttempts(2).build().resolve(c));
             List<TableRow> rows = q.take(c, 4);
             c.rollback();
             q.setAside(c, rows.subList(0, 3));
@@ -457,6 +460,8 @@ class TableQueueConformanceTest {
             List<org.ssbjca.backend.table.SetAsideRow> aside = q.setAsideRows(c, 10);
             assertEquals(List.of("order 7 not found", "order 7 not found", "null"), aside.stream()
                     .map(r -> String.valueOf(r.error()).replace("java.lang.IllegalStateException: ", "")).toList());
+            assertEquals(List.of(true, true, false), aside.stream().map(r -> r.failedAt() != null).toList(),
+                    "a time with each error written");
             assertEquals(2, q.setAsideRows(c, 2).size());
             assertEquals(1, q.redeliverSetAside(c, List.of(aside.get(1).key(), rows.get(3).key())),
                     "the set-aside one of the two keys");

@@ -47,7 +47,7 @@ final class TSqlTable {
 
     /** The time columns, compared with SYSDATETIME() or set to it. */
     private static final List<ColumnRole> TIME_COLUMNS = List.of(ColumnRole.AVAILABLE, ColumnRole.LEASE,
-            ColumnRole.DONE);
+            ColumnRole.DONE, ColumnRole.ERROR_TIME);
     /** The types a time column may have: those SYSDATETIME(), the server's local time, compares with as it is. */
     private static final List<String> TIME_TYPES = List.of("datetime2", "datetime");
 

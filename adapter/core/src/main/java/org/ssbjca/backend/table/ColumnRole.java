@@ -24,7 +24,9 @@ public enum ColumnRole {
     /** Counts the takings of a row. */
     ATTEMPTS("attemptsColumn"),
     /** A text column the adapter writes a failed delivery's error to ({@code class: message}). */
-    ERROR("errorColumn");
+    ERROR("errorColumn"),
+    /** A timestamp the adapter sets to the database's time whenever it writes the error column. */
+    ERROR_TIME("errorTimeColumn");
 
     private final String property;
 

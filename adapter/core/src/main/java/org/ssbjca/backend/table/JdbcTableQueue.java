@@ -171,7 +171,9 @@ public abstract class JdbcTableQueue implements TableQueue {
             ps.setMaxRows(max);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    rows.add(new SetAsideRow(rs.getObject(1), rs.getString(2)));
+                    java.sql.Timestamp failedAt = rs.getTimestamp(3);
+                    rows.add(new SetAsideRow(rs.getObject(1), rs.getString(2),
+                            failedAt == null ? null : failedAt.toInstant()));
                 }
             }
         }

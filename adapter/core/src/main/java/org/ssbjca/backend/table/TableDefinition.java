@@ -162,6 +162,13 @@ public final class TableDefinition {
             throw new IllegalArgumentException(ColumnRole.ERROR + ": the column " + error + " of the table " + chosen[1]
                     + " is " + typeNames.get(error) + ", not text (a failure's error is written to it)");
         }
+        String errorTime = resolved.get(ColumnRole.ERROR_TIME);
+        if (errorTime != null && types.get(errorTime) != Types.TIMESTAMP
+                && types.get(errorTime) != Types.TIMESTAMP_WITH_TIMEZONE) {
+            throw new IllegalArgumentException(ColumnRole.ERROR_TIME + ": the column " + errorTime + " of the table "
+                    + chosen[1] + " is " + typeNames.get(errorTime) + ", not a timestamp (the time of a failure is"
+                    + " written to it)");
+        }
         int errorLength = error == null ? 0 : errorLength(sizes.get(error));
         return new Resolved(this, chosen[0], chosen[1], resolved, resolvedTypes, resolvedTypeNames, errorLength);
     }
@@ -377,6 +384,10 @@ public final class TableDefinition {
                 throw new IllegalArgumentException((columns.containsKey(ColumnRole.LEASE) ? ColumnRole.LEASE
                         : ColumnRole.MARK)
                         + ": only for mode=leased (mode is transactional)");
+            }
+            if (columns.containsKey(ColumnRole.ERROR_TIME) && !columns.containsKey(ColumnRole.ERROR)) {
+                throw new IllegalArgumentException(ColumnRole.ERROR_TIME + ": needs errorColumn (the time is written"
+                        + " with a failure's error)");
             }
             if (leaseSeconds < 1 || leaseSeconds > 86_400) {
                 throw new IllegalArgumentException("leaseSeconds: " + leaseSeconds + " is out of range: 1 to 86400");

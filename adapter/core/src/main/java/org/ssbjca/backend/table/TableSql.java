@@ -231,9 +231,14 @@ public final class TableSql {
                 + " + 1 WHERE " + key + " = ?");
     }
 
-    /** Returns writes a failed delivery's error to a row's error column; parameters the error, the key. */
+    /**
+     * Returns writes a failed delivery's error to a row's error column, and the database's time to its error time
+     * column when it has one; parameters the error, the key.
+     */
     public String recordError() {
-        return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ERROR) + " = ? WHERE " + key + " = ?");
+        return s.statement().apply("UPDATE " + table + " SET " + q(ColumnRole.ERROR) + " = ?"
+                + (has(ColumnRole.ERROR_TIME) ? ", " + q(ColumnRole.ERROR_TIME) + " = " + s.now() : "")
+                + " WHERE " + key + " = ?");
     }
 
     /**
@@ -275,12 +280,13 @@ public final class TableSql {
     }
 
     /**
-     * Returns the key and the error column (NULL without one) of the set-aside rows, in key order, read with the
-     * spelling's read hint; null when nothing can be set aside.
+     * Returns the key, the error column and the error time column (NULL without them) of the set-aside rows, in key
+     * order, read with the spelling's read hint; null when nothing can be set aside.
      */
     public String setAsideRows() {
         return setAside == null ? null : s.statement().apply("SELECT " + key + ", "
-                + (has(ColumnRole.ERROR) ? q(ColumnRole.ERROR) : "NULL") + " FROM " + table + s.readHint()
+                + (has(ColumnRole.ERROR) ? q(ColumnRole.ERROR) : "NULL") + ", "
+                + (has(ColumnRole.ERROR_TIME) ? q(ColumnRole.ERROR_TIME) : "NULL") + " FROM " + table + s.readHint()
                 + " WHERE " + setAside + " ORDER BY " + key);
     }
 

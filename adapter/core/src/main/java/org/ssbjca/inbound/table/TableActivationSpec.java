@@ -53,6 +53,10 @@ public class TableActivationSpec extends FailureProperties implements Activation
             + " message, cut to the column's length), in the transaction that counts the attempt; empty for none",
             defaultValue = "")
     private String errorColumn = "";
+    @ConfigProperty(description = "With errorColumn: a timestamp column the adapter sets to the database's time"
+            + " whenever it writes an error there; the set-aside groups show their first and last; empty for none",
+            defaultValue = "")
+    private String errorTimeColumn = "";
     @ConfigProperty(description = "transactional (the row's removal commits with the bean's work: exactly once) or"
             + " leased (the row is leased before the bean runs: at least once)", defaultValue = "transactional")
     private String mode = "transactional";
@@ -222,6 +226,19 @@ public class TableActivationSpec extends FailureProperties implements Activation
     /** Sets {@code errorColumn}: a text column each failed delivery's error is written to; empty for none. */
     public void setErrorColumn(String errorColumn) {
         this.errorColumn = errorColumn;
+    }
+
+    /** Returns the error time column, or empty. */
+    public String getErrorTimeColumn() {
+        return errorTimeColumn;
+    }
+
+    /**
+     * Sets {@code errorTimeColumn}: a timestamp column set to the database's time with each error written; empty for
+     * none.
+     */
+    public void setErrorTimeColumn(String errorTimeColumn) {
+        this.errorTimeColumn = errorTimeColumn;
     }
 
     /** Returns transactional or leased. */

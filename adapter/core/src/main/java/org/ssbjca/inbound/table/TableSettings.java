@@ -54,7 +54,8 @@ final class TableSettings {
                     .column(ColumnRole.ORDER, spec.getOrderColumn()).column(ColumnRole.DONE, spec.getDoneColumn())
                     .column(ColumnRole.LEASE, spec.getLeaseColumn()).column(ColumnRole.MARK, spec.getMarkColumn())
                     .column(ColumnRole.ATTEMPTS, spec.getAttemptsColumn())
-                    .column(ColumnRole.ERROR, spec.getErrorColumn()).leaseSeconds(lease).maxAttempts(attempts)
+                    .column(ColumnRole.ERROR, spec.getErrorColumn())
+                    .column(ColumnRole.ERROR_TIME, spec.getErrorTimeColumn()).leaseSeconds(lease).maxAttempts(attempts)
                     .build();
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());

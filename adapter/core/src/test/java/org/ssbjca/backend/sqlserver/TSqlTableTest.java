@@ -27,7 +27,8 @@ class TSqlTableTest {
             s.execute("CREATE SCHEMA \"dbo\"");
             s.execute("CREATE TABLE \"dbo\".\"Job_Queue\" (\"ID\" BIGINT PRIMARY KEY, \"Priority\" TINYINT,"
                     + " \"Available_Date\" TIMESTAMP, \"Timeout_Date\" TIMESTAMP, \"Attempts\" INT,"
-                    + " \"Processing_Mark\" UUID, \"Last_Attempt_End_Date\" TIMESTAMP, \"Payload\" VARCHAR(100))");
+                    + " \"Processing_Mark\" UUID, \"Last_Attempt_End_Date\" TIMESTAMP, \"Payload\" VARCHAR(100),"
+                    + " \"Last_Error\" VARCHAR(200), \"Last_Error_At\" TIMESTAMP)");
             s.execute("CREATE SCHEMA \"Messaging\"");
             s.execute("CREATE TABLE \"Messaging\".\"Message\" (\"MessageId\" UUID PRIMARY KEY,"
                     + " \"MessageBody\" VARBINARY(1000), \"EnqueueTime\" TIMESTAMP, \"DequeueTime\" TIMESTAMP)");
@@ -125,6 +126,26 @@ class TSqlTableTest {
                 + " [Timeout_Date] = NULL OUTPUT 1 INTO @changed (n) WHERE [Last_Attempt_End_Date] IS NULL AND"
                 + " [Attempts] >= 3 AND ([Timeout_Date] IS NULL OR [Timeout_Date] <= SYSDATETIME());\n"
                 + "SELECT COUNT(*) FROM @changed;", sql.shared().redeliverSetAside());
+    }
+
+    /**
+     * Issue 47 point 3, set-aside rows: an error written with SYSDATETIME() to the error time column; the set-aside
+     * rows read with their error and its time under NOLOCK (as the counts); one row given back by its key, its count
+     * read through OUTPUT INTO, as a re-queue job does row by row.
+     */
+    @Test
+    void setAsideRowsAreReadWithTheirErrorTimeAndReQueuedOneKeyAtATime() throws Exception {
+        TSqlTable sql = new TSqlTable(TableDefinition.table("dbo.Job_Queue").column(ColumnRole.KEY, "ID")
+                .column(ColumnRole.PAYLOAD, "Payload").column(ColumnRole.ATTEMPTS, "Attempts")
+                .column(ColumnRole.ERROR, "Last_Error").column(ColumnRole.ERROR_TIME, "Last_Error_At").maxAttempts(3)
+                .build().resolve(c));
+        assertEquals("SET NOCOUNT ON;\nUPDATE [dbo].[Job_Queue] SET [Last_Error] = ?, [Last_Error_At] = SYSDATETIME()"
+                + " WHERE [ID] = ?;", sql.shared().recordError());
+        assertEquals("SET NOCOUNT ON;\nSELECT [ID], [Last_Error], [Last_Error_At] FROM [dbo].[Job_Queue] WITH (NOLOCK)"
+                + " WHERE [Attempts] >= 3 AND 1 = 1 ORDER BY [ID];", sql.shared().setAsideRows());
+        assertEquals("SET NOCOUNT ON;\nDECLARE @changed TABLE (n INT);\nUPDATE [dbo].[Job_Queue] SET [Attempts] = 0"
+                + " OUTPUT 1 INTO @changed (n) WHERE [Attempts] >= 3 AND 1 = 1 AND [ID] IN (?);\n"
+                + "SELECT COUNT(*) FROM @changed;", sql.shared().redeliverSetAside(1));
     }
 
     /** A name with a closing bracket is quoted as QUOTENAME does. */

@@ -23,7 +23,8 @@ import org.ssbjca.management.TableActivationMXBean;
 
 /**
  * Issue 47 point 3: a table activation's MBean lists its set-aside rows grouped by the shape of their
- * {@code errorColumn} (rows without an error, or a table without the column, in one group), finds them by a text in
+ * {@code errorColumn} (rows without an error, or a table without the column, in one group; first and last seen from
+ * the {@code errorTimeColumn}, none without a time), finds them by a text in
  * the error, and redelivers one group only, at once or as a re-queue job at a limited rate (progress, cancel, a bad
  * rate refused naming it). Seed 003's job queue, rows set aside as written, on H2 and PostgreSQL.
  */
@@ -35,16 +36,20 @@ class SetAsideGroupsTest {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
             TableActivationTest.createJobQueue(h);
             TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(200)",
-                    "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error) VALUES"
-                            + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found'),"
-                            + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found'),"
-                            + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders'''),"
-                            + " (4, 1, 'd', 3, NULL), (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44"
-                            + " not found')");
+                    "ALTER TABLE Job_Queue ADD Last_Error_At TIMESTAMP",
+                    "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error, Last_Error_At) VALUES"
+                            + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found',"
+                            + " TIMESTAMP '2026-11-30 10:05:00'),"
+                            + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found',"
+                            + " TIMESTAMP '2026-11-30 09:00:00'),"
+                            + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders''', NULL),"
+                            + " (4, 1, 'd', 3, NULL, NULL), (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44"
+                            + " not found', TIMESTAMP '2026-12-01 08:00:00')");
             List<String> delivered = new CopyOnWriteArrayList<>();
             TableRowListener bean = row -> delivered.add(row.payloadText());
             TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
             spec.setErrorColumn("Last_Error");
+            spec.setErrorTimeColumn("Last_Error_At");
             spec.setMaxAttempts("3");
             spec.setPollMillis("50");
             FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
@@ -55,6 +60,12 @@ class SetAsideGroupsTest {
                 TableActivationMXBean mx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
                         ObjectNames.tableActivation(a.name()), TableActivationMXBean.class);
                 List<SetAsideGroupInfo> groups = mx.listSetAsideGroups(100);
+                assertEquals(java.sql.Timestamp.valueOf("2026-11-30 09:00:00"), new java.sql.Timestamp(
+                        groups.get(0).getFirstSeen().getTime()), "the earliest of the group's last failures");
+                assertEquals(java.sql.Timestamp.valueOf("2026-12-01 08:00:00"), new java.sql.Timestamp(
+                        groups.get(0).getLastSeen().getTime()), "the latest");
+                assertEquals(null, groups.get(1).getFirstSeen(), "no time written to its row");
+                assertEquals(null, groups.get(2).getLastSeen());
                 assertEquals(List.of("java.lang.IllegalStateException: order <n> not found 3 [1, 2, 5]",
                         "java.sql.SQLException: deadlock on '…' 1 [3]", "(no error recorded) 1 [4]"),
                         groups.stream().map(g -> g.getKey() + " " + g.getCount() + " " + g.getSampleKeys()).toList());

@@ -25,8 +25,9 @@ import org.ssbjca.inbound.InboundHarness;
 
 /**
  * Issue 47 point 3: a table activation's {@code errorColumn} holds each failed delivery's error, written with the
- * attempt it counts, cut to the column; a row that later succeeds keeps it; a column the table lacks, or one that holds
- * no text, fails the activation naming the property. Seed 003's job queue, on H2 and PostgreSQL, in both modes, with
+ * attempt it counts, cut to the column, and its {@code errorTimeColumn} the database's time then; a row that later
+ * succeeds keeps them; a column the table lacks, or one that holds no text (no timestamp), fails the activation naming
+ * the property. Seed 003's job queue, on H2 and PostgreSQL, in both modes, with
  * the column and property of docs/guide/table-queues.md as written.
  */
 class TableErrorColumnTest {
@@ -36,9 +37,11 @@ class TableErrorColumnTest {
     void eachFailedDeliveryWritesItsErrorCutToTheColumn(String kind, String mode) throws Exception {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
             TableActivationTest.createJobQueue(h);
-            TableActivationTest.execute(h, recipe("sql").replace(";", ""),
-                    "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'missing'), (2, 'long'), (3, 'refused'),"
-                            + " (4, 'flaky')");
+            List<String> sql = new java.util.ArrayList<>(List.of(recipe("sql").split(";\\s*")));
+            sql.add("INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'missing'), (2, 'long'), (3, 'refused'),"
+                    + " (4, 'flaky')");
+            TableActivationTest.execute(h, sql.toArray(String[]::new));
+            java.sql.Timestamp before = databaseTime(h);
             AtomicInteger flaky = new AtomicInteger();
             List<String> delivered = new CopyOnWriteArrayList<>();
             TableRowListener bean = row -> {
@@ -55,7 +58,9 @@ class TableErrorColumnTest {
                 delivered.add(row.payloadText());
             };
             TableActivationSpec spec = TableActivationTest.jobSpec(h, mode);
-            spec.setErrorColumn(recipe("properties").replace("errorColumn=", ""));
+            Map<String, String> properties = properties();
+            spec.setErrorColumn(properties.get("errorColumn"));
+            spec.setErrorTimeColumn(properties.get("errorTimeColumn"));
             spec.setMaxAttempts("2");
             spec.setRetryDelaySeconds("0");
             spec.setPollMillis("50");
@@ -77,6 +82,8 @@ class TableErrorColumnTest {
             assertEquals(UnrecoverableMessageException.class.getName() + ": closed", errors.get("refused"));
             assertEquals("java.lang.IllegalStateException: once", errors.get("flaky"),
                     "a row that succeeded later keeps its last error");
+            assertEquals(4, count(h, "SELECT COUNT(*) FROM Job_Queue WHERE Last_Error_At >= ?", before),
+                    "each error's time written, none before the test's start");
         }
     }
 
@@ -98,6 +105,60 @@ class TableErrorColumnTest {
                         .contains("job_queue") && message.contains(column.equals("Nope") ? "'Nope'" : "text"),
                         message);
                 assertTrue(e instanceof ResourceException || e instanceof IllegalArgumentException, e.toString());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"H2", "PostgreSQL"})
+    void anErrorTimeColumnThatIsNoTimestampOrWithoutAnErrorColumnFailsTheActivationNamingIt(String kind)
+            throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+            TableActivationTest.createJobQueue(h);
+            TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(60)");
+            for (String error : new String[] {"Last_Error", ""}) {
+                TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
+                spec.setErrorColumn(error);
+                spec.setErrorTimeColumn("Payload");
+                TableRowListener idle = row -> { };
+                FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, idle, true,
+                        h.context.transactions());
+                Exception e = assertThrows(Exception.class, () -> h.ra.endpointActivation(factory, spec));
+                String message = String.valueOf(e.getMessage()) + (e.getCause() == null ? ""
+                        : " / " + e.getCause().getMessage());
+                assertTrue(message.contains("errorTimeColumn") && message.contains(error.isEmpty()
+                        ? "needs errorColumn" : "not a timestamp"), message);
+            }
+        }
+    }
+
+    /** Returns the properties of the recipe (docs/guide/table-queues.md), by name. */
+    static Map<String, String> properties() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : recipe("properties").split("\n")) {
+            out.put(line.substring(0, line.indexOf('=')).strip(), line.substring(line.indexOf('=') + 1).strip());
+        }
+        return out;
+    }
+
+    private static java.sql.Timestamp databaseTime(InboundHarness h) throws Exception {
+        try (Connection c = h.db.source().open(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT LOCALTIMESTAMP")) {
+            rs.next();
+            java.sql.Timestamp t = rs.getTimestamp(1);
+            c.rollback();
+            return t;
+        }
+    }
+
+    private static int count(InboundHarness h, String sql, Object parameter) throws Exception {
+        try (Connection c = h.db.source().open(); java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, parameter);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                int n = rs.getInt(1);
+                c.rollback();
+                return n;
             }
         }
     }
