@@ -34,31 +34,11 @@ class SetAsideGroupsTest {
     @CsvSource({"H2", "PostgreSQL"})
     void setAsideRowsAreGroupedByTheirErrorFoundByTextAndRedeliveredByGroup(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
-            TableActivationTest.createJobQueue(h);
-            TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(200)",
-                    "ALTER TABLE Job_Queue ADD Last_Error_At TIMESTAMP",
-                    "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error, Last_Error_At) VALUES"
-                            + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found',"
-                            + " TIMESTAMP '2026-11-30 10:05:00'),"
-                            + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found',"
-                            + " TIMESTAMP '2026-11-30 09:00:00'),"
-                            + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders''', NULL),"
-                            + " (4, 1, 'd', 3, NULL, NULL), (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44"
-                            + " not found', TIMESTAMP '2026-12-01 08:00:00')");
+            setFiveRowsAside(h);
             List<String> delivered = new CopyOnWriteArrayList<>();
-            TableRowListener bean = row -> delivered.add(row.payloadText());
-            TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
-            spec.setErrorColumn("Last_Error");
-            spec.setErrorTimeColumn("Last_Error_At");
-            spec.setMaxAttempts("3");
-            spec.setPollMillis("50");
-            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
-                    h.context.transactions());
-            h.ra.endpointActivation(factory, spec);
+            Started started = start(h, delivered);
             try {
-                TableActivation a = TableActivationTest.activation(h, factory);
-                TableActivationMXBean mx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
-                        ObjectNames.tableActivation(a.name()), TableActivationMXBean.class);
+                TableActivationMXBean mx = started.mx();
                 List<SetAsideGroupInfo> groups = mx.listSetAsideGroups(100);
                 assertEquals(java.sql.Timestamp.valueOf("2026-11-30 09:00:00"), new java.sql.Timestamp(
                         groups.get(0).getFirstSeen().getTime()), "the earliest of the group's last failures");
@@ -89,7 +69,7 @@ class SetAsideGroupsTest {
                 assertEquals(List.of("a", "b", "e"), delivered.stream().sorted().toList(), "the group only");
                 assertEquals(2, mx.getSetAsideRows());
             } finally {
-                h.ra.endpointDeactivation(factory, spec);
+                h.ra.endpointDeactivation(started.factory(), started.spec());
             }
         }
     }
@@ -98,27 +78,11 @@ class SetAsideGroupsTest {
     @CsvSource({"H2", "PostgreSQL"})
     void aGroupOrASelectionIsReQueuedAtALimitedRateWithProgressAndCancel(String kind) throws Exception {
         try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
-            TableActivationTest.createJobQueue(h);
-            TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(200)",
-                    "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error) VALUES"
-                            + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found'),"
-                            + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found'),"
-                            + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders'''),"
-                            + " (4, 1, 'd', 3, 'java.sql.SQLException: deadlock on ''Lines'''),"
-                            + " (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44 not found')");
+            setFiveRowsAside(h);
             List<String> delivered = new CopyOnWriteArrayList<>();
-            TableRowListener bean = row -> delivered.add(row.payloadText());
-            TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
-            spec.setErrorColumn("Last_Error");
-            spec.setMaxAttempts("3");
-            spec.setPollMillis("50");
-            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
-                    h.context.transactions());
-            h.ra.endpointActivation(factory, spec);
+            Started started = start(h, delivered);
             try {
-                TableActivation a = TableActivationTest.activation(h, factory);
-                TableActivationMXBean mx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
-                        ObjectNames.tableActivation(a.name()), TableActivationMXBean.class);
+                TableActivationMXBean mx = started.mx();
                 assertEquals(null, mx.getRequeueJob(), "none started");
                 String group = mx.listSetAsideGroups(100).get(0).getKey();
                 for (double bad : new double[] {0, -2}) {
@@ -127,9 +91,9 @@ class SetAsideGroupsTest {
                     assertEquals("rowsPerSecond must be over 0 and at most 1000, was " + bad, e.getMessage());
                 }
 
-                RedeliveryJobInfo started = mx.startSetAsideGroupRequeue(group, 100, 1000);
-                assertEquals(3, started.getTotal());
-                assertEquals("group " + group, started.getDescription());
+                RedeliveryJobInfo job = mx.startSetAsideGroupRequeue(group, 100, 1000);
+                assertEquals(3, job.getTotal());
+                assertEquals("group " + group, job.getDescription());
                 await("the group re-queued").until(() -> "DONE".equals(mx.getRequeueJob().getState()));
                 assertEquals(3, mx.getRequeueJob().getRedelivered());
                 await("the group's rows delivered").until(() -> delivered.size() == 3);
@@ -150,7 +114,7 @@ class SetAsideGroupsTest {
                 assertEquals(List.of("3"), mx.searchSetAside("", 100).stream().map(SetAsideRowInfo::getKey).toList(),
                         "the row after the cancel stays set aside");
             } finally {
-                h.ra.endpointDeactivation(factory, spec);
+                h.ra.endpointDeactivation(started.factory(), started.spec());
             }
         }
     }
@@ -179,5 +143,43 @@ class SetAsideGroupsTest {
                 h.ra.endpointDeactivation(factory, spec);
             }
         }
+    }
+
+    /**
+     * Creates seed 003's job queue with the error columns and sets 5 rows aside as written: 3 of one shape (keys 1, 2,
+     * 5, two of them with a time), a deadlock (3) and one without an error (4).
+     */
+    private static void setFiveRowsAside(InboundHarness h) throws Exception {
+        TableActivationTest.createJobQueue(h);
+        TableActivationTest.execute(h, "ALTER TABLE Job_Queue ADD Last_Error VARCHAR(200)",
+                "ALTER TABLE Job_Queue ADD Last_Error_At TIMESTAMP",
+                "INSERT INTO Job_Queue (ID, Priority, Payload, Attempts, Last_Error, Last_Error_At) VALUES"
+                        + " (1, 1, 'a', 3, 'java.lang.IllegalStateException: order 42 not found',"
+                        + " TIMESTAMP '2026-11-30 10:05:00'),"
+                        + " (2, 1, 'b', 3, 'java.lang.IllegalStateException: order 43 not found',"
+                        + " TIMESTAMP '2026-11-30 09:00:00'),"
+                        + " (3, 1, 'c', 3, 'java.sql.SQLException: deadlock on ''Orders''', NULL),"
+                        + " (4, 1, 'd', 3, NULL, NULL), (5, 1, 'e', 3, 'java.lang.IllegalStateException: order 44"
+                        + " not found', TIMESTAMP '2026-12-01 08:00:00')");
+    }
+
+    /** A started table activation, to stop in a finally block, and its MBean. */
+    private record Started(FakeEndpointFactory factory, TableActivationSpec spec, TableActivationMXBean mx) {
+    }
+
+    /** Starts a transactional activation of the job queue with both error columns; its bean records the payloads. */
+    private static Started start(InboundHarness h, List<String> delivered) throws Exception {
+        TableRowListener bean = row -> delivered.add(row.payloadText());
+        TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
+        spec.setErrorColumn("Last_Error");
+        spec.setErrorTimeColumn("Last_Error_At");
+        spec.setMaxAttempts("3");
+        spec.setPollMillis("50");
+        FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                h.context.transactions());
+        h.ra.endpointActivation(factory, spec);
+        TableActivation a = TableActivationTest.activation(h, factory);
+        return new Started(factory, spec, JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                ObjectNames.tableActivation(a.name()), TableActivationMXBean.class));
     }
 }

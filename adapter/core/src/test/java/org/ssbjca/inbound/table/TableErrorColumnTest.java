@@ -95,16 +95,10 @@ class TableErrorColumnTest {
             for (String column : new String[] {"Nope", "Attempts"}) {
                 TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
                 spec.setErrorColumn(column);
-                TableRowListener idle = row -> { };
-                FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, idle, true,
-                        h.context.transactions());
-                Exception e = assertThrows(Exception.class, () -> h.ra.endpointActivation(factory, spec));
-                String message = String.valueOf(e.getMessage()) + (e.getCause() == null ? ""
-                        : " / " + e.getCause().getMessage());
+                String message = refusal(h, spec);
                 assertTrue(message.contains("errorColumn") && message.toLowerCase(java.util.Locale.ROOT)
                         .contains("job_queue") && message.contains(column.equals("Nope") ? "'Nope'" : "text"),
                         message);
-                assertTrue(e instanceof ResourceException || e instanceof IllegalArgumentException, e.toString());
             }
         }
     }
@@ -120,16 +114,24 @@ class TableErrorColumnTest {
                 TableActivationSpec spec = TableActivationTest.jobSpec(h, "transactional");
                 spec.setErrorColumn(error);
                 spec.setErrorTimeColumn("Payload");
-                TableRowListener idle = row -> { };
-                FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, idle, true,
-                        h.context.transactions());
-                Exception e = assertThrows(Exception.class, () -> h.ra.endpointActivation(factory, spec));
-                String message = String.valueOf(e.getMessage()) + (e.getCause() == null ? ""
-                        : " / " + e.getCause().getMessage());
+                String message = refusal(h, spec);
                 assertTrue(message.contains("errorTimeColumn") && message.contains(error.isEmpty()
                         ? "needs errorColumn" : "not a timestamp"), message);
             }
         }
+    }
+
+    /**
+     * Returns the refusal's message (and its cause's) when the activation of an idle bean with that spec fails, as it
+     * must, with a ResourceException or an IllegalArgumentException.
+     */
+    private static String refusal(InboundHarness h, TableActivationSpec spec) {
+        TableRowListener idle = row -> { };
+        FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, idle, true,
+                h.context.transactions());
+        Exception e = assertThrows(Exception.class, () -> h.ra.endpointActivation(factory, spec));
+        assertTrue(e instanceof ResourceException || e instanceof IllegalArgumentException, e.toString());
+        return String.valueOf(e.getMessage()) + (e.getCause() == null ? "" : " / " + e.getCause().getMessage());
     }
 
     /** Returns the properties of the recipe (docs/guide/table-queues.md), by name. */
