@@ -14,6 +14,7 @@ async function refreshSetAsideGroups() {
   section.hidden = !setAside.shown;
   if (!setAside.shown) return;
   document.getElementById('set-aside-title').textContent = 'Set-aside rows of ' + setAside.shown;
+  document.getElementById('set-aside-requeue-selected').disabled = !operator;
   const groups = await call('GET', setAsidePath('groups?scan=10000'));
   const body = document.querySelector('#set-aside-groups tbody');
   body.replaceChildren();
@@ -24,8 +25,8 @@ async function refreshSetAsideGroups() {
     again.disabled = !operator;
     again.addEventListener('click', () => startRequeue({group: g.key, perSecond: setAsideRate()}));
     act.append(again);
-    tr.append(el('td', g.key, 'key'), el('td', g.count), el('td', (g.sampleKeys || []).join(', ')),
-      el('td', g.exampleError), act);
+    tr.append(el('td', g.key, 'key'), el('td', g.count), el('td', g.firstSeen), el('td', g.lastSeen),
+      el('td', (g.sampleKeys || []).join(', ')), el('td', g.exampleError), act);
     body.append(tr);
   }
   document.getElementById('set-aside-note').textContent = groups.length + ' group(s)';
@@ -83,9 +84,7 @@ function showSetAside(table) {
 function startSetAside() {
   document.getElementById('set-aside-search').addEventListener('click',
     () => searchSetAside().catch(e => status(e.message)));
-  const some = document.getElementById('set-aside-requeue-selected');
-  some.disabled = !operator;
-  some.addEventListener('click', () => {
+  document.getElementById('set-aside-requeue-selected').addEventListener('click', () => {
     if (setAside.chosen.size) startRequeue({keys: [...setAside.chosen], perSecond: setAsideRate()});
     setAside.chosen.clear();
   });

@@ -60,7 +60,9 @@ import org.ssbjca.it.support.ServerAdmin;
  * Issue 47 point 3: the console's failures view in headless Chromium on WildFly. Poison messages of two causes
  * become dead letters; the page groups them by failure (counts shown), finds one by a text of its body, lets an
  * operator download a body (a viewer is refused), redelivers one group at 2 messages per second to completion once the
- * cause is gone, and cancels a slow redelivery of the other group after its first letter. Screenshots for the docs.
+ * cause is gone, and cancels a slow redelivery of the other group after its first letter. A table queue's set-aside
+ * rows: grouped with first and last seen, a rate of 0 refused, a group re-queued at 2 rows per second, a search and a
+ * selection re-queued at a slow rate and cancelled. Screenshots for the docs.
  */
 @ExtendWith(ArquillianExtension.class)
 class ConsoleFailuresIT {
@@ -150,7 +152,7 @@ class ConsoleFailuresIT {
             await("the download audited").atMost(Duration.ofSeconds(10)).until(() -> LogStore.serverLogLines(
                     "SSBJCA0282: console user " + OPERATOR[0] + " exported the body of dead letter " + id + " of "
                     + ACTIVATION) == 1);
-            screenshot(page, "console-failures.png");
+            screenshot(page, "failures", "console-failures.png");
 
             setSystemProperty(ConsoleRecordingService.CURE, "true");
             WebElement rate = page.findElement(By.id("redeliver-rate"));
@@ -159,7 +161,7 @@ class ConsoleFailuresIT {
             clickInRow(page, 0, "Redeliver group");
             new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("job-text")).getText()
                     .contains("RUNNING"));
-            screenshot(page, "console-failures-redelivery.png");
+            screenshot(page, "failures", "console-failures-redelivery.png");
             new WebDriverWait(page, Duration.ofSeconds(60)).until(d -> d.findElement(By.id("job-text")).getText()
                     .contains("DONE"));
             String job = read(VIEWER, FAILURES + "redeliveries/current");
@@ -223,16 +225,19 @@ class ConsoleFailuresIT {
     }
 
     /**
-     * Issue 47 point 3: a table activation's set-aside rows, grouped by the error its errorColumn holds, shown by the
-     * table row's Failures button; an operator re-queues the group (audited), and the bean, failing again, sets the
-     * rows aside again.
+     * Issue 47 point 3: a table activation's set-aside rows, grouped by the error its errorColumn holds (first and last
+     * seen from its errorTimeColumn), shown by the table row's Failures button. A rate of 0 is refused naming it; an
+     * operator re-queues the group at 2 rows per second (audited with the user, its end logged), and the bean, failing
+     * again, sets the rows aside again; a search finds them, two are chosen and re-queued at 0.05 per second, and the
+     * job is cancelled after the first. Then the set-aside recipe of docs/operations/console-failures.md runs.
      */
     private static void setAsideGroupsShowAndAreRequeued(WebDriver page, BrokerDb db) throws Exception {
         db.execute("DELETE FROM " + ConsoleTableService.TABLE);
-        db.execute("INSERT INTO " + ConsoleTableService.TABLE + " (body) VALUES ('bad 1'), ('bad 2')");
+        db.execute("INSERT INTO " + ConsoleTableService.TABLE + " (body) VALUES ('bad 1'), ('bad 2'), ('bad 3')");
         String table = "ConsoleTableService@" + ConsoleTableService.TABLE;
-        await("two rows set aside").atMost(Duration.ofSeconds(60)).until(() -> read(VIEWER, "api/tables")
-                .contains("\"setAsideRows\":2"));
+        String api = "api/tables/" + URLEncoder.encode(table, StandardCharsets.UTF_8) + "/set-aside/";
+        await("three rows set aside").atMost(Duration.ofSeconds(60)).until(() -> read(VIEWER, "api/tables")
+                .contains("\"setAsideRows\":3"));
         new WebDriverWait(page, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
                 .until(d -> {
                     d.findElement(By.xpath("//table[@id='tables']//tr[td[1]='" + table + "']//button[text()="
@@ -245,19 +250,81 @@ class ConsoleFailuresIT {
         List<String> cells = (List<String>) ((JavascriptExecutor) page).executeScript("return [...document"
                 + ".querySelectorAll('#set-aside-groups tbody tr td')].map(td => td.textContent);");
         assertTrue(cells.get(0).startsWith("java.lang.IllegalStateException: cannot handle bad <n>"), cells.get(0));
-        assertEquals("2", cells.get(1));
+        assertEquals("3", cells.get(1));
+        assertTrue(!cells.get(2).isEmpty() && !cells.get(3).isEmpty(), "first and last seen: " + cells);
+
+        HttpResponse<String> zero = post(OPERATOR, api + "requeues", "{\"group\": \"" + cells.get(0)
+                .replace("\"", "\\\"") + "\", \"perSecond\": 0}");
+        assertEquals(400, zero.statusCode(), zero.body());
+        assertTrue(zero.body().contains("rowsPerSecond must be over 0 and at most 1000, was 0.0"), zero.body());
+
+        WebElement rate = page.findElement(By.id("set-aside-rate"));
+        rate.clear();
+        rate.sendKeys("2");
         new WebDriverWait(page, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
                 .until(d -> {
                     d.findElement(rows).findElement(By.xpath(".//button[text()='Re-queue group']")).click();
                     return true;
                 });
-        await("the re-queue audited").atMost(Duration.ofSeconds(30)).until(() -> LogStore.serverLogLines(
-                "SSBJCA0150: console user " + OPERATOR[0] + ": POST /tables/") >= 1);
-        await("the group's rows given back").atMost(Duration.ofSeconds(30)).until(() -> LogStore.serverLogLines(
-                "SSBJCA0115: " + table + ": 2 set-aside row(s) redelivered") == 1);
+        new WebDriverWait(page, Duration.ofSeconds(60)).until(d -> d.findElement(By.id("set-aside-job-text"))
+                .getText().contains("DONE"));
+        String job = read(VIEWER, api + "requeues/current");
+        assertTrue(job.contains("\"redelivered\":3"), job);
+        double seconds = Duration.between(Instant.parse(field(job, "startedAt")),
+                Instant.parse(field(job, "endedAt"))).toMillis() / 1000.0;
+        assertTrue(seconds >= 1.0, "3 rows at 2/s took " + seconds + " s");
+        assertEquals(2, LogStore.serverLogLines("SSBJCA0150: console user " + OPERATOR[0] + ": POST /"
+                + api.substring(4) + "requeues {\"group\""), "the refusal and the start audited with the user");
+        await("the job's end logged").atMost(Duration.ofSeconds(10)).until(() -> LogStore.serverLogLines(
+                "SSBJCA0314: " + table + ": re-queue of group ") == 1);
         await("set aside again after their next failure").atMost(Duration.ofSeconds(60)).until(() -> read(VIEWER,
-                "api/tables").contains("\"setAsideRows\":2"));
-        FIGURES.info("console: 2 set-aside rows shown in 1 group of their error and re-queued from the page");
+                "api/tables").contains("\"setAsideRows\":3"));
+
+        page.findElement(By.id("set-aside-text")).sendKeys("bad");
+        page.findElement(By.id("set-aside-search")).click();
+        By found = By.cssSelector("#set-aside-results tbody tr");
+        new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElements(found).size() == 3);
+        List<WebElement> picks = page.findElements(By.cssSelector("#set-aside-results tbody input[type=checkbox]"));
+        picks.get(0).click();
+        picks.get(1).click();
+        rate.clear();
+        rate.sendKeys("0.05");
+        page.findElement(By.id("set-aside-requeue-selected")).click();
+        await("the first chosen row re-queued").atMost(Duration.ofSeconds(30)).until(() -> read(VIEWER,
+                api + "requeues/current").contains("\"redelivered\":1"));
+        page.findElement(By.id("set-aside-job-cancel")).click();
+        new WebDriverWait(page, Duration.ofSeconds(30)).until(d -> d.findElement(By.id("set-aside-job-text"))
+                .getText().contains("CANCELLED"));
+        assertTrue(read(VIEWER, api + "requeues/current").contains("\"description\":\"2 chosen set-aside row(s)\""));
+        screenshot(page, "set-aside-section", "console-set-aside.png");
+        await("the re-queued row set aside again").atMost(Duration.ofSeconds(60)).until(() -> read(VIEWER,
+                "api/tables").contains("\"setAsideRows\":3"));
+        runSetAsideRecipe(api, table);
+        FIGURES.info("console: 3 set-aside rows in 1 group re-queued at 2/s in " + seconds + " s; 2 chosen at"
+                + " 0.05/s cancelled after 1");
+    }
+
+    /**
+     * Runs the set-aside block of docs/operations/console-failures.md as written, with the first block's {@code C}
+     * (this server's address and the operator) and the group's key put in: the groups, the search, a re-queue at 2
+     * rows per second, its progress and its cancel answer.
+     */
+    private static void runSetAsideRecipe(String api, String table) throws IOException, InterruptedException {
+        String doc = Files.readString(Path.of("..", "docs", "operations", "console-failures.md"));
+        int first = doc.indexOf("```bash\n") + 8;
+        String c = doc.substring(first, doc.indexOf("\n", first));
+        int from = doc.indexOf("```bash\n", doc.indexOf("## Set-aside table rows")) + 8;
+        String script = doc.substring(from, doc.indexOf("\n```", from));
+        String key = field(read(VIEWER, api + "groups"), "key");
+        script = "set -euo pipefail\n" + (c + "\n" + script).replace("alice:<password>", OPERATOR[0] + ":"
+                + OPERATOR[1]).replace("http://localhost:8080/", base().replace("ssb-jca-console/", ""))
+                .replace("<a key from groups>", key);
+        Process bash = new ProcessBuilder("bash", "-c", script).redirectErrorStream(true).start();
+        String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, bash.waitFor(), out);
+        assertTrue(out.contains("\"count\":3") && out.contains("\"firstSeen\":"), out);
+        assertTrue(out.contains("\"state\":") && out.contains("\"cancelled\":"), out);
+        assertTrue(out.contains("cannot handle bad 1"), out);
     }
 
     /** @return the groups table's rows, each as its cells' texts (read in one script: the page rebuilds it) */
@@ -303,6 +370,7 @@ class ConsoleFailuresIT {
         db.execute("CREATE TABLE IF NOT EXISTS " + ConsoleTableService.TABLE + " (id BIGSERIAL PRIMARY KEY,"
                 + " body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0)");
         db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " ADD COLUMN IF NOT EXISTS error TEXT");
+        db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " ADD COLUMN IF NOT EXISTS failed_at TIMESTAMP");
         ManualServer.resetBaseDir();
         ServerAdmin.addApplicationUser(ManualServer.baseDir().resolve("configuration"), VIEWER[0], VIEWER[1],
                 "ssb-viewer");
@@ -334,9 +402,9 @@ class ConsoleFailuresIT {
         return driver;
     }
 
-    /** Saves the page, scrolled to the failures view, as target/console-screenshots/{@code name}. */
-    private static void screenshot(WebDriver driver, String name) throws IOException {
-        ((JavascriptExecutor) driver).executeScript("document.getElementById('failures').scrollIntoView();");
+    /** Saves the page, scrolled to the section of that id, as target/console-screenshots/{@code name}. */
+    private static void screenshot(WebDriver driver, String section, String name) throws IOException {
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('" + section + "').scrollIntoView();");
         Path dir = Path.of("target", "console-screenshots");
         Files.createDirectories(dir);
         Files.write(dir.resolve(name), ((org.openqa.selenium.TakesScreenshot) driver)
@@ -362,6 +430,17 @@ class ConsoleFailuresIT {
 
     private static String base() {
         return "http://127.0.0.1:" + (8080 + Integer.getInteger("ssb.it.manualPortOffset", 100)) + "/ssb-jca-console/";
+    }
+
+    /** POSTs a JSON body as the console's page does (its header, the user's credentials). */
+    private static HttpResponse<String> post(String[] user, String path, String json)
+            throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base() + path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString((user[0] + ":" + user[1])
+                        .getBytes(StandardCharsets.UTF_8)))
+                .header("X-SSB-Console", "1").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> call(String method, String[] user, String path, boolean csrfHeader)

@@ -606,6 +606,7 @@ class ConsoleIT {
         db.execute("CREATE TABLE IF NOT EXISTS " + ConsoleTableService.TABLE + " (id BIGSERIAL PRIMARY KEY,"
                 + " body TEXT NOT NULL, attempts INT NOT NULL DEFAULT 0)");
         db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " ADD COLUMN IF NOT EXISTS error TEXT");
+        db.execute("ALTER TABLE " + ConsoleTableService.TABLE + " ADD COLUMN IF NOT EXISTS failed_at TIMESTAMP");
         db.execute("DELETE FROM " + ConsoleTableService.TABLE);
         ManualServer.resetBaseDir();
         addUser(VIEWER, "ssb-viewer");
