@@ -42,13 +42,7 @@ async function searchFailures() {
   body.replaceChildren();
   for (const l of found) {
     const tr = el('tr');
-    const pick = el('input');
-    pick.type = 'checkbox';
-    pick.disabled = !operator;
-    pick.checked = failures.chosen.has(l.id);
-    pick.addEventListener('change', () => pick.checked ? failures.chosen.add(l.id) : failures.chosen.delete(l.id));
-    const pickCell = el('td');
-    pickCell.append(pick);
+    const pickCell = pickCellFor(failures.chosen, l.id);
     const download = el('td');
     if (operator) {
       const a = el('a', 'Download');
@@ -65,6 +59,19 @@ async function searchFailures() {
   const next = document.getElementById('failure-next');
   next.dataset.last = found.length === FOUND_PAGE ? found[found.length - 1].id : '';
   document.getElementById('failure-results-note').textContent = found.length + ' found after id ' + failures.after;
+}
+
+// A result row's checkbox cell (operators only): ticking it adds the key to the chosen set, unticking removes it.
+// Set-aside rows use it too.
+function pickCellFor(chosen, key) {
+  const pick = el('input');
+  pick.type = 'checkbox';
+  pick.disabled = !operator;
+  pick.checked = chosen.has(key);
+  pick.addEventListener('change', () => pick.checked ? chosen.add(key) : chosen.delete(key));
+  const cell = el('td');
+  cell.append(pick);
+  return cell;
 }
 
 async function startRedelivery(what) {

@@ -1,6 +1,6 @@
 // The set-aside rows of a table activation grouped by failure (the shape of its errorColumn's text), a search by the
 // error, and the re-queue of a group or a selection at a limited rate with progress and cancel. Uses console.js's
-// call, el, status and operator, and failures.js's renderJob and followJob.
+// call, el, status and operator, and failures.js's renderJob, followJob and pickCellFor.
 'use strict';
 
 const setAside = {shown: null, chosen: new Set(), polling: null};
@@ -39,14 +39,7 @@ async function searchSetAside() {
   body.replaceChildren();
   for (const r of found) {
     const tr = el('tr');
-    const pick = el('input');
-    pick.type = 'checkbox';
-    pick.disabled = !operator;
-    pick.checked = setAside.chosen.has(r.key);
-    pick.addEventListener('change', () => pick.checked ? setAside.chosen.add(r.key) : setAside.chosen.delete(r.key));
-    const pickCell = el('td');
-    pickCell.append(pick);
-    tr.append(pickCell, el('td', r.key), el('td', r.error));
+    tr.append(pickCellFor(setAside.chosen, r.key), el('td', r.key), el('td', r.error));
     body.append(tr);
   }
   document.getElementById('set-aside-results-note').textContent = found.length + ' found';

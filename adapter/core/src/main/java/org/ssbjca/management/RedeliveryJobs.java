@@ -3,9 +3,9 @@ package org.ssbjca.management;
 import org.ssbjca.backend.BackgroundRunner;
 
 /**
- * The throttled redelivery of one activation: at most one job runs at a time (redeliveries go through the
- * activation's readers, and two jobs would share its rate budget unseen); the last one stays readable after it ends,
- * until the next starts. In memory only. Thread-safe.
+ * The throttled redelivery of one activation (or re-queue of one table activation's set-aside rows): at most one job
+ * runs at a time (redeliveries go through the activation's readers, and two jobs would share its rate budget unseen);
+ * the last one stays readable after it ends, until the next starts. In memory only. Thread-safe.
  */
 final class RedeliveryJobs {
 
