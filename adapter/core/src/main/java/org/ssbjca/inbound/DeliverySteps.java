@@ -271,7 +271,7 @@ public final class DeliverySteps {
                     handle -> sorter.takeBeforeEnding(batch, handle));
             DeliveryEvent event = FlightEvents.begun(new DeliveryEvent());
             try {
-                Tracing tracing = Tracing.get();
+                Tracing tracing = activation.tracing();
                 if (activation.batchListener()) {
                     List<BrokerMessage> all = Collections.unmodifiableList(batch.application);
                     tracing.deliver(settings.queue(), firstTraced(all),

@@ -1,6 +1,7 @@
 package org.ssbjca.inbound;
 
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.Tracing;
 import jakarta.resource.ResourceException;
 import jakarta.resource.spi.endpoint.MessageEndpointFactory;
 import java.lang.reflect.Method;
@@ -53,6 +54,8 @@ public final class EndpointActivation {
     private boolean batchListener;
     private boolean transacted;
     private DeliveryMode deliveryMode;
+    /** The tracing of this bean's deliveries, chosen at start for its deployment. */
+    private Tracing tracing;
     private int nextReaderId;
 
     /**
@@ -95,6 +98,7 @@ public final class EndpointActivation {
                     + "ConversationGroupListener", e);
         }
         deliveryMode = DeliveryMode.of(settings, transacted);
+        tracing = Tracing.get().forDeployment(loaderOf(endpointClass), name());
         try {
             requirePlatform();
             requireBroker();
@@ -457,6 +461,11 @@ public final class EndpointActivation {
 
     boolean transacted() {
         return transacted;
+    }
+
+    /** Returns the tracing of this bean's deliveries ({@link Tracing#forDeployment}), chosen when it started. */
+    Tracing tracing() {
+        return tracing;
     }
 
     Object transactionKey() {

@@ -445,6 +445,22 @@ public interface AdapterLog extends BasicLogger {
     @Message(id = 312, value = "OpenTelemetry's API is present but cannot be used: messages carry no trace context")
     void tracingUnavailable(@Cause Throwable cause);
 
+    // ---- a deployment's consumer spans (320-326)
+
+    @LogMessage(level = INFO)
+    @Message(id = 320, value = "activation %s delivers in consumer spans of its deployment's OpenTelemetry (%s)")
+    void deploymentTracing(String activation, String openTelemetry);
+
+    @LogMessage(level = DEBUG)
+    @Message(id = 321, value = "activation %s starts no consumer span: %s; a message's trace context is made current"
+            + " around the bean's call")
+    void deploymentWithoutTracing(String activation, String why);
+
+    @LogMessage(level = WARN)
+    @Message(id = 322, value = "activation %s could not look up its deployment's OpenTelemetry: it starts no consumer"
+            + " span; a message's trace context is made current around the bean's call")
+    void deploymentTracingFailed(@Cause Throwable cause, String activation);
+
     // ---- the operator's throttled redeliveries (280-299)
 
     @LogMessage(level = INFO)

@@ -1,10 +1,10 @@
 package org.ssbjca.support;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
@@ -14,16 +14,16 @@ import java.util.Map;
 import org.ssbjca.api.BrokerMessage;
 
 /**
- * {@link Tracing} with OpenTelemetry's API: the only class of the adapter that touches it, loaded only when the API is
- * there. The text is what {@link W3CTraceContextPropagator} writes as {@code traceparent} and {@code tracestate}.
+ * {@link Tracing} with OpenTelemetry's API: with {@link CdiOpenTelemetry}, the only classes of the adapter that touch
+ * it, loaded only when the API is there. The text is what {@link W3CTraceContextPropagator} writes as {@code
+ * traceparent} and {@code tracestate}.
  *
  * <p>A delivery's span is a {@link SpanKind#CONSUMER} span named {@code process <queue>}, its parent the message's
  * context, with the messaging attributes ({@code messaging.system} {@value Tracing#MESSAGING_SYSTEM}, the queue, the
- * operation {@code process}, the message id {@code <conversation id>/<sequence number>}, the conversation id). In
- * WildFly the adapter has no tracer: the server offers its OpenTelemetry to CDI deployments only and does not set
- * {@code GlobalOpenTelemetry}, which the adapter never calls ({@code get()} would fix it to a no-op for every
- * deployment). With the API's no-op tracer the "span" is the message's context itself: made current, so that the
- * bean's own spans and its SENDs join the sender's trace.
+ * operation {@code process}, the message id {@code <conversation id>/<sequence number>}, the conversation id), from
+ * the tracer of the bean's deployment ({@link #forDeployment}). The adapter never calls {@code GlobalOpenTelemetry}:
+ * WildFly does not set it, and its {@code get()} would fix it to a no-op for every deployment. Without a tracer the
+ * message's context itself is made current, so that the bean's own spans and its SENDs join the sender's trace.
  */
 final class OpenTelemetryTracing extends Tracing {
 
@@ -42,16 +42,23 @@ final class OpenTelemetryTracing extends Tracing {
         }
     };
 
+    /** The deployment's tracer, or null: no span of the adapter's own. */
     private final Tracer tracer;
 
-    /** With the API's no-op tracer: the message's context is made current, no span of the adapter's own. */
+    /** Without a tracer: the message's context is made current, no span of the adapter's own. */
     OpenTelemetryTracing() {
-        this(TracerProvider.noop().get(INSTRUMENTATION));
+        this(null);
     }
 
-    /** With a tracer whose spans the delivery starts. */
+    /** With a tracer whose spans the delivery starts, or null for none. */
     OpenTelemetryTracing(Tracer tracer) {
         this.tracer = tracer;
+    }
+
+    @Override
+    public Tracing forDeployment(ClassLoader deployment, String activation) {
+        OpenTelemetry found = CdiOpenTelemetry.find(deployment, activation);
+        return found == null ? this : new OpenTelemetryTracing(found.getTracer(INSTRUMENTATION));
     }
 
     @Override
@@ -75,9 +82,20 @@ final class OpenTelemetryTracing extends Tracing {
 
     @Override
     public void deliver(String queue, BrokerMessage message, Runnable call) {
-        Context parent = message.traceContext().map(OpenTelemetryTracing::extract).orElse(null);
-        if (parent == null || !Span.fromContext(parent).getSpanContext().isValid()) {
+        String text = message.traceContext().orElse(null);
+        if (text == null) {
             call.run();
+            return;
+        }
+        Context parent = extract(text);
+        if (!Span.fromContext(parent).getSpanContext().isValid()) {
+            call.run();
+            return;
+        }
+        if (tracer == null) {
+            try (Scope ignored = parent.makeCurrent()) {
+                call.run();
+            }
             return;
         }
         String conversation = String.valueOf(message.conversationId() != null ? message.conversationId()

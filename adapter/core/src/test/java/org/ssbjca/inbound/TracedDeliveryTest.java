@@ -22,7 +22,7 @@ import org.ssbjca.api.ConversationGroupListener;
  * A delivery continues the trace its message carries (docs/guide/tracing.md): the bean's call runs with the sender's
  * context current, each message of a per-message bean with its own, none for a message sent with no span; a batch
  * bean's call with its batch's first traced message. Through activations on H2 and PostgreSQL, with the adapter's
- * tracing as chosen at start (the API's no-op tracer, as in WildFly).
+ * tracing as chosen at start (for a deployment without OpenTelemetry: no span, the message's context made current).
  */
 class TracedDeliveryTest {
 

@@ -29,7 +29,8 @@ import org.ssbjca.api.BrokerMessage;
 /**
  * The one class that touches OpenTelemetry, with the SDK's in-memory exporter: the text a SEND records from the
  * current span, and the consumer span a delivery starts from a message's text (its parent, kind, name, messaging
- * attributes, error status), or, with the API's no-op tracer as in WildFly, the message's own context made current.
+ * attributes, error status), or, without a tracer (a deployment without OpenTelemetry), the message's own context
+ * made current.
  */
 class OpenTelemetryTracingTest {
 
@@ -129,14 +130,14 @@ class OpenTelemetryTracingTest {
     }
 
     @Test
-    void withTheApisNoOpTracerTheMessagesOwnContextIsCurrent() {
-        OpenTelemetryTracing asInWildFly = new OpenTelemetryTracing();
+    void withoutATracerTheMessagesOwnContextIsCurrent() {
+        OpenTelemetryTracing withoutTracer = new OpenTelemetryTracing();
         AtomicReference<SpanContext> seen = new AtomicReference<>();
         AtomicReference<String> forwarded = new AtomicReference<>();
-        asInWildFly.deliver("OrderQueue", message("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 k=v"),
+        withoutTracer.deliver("OrderQueue", message("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01 k=v"),
                 () -> {
                     seen.set(Span.current().getSpanContext());
-                    forwarded.set(asInWildFly.currentContext());
+                    forwarded.set(withoutTracer.currentContext());
                 });
         assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", seen.get().getTraceId());
         assertEquals("00f067aa0ba902b7", seen.get().getSpanId(), "the sender's span itself");
