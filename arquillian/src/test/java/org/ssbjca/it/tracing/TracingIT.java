@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,17 +31,22 @@ import org.ssbjca.it.support.BrokerDb;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
 import org.ssbjca.it.support.ManualServer;
+import org.ssbjca.it.support.OtlpReceiver;
+import org.ssbjca.it.support.OtlpReceiver.ExportedSpan;
 import org.ssbjca.it.support.Postgres;
 import org.ssbjca.it.support.ServerAdmin;
 import org.ssbjca.it.support.ServerAdmin.Cli;
 
 /**
- * Issue 48 point 2: one trace from an EJB's SEND through the MDB and its reply. The manual server (standalone-full,
- * which has no opentelemetry subsystem) gets the subsystem by the CLI of docs/guide/tracing.md as written (its
- * collector endpoint has no listener: the spans' export fails, the trace ids do not depend on it), then the RAR on
- * PostgreSQL and the beans: {@link TracingSender} starts a root span and sends a request; {@link TracedRequestService}
- * records the trace id current in its call and replies in a span of its own; {@link TracedReplyService} records the
- * trace id current in its call and the text the reply carried.
+ * Issue 48 point 2: one trace from an EJB's SEND through the MDB and its reply, with the adapter's consumer spans
+ * exported by the server. The manual server (standalone-full, which has no opentelemetry subsystem) gets the subsystem
+ * by the CLI of docs/guide/tracing.md as written; its traces exporter is pointed at an {@link OtlpReceiver} by two
+ * system properties that the subsystem does not set: {@code otel.exporter.otlp.traces.protocol} {@code
+ * http/protobuf}, and the receiver as {@code otel.exporter.otlp.span.endpoint} (the name SmallRye's exporter reads for
+ * the traces' own endpoint). Then the RAR on PostgreSQL and the beans: {@link
+ * TracingSender} starts a root span and sends a request; {@link TracedRequestService} records the trace id current in
+ * its call and replies in a span of its own; {@link TracedReplyService} records the trace id current in its call and
+ * the text the reply carried.
  */
 @ExtendWith(ArquillianExtension.class)
 class TracingIT {
@@ -78,7 +84,10 @@ class TracingIT {
     void oneTraceRunsFromTheEjbsSendThroughTheMdbAndItsReply() throws IOException {
         BrokerDb db = BrokerDb.of(Postgres.get()).declare(START_QUEUE, REQUEST_QUEUE, REPLY_QUEUE);
         ManualServer.resetBaseDir();
-        controller.start(ManualServer.QUALIFIER, ManualServer.config(""));
+        OtlpReceiver collector = OtlpReceiver.start();
+        controller.start(ManualServer.QUALIFIER, ManualServer.config(
+                "-Dotel.exporter.otlp.traces.protocol=http/protobuf -Dotel.exporter.otlp.span.endpoint="
+                + collector.endpoint()));
         boolean deployed = false;
         try {
             Path script = Files.createTempFile("tracing", ".cli");
@@ -106,6 +115,34 @@ class TracingIT {
             assertFalse(ManualServer.logLines("SSBJCA0310").isEmpty(), "the adapter found the API");
             FIGURES.info("one trace through the EJB's send, the MDB and the reply's MDB: trace id " + sent
                     + " (the reply's parent span " + own[1] + ", the MDB's own)");
+
+            String sender = body(db, "sender:");
+            ExportedSpan request;
+            try {
+                request = await("the request's consumer span exported").until(
+                        () -> consumerSpan(collector, REQUEST_QUEUE), java.util.Objects::nonNull);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError("no consumer span for " + REQUEST_QUEUE + "; received " + collector.spans()
+                        + " from " + collector.requests(), e);
+            }
+            assertEquals(sent, request.traceId(), "the consumer span is in the sender's trace");
+            assertEquals(sender, request.parentSpanId(), "the consumer span's parent is the sender's span");
+            assertEquals("process " + REQUEST_QUEUE, request.name());
+            assertEquals("service_broker", request.attributes().get("messaging.system"));
+            assertEquals(REQUEST_QUEUE, request.attributes().get("messaging.destination.name"));
+            assertEquals("process", request.attributes().get("messaging.operation.type"));
+            String conversation = request.attributes().get("messaging.message.conversation_id");
+            assertEquals(conversation + "/0", request.attributes().get("messaging.message.id"));
+            ExportedSpan pick = await("the MDB's own span exported").until(() -> collector.spans().stream()
+                    .filter(s -> s.spanId().equals(own[1])).findFirst().orElse(null), java.util.Objects::nonNull);
+            assertEquals(request.spanId(), pick.parentSpanId(), "the MDB's own span is a child of its consumer span");
+            ExportedSpan reply = await("the reply's consumer span exported").until(
+                    () -> consumerSpan(collector, REPLY_QUEUE), java.util.Objects::nonNull);
+            assertEquals(sent, reply.traceId(), "the reply's consumer span is in the sender's trace");
+            assertEquals(own[1], reply.parentSpanId(), "the reply's consumer span's parent is the MDB's own span");
+            FIGURES.info("exported: the sender's span " + sender + " in trace " + sent + " -> CONSUMER span "
+                    + request.spanId() + " (" + request.name() + ", " + request.attributes() + ") -> the MDB's span "
+                    + pick.spanId() + " -> CONSUMER span " + reply.spanId() + " (" + reply.name() + ")");
         } finally {
             try {
                 if (deployed) {
@@ -114,9 +151,19 @@ class TracingIT {
                 }
             } finally {
                 controller.stop(ManualServer.QUALIFIER);
+                collector.close();
                 db.close();
             }
         }
+    }
+
+    /** The one CONSUMER span the collector received for that queue, or null before it is there. */
+    private static ExportedSpan consumerSpan(OtlpReceiver collector, String queue) {
+        List<ExportedSpan> found = collector.spans().stream()
+                .filter(s -> s.kind() == OtlpReceiver.CONSUMER && queue.equals(s.attributes()
+                        .get("messaging.destination.name"))).toList();
+        assertTrue(found.size() <= 1, "one consumer span for " + queue + ": " + found);
+        return found.isEmpty() ? null : found.get(0);
     }
 
     /** The CLI block of the guide's "Turning it on in WildFly", as written. */

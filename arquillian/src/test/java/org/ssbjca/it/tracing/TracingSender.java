@@ -16,7 +16,7 @@ import org.ssbjca.it.support.BrokerDb;
 /**
  * Starts a trace of its own (a root span from the server's {@code Tracer}) and, in it, begins a dialog from
  * {@value TracingIT#REPLY_QUEUE}'s service to {@value TracingIT#REQUEST_QUEUE}'s and sends a request; records
- * {@code sent:<trace id>}.
+ * {@code sent:<trace id>} and {@code sender:<span id>}.
  */
 @Stateless
 public class TracingSender {
@@ -35,6 +35,7 @@ public class TracingSender {
                     BrokerDb.CONTRACT, DialogOptions.defaults(), BrokerDb.REQUEST,
                     "order".getBytes(StandardCharsets.UTF_8));
             Recorder.record(factory, "sent:" + span.getSpanContext().getTraceId());
+            Recorder.record(factory, "sender:" + span.getSpanContext().getSpanId());
         } finally {
             span.end();
         }
