@@ -2,6 +2,7 @@ package org.ssbjca.support;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.URL;
@@ -27,6 +28,8 @@ class TracingWithoutApiTest {
             assertEquals(Tracing.class.getName() + "$Off", chosen.getClass().getName());
             assertEquals(false, tracing.getMethod("enabled").invoke(chosen));
             assertNull(tracing.getMethod("currentContext").invoke(chosen));
+            assertSame(chosen, tracing.getMethod("forDeployment", ClassLoader.class, String.class)
+                    .invoke(chosen, loader, "Bean@Queue"), "no deployment lookup without the API");
         }
     }
 
