@@ -39,6 +39,10 @@ GO
 GRANT EXECUTE ON OBJECT::[ssb].[schedule_send] TO [ssb_adapter];
 GO
 
+-- SENDs that carry a trace context (docs/guide/tracing.md)
+GRANT EXECUTE ON OBJECT::[ssb].[send_traced] TO [ssb_adapter];
+GO
+
 -- Catalog views show a user only the metadata of securables it owns or holds a permission on: the adapter reads
 -- sys.conversation_endpoints, sys.services and sys.service_queues.
 -- https://learn.microsoft.com/sql/relational-databases/security/metadata-visibility-configuration

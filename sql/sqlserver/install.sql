@@ -250,6 +250,67 @@ IF EXISTS (SELECT 1 FROM sys.service_queues WHERE name = N'ScheduledSendQueue' A
         MAX_QUEUE_READERS = 1, EXECUTE AS OWNER);
 GO
 
+-- Version 5, trace context (docs/guide/tracing.md): a RECEIVE cannot return a column its queue does not have, so the
+-- W3C trace context a message carries is a row here, keyed as Service Broker numbers the message: the conversation
+-- (conversation_id, the same at both endpoints), the direction (sent_by_initiator: is_initiator of the sending
+-- endpoint, as conversation_id and is_initiator together are unique in a database) and the message's
+-- message_sequence_number. A sender writes it in the SEND's transaction (ssb.send_traced); the adapter's RECEIVE
+-- deletes it in the RECEIVE's transaction, so a rollback gives both back.
+-- https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql
+IF OBJECT_ID(N'ssb.message_trace', N'U') IS NULL
+    CREATE TABLE ssb.message_trace (
+        conversation_id UNIQUEIDENTIFIER NOT NULL,
+        sent_by_initiator BIT NOT NULL,
+        message_sequence_number BIGINT NOT NULL,
+        trace_context VARCHAR(1024) NOT NULL,
+        CONSTRAINT message_trace_pk PRIMARY KEY (conversation_id, sent_by_initiator, message_sequence_number)
+    );
+GO
+
+IF OBJECT_ID(N'ssb.send_traced', N'P') IS NULL
+    EXEC (N'CREATE PROCEDURE ssb.send_traced AS RETURN 0;');
+GO
+
+-- SEND ON CONVERSATION with the W3C trace context of the sender's span (traceparent, then a space and tracestate when
+-- there is one; NULL: a plain SEND). The SEND comes first: it locks the conversation group, so no other transaction
+-- sends on the conversation before this one ends, and the number it gave the message is the endpoint's send_sequence
+-- ("next message number in the send sequence") less one. Runs in the caller's transaction, or in one of its own when
+-- there is none, so that no reader receives the message before its row commits. Not EXECUTE AS: the SEND is the
+-- caller's, with the caller's permissions.
+-- https://learn.microsoft.com/sql/t-sql/statements/send-transact-sql
+ALTER PROCEDURE ssb.send_traced
+    @conversation_handle UNIQUEIDENTIFIER,
+    @message_type_name NVARCHAR(256),
+    @message_body VARBINARY(MAX),
+    @trace_context VARCHAR(1024)
+AS
+BEGIN
+    SET NOCOUNT ON;
+    DECLARE @sql NVARCHAR(MAX) = N'SEND ON CONVERSATION @h MESSAGE TYPE ['
+        + REPLACE(@message_type_name, N']', N']]') + N']'
+        + CASE WHEN DATALENGTH(@message_body) > 0 THEN N' (@b);' ELSE N';' END;
+    DECLARE @own_transaction BIT = CASE WHEN @@TRANCOUNT = 0 AND (@@OPTIONS & 2) = 0 THEN 1 ELSE 0 END;
+    IF @own_transaction = 1
+        BEGIN TRANSACTION;
+    BEGIN TRY
+        EXEC sp_executesql @sql, N'@h UNIQUEIDENTIFIER, @b VARBINARY(MAX)', @h = @conversation_handle,
+            @b = @message_body;
+        IF @trace_context IS NOT NULL
+            INSERT INTO ssb.message_trace (conversation_id, sent_by_initiator, message_sequence_number, trace_context)
+            SELECT e.conversation_id, e.is_initiator, e.send_sequence - 1, @trace_context
+            FROM sys.conversation_endpoints AS e WITH (NOLOCK)
+            WHERE e.conversation_handle = @conversation_handle;
+        IF @own_transaction = 1
+            COMMIT TRANSACTION;
+    END TRY
+    BEGIN CATCH
+        IF @own_transaction = 1 AND @@TRANCOUNT > 0
+            ROLLBACK TRANSACTION;
+        THROW;
+    END CATCH;
+END;
+GO
+
 IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 1)
     INSERT INTO ssb.schema_version (version) VALUES (1);
 GO
@@ -264,4 +325,8 @@ GO
 
 IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 4)
     INSERT INTO ssb.schema_version (version) VALUES (4);
+GO
+
+IF NOT EXISTS (SELECT 1 FROM ssb.schema_version WHERE version = 5)
+    INSERT INTO ssb.schema_version (version) VALUES (5);
 GO

@@ -18,6 +18,11 @@ IF OBJECT_ID(N'ssb.schedule_send', N'P') IS NOT NULL
     DROP PROCEDURE ssb.schedule_send;
 GO
 
+IF OBJECT_ID(N'ssb.send_traced', N'P') IS NOT NULL
+    DROP PROCEDURE ssb.send_traced;
+GO
+
+DROP TABLE IF EXISTS ssb.message_trace;
 DROP TABLE IF EXISTS ssb.scheduled_send;
 DROP TABLE IF EXISTS ssb.dead_letter;
 DROP TABLE IF EXISTS ssb.delivery_attempt;

@@ -11,7 +11,7 @@ import java.sql.SQLException;
  */
 public final class SchemaVersion {
 
-    /** The version this adapter's statements are written for. */
+    /** The version of the portable schema this adapter's statements are written for. */
     public static final int CURRENT = 4;
 
     private SchemaVersion() {
@@ -49,7 +49,23 @@ public final class SchemaVersion {
      *         cannot be read
      */
     public static void check(Connection c, String versionQuery, String installScript) throws SQLException {
-        require(read(c, versionQuery), installScript);
+        check(c, versionQuery, CURRENT, installScript);
+    }
+
+    /**
+     * Checks that the database holds the given schema version, for a backend whose install script numbers its
+     * versions apart from {@link #CURRENT}.
+     *
+     * @param c a connection to the database
+     * @param versionQuery the backend's statement that reads the highest version, 0 when there is none
+     * @param required the version the backend's statements are written for
+     * @param installScript the script that installs (and upgrades) the schema, as the message names it
+     * @throws SQLException if the version table is missing or holds another version (state 55000), or the database
+     *         cannot be read
+     */
+    public static void check(Connection c, String versionQuery, int required, String installScript)
+            throws SQLException {
+        require(read(c, versionQuery), required, installScript);
     }
 
     /**
@@ -60,13 +76,17 @@ public final class SchemaVersion {
      * @throws SQLException if it is not {@link #CURRENT} (state 55000)
      */
     public static void require(long version, String installScript) throws SQLException {
-        if (version > CURRENT) {
+        require(version, CURRENT, installScript);
+    }
+
+    private static void require(long version, int required, String installScript) throws SQLException {
+        if (version > required) {
             throw new SQLException("the adapter's tables are at version " + version + ", newer than this adapter's ("
-                    + CURRENT + "): deploy the adapter that installed them, or a newer one", "55000");
+                    + required + "): deploy the adapter that installed them, or a newer one", "55000");
         }
-        if (version < CURRENT) {
+        if (version < required) {
             throw new SQLException("the adapter's tables are " + (version == 0 ? "missing or of a version before 1"
-                    : "at version " + version) + ", older than this adapter's (" + CURRENT + "): run "
+                    : "at version " + version) + ", older than this adapter's (" + required + "): run "
                     + installScript + " on the database to install or upgrade them", "55000");
         }
     }

@@ -33,6 +33,12 @@ public final class SqlServerBroker implements Broker {
     /** {@code SERVERPROPERTY('EngineEdition')} of Azure SQL Database. */
     static final int AZURE_SQL_DATABASE_EDITION = 5;
 
+    /**
+     * The version of sql/sqlserver/install.sql this backend's statements are written for: 5 added
+     * {@code ssb.message_trace} and {@code ssb.send_traced}. Numbered apart from the portable schema's.
+     */
+    static final int SCHEMA = 5;
+
     private final ConnectionSource source;
     private final DatabaseConfig config;
     private volatile Platform platform;
@@ -106,7 +112,7 @@ public final class SqlServerBroker implements Broker {
     /** Checks the version of the objects {@code sql/sqlserver/install.sql} installed; never creates them. */
     @Override
     public void prepareSchema(Connection connection, boolean create) throws SQLException {
-        SchemaVersion.check(connection, TSqlLedger.SCHEMA_VERSION, "sql/sqlserver/install.sql (as a DBA)");
+        SchemaVersion.check(connection, TSqlLedger.SCHEMA_VERSION, SCHEMA, "sql/sqlserver/install.sql (as a DBA)");
     }
 
     /** Asks the server its engine edition once (one connection, one statement), then remembers it. */

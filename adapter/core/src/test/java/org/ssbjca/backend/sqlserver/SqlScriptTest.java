@@ -97,6 +97,7 @@ class SqlScriptTest {
                 "GRANT REFERENCES ON CONTRACT::[ECHOCONTRACT] TO [SSB_ADAPTER];",
                 "GRANT SELECT, INSERT, UPDATE, DELETE ON SCHEMA::[SSB] TO [SSB_ADAPTER];",
                 "GRANT EXECUTE ON OBJECT::[SSB].[SCHEDULE_SEND] TO [SSB_ADAPTER];",
+                "GRANT EXECUTE ON OBJECT::[SSB].[SEND_TRACED] TO [SSB_ADAPTER];",
                 "GRANT VIEW DEFINITION TO [SSB_ADAPTER];"), statements);
         for (String statement : statements) {
             if (statement.startsWith("GRANT ")) {
