@@ -319,8 +319,8 @@ final class Receiver {
     }
 
     /**
-     * A row of {@link TSql#SELECT_RECEIVED}: the message, with its recorded failed deliveries and whether its group
-     * has a priority noted.
+     * A row of {@link TSql#SELECT_RECEIVED}: the message with its trace context, and its recorded failed deliveries
+     * and whether its group has a priority noted.
      */
     private static BrokerMessage received(ResultSet rs, Tally tally) throws SQLException {
         BrokerMessage m = message(rs);
@@ -345,6 +345,7 @@ final class Receiver {
                 .body(rs.getBytes("message_body"))
                 .enqueueTime(Jdbc.instant(rs, "message_enqueue_time"))
                 .conversationId(Batches.uuid(rs, "conversation_id"))
+                .traceContext(rs.getString("trace_context"))
                 .build();
     }
 

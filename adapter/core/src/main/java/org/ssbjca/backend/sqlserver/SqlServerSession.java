@@ -23,6 +23,7 @@ import org.ssbjca.backend.Jdbc;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.backend.Received;
 import org.ssbjca.backend.TouchedQueues;
+import org.ssbjca.support.Tracing;
 
 /**
  * The Service Broker verbs on one SQL Server connection: each verb is one T-SQL batch from {@link TSql}, run in
@@ -110,10 +111,14 @@ final class SqlServerSession implements BrokerSession {
     public void send(UUID handle, String messageType, byte[] body) {
         requireHandle(handle, "SEND");
         boolean withBody = body != null && body.length > 0;
-        String sql = TSql.send(messageType, withBody);
+        String plain = TSql.send(messageType, withBody); // validates the message type, traced or not
+        String trace = Tracing.get().currentContext();
+        String sql = trace == null ? plain : TSql.SEND_TRACED;
+        Object[] params = trace == null ? Batches.params(Batches.text(handle), withBody ? body : null)
+                : Batches.params(Batches.text(handle), messageType,
+                        Jdbc.orNull(withBody ? body : null, Types.VARBINARY), trace);
         try {
-            touch(Batches.query(c, sql, 0, rs -> rs.getString("queue_name"),
-                    Batches.params(Batches.text(handle), withBody ? body : null)), messageType);
+            touch(Batches.query(c, sql, 0, rs -> rs.getString("queue_name"), params), messageType);
         } catch (SQLException e) {
             throw SqlServerErrors.translate("SEND of message type '" + messageType + "' on conversation " + handle,
                     null, e);

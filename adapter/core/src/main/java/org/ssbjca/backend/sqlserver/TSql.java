@@ -82,18 +82,46 @@ final class TSql {
      * connection, another node): the reader then drops it once the group is drained. READPAST, as in
      * {@link #priorityCandidates}: a priority another transaction is writing is not waited for. At READ COMMITTED
      * ({@link #READ_COMMITTED}, after the RECEIVE, which runs at the session's level).
+     * <p>
+     * And the message's trace context ({@code trace_context}, NULL for none), taken by {@link #TAKE_TRACES} first.
      */
-    static final String SELECT_RECEIVED = READ_COMMITTED + "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
+    /**
+     * Takes the trace contexts of the messages RECEIVE put into {@code @received} out of {@code ssb.message_trace}
+     * (sql/sqlserver/install.sql, written by {@code ssb.send_traced}) into {@code @traces}: the row of a message is
+     * keyed by its conversation id, the direction it went (sent by the initiator when the receiving endpoint is the
+     * target: {@code is_initiator} 0) and its message_sequence_number
+     * (https://learn.microsoft.com/sql/relational-databases/system-catalog-views/sys-conversation-endpoints-transact-sql,
+     * https://learn.microsoft.com/sql/t-sql/statements/receive-transact-sql). One seek of the primary key per
+     * message (FORCESEEK: https://learn.microsoft.com/sql/t-sql/queries/hints-transact-sql-table), also when no sender
+     * traces (the table then empty); the DELETE is in the RECEIVE's transaction, so a
+     * rollback gives back the message and its row together. It waits for no other sender: a sender's row commits with
+     * its message, before a RECEIVE can take it. OUTPUT names the receiving endpoint's handle, so that
+     * {@link #SELECT_RECEIVED} joins each context to its message without the key again.
+     */
+    static final String TAKE_TRACES = "DECLARE @traces TABLE (conversation_handle UNIQUEIDENTIFIER,"
+            + " message_sequence_number BIGINT, trace_context VARCHAR(1024));\n"
+            + "DELETE t OUTPUT r.conversation_handle, deleted.message_sequence_number, deleted.trace_context"
+            + " INTO @traces\n"
+            + "FROM @received AS r\n"
+            + "JOIN sys.conversation_endpoints AS e WITH (NOLOCK) ON e.conversation_handle = r.conversation_handle\n"
+            + "JOIN ssb.message_trace AS t WITH (FORCESEEK) ON t.conversation_id = e.conversation_id"
+            + " AND t.sent_by_initiator = CAST(1 - e.is_initiator AS BIT)"
+            + " AND t.message_sequence_number = r.message_sequence_number;\n";
+
+    static final String SELECT_RECEIVED = READ_COMMITTED + TAKE_TRACES + "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
             + " a.attempts AS recorded_attempts,"
             + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p " + SKIP_LOCKED
-            + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority\n"
+            + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority,"
+            + " tc.trace_context\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
             + " ON e.conversation_handle = r.conversation_handle\n"
             + "LEFT JOIN ssb.delivery_attempt AS a ON a.conversation_handle = r.conversation_handle"
             + " AND a.message_sequence_number = r.message_sequence_number\n"
+            + "LEFT JOIN @traces AS tc ON tc.conversation_handle = r.conversation_handle"
+            + " AND tc.message_sequence_number = r.message_sequence_number\n"
             + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
             + " r.conversation_handle, r.message_sequence_number;";
 
@@ -185,7 +213,39 @@ final class TSql {
     }
 
     /**
-     * END CONVERSATION, normally or WITH ERROR, after reading the queue the EndDialog or Error message goes to.
+     * SEND ON CONVERSATION through {@code ssb.send_traced} (sql/sqlserver/install.sql), which records the sender's
+     * trace context in {@code ssb.message_trace} in the SEND's transaction: the convention T-SQL senders follow too
+     * (docs/guide/tracing.md), written once. After reading the queue the message goes to, as {@link #send}. The
+     * message type is a value here; the procedure quotes it.
+     *
+     * <p>Parameters: handle; message type; body or NULL (no body); trace context.
+     */
+    static final String SEND_TRACED = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+            + "DECLARE @type NVARCHAR(256) = ?;\n"
+            + "DECLARE @body VARBINARY(MAX) = ?;\n"
+            + "DECLARE @trace VARCHAR(1024) = ?;\n"
+            + SELECT_PEER_QUEUE
+            + "EXEC ssb.send_traced @handle, @type, @body, @trace;";
+
+    /**
+     * Reads, before an END CONVERSATION, which rows of {@code ssb.message_trace} belong to the messages on this
+     * endpoint's queue (sent by the other side), so that {@link #FORGET_TRACES} can delete them after it: ending a
+     * conversation removes its messages from the service queue, and WITH CLEANUP also the endpoint
+     * (https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql). Messages this side sent stay
+     * on the other side's queue, and so do their rows.
+     */
+    private static final String TRACES_OF_ENDPOINT = "DECLARE @conversation_id UNIQUEIDENTIFIER, @inbound BIT;\n"
+            + "SELECT @conversation_id = e.conversation_id, @inbound = CAST(1 - e.is_initiator AS BIT)\n"
+            + "FROM sys.conversation_endpoints AS e WITH (NOLOCK)\n"
+            + "WHERE e.conversation_handle = @handle;\n";
+
+    /** Deletes the rows {@link #TRACES_OF_ENDPOINT} found, after the END CONVERSATION, in its transaction. */
+    private static final String FORGET_TRACES = "\nDELETE FROM ssb.message_trace"
+            + " WHERE conversation_id = @conversation_id AND sent_by_initiator = @inbound;";
+
+    /**
+     * END CONVERSATION, normally or WITH ERROR, after reading the queue the EndDialog or Error message goes to;
+     * forgets the trace contexts of the messages it removes from this side's queue ({@link #TRACES_OF_ENDPOINT}).
      * https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql
      *
      * <p>Parameters: handle; the error code and description when {@code withError}.
@@ -195,17 +255,20 @@ final class TSql {
         if (withError) {
             b.append("DECLARE @code INT = ?;\n").append("DECLARE @description NVARCHAR(3000) = ?;\n");
         }
-        b.append(SELECT_PEER_QUEUE).append("END CONVERSATION @handle");
-        return b.append(withError ? " WITH ERROR = @code DESCRIPTION = @description;" : ";").toString();
+        b.append(SELECT_PEER_QUEUE).append(TRACES_OF_ENDPOINT).append("END CONVERSATION @handle");
+        return b.append(withError ? " WITH ERROR = @code DESCRIPTION = @description;" : ";").append(FORGET_TRACES)
+                .toString();
     }
 
     /**
-     * END CONVERSATION ... WITH CLEANUP. https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql
+     * END CONVERSATION ... WITH CLEANUP, forgetting the trace contexts of the messages it removes (as
+     * {@link #endConversation}). https://learn.microsoft.com/sql/t-sql/statements/end-conversation-transact-sql
      *
      * <p>Parameters: handle.
      */
     static final String END_CONVERSATION_WITH_CLEANUP = PROLOGUE + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
-            + "END CONVERSATION @handle WITH CLEANUP;";
+            + TRACES_OF_ENDPOINT
+            + "END CONVERSATION @handle WITH CLEANUP;" + FORGET_TRACES;
 
     /**
      * BEGIN CONVERSATION TIMER. https://learn.microsoft.com/sql/t-sql/statements/begin-conversation-timer-transact-sql

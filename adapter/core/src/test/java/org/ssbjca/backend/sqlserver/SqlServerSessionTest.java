@@ -9,6 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.backend.sqlserver.FakeJdbc.row;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.context.Scope;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -38,6 +43,10 @@ class SqlServerSessionTest {
     private static final UUID GROUP = UUID.fromString("6b1f1d8e-2a55-4d8c-8a0e-9d6d1c2b3a02");
     private static final UUID OTHER_GROUP = UUID.fromString("c3a0e5f4-7b6d-4e1a-9f8b-0a1b2c3d4e03");
     private static final UUID CONVERSATION = UUID.fromString("a9e8d7c6-b5a4-4321-8fed-cba987654304");
+
+    private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String SPAN = "00f067aa0ba902b7";
+    private static final String PARENT = "00-" + TRACE + "-" + SPAN + "-01";
 
     private final FakeJdbc jdbc = new FakeJdbc();
     private final QueueSignals signals = new QueueSignals();
@@ -82,6 +91,48 @@ class SqlServerSessionTest {
         assertEquals(before, signals.generation("EchoServiceQueue"), "no signal before the commit");
         session.afterCompletion(true);
         assertEquals(before + 1, signals.generation("EchoServiceQueue"));
+    }
+
+    /**
+     * Issue 48: with a span current, the SEND goes through ssb.send_traced with the span's context, the message type
+     * a value (the procedure quotes it) and an empty body a typed NULL; without one it is the plain SEND above.
+     */
+    @Test
+    void aSendWithACurrentSpanGoesThroughSendTracedWithItsContext() {
+        byte[] body = "<hello/>".getBytes(StandardCharsets.UTF_8);
+        try (Scope ignored = Span.wrap(SpanContext.create(TRACE, SPAN, TraceFlags.getSampled(),
+                TraceState.getDefault())).makeCurrent()) {
+            session.send(HANDLE, "EchoRequest", body);
+            session.send(HANDLE, "EchoRequest", new byte[0]);
+        }
+        FakeJdbc.Call withBody = jdbc.calls.get(0);
+        assertEquals(TSql.SEND_TRACED, withBody.sql);
+        assertEquals(List.of(HANDLE.toString(), "EchoRequest"), withBody.params().subList(0, 2));
+        assertArrayEquals(body, (byte[]) withBody.params().get(2));
+        assertEquals(PARENT, withBody.params().get(3));
+        FakeJdbc.Call empty = jdbc.calls.get(1);
+        assertEquals(TSql.SEND_TRACED, empty.sql);
+        assertEquals(4, empty.params().size());
+        assertEquals(null, empty.params().get(2), "a NULL body (ssb.send_traced then sends no body clause)");
+        assertThrows(IllegalArgumentException.class, () -> {
+            try (Scope ignored = Span.wrap(SpanContext.create(TRACE, SPAN, TraceFlags.getSampled(),
+                    TraceState.getDefault())).makeCurrent()) {
+                session.send(HANDLE, "bad\u0000name", body);
+            }
+        }, "the message type is checked as the plain SEND's");
+    }
+
+    /** Issue 48: the RECEIVE's batch returns each message's trace context, taken from ssb.message_trace. */
+    @Test
+    void aReceivedMessageCarriesTheTraceContextItsRowHad() {
+        Map<String, Object> traced = new java.util.LinkedHashMap<>(message(GROUP, 1));
+        traced.put("trace_context", PARENT);
+        jdbc.rows(traced, message(GROUP, 2));
+        List<BrokerMessage> got = session.receive(ReceiveRequest.from("EchoServiceQueue").top(5), false, false)
+                .messages();
+        assertEquals(Optional.of(PARENT), got.get(0).traceContext());
+        assertEquals(Optional.empty(), got.get(1).traceContext());
+        assertEquals(1, jdbc.calls.size(), "no statement besides the RECEIVE's batch");
     }
 
     @Test
@@ -632,6 +683,7 @@ class SqlServerSessionTest {
                 "service_name", "EchoService", "service_contract_name", "EchoContract",
                 "message_type_name", "EchoRequest", "message_body", "hello".getBytes(StandardCharsets.UTF_8),
                 "message_enqueue_time", OffsetDateTime.of(2025, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC),
-                "conversation_id", CONVERSATION.toString(), "recorded_attempts", null, "has_priority", false);
+                "conversation_id", CONVERSATION.toString(), "recorded_attempts", null, "has_priority", false,
+                "trace_context", null);
     }
 }

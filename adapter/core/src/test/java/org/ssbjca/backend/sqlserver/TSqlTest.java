@@ -37,20 +37,49 @@ class TSqlTest {
             + " message_sequence_number, service_name, service_contract_name, message_type_name, message_body,"
             + " message_enqueue_time";
 
+    private static final String TAKE_TRACES = """
+            DECLARE @traces TABLE (conversation_handle UNIQUEIDENTIFIER, message_sequence_number BIGINT, \
+            trace_context VARCHAR(1024));
+            DELETE t OUTPUT r.conversation_handle, deleted.message_sequence_number, deleted.trace_context INTO @traces
+            FROM @received AS r
+            JOIN sys.conversation_endpoints AS e WITH (NOLOCK) ON e.conversation_handle = r.conversation_handle
+            JOIN ssb.message_trace AS t WITH (FORCESEEK) ON t.conversation_id = e.conversation_id \
+            AND t.sent_by_initiator = CAST(1 - e.is_initiator AS BIT) \
+            AND t.message_sequence_number = r.message_sequence_number;
+            """;
+
     private static final String SELECT_RECEIVED = "SET TRANSACTION ISOLATION LEVEL READ COMMITTED;\n"
+            + TAKE_TRACES
             + "SELECT r.priority, r.queuing_order, r.conversation_group_id,"
             + " r.conversation_handle, r.message_sequence_number, r.service_name, r.service_contract_name,"
             + " r.message_type_name, r.message_body, r.message_enqueue_time, e.conversation_id,"
             + " a.attempts AS recorded_attempts,"
             + " CAST(CASE WHEN EXISTS (SELECT 1 FROM ssb.conversation_priority AS p WITH (READCOMMITTEDLOCK, READPAST)"
-            + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority\n"
+            + " WHERE p.conversation_group_id = r.conversation_group_id) THEN 1 ELSE 0 END AS BIT) AS has_priority,"
+            + " tc.trace_context\n"
             + "FROM @received AS r\n"
             + "LEFT JOIN sys.conversation_endpoints AS e WITH (NOLOCK)"
             + " ON e.conversation_handle = r.conversation_handle\n"
             + "LEFT JOIN ssb.delivery_attempt AS a ON a.conversation_handle = r.conversation_handle"
             + " AND a.message_sequence_number = r.message_sequence_number\n"
+            + "LEFT JOIN @traces AS tc ON tc.conversation_handle = r.conversation_handle"
+            + " AND tc.message_sequence_number = r.message_sequence_number\n"
             + "ORDER BY r.priority DESC, MIN(r.queuing_order) OVER (PARTITION BY r.conversation_handle),"
             + " r.conversation_handle, r.message_sequence_number;";
+
+    /**
+     * Ending this side removes the messages on its queue (END CONVERSATION's remarks; WITH CLEANUP also the endpoint,
+     * hence the key read before): the trace contexts of the messages sent to it go with them.
+     */
+    private static final String TRACES_OF_ENDPOINT = """
+            DECLARE @conversation_id UNIQUEIDENTIFIER, @inbound BIT;
+            SELECT @conversation_id = e.conversation_id, @inbound = CAST(1 - e.is_initiator AS BIT)
+            FROM sys.conversation_endpoints AS e WITH (NOLOCK)
+            WHERE e.conversation_handle = @handle;
+            """;
+
+    private static final String FORGET_TRACES =
+            "\nDELETE FROM ssb.message_trace WHERE conversation_id = @conversation_id AND sent_by_initiator = @inbound;";
 
     @Test
     void beginDialogWithDefaults() {
@@ -104,23 +133,39 @@ class TSqlTest {
                 + "SEND ON CONVERSATION @handle MESSAGE TYPE [EchoRequest];", TSql.send("EchoRequest", false));
     }
 
+    /** A SEND with a trace context is ssb.send_traced's (sql/sqlserver/install.sql), the T-SQL senders' convention. */
+    @Test
+    void sendTraced() {
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + "DECLARE @type NVARCHAR(256) = ?;\n"
+                + "DECLARE @body VARBINARY(MAX) = ?;\n"
+                + "DECLARE @trace VARCHAR(1024) = ?;\n"
+                + PEER_QUEUE
+                + "EXEC ssb.send_traced @handle, @type, @body, @trace;", TSql.SEND_TRACED);
+    }
+
     @Test
     void endConversation() {
         assertEquals("SET NOCOUNT ON;\n"
                 + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
                 + PEER_QUEUE
-                + "END CONVERSATION @handle;", TSql.endConversation(false));
+                + TRACES_OF_ENDPOINT
+                + "END CONVERSATION @handle;"
+                + FORGET_TRACES, TSql.endConversation(false));
         assertEquals("SET NOCOUNT ON;\n"
                 + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
                 + "DECLARE @code INT = ?;\n"
                 + "DECLARE @description NVARCHAR(3000) = ?;\n"
                 + PEER_QUEUE
-                + "END CONVERSATION @handle WITH ERROR = @code DESCRIPTION = @description;",
-                TSql.endConversation(true));
-        assertEquals("""
-                SET NOCOUNT ON;
-                DECLARE @handle UNIQUEIDENTIFIER = ?;
-                END CONVERSATION @handle WITH CLEANUP;""", TSql.END_CONVERSATION_WITH_CLEANUP);
+                + TRACES_OF_ENDPOINT
+                + "END CONVERSATION @handle WITH ERROR = @code DESCRIPTION = @description;"
+                + FORGET_TRACES, TSql.endConversation(true));
+        assertEquals("SET NOCOUNT ON;\n"
+                + "DECLARE @handle UNIQUEIDENTIFIER = ?;\n"
+                + TRACES_OF_ENDPOINT
+                + "END CONVERSATION @handle WITH CLEANUP;"
+                + FORGET_TRACES, TSql.END_CONVERSATION_WITH_CLEANUP);
     }
 
     @Test
