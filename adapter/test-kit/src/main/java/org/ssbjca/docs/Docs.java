@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -73,6 +74,28 @@ public final class Docs {
             throw new IllegalArgumentException(page + " has no heading " + heading);
         }
         return out.toString();
+    }
+
+    /**
+     * @param page a page's path from the repository's root
+     * @param heading a heading line as written
+     * @param language the info string of the blocks, e.g. {@code "sql"}
+     * @return the code blocks of that language in the heading's {@link #section}, in order, each without its fences
+     */
+    public static List<String> codeBlocks(String page, String heading, String language) {
+        List<String> blocks = new ArrayList<>();
+        StringBuilder block = null;
+        for (String line : section(page, heading).lines().toList()) {
+            if (block == null && line.equals("```" + language)) {
+                block = new StringBuilder();
+            } else if (block != null && line.equals("```")) {
+                blocks.add(block.toString());
+                block = null;
+            } else if (block != null) {
+                block.append(line).append('\n');
+            }
+        }
+        return blocks;
     }
 
     /** @return a heading line's level (the number of leading #), 0 for any other line */
