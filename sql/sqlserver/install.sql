@@ -286,6 +286,9 @@ ALTER PROCEDURE ssb.send_traced
 AS
 BEGIN
     SET NOCOUNT ON;
+    -- a NULL name would make @sql NULL, which sp_executesql runs as nothing: no SEND, and a row for the last message
+    IF @message_type_name IS NULL
+        THROW 50301, N'ssb.send_traced: @message_type_name must not be NULL', 1;
     DECLARE @sql NVARCHAR(MAX) = N'SEND ON CONVERSATION @h MESSAGE TYPE ['
         + REPLACE(@message_type_name, N']', N']]') + N']'
         + CASE WHEN DATALENGTH(@message_body) > 0 THEN N' (@b);' ELSE N';' END;

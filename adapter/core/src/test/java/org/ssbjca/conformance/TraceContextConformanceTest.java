@@ -100,8 +100,7 @@ class TraceContextConformanceTest {
     void aRolledBackReceiveGivesTheContextBack(Db db) {
         sqlServerOnly(db);
         Db.Objects o = db.objects();
-        Conversation c = begin(db, o);
-        inSpan(span(1), () -> db.run(s -> s.send(c.handle(), o.request, bytes("again"))));
+        Conversation c = oneTracedSend(db, o);
         try (Db.Tx tx = db.begin()) {
             List<BrokerMessage> first = tx.session().receive(ReceiveRequest.from(o.targetQueue)
                     .timeout(java.time.Duration.ofSeconds(30)));
@@ -116,8 +115,7 @@ class TraceContextConformanceTest {
     void endingWithCleanupForgetsTheRowsOfTheMessagesItDrops(Db db) {
         sqlServerOnly(db);
         Db.Objects o = db.objects();
-        Conversation c = begin(db, o);
-        inSpan(span(1), () -> db.run(s -> s.send(c.handle(), o.request, bytes("dropped"))));
+        Conversation c = oneTracedSend(db, o);
         assertEquals(1, traceRows(db, c.conversationId()));
         UUID target = UUID.fromString(query(db, "SELECT CAST(conversation_handle AS CHAR(36))"
                 + " FROM sys.conversation_endpoints WHERE conversation_id = ? AND is_initiator = 0",
@@ -152,6 +150,13 @@ class TraceContextConformanceTest {
         BrokerMessage m = receiveAll(db, o.targetQueue, 1).get(0);
         assertEquals("from a trigger", new String(m.body(), UTF_8));
         assertEquals(Optional.of(PARENT), m.traceContext(), "the recipe's traceparent");
+    }
+
+    /** @return a new conversation with one message sent in span 1 */
+    private static Conversation oneTracedSend(Db db, Db.Objects o) {
+        Conversation c = begin(db, o);
+        inSpan(span(1), () -> db.run(s -> s.send(c.handle(), o.request, bytes("traced"))));
+        return c;
     }
 
     private static void sqlServerOnly(Db db) {
@@ -189,32 +194,30 @@ class TraceContextConformanceTest {
         return "00-" + TRACE + "-" + span(n) + "-01";
     }
 
-    private static <T> T inSpan(String spanId, Supplier<T> work) {
-        SpanContext context = SpanContext.create(TRACE, spanId, TraceFlags.getSampled(), TraceState.getDefault());
+    private static <T> T inSpan(String spanId, TraceState state, Supplier<T> work) {
+        SpanContext context = SpanContext.create(TRACE, spanId, TraceFlags.getSampled(), state);
         try (Scope ignored = Span.wrap(context).makeCurrent()) {
             return work.get();
         }
     }
 
-    private static void inSpan(String spanId, Runnable work) {
-        inSpan(spanId, () -> {
+    private static void inSpan(String spanId, TraceState state, Runnable work) {
+        inSpan(spanId, state, () -> {
             work.run();
             return null;
         });
     }
 
     private static <T> T inSpan(TraceState state, Supplier<T> work) {
-        SpanContext context = SpanContext.create(TRACE, SPAN, TraceFlags.getSampled(), state);
-        try (Scope ignored = Span.wrap(context).makeCurrent()) {
-            return work.get();
-        }
+        return inSpan(SPAN, state, work);
     }
 
     private static void inSpan(TraceState state, Runnable work) {
-        inSpan(state, () -> {
-            work.run();
-            return null;
-        });
+        inSpan(SPAN, state, work);
+    }
+
+    private static void inSpan(String spanId, Runnable work) {
+        inSpan(spanId, TraceState.getDefault(), work);
     }
 
     private static List<BrokerMessage> receiveAll(Db db, String queue, int count) {
