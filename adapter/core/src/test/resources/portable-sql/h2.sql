@@ -92,5 +92,6 @@ UPDATE ssb.conversation_hold SET held_until = ? WHERE conversation_group_id = ?
 UPDATE ssb.delivery_attempt SET attempts = attempts + 1, last_error = ?, last_attempt_at = ? WHERE conversation_handle = ? AND message_sequence_number = ?
 UPDATE ssb.delivery_attempt SET attempts = attempts + 1000000 WHERE conversation_handle = ? AND message_sequence_number = ? AND attempts < 1000000
 UPDATE ssb.message SET conversation_group_id = ? WHERE conversation_handle = ?
+UPDATE ssb.scheduled_send SET due_at = ? WHERE scheduled_id = ?
 conversation_handle, conversation_id, is_initiator, conversation_group_id, service_name, far_service, service_contract_name, state, send_sequence, lifetime_expires_at
 dead_letter_id, queue_name, conversation_group_id, conversation_handle, conversation_id, message_sequence_number, message_type_name, service_name, service_contract_name, message_body, enqueued_at, attempts, last_error, dead_lettered_at, copy_conversation_id

@@ -430,6 +430,18 @@ public interface AdapterLog extends BasicLogger {
     void scheduledSendDropped(@Cause Throwable cause, Object id, Object conversation, String messageType, Object dueAt,
             String why);
 
+    @LogMessage(level = DEBUG)
+    @Message(id = 323, value = "scheduled send %s on conversation %s (message type %s) could not be sent, %d time(s) in"
+            + " a row, for a reason that passes, and is kept: tried again from %s: %s")
+    void scheduledSendKept(@Cause Throwable cause, Object id, Object conversation, String messageType, int failures,
+            Object retryAt, String why);
+
+    @LogMessage(level = WARN)
+    @Message(id = 324, value = "scheduled send %s on conversation %s (message type %s) still could not be sent, %d"
+            + " times in a row, for a reason that passes, and is kept: tried again from %s: %s")
+    void scheduledSendStillKept(@Cause Throwable cause, Object id, Object conversation, String messageType,
+            int failures, Object retryAt, String why);
+
     // ---- trace context (310-312)
 
     @LogMessage(level = INFO)

@@ -5,17 +5,23 @@ import java.util.Set;
 import org.ssbjca.backend.BackendKind;
 
 /**
- * The two databases of the portable schema: their sequences' spelling and the SQL states that mean a session is
- * gone. Their statements are {@link PortableSql#of}.
+ * The two databases of the portable schema: their sequences' spelling, the SQL states that mean a session is gone
+ * and those of a failure that passes. Their statements are {@link PortableSql#of}.
  */
 enum Dialect {
     H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq",
             // connection broken, database closed, database called at shutdown; an I/O error (over TCP, the
             // server's socket closed as the client read: "IO Exception: java.io.EOFException")
-            Set.of("90067", "90098", "90121", "90028", "90031")),
+            Set.of("90067", "90098", "90121", "90028", "90031"),
+            // lock timeout, deadlock, concurrent update, statement cancelled (query timeout); a duplicate key: two
+            // transactions creating one row at once (the first SEND on a conversation creating its group)
+            Set.of("HYT00", "40001", "90131", "57014", "23505")),
     POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')",
             // admin_shutdown, crash_shutdown, cannot_connect_now: the server ends or refuses the session
-            Set.of("57P01", "57P02", "57P03"));
+            Set.of("57P01", "57P02", "57P03"),
+            // serialization failure, deadlock, lock_timeout, statement_timeout; a unique violation: two transactions
+            // creating one row at once
+            Set.of("40001", "40P01", "55P03", "57014", "23505"));
 
     /** An expression that takes the next round-robin turn for a conversation group. */
     final String nextTurn;
@@ -24,11 +30,15 @@ enum Dialect {
     /** SQL states, besides class 08 (connection exception), that mean the session is gone. */
     @SuppressWarnings("ImmutableEnumChecker") // Set.of: immutable
     private final Set<String> sessionGoneStates;
+    /** SQL states of a statement that failed because of what other transactions did at the time. */
+    @SuppressWarnings("ImmutableEnumChecker") // Set.of: immutable
+    private final Set<String> contentionStates;
 
-    Dialect(String nextTurn, String nextPriorityRequest, Set<String> sessionGoneStates) {
+    Dialect(String nextTurn, String nextPriorityRequest, Set<String> sessionGoneStates, Set<String> contentionStates) {
         this.nextTurn = nextTurn;
         this.nextPriorityRequest = nextPriorityRequest;
         this.sessionGoneStates = sessionGoneStates;
+        this.contentionStates = contentionStates;
     }
 
     /**
@@ -39,6 +49,17 @@ enum Dialect {
      */
     boolean sessionGone(SQLException e) {
         return e.getSQLState() != null && sessionGoneStates.contains(e.getSQLState());
+    }
+
+    /**
+     * Returns whether an error's SQL state means the statement failed because of what other transactions did at the
+     * time (a lock wait that ran out, a deadlock, a serialization failure, a concurrent insert of the same key, a
+     * statement timeout), so that the same statement may succeed when tried again later.
+     *
+     * @param e an error from this database
+     */
+    boolean contention(SQLException e) {
+        return e.getSQLState() != null && contentionStates.contains(e.getSQLState());
     }
 
     static Dialect of(BackendKind kind) {

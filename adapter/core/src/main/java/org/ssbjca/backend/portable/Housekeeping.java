@@ -43,6 +43,8 @@ final class Housekeeping {
     /** The earliest due time of a scheduled send that this node knows of and no pass has handled; null: none. */
     private final AtomicReference<Instant> nextDue = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicBoolean passing = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The scheduled sends this node's passes kept after a failure that passes. */
+    private final SendRetries retries = new SendRetries();
 
     /**
      * How often parked groups with messages are looked for (PostgreSQL), the backstop of the post-commit check, and
@@ -130,7 +132,10 @@ final class Housekeeping {
         }
     }
 
-    /** Runs one pass now: timers, lifetimes, then the due scheduled sends ({@link ScheduledSends#sendDue}). */
+    /**
+     * Runs one pass now: timers, lifetimes, then the due scheduled sends ({@link ScheduledSends#sendDue}); notes when
+     * the next is due, a send kept to be tried again included.
+     */
     void run(PortableSession session) throws SQLException {
         PortableSql sql = broker.sql();
         Connection c = session.connection();
@@ -152,7 +157,7 @@ final class Housekeeping {
                         ErrorBody.of(ErrorBody.LIFETIME_EXPIRED, "The dialog has exceeded the specified LIFETIME."));
             }
         }
-        ScheduledSends.sendDue(broker, session);
+        ScheduledSends.sendDue(broker, session, retries);
         scheduled(Jdbc.first(c, sql.nextScheduledSendDue, rs -> Jdbc.instant(rs, "due_at"), now));
     }
 

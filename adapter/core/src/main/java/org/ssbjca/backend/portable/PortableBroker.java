@@ -149,6 +149,23 @@ public final class PortableBroker implements Broker {
     }
 
     /**
+     * Returns whether a failure passes: caused by a database error that says the connection was lost ({@link
+     * #connectionLost}) or that the statement met other transactions' work at the time (a lock wait that ran out, a
+     * deadlock, a serialization failure, a concurrent insert of the same key), so that the same work may succeed when
+     * done again later. Any other failure (the broker refused the verb, another database error) is permanent.
+     *
+     * @param failure a failure of work on this broker's database
+     */
+    boolean transientFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException e && (connectionLost(e) || dialect.contention(e))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * @return as every backend's, and on PostgreSQL a prepare the server refused reported as rolled back (see
      *         {@link RefusedPrepareXAResource})
      */

@@ -233,6 +233,8 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     /** Parameters: id, conversation handle, message type, body, due at, scheduled at. */
     final String insertScheduledSend = "INSERT INTO ssb.scheduled_send (scheduled_id, conversation_handle,"
             + " message_type_name, message_body, due_at, scheduled_at) VALUES (?, ?, ?, ?, ?, ?)";
+    /** Sets when one is due (a pass that holds it tries it again then). Parameters: due at, id. */
+    final String postponeScheduledSend = "UPDATE ssb.scheduled_send SET due_at = ? WHERE scheduled_id = ?";
     /** Cancels one (its update count says whether it was pending); waits for a pass that is sending it. */
     final String deleteScheduledSend = "DELETE FROM ssb.scheduled_send WHERE scheduled_id = ?";
     /**

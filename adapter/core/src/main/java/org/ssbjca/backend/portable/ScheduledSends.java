@@ -15,7 +15,8 @@ import org.ssbjca.support.AdapterLog;
  * Scheduled sends on the portable schema: a row of {@code ssb.scheduled_send} written in the caller's transaction,
  * sent when due by a {@link Housekeeping} pass. The pass locks the due rows with SKIP LOCKED, sends each as a SEND of
  * its own transaction and deletes the row in it, so each scheduled send is sent by exactly one pass of one node, and
- * a pass never waits for another. Stateless; the methods run on the session they are given.
+ * a pass never waits for another; a send that fails for a reason that passes is kept for a later pass. Stateless
+ * (what a node remembers of the failures is its {@link SendRetries}); the methods run on the session they are given.
  */
 final class ScheduledSends {
 
@@ -59,18 +60,41 @@ final class ScheduledSends {
 
     /**
      * Sends the due scheduled sends no other pass holds, in the session's own transaction (a housekeeping pass), each
-     * as a SEND that the others' failure does not undo: one that fails is dropped and logged ({@code SSBJCA0300}).
+     * as a SEND that the others' failure does not undo, its row deleted with it. A SEND that fails for a reason that
+     * passes ({@link PortableBroker#transientFailure}: a lock wait that ran out, a deadlock, a concurrent insert) is
+     * undone and its row kept, due again after a backoff ({@link SendRetries}), logged at DEBUG
+     * ({@code SSBJCA0323}) and, after repeated failures, WARN ({@code SSBJCA0324}); the sends of its conversation due
+     * before then wait behind it. One that fails for good (the conversation ended, the message type not in the
+     * contract) is dropped and logged ({@code SSBJCA0300}).
      */
-    static void sendDue(PortableBroker broker, PortableSession session) throws SQLException {
+    static void sendDue(PortableBroker broker, PortableSession session, SendRetries retries) throws SQLException {
         PortableSql sql = broker.sql();
         List<Due> due = session.statements().list(sql.dueScheduledSends, rs -> new Due(Jdbc.uuid(rs, "scheduled_id"),
                 Jdbc.uuid(rs, "conversation_handle"), rs.getString("message_type_name"), rs.getBytes("message_body"),
                 Jdbc.instant(rs, "due_at")), broker.now(), PAGE);
         for (Due d : due) {
+            Instant behind = retries.behind(d.handle, broker.now());
+            if (behind != null) { // after the send of its conversation that is tried again later
+                session.statements().update(sql.postponeScheduledSend, behind, d.id);
+                continue;
+            }
             BrokerException failed = session.attempt(() -> session.send(d.handle, d.messageType, d.body), () -> { });
+            if (failed != null && broker.transientFailure(failed)) {
+                SendRetries.Retry retry = retries.failed(d.id, d.handle, broker.now());
+                if (retry.warn()) {
+                    LOG.scheduledSendStillKept(failed, d.id, d.handle, d.messageType, retry.failures(), retry.at(),
+                            failed.getMessage());
+                } else {
+                    LOG.scheduledSendKept(failed, d.id, d.handle, d.messageType, retry.failures(), retry.at(),
+                            failed.getMessage());
+                }
+                session.statements().update(sql.postponeScheduledSend, retry.at(), d.id);
+                continue;
+            }
             if (failed != null) {
                 LOG.scheduledSendDropped(failed, d.id, d.handle, d.messageType, d.dueAt, failed.getMessage());
             }
+            retries.done(d.id);
             session.statements().update(sql.deleteScheduledSend, d.id);
         }
     }

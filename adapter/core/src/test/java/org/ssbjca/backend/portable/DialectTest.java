@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 
-/** Which SQL states, besides class 08, mean a session is gone. */
+/** Which SQL states, besides class 08, mean a session is gone; which mean a statement met other transactions. */
 class DialectTest {
 
     @Test
@@ -22,5 +22,18 @@ class DialectTest {
     void anErrorWithoutAStateIsNotALostSession() {
         assertFalse(Dialect.POSTGRESQL.sessionGone(new SQLException("no state")));
         assertFalse(Dialect.H2.sessionGone(new SQLException("no state")));
+    }
+
+    @Test
+    void lockTimeoutsDeadlocksAndConcurrentInsertsAreContention() {
+        assertTrue(Dialect.H2.contention(new SQLException("Timeout trying to lock table", "HYT00")));
+        assertTrue(Dialect.H2.contention(new SQLException("Deadlock detected", "40001")));
+        assertTrue(Dialect.H2.contention(new SQLException("Unique index or primary key violation", "23505")));
+        assertTrue(Dialect.POSTGRESQL.contention(new SQLException("canceling statement due to lock timeout", "55P03")));
+        assertTrue(Dialect.POSTGRESQL.contention(new SQLException("deadlock detected", "40P01")));
+        assertTrue(Dialect.POSTGRESQL.contention(new SQLException("could not serialize access", "40001")));
+        assertFalse(Dialect.POSTGRESQL.contention(new SQLException("foreign key violation", "23503")));
+        assertFalse(Dialect.H2.contention(new SQLException("Referential integrity constraint violation", "23506")));
+        assertFalse(Dialect.H2.contention(new SQLException("no state")));
     }
 }

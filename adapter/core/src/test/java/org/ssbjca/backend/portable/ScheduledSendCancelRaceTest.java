@@ -188,12 +188,12 @@ class ScheduledSendCancelRaceTest {
         }
     }
 
-    private static PortableBroker broker(ConnectionSource source) {
+    static PortableBroker broker(ConnectionSource source) {
         return new PortableBroker(source, BackgroundRunner.daemonThreads(), new PortableOptions(1000, 1000,
                 Clock.systemUTC()));
     }
 
-    private static DatabaseConfig database(String backend, String name) {
+    static DatabaseConfig database(String backend, String name) {
         return backend.equals("H2")
                 ? new DatabaseConfig("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
                 : PostgresServer.get().newDatabase(name);
@@ -219,7 +219,7 @@ class ScheduledSendCancelRaceTest {
     }
 
     /** One housekeeping pass in a transaction of its own on {@code p}, committed. */
-    private static void runPass(PortableBroker broker, Connection p) throws Exception {
+    static void runPass(PortableBroker broker, Connection p) throws Exception {
         PortableSession.inOwnTransaction(broker, p, session -> {
             broker.housekeeping().run(session);
             return null;
@@ -245,7 +245,7 @@ class ScheduledSendCancelRaceTest {
         return cancelled;
     }
 
-    private static List<String> receive(BrokerSession s, Connection c) throws Exception {
+    static List<String> receive(BrokerSession s, Connection c) throws Exception {
         List<BrokerMessage> got = s.receive(ReceiveRequest.from("QT"));
         c.commit();
         s.afterCompletion(true);

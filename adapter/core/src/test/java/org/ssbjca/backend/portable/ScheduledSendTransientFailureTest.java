@@ -1,0 +1,129 @@
+package org.ssbjca.backend.portable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.broker;
+import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.database;
+import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.receive;
+import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.runPass;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.Conversation;
+import org.ssbjca.api.DialogOptions;
+import org.ssbjca.backend.BrokerSession;
+import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DueTime;
+
+/**
+ * A due scheduled send whose SEND fails for a reason that passes (another transaction holds the conversation past the
+ * pass's lock timeout) is kept and sent by a later pass, once, before the sends of its conversation due after it; one
+ * whose SEND fails for good (the conversation ended) is dropped.
+ */
+class ScheduledSendTransientFailureTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendThatTimesOutOnALockIsKeptAndSentByALaterPassInItsPlace(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "scheduled_lock_timeout"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open();
+             Connection holder = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+            Instant due = Instant.now();
+            s.scheduleSend(d.handle(), "M", "first".getBytes(StandardCharsets.UTF_8), DueTime.at(due));
+            s.scheduleSend(d.handle(), "M", "second".getBytes(StandardCharsets.UTF_8), DueTime.at(due.plusMillis(1)));
+            c.commit();
+            s.afterCompletion(true);
+            shortLockTimeout(backend, p);
+
+            holder.setAutoCommit(false);
+            try (PreparedStatement lock = holder.prepareStatement("SELECT conversation_handle"
+                    + " FROM ssb.conversation_endpoint WHERE conversation_handle = ? FOR UPDATE")) {
+                lock.setObject(1, d.handle());
+                lock.executeQuery().close();
+            }
+            runPass(broker, p); // the first SEND waits for the holder's lock past the timeout and fails
+            holder.rollback();
+            assertEquals(2, pending(p), "both kept");
+            List<java.time.OffsetDateTime> dueAt = dueTimes(p);
+            assertEquals(Duration.ofNanos(1_000), Duration.between(dueAt.get(0), dueAt.get(1)),
+                    "the second put one microsecond behind the first, not tried: " + dueAt);
+
+            List<String> got = new ArrayList<>();
+            Awaitility.await("a later pass sends it").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        runPass(broker, p);
+                        got.addAll(receive(s, c));
+                        return got.size() >= 2;
+                    });
+            runPass(broker, p);
+            got.addAll(receive(s, c));
+            assertEquals(List.of("first", "second"), got, "each sent once, by a later pass, in the order due");
+            assertEquals(0, pending(p));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendToAnEndedConversationIsDropped(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "scheduled_ended"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+            s.scheduleSend(d.handle(), "M", "due".getBytes(StandardCharsets.UTF_8),
+                    DueTime.at(Instant.now().plusMillis(300)));
+            c.commit();
+            s.afterCompletion(true);
+            s.endConversation(d.handle(), null, null);
+            c.commit();
+            s.afterCompletion(true);
+
+            Awaitility.await("the pass drops it").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        runPass(broker, p);
+                        return pending(p) == 0;
+                    });
+            assertEquals(List.of(), receive(s, c), "never sent");
+        }
+    }
+
+    private static void shortLockTimeout(String backend, Connection p) throws Exception {
+        try (Statement st = p.createStatement()) {
+            st.execute(backend.equals("H2") ? "SET LOCK_TIMEOUT 300" : "SET lock_timeout = '300ms'");
+        }
+    }
+
+    /** The due times of the pending sends, the first's first. */
+    private static List<java.time.OffsetDateTime> dueTimes(Connection p) throws Exception {
+        List<java.time.OffsetDateTime> due = new ArrayList<>();
+        try (Statement st = p.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                "SELECT due_at FROM ssb.scheduled_send ORDER BY due_at, schedule_order")) {
+            while (rs.next()) {
+                due.add(rs.getObject(1, java.time.OffsetDateTime.class));
+            }
+        }
+        p.commit();
+        return due;
+    }
+
+    private static long pending(Connection p) throws Exception {
+        try (Statement st = p.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM ssb.scheduled_send")) {
+            rs.next();
+            long n = rs.getLong(1);
+            p.commit();
+            return n;
+        }
+    }
+}
