@@ -16,7 +16,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
@@ -24,6 +25,7 @@ import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.backend.DueTime;
 import org.ssbjca.backend.SentBy;
 import org.ssbjca.backend.TestAdmin;
@@ -31,16 +33,20 @@ import org.ssbjca.backend.Validation;
 import org.ssbjca.conformance.PostgresServer;
 
 /**
- * Two nodes on one PostgreSQL database (two brokers, each with its own housekeeping pass and two readers) while 30
- * scheduled sends come due at once: each is sent by one pass only, so each is received exactly once.
+ * Two nodes on one PostgreSQL or H2 database (two brokers, each with its own housekeeping pass and two readers) while
+ * 30 scheduled sends come due at once: each is sent by one pass only, so each is received exactly once.
  */
 class ScheduledSendNodesTest {
 
     private static final int SENDS = 30;
 
-    @Test
-    void twoNodesSendEachScheduledSendOnce() throws Exception {
-        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("scheduled_nodes"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void twoNodesSendEachScheduledSendOnce(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(backend.equals("H2")
+                ? new DatabaseConfig("jdbc:h2:mem:scheduled_nodes-" + java.util.UUID.randomUUID()
+                        + ";DB_CLOSE_DELAY=-1", "sa", "")
+                : PostgresServer.get().newDatabase("scheduled_nodes"));
         PortableBroker first = broker(source);
         PortableBroker second = broker(source);
         ExecutorService readers = Executors.newFixedThreadPool(4);
