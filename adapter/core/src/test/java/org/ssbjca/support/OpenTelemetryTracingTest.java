@@ -99,6 +99,7 @@ class OpenTelemetryTracingTest {
         assertEquals("service_broker", attribute(consumer, "messaging.system"));
         assertEquals("OrderQueue", attribute(consumer, "messaging.destination.name"));
         assertEquals("process", attribute(consumer, "messaging.operation.type"));
+        assertEquals("process", attribute(consumer, "messaging.operation.name"));
         assertEquals(m.conversationId() + "/7", attribute(consumer, "messaging.message.id"));
         assertEquals(m.conversationId().toString(), attribute(consumer, "messaging.message.conversation_id"));
         assertFalse(Span.current().getSpanContext().isValid(), "nothing current after the call");
