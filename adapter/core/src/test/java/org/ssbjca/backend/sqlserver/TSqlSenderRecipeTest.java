@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.docs.Docs;
 
@@ -26,21 +23,9 @@ class TSqlSenderRecipeTest {
     void theRecipeNamesEveryParameterOfTheInstalledProcedure() {
         String recipe = recipes().get(0);
         assertTrue(recipe.startsWith("EXEC ssb.send_traced "), recipe);
-        Set<String> named = new TreeSet<>();
-        Matcher arg = Pattern.compile("@(\\w+) = ").matcher(recipe);
-        while (arg.find()) {
-            named.add(arg.group(1));
-        }
-        String install = SqlScript.load("org/ssbjca/sql/sqlserver/install.sql");
-        int start = install.indexOf("ALTER PROCEDURE ssb.send_traced");
-        String header = install.substring(start, install.indexOf("\nAS\n", start));
-        Set<String> declared = new TreeSet<>();
-        Matcher param = Pattern.compile("\n\\s+@(\\w+) [A-Z]").matcher(header);
-        while (param.find()) {
-            declared.add(param.group(1));
-        }
-        assertEquals(Set.of("conversation_handle", "message_type_name", "message_body", "trace_context"), declared,
-                header);
+        Set<String> named = RecipeProcedures.named(recipe);
+        Set<String> declared = RecipeProcedures.parametersOf("ssb.send_traced");
+        assertEquals(Set.of("conversation_handle", "message_type_name", "message_body", "trace_context"), declared);
         assertEquals(declared, named, recipe);
         assertTrue(recipe.matches("(?s).*@trace_context = '00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]';\\s*"), recipe);
     }
