@@ -22,6 +22,8 @@ public final class Statements {
 
     private final Connection connection;
     private final Map<String, PreparedStatement> kept = new HashMap<>();
+    /** {@link #listBetween}'s texts by their query: the same instance each time, so a lookup hashes it once. */
+    private final Map<String, Between> betweens = new HashMap<>();
 
     /** @param connection the connection the statements run on */
     public Statements(Connection connection) {
@@ -80,7 +82,7 @@ public final class Statements {
      */
     public <T> List<T> listBetween(String before, String sql, String after, Jdbc.RowMapper<T> mapper,
             Object... params) throws SQLException {
-        String text = before + ";\n" + sql + ";\n" + after;
+        String text = between(before, sql, after);
         PreparedStatement ps = prepare(text, false);
         try {
             Jdbc.bind(ps, params);
@@ -172,6 +174,22 @@ public final class Statements {
         if (failed != null) {
             throw failed;
         }
+    }
+
+    /** Returns the three statements' text, put together once per query and settings. */
+    private String between(String before, String sql, String after) {
+        Between b = betweens.get(sql);
+        if (b == null || !b.before.equals(before) || !b.after.equals(after)) {
+            b = new Between(before, after, before + ";\n" + sql + ";\n" + after);
+            if (betweens.size() < MAX_KEPT) {
+                betweens.put(sql, b);
+            }
+        }
+        return b.text;
+    }
+
+    /** A query's text between its settings. */
+    private record Between(String before, String after, String text) {
     }
 
     private PreparedStatement prepare(String sql) throws SQLException {
