@@ -22,7 +22,7 @@ public final class Statements {
 
     private final Connection connection;
     private final Map<String, PreparedStatement> kept = new HashMap<>();
-    /** {@link #listBetween}'s texts by their query: the same instance each time, so a lookup hashes it once. */
+    /** The texts run between settings, by their query: the same instance each time, so a lookup hashes it once. */
     private final Map<String, Between> betweens = new HashMap<>();
 
     /** @param connection the connection the statements run on */
@@ -82,7 +82,36 @@ public final class Statements {
      */
     public <T> List<T> listBetween(String before, String sql, String after, Jdbc.RowMapper<T> mapper,
             Object... params) throws SQLException {
-        String text = between(before, sql, after);
+        return between(before, sql, after, rs -> {
+            List<T> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(mapper.map(rs));
+            }
+            return out;
+        }, params);
+    }
+
+    /**
+     * As {@link #first}, for a query whose plan is made under settings of its own, as {@link #listBetween} runs it.
+     *
+     * @param before a statement that returns one row, run first
+     * @param sql the query (a statement that writes may be one, returning rows)
+     * @param after a statement that returns one row, run last
+     * @param mapper maps the query's first row
+     * @param params the query's parameters ({@link Jdbc#bind}); {@code before} and {@code after} take none
+     * @param <T> row type
+     * @return the first row, mapped, or null when there is none
+     * @throws SQLException on error
+     */
+    public <T> T firstBetween(String before, String sql, String after, Jdbc.RowMapper<T> mapper, Object... params)
+            throws SQLException {
+        return between(before, sql, after, rs -> rs.next() ? mapper.map(rs) : null, params);
+    }
+
+    /** Runs a query between its settings ({@link #listBetween}) and returns what {@code reader} read of its rows. */
+    private <R> R between(String before, String sql, String after, Reader<R> reader, Object... params)
+            throws SQLException {
+        String text = text(before, sql, after);
         PreparedStatement ps = prepare(text, false);
         try {
             Jdbc.bind(ps, params);
@@ -90,14 +119,12 @@ public final class Statements {
             if (!ps.getMoreResults()) {
                 throw new SQLException("no result from the query between its settings: " + sql);
             }
-            List<T> out = new ArrayList<>();
+            R read;
             try (ResultSet rs = ps.getResultSet()) {
-                while (rs.next()) {
-                    out.add(mapper.map(rs));
-                }
+                read = reader.read(rs);
             }
             ps.getMoreResults(); // after's row, closed
-            return out;
+            return read;
         } finally {
             release(text, ps);
         }
@@ -177,7 +204,7 @@ public final class Statements {
     }
 
     /** Returns the three statements' text, put together once per query and settings. */
-    private String between(String before, String sql, String after) {
+    private String text(String before, String sql, String after) {
         Between b = betweens.get(sql);
         if (b == null || !b.before.equals(before) || !b.after.equals(after)) {
             b = new Between(before, after, before + ";\n" + sql + ";\n" + after);
@@ -186,6 +213,12 @@ public final class Statements {
             }
         }
         return b.text;
+    }
+
+    /** Reads what it needs of a result set, from before its first row. */
+    @FunctionalInterface
+    private interface Reader<R> {
+        R read(ResultSet rs) throws SQLException;
     }
 
     /** A query's text between its settings. */

@@ -289,7 +289,7 @@ final class MessageStore {
         parameters.add(queue);
         List<BrokerMessage> batch;
         for (int run = 1; ; run++) {
-            batch = st.listBetween(sql.receivePlanning(), statement, sql.receivePlanningEnded(), rs -> {
+            batch = st.listBetween(sql.keptPlanning(), statement, sql.keptPlanningEnded(), rs -> {
                 if (rs.getObject("queuing_order") == null) {
                     return null; // picked, but deleted meanwhile: none taken
                 }

@@ -444,14 +444,6 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
         throw missing("a RECEIVE in one statement");
     }
 
-    // receivesInOneStatement: run before and after receiveNext, in its round trip
-    String receivePlanning() {
-        throw missing("a RECEIVE in one statement");
-    }
-
-    String receivePlanningEnded() {
-        throw missing("a RECEIVE in one statement");
-    }
 
     // parksDrainedGroups
     String turnOrPark() {
@@ -464,6 +456,16 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
 
     String parkQueue() {
         throw missing("parked groups");
+    }
+
+    // receivesInOneStatement, writesInOneStatement: run before and after a statement kept prepared (receiveNext,
+    // beginDialog and SEND in one statement, lockConversation on this database), in its round trip
+    String keptPlanning() {
+        throw missing("statements kept prepared");
+    }
+
+    String keptPlanningEnded() {
+        throw missing("statements kept prepared");
     }
 
     // writesInOneStatement

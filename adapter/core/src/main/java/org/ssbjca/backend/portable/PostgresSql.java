@@ -324,24 +324,25 @@ final class PostgresSql extends PortableSql {
     }
 
     /**
-     * Run just before {@link #receiveNext}, in its round trip: for the rest of the transaction the planner chooses no
-     * sequential scan where an index serves, the setting it replaces kept aside. The statement is kept prepared and
-     * settles on a generic plan, made once with the statistics and the tables' sizes of that moment: made while the
-     * queue's tables were small or analysed empty, it would otherwise go on scanning them whole as they grow, until
-     * an {@code ANALYZE}. One column, one row.
+     * Run just before a statement kept prepared ({@link #receiveNext}, BEGIN DIALOG and SEND in one statement, the
+     * lock of a conversation), in its round trip: for the rest of the transaction the planner chooses no sequential
+     * scan where an index serves, the setting it replaces kept aside. Such a statement settles on a generic plan,
+     * made once with the statistics and the tables' sizes of that moment: made while the adapter's tables were small
+     * or analysed empty, it would otherwise go on scanning them whole as they grow, until an {@code ANALYZE}. One
+     * column, one row.
      */
     @Override
-    String receivePlanning() {
+    String keptPlanning() {
         return "SELECT set_config('ssbjca.enable_seqscan', current_setting('enable_seqscan'), true),"
                 + " set_config('enable_seqscan', 'off', true)";
     }
 
     /**
-     * Run just after {@link #receiveNext}, in its round trip: the planner's setting {@link #receivePlanning} replaced
-     * is back, so the application's statements in the same transaction are planned as its session says.
+     * Run just after a statement kept prepared, in its round trip: the planner's setting {@link #keptPlanning}
+     * replaced is back, so the application's statements in the same transaction are planned as its session says.
      */
     @Override
-    String receivePlanningEnded() {
+    String keptPlanningEnded() {
         return "SELECT set_config('enable_seqscan', current_setting('ssbjca.enable_seqscan'), true)";
     }
 
