@@ -366,7 +366,8 @@ final class DialogVerbs {
      * remembers what those checks found for the same names at the declared objects' current version
      * ({@link CatalogCache}), the same statement given those findings ({@code known}). A known statement that returns
      * no row found the version moved on: the checked one runs, and what its checks found is remembered with the
-     * version read just before it.
+     * version read just before it. Both are kept prepared, planned without sequential scans
+     * ({@link PortableSql#keptPlanning}).
      *
      * @param names the checks' parameters (the names they are asked about)
      * @param mapper reads the statement's row
@@ -381,7 +382,8 @@ final class DialogVerbs {
         CatalogCache.Key key = catalog == null ? null : keyOf(which, names);
         CatalogCache.Entry entry = key == null ? null : catalog.get(key);
         if (entry != null) {
-            T row = st.first(known, mapper, concat(concat(entry.found(), new Object[] {entry.version()}), rest));
+            T row = st.firstBetween(sql.keptPlanning(), known, sql.keptPlanningEnded(), mapper,
+                    concat(concat(entry.found(), new Object[] {entry.version()}), rest));
             if (row != null) {
                 return row;
             }
@@ -389,7 +391,7 @@ final class DialogVerbs {
         }
         Long version = key == null ? null : st.first(sql.catalogVersion(), rs -> rs.getLong(1));
         Object[][] seen = new Object[1][];
-        T row = st.first(checked, rs -> {
+        T row = st.firstBetween(sql.keptPlanning(), checked, sql.keptPlanningEnded(), rs -> {
             Object[] values = new Object[found.length];
             for (int i = 0; i < found.length; i++) {
                 values[i] = Jdbc.orNull(rs.getObject(foundAt + i), found[i]);
@@ -767,7 +769,10 @@ final class DialogVerbs {
         if (handle == null) {
             throw new IllegalArgumentException(verb + ": the conversation handle is null");
         }
-        List<Endpoint> sides = st.list(sql.lockConversation, Endpoint::read, handle);
+        List<Endpoint> sides = sql.writesInOneStatement()
+                ? st.listBetween(sql.keptPlanning(), sql.lockConversation, sql.keptPlanningEnded(), Endpoint::read,
+                        handle)
+                : st.list(sql.lockConversation, Endpoint::read, handle);
         Endpoint me = null;
         Endpoint peer = null;
         for (Endpoint e : sides) {
