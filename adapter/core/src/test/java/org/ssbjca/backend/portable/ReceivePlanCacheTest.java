@@ -102,14 +102,15 @@ class ReceivePlanCacheTest {
         }
     }
 
-    private static String show(Connection c) throws Exception {
+    /** Returns the connection's enable_seqscan as its next statement sees it. */
+    static String show(Connection c) throws Exception {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW enable_seqscan")) {
             rs.next();
             return rs.getString(1);
         }
     }
 
-    private static void execute(Connection c, String sql) throws Exception {
+    static void execute(Connection c, String sql) throws Exception {
         try (Statement st = c.createStatement()) {
             st.execute(sql);
         }

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -101,15 +100,15 @@ class SendPlanCacheTest {
             IdleGroupsReceiveTest.declare(broker, c);
             BrokerSession s = broker.session(c);
             for (String session : List.of("on", "off", "on")) {
-                execute(c, "SET enable_seqscan = " + session);
+                ReceivePlanCacheTest.execute(c, "SET enable_seqscan = " + session);
                 c.commit();
                 Conversation d = s.beginDialogAndSend("I", "T", "C", DialogOptions.defaults(), "M", BODY);
-                assertEquals(session, show(c), "in beginDialogAndSend's transaction, after it");
+                assertEquals(session, ReceivePlanCacheTest.show(c), "in beginDialogAndSend's transaction, after it");
                 s.send(d.handle(), "M", BODY);
-                assertEquals(session, show(c), "in the SEND's transaction, after it");
+                assertEquals(session, ReceivePlanCacheTest.show(c), "in the SEND's transaction, after it");
                 c.commit();
                 s.afterCompletion(true);
-                assertEquals(session, show(c), "after the commit");
+                assertEquals(session, ReceivePlanCacheTest.show(c), "after the commit");
                 c.commit();
             }
         }
@@ -178,18 +177,5 @@ class SendPlanCacheTest {
             }
         }
         return out.toString();
-    }
-
-    private static String show(Connection c) throws Exception {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW enable_seqscan")) {
-            rs.next();
-            return rs.getString(1);
-        }
-    }
-
-    private static void execute(Connection c, String sql) throws Exception {
-        try (Statement st = c.createStatement()) {
-            st.execute(sql);
-        }
     }
 }
