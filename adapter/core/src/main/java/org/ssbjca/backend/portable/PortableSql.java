@@ -444,7 +444,6 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
         throw missing("a RECEIVE in one statement");
     }
 
-
     // parksDrainedGroups
     String turnOrPark() {
         throw missing("parked groups");
@@ -459,7 +458,7 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     }
 
     // receivesInOneStatement, writesInOneStatement: run before and after a statement kept prepared (receiveNext,
-    // beginDialog and SEND in one statement, lockConversation on this database), in its round trip
+    // BEGIN DIALOG and SEND in one statement, and there lockConversation), in its round trip
     String keptPlanning() {
         throw missing("statements kept prepared");
     }
