@@ -179,7 +179,8 @@ final class JdbcCeiling {
                 resource.start(xid, XAResource.TMNOFLAGS);
                 long start = System.nanoTime();
                 int rows = 0;
-                try (ResultSet rs = (i % 2 == 0 ? take : readers).executeQuery()) {
+                try (ResultSet rs = i % 2 == 0 ? take.executeQuery()
+                        : ContainerLoop.rows(readers, ContainerLoop.between(receive))) {
                     while (rs.next()) {
                         if (rs.getObject(1) != null) {
                             rs.getBytes("message_body");
@@ -249,6 +250,7 @@ final class JdbcCeiling {
         try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(statement)) {
             XAResource resource = xa.getXAResource();
             ContainerLoop.bindQueue(take, statement, queue);
+            boolean between = ContainerLoop.between(statement);
             int emptyInARow = 0;
             for (long n = 0; taken.get() < expected && emptyInARow < 100; n++) {
                 Xid xid = new BenchXid(worker, n);
@@ -259,7 +261,7 @@ final class JdbcCeiling {
                 // transaction released meanwhile comes with messages that transaction deleted, and then nothing is
                 // taken. Looked at again in the same transaction, as ssb-jca's RECEIVE does, not in a new one.
                 for (int look = 0; rows == 0 && look < ContainerLoop.LOOKS; look++) {
-                    try (ResultSet rs = take.executeQuery()) {
+                    try (ResultSet rs = ContainerLoop.rows(take, between)) {
                         while (rs.next()) {
                             if (rs.getObject(1) != null) {
                                 rs.getBytes("message_body");

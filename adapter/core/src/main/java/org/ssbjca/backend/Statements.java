@@ -207,12 +207,24 @@ public final class Statements {
     private String text(String before, String sql, String after) {
         Between b = betweens.get(sql);
         if (b == null || !b.before.equals(before) || !b.after.equals(after)) {
-            b = new Between(before, after, before + ";\n" + sql + ";\n" + after);
+            b = new Between(before, after, joined(before, sql, after));
             if (betweens.size() < MAX_KEPT) {
                 betweens.put(sql, b);
             }
         }
         return b.text;
+    }
+
+    /**
+     * Returns the one text {@link #listBetween} and {@link #firstBetween} send for a query between its settings: three statements, whose
+     * results come in that order.
+     *
+     * @param before the statement run first
+     * @param sql the query
+     * @param after the statement run last
+     */
+    public static String joined(String before, String sql, String after) {
+        return before + ";\n" + sql + ";\n" + after;
     }
 
     /** Reads what it needs of a result set, from before its first row. */

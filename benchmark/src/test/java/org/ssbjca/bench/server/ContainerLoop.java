@@ -78,11 +78,33 @@ public final class ContainerLoop {
         }
     }
 
+    /**
+     * Runs {@code take} and returns the result set holding its messages: the statement's only result, or the second
+     * of the readers' three ({@code ReaderReceive}: the planner setting's row, the RECEIVE's rows, the restore's row,
+     * all run in one round trip as a reader runs them; the third is left unread, as the next execution discards it).
+     */
+    public static ResultSet rows(PreparedStatement take, boolean between) throws SQLException {
+        if (!between) {
+            return take.executeQuery();
+        }
+        take.execute();
+        if (!take.getMoreResults()) {
+            throw new SQLException("no RECEIVE result between the planner settings");
+        }
+        return take.getResultSet();
+    }
+
+    /** Whether {@code statement} is the readers' three statements ({@link #rows}) rather than one query. */
+    public static boolean between(String statement) {
+        return statement.contains(";\n");
+    }
+
     private void run(TransactionManager tm, ContainerTaker taker, PGXADataSource ds, String statement, String queue,
             int expected) throws Exception {
         XAConnection xa = ds.getXAConnection();
         try (Connection c = xa.getConnection(); PreparedStatement take = c.prepareStatement(statement)) {
             bindQueue(take, statement, queue);
+            boolean between = between(statement);
             XAResource resource = xa.getXAResource();
             int emptyInARow = 0;
             while (taken.get() < expected && emptyInARow < 100) {
@@ -92,7 +114,7 @@ public final class ContainerLoop {
                     tm.getTransaction().enlistResource(resource);
                     byte[] body = null;
                     for (int look = 0; body == null && look < LOOKS; look++) {
-                        try (ResultSet rs = take.executeQuery()) {
+                        try (ResultSet rs = rows(take, between)) {
                             if (rs.next()) {
                                 body = rs.getBytes("message_body");
                             }
