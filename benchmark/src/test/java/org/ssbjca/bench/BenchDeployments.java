@@ -25,6 +25,8 @@ import org.ssbjca.bench.server.SsbBatchMdb;
 import org.ssbjca.bench.server.SsbBenchMdb;
 import org.ssbjca.bench.server.SsbReplyMdb;
 import org.ssbjca.bench.server.SsbTableMdb;
+import org.ssbjca.bench.server.SsbTracedMdb;
+import org.ssbjca.bench.server.TraceCounts;
 import org.ssbjca.bench.server.ArtemisReplyMdb;
 import org.ssbjca.bench.server.SsbSender;
 
@@ -55,7 +57,7 @@ final class BenchDeployments {
                 .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
                         BenchControlRegistration.class, SsbSender.class, ArtemisSender.class,
                         ContainerLoop.class, ContainerTaker.class, LatencyEvent.class, Payments.class,
-                        OneDbDataSource.class)
+                        OneDbDataSource.class, TraceCounts.class)
                 .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, jdk.jfr\n"));
     }
@@ -63,6 +65,18 @@ final class BenchDeployments {
     /** ssb-jca, one message per transaction, with {@code readers} readers. */
     static JavaArchive ssbConsumer(int readers) {
         return consumer("bench-ssb-" + readers + ".jar", SsbBenchMdb.class, "SsbBenchMdb", "maxReaders", readers);
+    }
+
+    /**
+     * ssb-jca, one message per transaction, 4 readers, in a CDI deployment (a {@code beans.xml}) that sees
+     * OpenTelemetry's API: on a server with the {@code opentelemetry} subsystem the adapter makes a consumer span for
+     * each delivery of a message that carries a trace context.
+     */
+    static JavaArchive ssbTracedConsumer() {
+        JavaArchive jar = consumer("bench-ssb-traced.jar", SsbTracedMdb.class, "SsbTracedMdb", "maxReaders", 4);
+        return jar.addAsManifestResource(org.jboss.shrinkwrap.api.asset.EmptyAsset.INSTANCE, "beans.xml")
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, deployment."
+                        + CONTROL + ", io.opentelemetry.api, io.opentelemetry.context\n"));
     }
 
     /** ssb-jca's conversation group listener, 4 readers, up to 10,000 messages per transaction. */

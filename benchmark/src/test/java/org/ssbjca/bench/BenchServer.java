@@ -22,16 +22,86 @@ import org.ssbjca.bench.server.BenchControlMXBean;
 final class BenchServer implements AutoCloseable {
 
     private final ModelControllerClient client;
-    private final JMXConnector jmx;
-    private final BenchControlMXBean control;
+    private final int managementPort;
+    private JMXConnector jmx;
+    private BenchControlMXBean control;
 
     /** @param managementPort the server's management port (local clients need no password) */
     BenchServer(int managementPort) throws IOException, MalformedObjectNameException {
         this.client = ModelControllerClient.Factory.create("remote+http", "127.0.0.1", managementPort);
+        this.managementPort = managementPort;
+        connectJmx();
+    }
+
+    private void connectJmx() throws IOException, MalformedObjectNameException {
         this.jmx = JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:remote+http://127.0.0.1:"
                 + managementPort));
         MBeanServerConnection server = jmx.getMBeanServerConnection();
         this.control = JMX.newMXBeanProxy(server, new ObjectName(BenchControlMXBean.NAME), BenchControlMXBean.class);
+    }
+
+    /**
+     * Adds the {@code opentelemetry} subsystem as docs/guide/tracing.md does (every trace sampled), its traces, metrics
+     * and logs exported over OTLP/HTTP (protobuf) to {@code endpoint}, reloads the server and waits until it runs
+     * again with its deployments; {@link #control()} then answers from the reloaded control bean.
+     *
+     * @param endpoint the base URL of the receiver ({@link OtlpSink#endpoint})
+     */
+    void enableTracing(String endpoint) throws Exception {
+        // the subsystem exports metrics and logs too, over gRPC unless told: all three over OTLP/HTTP to the sink
+        execute(op("add", "system-property", "otel.exporter.otlp.protocol", "value", "http/protobuf"),
+                "set the exporters' protocol");
+        execute(op("add", "system-property", "otel.exporter.otlp.traces.protocol", "value", "http/protobuf"),
+                "set the traces' protocol");
+        execute(op("add", "system-property", "otel.exporter.otlp.span.endpoint", "value", endpoint),
+                "set the traces' endpoint");
+        execute(op("add", "extension", "org.wildfly.extension.opentelemetry"), "add the opentelemetry extension");
+        execute(op("add", "subsystem", "opentelemetry", "exporter-type", "otlp", "endpoint", endpoint,
+                "sampler-type", "on"), "add the opentelemetry subsystem");
+        ModelNode reload = new ModelNode();
+        reload.get("operation").set("reload");
+        reload.get("address").setEmptyList();
+        execute(reload, "reload");
+        closeJmxQuietly();
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                ModelNode state = new ModelNode();
+                state.get("operation").set("read-attribute");
+                state.get("address").setEmptyList();
+                state.get("name").set("server-state");
+                if ("running".equals(execute(state, "read the server state").asString())) {
+                    connectJmx();
+                    control.progress(); // the control bean is registered again
+                    return;
+                }
+            } catch (Exception e) { // the server is still reloading
+                last = e;
+                closeJmxQuietly();
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(500_000_000L);
+        }
+        throw new IllegalStateException("the server did not run again within 180 s of its reload", last);
+    }
+
+    private void closeJmxQuietly() {
+        try {
+            jmx.close();
+        } catch (IOException | RuntimeException e) {
+            // closed already, or never connected
+        }
+    }
+
+    /** @return an operation on {@code /type=name} with the attribute pairs given */
+    private static ModelNode op(String operation, String type, String name, String... attributes) {
+        ModelNode op = new ModelNode();
+        op.get("operation").set(operation);
+        op.get("address").add(type, name);
+        for (int i = 0; i < attributes.length; i += 2) {
+            op.get(attributes[i]).set(attributes[i + 1]);
+        }
+        return op;
     }
 
     BenchControlMXBean control() {

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.backend.portable.ReaderReceive;
 import org.ssbjca.bench.server.BenchControlMXBean;
 import org.ssbjca.bench.server.Payments;
+import org.ssbjca.bench.server.TraceCounts;
 
 /**
  * The benchmark of issue 7, in one run: ssb-jca on PostgreSQL (fsync and synchronous_commit on) against Artemis
@@ -147,6 +148,9 @@ class BenchmarkIT {
             if (phases.contains("profile")) {
                 profile();
             }
+            if (phases.contains("tracing")) {
+                tracing(); // last: it reloads the server with the opentelemetry subsystem
+            }
             report.notes.add(String.format(Locale.ROOT, "Every per-message run of ssb-jca and Artemis in this"
                     + " benchmark was checked to commit one message per transaction (the recorder counts"
                     + " transactions): %,d transactions, none with more than one message.", perMessageTransactions));
@@ -160,7 +164,7 @@ class BenchmarkIT {
         String p = System.getProperty("ssb.bench.phases", "all");
         if (p.isBlank() || "all".equals(p)) {
             return Set.of("throughput", "batch", "latency", "scaling", "depth", "idle", "outbound",
-                    "reply", "table", "onedb", "delayed", "profile");
+                    "reply", "table", "onedb", "delayed", "profile", "tracing");
         }
         return Set.of(p.split(","));
     }
@@ -288,9 +292,10 @@ class BenchmarkIT {
         report.row("ceiling", "ssb-jca (4 readers) / the loop inside WildFly", Spread.of(toInWildFly).text(),
                 "what ssb-jca itself costs: its RECEIVE, bookkeeping, the MessageEndpoint; "
                         + eachRound(toInWildFly));
-        report.row("ceiling", "the plain JDBC loop running the readers' own RECEIVE statement (ssb-jca's text, no"
-                + " adapter), 4 threads", Report.rate(median(loopReceive)), "the ceiling's loop with ssb-jca's"
-                        + " statement instead of the ceiling's" + roundsNote(loopReceive) + "; "
+        report.row("ceiling", "the plain JDBC loop running the readers' own RECEIVE (ssb-jca's text: its planner"
+                + " setting, the RECEIVE, the setting restored; no adapter), 4 threads",
+                Report.rate(median(loopReceive)), "the ceiling's loop with ssb-jca's statements instead of the"
+                        + " ceiling's" + roundsNote(loopReceive) + "; "
                         + cpuOf(loopReceive, true));
         report.row("ceiling", "the loop with the readers' RECEIVE / the plain JDBC loop",
                 Spread.of(receiveToLoop).text(), "what ssb-jca's statement costs against the ceiling's (parking a"
@@ -1010,6 +1015,78 @@ class BenchmarkIT {
         }
     }
 
+    /**
+     * Issue 48: what tracing costs when it is on. The server gets the {@code opentelemetry} subsystem (every trace
+     * sampled, exported over OTLP/HTTP to an {@link OtlpSink} in this JVM) and is reloaded; then one CDI deployment's
+     * bean with 4 readers drains the throughput phase's messages, in {@link Rounds}, once without a trace context and
+     * once with each message carrying the same sampled one (the adapter's consumer span per delivery, exported). Each
+     * drain checks what the bean found current in every call.
+     */
+    private void tracing() throws Exception {
+        try (OtlpSink sink = OtlpSink.start(SsbLoader.QUEUE)) {
+            server.enableTracing(sink.endpoint());
+            control = server.control();
+            JavaArchive consumer = BenchDeployments.ssbTracedConsumer();
+            int n = THROUGHPUT;
+            // the paths through the reloaded server's classes, once each, not timed
+            int warm = Math.max(CONVERSATIONS, n / 4 / CONVERSATIONS * CONVERSATIONS); // what the loader loads
+            drainSsb(consumer, warm, warm, () -> { }, TraceCounts.TRACE_PARENT);
+            drainSsb(consumer, warm, warm, () -> { }, null);
+            control.takeTraceCounts();
+            List<Drain> traced = new ArrayList<>();
+            List<Drain> untraced = new ArrayList<>();
+            double[] ratio = new double[Rounds.COUNT];
+            for (int round = 0; round < Rounds.COUNT; round++) {
+                for (String system : Rounds.order(round, List.of("untraced", "traced"))) {
+                    boolean on = "traced".equals(system);
+                    double rate = drainSsb(consumer, n, n, () -> { }, on ? TraceCounts.TRACE_PARENT : null);
+                    (on ? traced : untraced).add(new Drain(rate, lastCpuReading, cpuMessages, lastCompilerNanos));
+                    long[] seen = control.takeTraceCounts();
+                    assertEquals(on ? List.of((long) n, 0L, 0L) : List.of(0L, (long) n, 0L),
+                            List.of(seen[0], seen[1], seen[2]), "the calls of a " + system + " drain found {a"
+                                    + " consumer span of the messages' trace, no span, another}");
+                }
+                ratio[round] = traced.get(round).rate() / untraced.get(round).rate();
+            }
+            long tracedDeliveries = warm + (long) n * Rounds.COUNT;
+            long[] exported = awaitExported(sink, tracedDeliveries);
+            report.row("tracing", "ssb-jca, 4 readers, server with the opentelemetry subsystem: messages without a"
+                    + " trace context", Report.rate(median(untraced)), "no span made" + roundsNote(untraced) + "; "
+                    + cpuOf(untraced, false));
+            report.row("tracing", "the same, each message carrying a sampled trace context", Report.rate(
+                    median(traced)), "a CONSUMER span per delivery, exported" + roundsNote(traced) + "; "
+                    + cpuOf(traced, false));
+            report.row("tracing", "traced / without a context", Spread.of(ratio).text(), "what tracing costs when"
+                    + " on; " + eachRound(ratio));
+            report.row("tracing", "consumer spans the server exported, of the traced deliveries", String.format(
+                    Locale.ROOT, "%,d of %,d", exported[2], tracedDeliveries), String.format(Locale.ROOT, "the"
+                            + " warm-up's drain included; %,d OTLP/HTTP requests, %.0f bytes per span as sent",
+                            exported[0], exported[1] / (double) Math.max(1, exported[2])));
+        }
+    }
+
+    /**
+     * Waits until the sink has {@code expected} spans, or has received none for 15 s (the exporter's batch delay is
+     * 5 s), at most 2 minutes.
+     *
+     * @return the sink's last counts
+     */
+    private static long[] awaitExported(OtlpSink sink, long expected) {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        long[] last = sink.counts();
+        long quietSince = System.nanoTime();
+        while (last[2] < expected && System.nanoTime() < deadline
+                && System.nanoTime() - quietSince < 15_000_000_000L) {
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L);
+            long[] now = sink.counts();
+            if (now[2] != last[2]) {
+                quietSince = System.nanoTime();
+            }
+            last = now;
+        }
+        return last;
+    }
+
     private void outbound() throws Exception {
         int n = SCALING;
         loader.clear();
@@ -1283,11 +1360,16 @@ class BenchmarkIT {
     // ---- runs
 
     private int loadSsb(int messages) throws SQLException {
+        return loadSsb(messages, null);
+    }
+
+    /** @param traceContext what each message carries as its sender's trace context, or null for none */
+    private int loadSsb(int messages, String traceContext) throws SQLException {
         loader.clear();
         if (idleToLoad > 0) {
             loader.load(idleToLoad, 0, BODY);
         }
-        loader.load(CONVERSATIONS, messages / CONVERSATIONS, BODY);
+        loader.load(CONVERSATIONS, messages / CONVERSATIONS, BODY, traceContext);
         return messages / CONVERSATIONS * CONVERSATIONS;
     }
 
@@ -1304,7 +1386,13 @@ class BenchmarkIT {
 
     /** As above; {@code afterRun} checks the database before it is cleared. */
     private double drainSsb(JavaArchive consumer, int queued, int measured, AfterRun afterRun) throws Exception {
-        loadSsb(queued);
+        return drainSsb(consumer, queued, measured, afterRun, null);
+    }
+
+    /** As above, each message carrying {@code traceContext} (none when null). */
+    private double drainSsb(JavaArchive consumer, int queued, int measured, AfterRun afterRun, String traceContext)
+            throws Exception {
+        loadSsb(queued, traceContext);
         control.arm(measured);
         server.deploy(consumer);
         long[] r;

@@ -56,6 +56,14 @@ final class SsbLoader {
      * senders would put them in the queue. One transaction.
      */
     void load(int conversations, int perConversation, int size) throws SQLException {
+        load(conversations, perConversation, size, null);
+    }
+
+    /**
+     * As {@link #load(int, int, int)}; each message carries {@code traceContext} ({@code ssb.message.trace_context},
+     * as a traced SEND writes it), or none when null.
+     */
+    void load(int conversations, int perConversation, int size, String traceContext) throws SQLException {
         try (Connection c = pg.connect(); Statement s = c.createStatement()) {
             c.setAutoCommit(false);
             s.execute("CREATE TEMP TABLE bench_dialog ON COMMIT DROP AS SELECT i,"
@@ -81,10 +89,11 @@ final class SsbLoader {
                     + " 'CO', 0, NULL::timestamptz, now() FROM bench_dialog");
             // SEND: message k of every conversation, then k + 1; bodies "<number>;xxx..." of exactly size bytes.
             s.execute("INSERT INTO ssb.message (queue_name, conversation_group_id, conversation_handle,"
-                    + " message_sequence_number, message_type_name, message_body, enqueued_at)"
+                    + " message_sequence_number, message_type_name, message_body, enqueued_at, trace_context)"
                     + " SELECT '" + QUEUE + "', d.target_group, d.target, k, 'BenchRequest',"
                     + " convert_to(rpad((k * " + conversations + " + d.i)::text || ';', " + size + ", 'x'), 'UTF8'),"
-                    + " now() FROM generate_series(0, " + (perConversation - 1) + ") k CROSS JOIN bench_dialog d"
+                    + " now(), " + (traceContext == null ? "NULL" : "'" + traceContext + "'")
+                    + " FROM generate_series(0, " + (perConversation - 1) + ") k CROSS JOIN bench_dialog d"
                     + " ORDER BY k, d.i");
             c.commit();
             c.setAutoCommit(true);

@@ -34,6 +34,11 @@ public final class BenchControl implements BenchControlMXBean {
     }
 
     @Override
+    public long[] takeTraceCounts() {
+        return TraceCounts.takeCounts();
+    }
+
+    @Override
     public synchronized int joinContainerLoop() throws InterruptedException {
         try {
             return containerLoop.join();

@@ -125,4 +125,10 @@ public interface BenchControlMXBean {
      * @throws InterruptedException if interrupted
      */
     int joinContainerLoop() throws InterruptedException;
+
+    /**
+     * @return what the tracing phase's bean found current in its calls since the last call: {in a span of the
+     *     loader's trace other than the sender's, no span, another span} ({@code TraceCounts})
+     */
+    long[] takeTraceCounts();
 }
