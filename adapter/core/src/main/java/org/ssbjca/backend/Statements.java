@@ -216,8 +216,8 @@ public final class Statements {
     }
 
     /**
-     * Returns the one text {@link #listBetween} and {@link #firstBetween} send for a query between its settings: three statements, whose
-     * results come in that order.
+     * Returns the one text {@link #listBetween} and {@link #firstBetween} send for a query between its settings:
+     * three statements, whose results come in that order.
      *
      * @param before the statement run first
      * @param sql the query
