@@ -82,13 +82,7 @@ public final class Statements {
      */
     public <T> List<T> listBetween(String before, String sql, String after, Jdbc.RowMapper<T> mapper,
             Object... params) throws SQLException {
-        return between(before, sql, after, rs -> {
-            List<T> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(mapper.map(rs));
-            }
-            return out;
-        }, params);
+        return between(before, sql, after, every(mapper), params);
     }
 
     /**
@@ -135,15 +129,22 @@ public final class Statements {
         try {
             Jdbc.bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
-                List<T> out = new ArrayList<>();
-                while (rs.next()) {
-                    out.add(mapper.map(rs));
-                }
-                return out;
+                return every(mapper).read(rs);
             }
         } finally {
             release(sql, ps);
         }
+    }
+
+    /** Returns a reader of every row, mapped. */
+    private static <T> Reader<List<T>> every(Jdbc.RowMapper<T> mapper) {
+        return rs -> {
+            List<T> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(mapper.map(rs));
+            }
+            return out;
+        };
     }
 
     /**
