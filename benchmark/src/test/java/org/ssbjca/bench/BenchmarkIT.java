@@ -53,8 +53,12 @@ class BenchmarkIT {
     private static final int DELAYED = QUICK ? 100 : 1_000;
     private static final int DELAYED_RATE = 50;
     private static final long DELAYED_MILLIS = 2_000;
-    /** Messages of each system's unmeasured run at the start of the latency phase. */
-    private static final int LATENCY_SETTLE = LATENCY / 6;
+    /** The rate of the unmeasured runs: five times the measured one, so that the JIT sees as many calls sooner. */
+    private static final int LATENCY_SETTLE_RATE = 5 * LATENCY_RATE;
+    /** Unmeasured runs of each system before the latency phase's rounds, at most. */
+    private static final int LATENCY_SETTLE_RUNS = QUICK ? 1 : 8;
+    /** An unmeasured run in which WildFly's JIT compiler used less CPU than this share of its wall time ends them. */
+    private static final double LATENCY_SETTLED_JIT = 0.05;
     private static final int DEPTH_MEASURED = QUICK ? 1_000 : 10_000;
     private static final int[] DEPTHS = QUICK ? new int[] {1_000, 10_000, 20_000}
             : new int[] {1_000, 100_000, 1_000_000};
@@ -510,23 +514,42 @@ class BenchmarkIT {
         List<Drain> artemisCpu = new ArrayList<>();
         List<boolean[]> ssbGc = new ArrayList<>();
         List<boolean[]> artemisGc = new ArrayList<>();
+        // WildFly's JIT compiler threads' CPU in each round's window (null when not read)
+        List<Long> ssbJit = new ArrayList<>();
+        List<Long> artemisJit = new ArrayList<>();
+        Map<String, String> settled = new HashMap<>();
         long[][] gcs = new long[2][2];
         long[] maintenance = new long[3];
         boolean maintenanceRead = cpu != null;
         java.util.Optional<LatencyStages> stages = cpu == null ? java.util.Optional.empty()
                 : LatencyStages.start(cpu.wildfly(), Files.createTempFile("ssb-bench-latency", ".jfr"));
         try {
-            // each system once, unmeasured, under the recording: neither's first measured round bears the recording's
-            // start or the first deliveries of the phase
+            // each system unmeasured, under the recording, until WildFly's JIT compiler is nearly idle through one of
+            // its runs: neither's first measured round bears the recording's start, the first deliveries of the phase
+            // or the compilation of their paths (with one run of 500 messages at the measured rate, the first round's
+            // window held 25 s of compiler CPU against 1.5 s and 0.9 s in the later ones)
             for (String system : Rounds.order(0, List.of("ssb", "artemis"))) {
                 JavaArchive consumer = "ssb".equals(system) ? BenchDeployments.ssbConsumer(4)
                         : BenchDeployments.artemisConsumer(4);
                 server.deploy(consumer);
+                List<String> jit = new ArrayList<>();
                 try {
-                    control.settle(system, LATENCY_SETTLE, LATENCY_RATE, BODY);
+                    for (int run = 0; run < LATENCY_SETTLE_RUNS; run++) {
+                        Map<Long, Long> compilers = cpu == null ? Map.of() : cpu.compilerTicks();
+                        long from = System.nanoTime();
+                        control.settle(system, LATENCY, LATENCY_SETTLE_RATE, BODY);
+                        long compiled = cpu == null ? 0 : cpu.compilerNanosSince(compilers);
+                        jit.add(String.format(Locale.ROOT, "%.0f", compiled / 1e6));
+                        if (cpu == null || compiled < LATENCY_SETTLED_JIT * (System.nanoTime() - from)) {
+                            break;
+                        }
+                    }
                 } finally {
                     server.undeploy(consumer);
                 }
+                settled.put(system, String.format(Locale.ROOT, "; before the rounds %d unmeasured run(s) of %,d"
+                        + " messages at %d msg/s, WildFly's JIT compilation in each: %s ms", jit.size(), LATENCY,
+                        LATENCY_SETTLE_RATE, String.join(" / ", jit)));
                 loader.clear();
             }
             for (int round = 0; round < Rounds.COUNT; round++) {
@@ -542,7 +565,9 @@ class BenchmarkIT {
                         }
                         CpuMeter.Reading before = cpuNow();
                         long[] maintained = toSsb && cpu != null ? cpu.maintenance() : null;
+                        Map<Long, Long> compilers = cpu == null ? Map.of() : cpu.compilerTicks();
                         long[] nanos = control.latency(system, LATENCY, LATENCY_RATE, BODY);
+                        (toSsb ? ssbJit : artemisJit).add(cpu == null ? null : cpu.compilerNanosSince(compilers));
                         if (toSsb) {
                             long[] since = maintenanceSince(maintained);
                             maintenanceRead &= since != null;
@@ -588,9 +613,10 @@ class BenchmarkIT {
                 LATENCY * Rounds.COUNT, LATENCY_RATE, Rounds.COUNT == 1 ? "" : String.format(Locale.ROOT,
                         " (%d rounds of %,d)", Rounds.COUNT, LATENCY));
         report.row("latency", "ssb-jca, 4 readers: p50 / p99 / max", triple(s), how + roundTriples(ssb)
-                + outlierNote(ssb, ssbGc, s[1], gcs[0]) + maintenanceNote(maintenanceRead ? maintenance : null)
-                + cpuNote(ssbCpu));
+                + settled.getOrDefault("ssb", "") + jitNote(ssbJit) + outlierNote(ssb, ssbGc, s[1], gcs[0])
+                + maintenanceNote(maintenanceRead ? maintenance : null) + cpuNote(ssbCpu));
         report.row("latency", "Artemis, maxSession 4: p50 / p99 / max", triple(a), how + roundTriples(artemis)
+                + settled.getOrDefault("artemis", "") + jitNote(artemisJit)
                 + outlierNote(artemis, artemisGc, a[1], gcs[1]) + cpuNote(artemisCpu));
         double[] idle = idleRoundTrips();
         report.row("latency", "a round trip to PostgreSQL (`SELECT 1`, from the benchmark's JVM): p50 / p99 back to"
@@ -690,6 +716,16 @@ class BenchmarkIT {
                 + " WildFly's garbage collections during the runs: %d (the longest %.0f ms), %d of those messages and"
                 + " %s slowest waited across one", above, aboveFirst, gcs[0], gcs[1] / 1e3, aboveInGc,
                 slowestInGc ? "the" : "not the");
+    }
+
+    /**
+     * @param rounds WildFly's JIT compiler threads' CPU in each round's window, nanoseconds (null when not read)
+     * @return "; WildFly's JIT compilation in each round's window: 120 / 8 / 5 ms" or "" when not read
+     */
+    private static String jitNote(List<Long> rounds) {
+        return rounds.isEmpty() || rounds.contains(null) ? "" : "; WildFly's JIT compilation in each round's window: "
+                + rounds.stream().map(n -> String.format(Locale.ROOT, "%.0f", n / 1e6))
+                        .collect(java.util.stream.Collectors.joining(" / ")) + " ms";
     }
 
     /** @return "; each round: p50 / p99 / max, ..." or "" for one round */
