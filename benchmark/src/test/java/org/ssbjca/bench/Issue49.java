@@ -1,6 +1,7 @@
 package org.ssbjca.bench;
 
 import java.util.List;
+import java.util.Locale;
 
 /** How issue 49's targets are judged on one run's figures: the benchmark measures, these decide. */
 final class Issue49 {
@@ -34,6 +35,29 @@ final class Issue49 {
      */
     static boolean withinRoundTrip(double p50, double artemisP50, double roundTrip) {
         return p50 <= artemisP50 + roundTrip;
+    }
+
+    /**
+     * Whether the p50 target is out of reach, judged on two takes of one message after 10 ms idle, run from the
+     * benchmark's JVM without a container or adapter (their p50s, ms): the ceiling's plain statement and the readers'
+     * RECEIVE.
+     *
+     * @param bound Artemis's p50 plus one idle round trip, ms
+     * @return what shows it out of reach, naming the measurement, or null when neither take exceeds the bound
+     */
+    static String p50OutOfReach(double bound, double ceilingTake, double readersTake) {
+        String row = "the latency row \"taking a message from PostgreSQL after 10 ms idle\"";
+        if (ceilingTake > bound) {
+            return String.format(Locale.ROOT, "out of reach of any consumer that takes each message from the database:"
+                    + " the ceiling's plain statement alone took %.3f ms (p50; %s), above %.2f ms", ceilingTake, row,
+                    bound);
+        }
+        if (readersTake > bound) {
+            return String.format(Locale.ROOT, "out of reach with ssb-jca's RECEIVE: the statement alone, without a"
+                    + " container, took %.3f ms (p50; %s), above %.2f ms (the ceiling's plain statement %.3f ms)",
+                    readersTake, row, bound, ceilingTake);
+        }
+        return null;
     }
 
     /** @return whether ssb-jca's p99 and max are no worse than {@link LastPublished}'s */

@@ -1,6 +1,7 @@
 package org.ssbjca.bench;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -36,6 +37,20 @@ class Issue49Test {
     void p50WithinOneRoundTripOfArtemis() {
         assertTrue(Issue49.withinRoundTrip(0.37, 0.23, 0.14));
         assertFalse(Issue49.withinRoundTrip(0.38, 0.23, 0.14));
+    }
+
+    /**
+     * Run Y's figures: Artemis 0.26 ms plus a round trip of 0.059; the ceiling's take 0.290 ms is under that bound,
+     * the readers' RECEIVE 0.432 above it: out of reach with ssb-jca's RECEIVE, not of every consumer.
+     */
+    @Test
+    void p50OutOfReachNamesTheTakeThatExceedsTheBound() {
+        String readers = Issue49.p50OutOfReach(0.319, 0.290, 0.432);
+        assertTrue(readers.startsWith("out of reach with ssb-jca's RECEIVE") && readers.contains("0.432 ms"),
+                readers);
+        String any = Issue49.p50OutOfReach(0.319, 0.546, 0.693);
+        assertTrue(any.startsWith("out of reach of any consumer") && any.contains("0.546 ms"), any);
+        assertNull(Issue49.p50OutOfReach(0.319, 0.290, 0.319), "a take at the bound does not show it out of reach");
     }
 
     /** p99 and max are each held to the last published run's. */

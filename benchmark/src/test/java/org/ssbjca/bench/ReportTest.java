@@ -42,6 +42,19 @@ class ReportTest {
         assertTrue(r.markdown("cmd").contains("| reply | 2.50× (2.00×–3.00×) | — | — | 1.10× (1.00×–1.20×) |"));
     }
 
+    /** A missed target stays missed in bold; the measurement that shows it out of reach follows it. */
+    @Test
+    void aMissedTargetNamesWhatShowsItOutOfReach() {
+        Report r = new Report();
+        r.target49(3, "p50", "≤ 0.32 ms", "0.49 ms", false, "out of reach: the take took 0.43 ms");
+        r.target49(3, "p99", "≤ 1.52 ms", "1.74 ms", false);
+        r.target49(2, "scaling", "≥ 1×", "1.3×", true);
+        String md = r.markdown("cmd");
+        assertTrue(md.contains("| p50 | ≤ 0.32 ms | 0.49 ms | **missed**; out of reach: the take took 0.43 ms |"), md);
+        assertTrue(md.contains("| p99 | ≤ 1.52 ms | 1.74 ms | **missed** |"), md);
+        assertTrue(md.contains("| scaling | ≥ 1× | 1.3× | met |"), md);
+    }
+
     /** Without the throughput phase the speed section says it was not measured instead of disappearing. */
     @Test
     void noSpeedSaysNotMeasured() {
