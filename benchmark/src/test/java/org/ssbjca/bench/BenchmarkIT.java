@@ -77,6 +77,8 @@ class BenchmarkIT {
     private BenchServer server;
     private BenchControlMXBean control;
     private CpuMeter cpu;
+    /** The machine's ticks when the run began ({@link CpuMeter#machine()}), for the speed section's cores line. */
+    private long[] machineAtStart = {-1, -1, -1};
     /** CPU used by the last drain (null when not measured). */
     private CpuMeter.Reading lastCpuReading;
     /** Messages the last drain's CPU reading covers. */
@@ -108,6 +110,7 @@ class BenchmarkIT {
         loader = new SsbLoader(pg);
         loader.declare(Path.of(System.getProperty("ssb.bench.sqlDir")));
         load.start();
+        machineAtStart = CpuMeter.machine();
         try (BenchServer s = new BenchServer(Integer.getInteger("ssb.bench.managementPort", 9990))) {
             server = s;
             control = s.control();
@@ -1888,6 +1891,10 @@ class BenchmarkIT {
     }
 
     private void finish() throws IOException {
+        String cores = MachineSpeed.coresText(machineAtStart, CpuMeter.machine());
+        if (cores != null) {
+            report.speed(cores);
+        }
         report.machine.put("load average during the run", load.summary());
         report.machine.put("run finished", java.time.Instant.now().toString());
         System.out.println();

@@ -40,4 +40,16 @@ class MachineSpeedTest {
         assertTrue(s.text().startsWith("**200 µs wall clock** per message (rounds 200–200)"), s.text());
         assertTrue(s.text().endsWith("; CPU not read"), s.text());
     }
+
+    /** 3% stolen is a quiet machine; 21% is no run of record; no /proc/stat, no line. */
+    @Test
+    void theCoresLineSaysWhenTooMuchWasStolen() {
+        String quiet = MachineSpeed.coresText(new long[] {100, 0, 1_000}, new long[] {700, 30, 2_000});
+        assertEquals("the machine's cores over the whole run: busy 60%, stolen 3%", quiet);
+        String stolen = MachineSpeed.coresText(new long[] {0, 0, 0}, new long[] {500, 210, 1_000});
+        assertTrue(stolen.startsWith("the machine's cores over the whole run: busy 50%, stolen 21%: **more than 5%"
+                + " stolen, no run of record**"), stolen);
+        org.junit.jupiter.api.Assertions.assertNull(MachineSpeed.coresText(new long[] {-1, -1, -1},
+                new long[] {500, 210, 1_000}));
+    }
 }
