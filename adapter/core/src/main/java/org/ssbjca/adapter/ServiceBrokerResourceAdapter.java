@@ -295,6 +295,18 @@ public class ServiceBrokerResourceAdapter implements ResourceAdapter, AdapterCon
         }
     }
 
+    @Override
+    public void setTransactionRollbackOnly() {
+        TransactionSynchronizationRegistry t = transactions;
+        try {
+            if (t != null && t.getTransactionKey() != null) {
+                t.setRollbackOnly();
+            }
+        } catch (IllegalStateException noTransaction) {
+            // it ended meanwhile: the reader's branch still votes to roll back
+        }
+    }
+
     /**
      * @return the adapter's counters for WildFly's management model ({@code statistics=extended} of the resource
      *         adapter configured in the {@code resource-adapters} subsystem) and its {@code /metrics}

@@ -29,6 +29,14 @@ public interface AdapterContext {
     boolean transactionRollbackOnly();
 
     /**
+     * Marks the JTA transaction active on this thread for rollback: the container then rolls a failed delivery back
+     * in {@code afterDelivery} instead of committing it (which the reader's branch refuses, after which the
+     * transaction manager logs a warning and the container throws the failed commit). Does nothing when there is no
+     * transaction on this thread, or no registry.
+     */
+    void setTransactionRollbackOnly();
+
+    /**
      * Returns the database named by the adapter's own properties and, once started, by MicroProfile Config for those
      * left unset.
      *

@@ -115,8 +115,12 @@ public final class DeliverySteps {
         return connection.takeOutcome();
     }
 
-    /** The reader's branch votes to roll the delivery back. */
+    /**
+     * Makes the delivery roll back: the container's transaction is marked for rollback, so that {@code afterDelivery}
+     * rolls it back, and the reader's branch votes to roll back should the container commit all the same.
+     */
     void setRollbackOnly() {
+        activation.setTransactionRollbackOnly();
         connection.setRollbackOnly();
     }
 

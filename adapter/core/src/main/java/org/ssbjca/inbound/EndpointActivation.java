@@ -476,6 +476,11 @@ public final class EndpointActivation {
         return ra.transactionRollbackOnly();
     }
 
+    /** Marks the container's transaction on this thread for rollback (see {@link AdapterContext}). */
+    void setTransactionRollbackOnly() {
+        ra.setTransactionRollbackOnly();
+    }
+
     Semaphore reconnectGate() {
         return reconnectGate;
     }

@@ -34,6 +34,11 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
     public final AtomicInteger commits = new AtomicInteger();
     /** Deliveries that rolled back. */
     public final AtomicInteger rollbacks = new AtomicInteger();
+    /**
+     * Deliveries the container tried to commit and a branch refused (a one-phase commit that threw): with WildFly,
+     * each is a warning of Narayana's ({@code ARJUNA016039}) and a failed {@code afterDelivery}.
+     */
+    public final AtomicInteger refusedCommits = new AtomicInteger();
     /** Calls out of order: afterDelivery without beforeDelivery, or two beforeDelivery in a row. */
     public final AtomicInteger pairingErrors = new AtomicInteger();
     /** Endpoints created and not released. */
@@ -327,6 +332,7 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
                         commits.incrementAndGet();
                     } catch (XAException e) {
                         rollbacks.incrementAndGet();
+                        refusedCommits.incrementAndGet();
                         throw e;
                     }
                 }

@@ -3,7 +3,10 @@ package org.ssbjca.fakes;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-/** The part of a transaction synchronization registry the adapter uses: the current transaction's key. */
+/**
+ * The part of a transaction synchronization registry the adapter uses: the current transaction's key, and its mark
+ * for rollback.
+ */
 public final class FakeTransactions implements TransactionSynchronizationRegistry {
 
     /** Whether the transaction on this thread is marked for rollback, as {@code setRollbackOnly} does. */
@@ -46,9 +49,13 @@ public final class FakeTransactions implements TransactionSynchronizationRegistr
         return current.get() == null ? 6 : 0;
     }
 
+    /** Marks the transaction on this thread for rollback; the endpoint then rolls it back in afterDelivery. */
     @Override
     public void setRollbackOnly() {
-        throw new UnsupportedOperationException();
+        if (current.get() == null) {
+            throw new IllegalStateException("no transaction on this thread");
+        }
+        ROLLBACK_ONLY.set(Boolean.TRUE);
     }
 
     @Override

@@ -12,10 +12,11 @@ import org.ssbjca.fakes.FakeEndpointFactory;
 
 /**
  * A delivery whose listener call fails outside the bean (WildFly's endpoint while the bean's component stops, during an
- * undeploy) never commits its RECEIVE: the reader's branch votes to roll back, whatever the container does with the
- * transaction. Before, the container committed such a delivery (the exception never reached its transaction
- * interceptor) and the messages were gone without the bean having seen them: RedeployIT lost 12 of 1,200 over five
- * undeploys under load, with 12 failed deliveries counted and nothing queued, prepared or dead-lettered.
+ * undeploy) never commits its RECEIVE: the adapter marks the container's transaction for rollback, which the container
+ * then rolls back without a commit the reader's branch would refuse, and that branch votes to roll back should the
+ * container commit all the same. Before, the container committed such a delivery (the exception never reached its
+ * transaction interceptor) and the messages were gone without the bean having seen them: RedeployIT lost 12 of 1,200
+ * over five undeploys under load, with 12 failed deliveries counted and nothing queued, prepared or dead-lettered.
  */
 class ComponentStoppingTest {
 
@@ -37,6 +38,7 @@ class ComponentStoppingTest {
             await("all three delivered once the component works again").until(() -> seen.size() == 3);
             assertEquals(List.of("one", "two", "three"), seen);
             await("queue drained").until(() -> h.depth(InboundHarness.TARGET_QUEUE) == 0);
+            assertEquals(0, factory.refusedCommits.get(), "the container rolled the failed calls back itself");
         }
     }
 

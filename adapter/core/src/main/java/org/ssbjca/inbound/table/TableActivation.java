@@ -157,6 +157,11 @@ public final class TableActivation {
         return ra.transactionRollbackOnly();
     }
 
+    /** Marks the container's transaction on this thread for rollback (see {@link AdapterContext}). */
+    void setTransactionRollbackOnly() {
+        ra.setTransactionRollbackOnly();
+    }
+
     /** Returns its readers now (a copy: readers added or stopped later are not in it). */
     List<TableReader> readers() {
         return List.copyOf(readers);

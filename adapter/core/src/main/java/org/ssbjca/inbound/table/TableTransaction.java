@@ -25,9 +25,10 @@ enum TableTransaction {
         }
 
         @Override
-        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint) {
+        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint, Runnable markRollbackOnly) {
             if (!ok) {
-                connection.setRollbackOnly();
+                markRollbackOnly.run(); // the container rolls back in afterDelivery
+                connection.setRollbackOnly(); // and the branch refuses a commit all the same
             }
             return afterDelivery(endpoint);
         }
@@ -46,7 +47,7 @@ enum TableTransaction {
         }
 
         @Override
-        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint) {
+        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint, Runnable markRollbackOnly) {
             Exception out = null;
             try {
                 endpoint.afterDelivery();
@@ -98,9 +99,11 @@ enum TableTransaction {
      * Ends it: rolled back unless {@code ok}. How it ended is the connection's outcome
      * ({@link ReaderConnection#takeOutcome}).
      *
+     * @param markRollbackOnly marks the container's transaction on this thread for rollback (used when not {@code ok})
      * @return what ending it threw (the first failure, the others suppressed), or null
      */
-    abstract Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint);
+    abstract Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint,
+            Runnable markRollbackOnly);
 
     private static Exception afterDelivery(MessageEndpoint endpoint) {
         try {

@@ -85,6 +85,39 @@ public class TableActivationTest {
     }
 
     /**
+     * A table delivery whose listener call fails outside the bean (WildFly's endpoint while the bean's component
+     * stops, during an undeploy) is rolled back by the container itself, as the adapter marks its transaction for
+     * rollback; the rows are delivered, once each, when the component works again.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("databases")
+    void aListenerCallThatFailsOutsideTheBeanIsRolledBackByTheContainer(String kind) throws Exception {
+        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+            createMessages(h, 3);
+            Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+            TableRowListener bean = row -> seen.computeIfAbsent(row.payloadText(), k -> new AtomicInteger())
+                    .incrementAndGet();
+            TableActivationSpec spec = messageSpec(h);
+            spec.setMaxReaders("1");
+            spec.setRetryDelaySeconds("0");
+            spec.setMaxAttempts("0");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, bean, true,
+                    h.context.transactions());
+            factory.componentStopping(true);
+            h.ra.endpointActivation(factory, spec);
+            try {
+                await("deliveries failed while stopping").until(() -> factory.rollbacks.get() >= 2);
+                factory.componentStopping(false);
+                await("all three delivered").atMost(Duration.ofSeconds(30)).until(() -> seen.size() == 3);
+                assertTrue(seen.values().stream().allMatch(n -> n.get() == 1), "each message delivered once");
+                assertEquals(0, factory.refusedCommits.get(), "the container rolled the failed calls back itself");
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
+    /**
      * The flight recorder event (docs/operations/monitoring.md) for the bean's calls: a table delivery's rows, under
      * the table's name.
      */
