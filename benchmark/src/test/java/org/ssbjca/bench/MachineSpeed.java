@@ -32,7 +32,7 @@ record MachineSpeed(double wallMicros, double fastestMicros, double slowestMicro
 
     /**
      * More of the cores' time stolen by the hypervisor over a run than this, and its rounds spread wider than the gaps
-     * issue 49's targets ask about (the two runs of 2026-12-03: 13% to 37% stolen, rounds 0.40× to 2.27×).
+     * issue 49's targets ask about (the three attempts of 2026-12-03: 13% to 37% stolen, rounds 0.40× to 2.27×).
      */
     static final double STOLEN_LINE = 0.05;
 

@@ -1,6 +1,7 @@
 package org.ssbjca.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class MachineSpeedTest {
         String stolen = MachineSpeed.coresText(new long[] {0, 0, 0}, new long[] {500, 210, 1_000});
         assertTrue(stolen.startsWith("the machine's cores over the whole run: busy 50%, stolen 21%: **more than 5%"
                 + " stolen, no run of record**"), stolen);
-        org.junit.jupiter.api.Assertions.assertNull(MachineSpeed.coresText(new long[] {-1, -1, -1},
+        assertNull(MachineSpeed.coresText(new long[] {-1, -1, -1},
                 new long[] {500, 210, 1_000}));
     }
 }
