@@ -115,12 +115,8 @@ public final class DeliverySteps {
         return connection.takeOutcome();
     }
 
-    /**
-     * Makes the delivery roll back: the container's transaction is marked for rollback, so that {@code afterDelivery}
-     * rolls it back, and the reader's branch votes to roll back should the container commit all the same.
-     */
+    /** Makes the delivery roll back ({@link ReaderConnection#setRollbackOnly}). */
     void setRollbackOnly() {
-        activation.setTransactionRollbackOnly();
         connection.setRollbackOnly();
     }
 

@@ -182,7 +182,7 @@ final class QueueReader extends ReaderLoop {
         try {
             if (!isStopped()) {
                 ReaderConnection connection = ReaderConnection.open(activation.database(),
-                        settings.transactionTimeout());
+                        settings.transactionTimeout(), activation::setTransactionRollbackOnly);
                 connected(connection);
                 // its batches are sorted by the failed deliveries their RECEIVE read (BatchSorter.prepare)
                 connection.session().readAttemptsWithReceive();

@@ -29,9 +29,12 @@ public final class ReaderConnection implements AutoCloseable {
     private static final int ALIVE_CHECK_SECONDS = 2;
     private volatile TransactionOutcome lastOutcome = TransactionOutcome.NOT_SEEN;
     private final boolean timeoutIgnored;
+    private final Runnable markTransactionRollbackOnly;
 
-    private ReaderConnection(BrokerRegistry.Entry database, int transactionTimeoutSeconds) throws SQLException {
+    private ReaderConnection(BrokerRegistry.Entry database, int transactionTimeoutSeconds,
+            Runnable markTransactionRollbackOnly) throws SQLException {
         this.database = database;
+        this.markTransactionRollbackOnly = markTransactionRollbackOnly;
         xa = database.source().openXa();
         try {
             connection = xa.getConnection();
@@ -58,12 +61,14 @@ public final class ReaderConnection implements AutoCloseable {
      * @param database the database
      * @param transactionTimeoutSeconds the longest a delivery's branch may stay open in the database, 0 for the
      *        transaction manager's timeout
+     * @param markTransactionRollbackOnly marks the container's JTA transaction on the calling thread for rollback, if
+     *        there is one ({@code AdapterContext.setTransactionRollbackOnly}); {@link #setRollbackOnly} runs it
      * @throws SQLException if the database cannot be reached, or the broker schema cannot be prepared on it
      */
-    public static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds)
-            throws SQLException {
+    public static ReaderConnection open(BrokerRegistry.Entry database, int transactionTimeoutSeconds,
+            Runnable markTransactionRollbackOnly) throws SQLException {
         database.prepareSchema();
-        return new ReaderConnection(database, transactionTimeoutSeconds);
+        return new ReaderConnection(database, transactionTimeoutSeconds, markTransactionRollbackOnly);
     }
 
     /** Returns whether a transaction timeout was asked for and the driver's XA resource ignores it. */
@@ -109,8 +114,13 @@ public final class ReaderConnection implements AutoCloseable {
         return limit > 0 && (requested <= 0 || limit < requested);
     }
 
-    /** Makes the current transacted delivery roll back. */
+    /**
+     * Makes the current transacted delivery roll back: the container's transaction is marked for rollback, so that
+     * {@code afterDelivery} rolls it back, and the reader's branch votes to roll back should the container commit all
+     * the same.
+     */
     public void setRollbackOnly() {
+        markTransactionRollbackOnly.run();
         completion.setRollbackOnly();
     }
 

@@ -23,7 +23,7 @@ class LocalTransactionTest {
     void anErrorRollsBackWhatTheWorkWrote(String backend) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend)) {
             h.execute("CREATE TABLE " + TABLE + " (n INT)");
-            ReaderConnection c = ReaderConnection.open(h.db, 0);
+            ReaderConnection c = ReaderConnection.open(h.db, 0, () -> { });
             try {
                 StackOverflowError thrown = new StackOverflowError("thrown by the work");
                 Error e = assertThrows(Error.class, () -> c.inLocalTransaction(() -> {

@@ -28,7 +28,8 @@ final class TableReader extends ReaderLoop {
 
     @Override
     protected void connect() throws Exception {
-        ReaderConnection connection = ReaderConnection.open(activation.database(), settings.transactionTimeoutSeconds);
+        ReaderConnection connection = ReaderConnection.open(activation.database(), settings.transactionTimeoutSeconds,
+                activation::setTransactionRollbackOnly);
         connected(connection);
         if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
             LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeoutSeconds,

@@ -25,10 +25,9 @@ enum TableTransaction {
         }
 
         @Override
-        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint, Runnable markRollbackOnly) {
+        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint) {
             if (!ok) {
-                markRollbackOnly.run(); // the container rolls back in afterDelivery
-                connection.setRollbackOnly(); // and the branch refuses a commit all the same
+                connection.setRollbackOnly(); // the container's transaction and the reader's branch
             }
             return afterDelivery(endpoint);
         }
@@ -47,7 +46,7 @@ enum TableTransaction {
         }
 
         @Override
-        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint, Runnable markRollbackOnly) {
+        Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint) {
             Exception out = null;
             try {
                 endpoint.afterDelivery();
@@ -99,11 +98,9 @@ enum TableTransaction {
      * Ends it: rolled back unless {@code ok}. How it ended is the connection's outcome
      * ({@link ReaderConnection#takeOutcome}).
      *
-     * @param markRollbackOnly marks the container's transaction on this thread for rollback (used when not {@code ok})
      * @return what ending it threw (the first failure, the others suppressed), or null
      */
-    abstract Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint,
-            Runnable markRollbackOnly);
+    abstract Exception end(boolean ok, ReaderConnection connection, MessageEndpoint endpoint);
 
     private static Exception afterDelivery(MessageEndpoint endpoint) {
         try {

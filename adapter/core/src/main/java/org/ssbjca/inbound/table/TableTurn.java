@@ -117,7 +117,7 @@ final class TableTurn {
             if (!ok && rows != null && !rows.isEmpty()) {
                 counting = delivery.beforeRollback(this, charged());
             }
-            ending = transaction.end(ok, connection, endpoint, activation::setTransactionRollbackOnly);
+            ending = transaction.end(ok, connection, endpoint);
         }
         if (broken != null) {
             ending = first(broken, ending);
