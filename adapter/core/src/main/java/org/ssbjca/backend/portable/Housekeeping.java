@@ -43,6 +43,12 @@ final class Housekeeping {
     /** The earliest due time of a scheduled send that this node knows of and no pass has handled; null: none. */
     private final AtomicReference<Instant> nextDue = new AtomicReference<>();
     private final java.util.concurrent.atomic.AtomicBoolean passing = new java.util.concurrent.atomic.AtomicBoolean();
+    /**
+     * The earliest time a look found something due while another pass of this node ran, and left it to that pass;
+     * null: none. The running pass may have read what was due before that (a send committed after its read, or the
+     * due time it noted itself and the look claimed), so it notes this time again when it ends ({@link #pass}).
+     */
+    private final AtomicReference<Instant> leftToPass = new AtomicReference<>();
     /** The scheduled sends this node's passes kept after a failure that passes. */
     private final SendRetries retries = new SendRetries();
 
@@ -78,8 +84,8 @@ final class Housekeeping {
         }
         // asked in the looking session's transaction: a failure here is the caller's (on PostgreSQL it aborted that
         // transaction), thrown so that it rolls back
+        Instant at = broker.now();
         try {
-            Instant at = broker.now();
             nextDue.getAndUpdate(due -> due != null && !at.isBefore(due) ? null : due); // this look handles it
             Connection c = looking.connection();
             if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)) {
@@ -92,7 +98,7 @@ final class Housekeeping {
         } catch (SQLException e) {
             throw PortableSession.failure("looking for due conversation timers and lifetimes", e);
         }
-        tolerated(found, this::pass);
+        tolerated(found, () -> pass(at));
     }
 
     /**
@@ -113,11 +119,19 @@ final class Housekeeping {
 
     /**
      * Fires the due timers and lifetimes on a connection of its own, committed at once; skipped while another pass of
-     * this node runs (it notes the next due time when it ends), so that one node's passes never send on one
-     * conversation at once.
+     * this node runs, so that one node's passes never send on one conversation at once. What was due at {@code at} is
+     * then left to the running pass, which notes {@code at} again when it ends: the next look runs a pass, rather
+     * than the interval's next (a look that claimed the due time the running pass had noted, or a send committed after
+     * it read the due ones, would otherwise wait for it).
+     *
+     * @param at when the caller found something due
      */
-    private void pass() {
+    private void pass(Instant at) {
         if (!passing.compareAndSet(false, true)) {
+            leftToPass.accumulateAndGet(at, (known, time) -> known == null || time.isBefore(known) ? time : known);
+            if (!passing.get()) { // the running pass ended before it could see this: noted here
+                scheduled(leftToPass.getAndSet(null));
+            }
             return;
         }
         try (Connection own = broker.source().open()) {
@@ -129,6 +143,7 @@ final class Housekeeping {
             throw PortableSession.failure("firing conversation timers and lifetimes", e);
         } finally {
             passing.set(false);
+            scheduled(leftToPass.getAndSet(null));
         }
     }
 
@@ -162,9 +177,10 @@ final class Housekeeping {
     }
 
     /**
-     * Notes that a scheduled send is due at an instant (committed by this node, or read by a probe or a pass): the
-     * first look at or after it runs a pass. When it is the earliest known, the waiting sessions are let re-check how
-     * long they sleep ({@link org.ssbjca.backend.QueueSignals#releaseAll}), without a look.
+     * Notes that a scheduled send is due at an instant (committed by this node, or read by a probe or a pass), or that
+     * something found due then was left to a pass that has ended: the first look at or after it runs a pass. When it
+     * is the earliest known, the waiting sessions are let re-check how long they sleep
+     * ({@link org.ssbjca.backend.QueueSignals#releaseAll}), without a look.
      *
      * @param due the due time; null notes nothing
      */

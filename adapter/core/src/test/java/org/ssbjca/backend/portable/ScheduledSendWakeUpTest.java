@@ -129,6 +129,70 @@ class ScheduledSendWakeUpTest {
         }
     }
 
+    /**
+     * A look that finds a send due while another pass of its node runs leaves it to that pass, which may have read the
+     * due sends before this one was committed (here: committed due a second before the running pass's time, which it
+     * does not read again). The running pass notes it again when it ends, so the next look moves it, not the
+     * interval's next pass (never here: the interval's clock stands still).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendLeftToARunningPassIsMovedByTheNextLookAfterIt(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "wake_left_to_pass"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection r = source.open();
+             Connection holder = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation first = begin(s, c);
+            Conversation second = begin(s, c);
+            BrokerSession reader = broker.session(r);
+            assertEquals(List.of(), receive(reader, r), "the first look runs the interval's pass");
+            schedule(s, c, first, T0.plusSeconds(5), "first");
+            now.set(T0.plusSeconds(5));
+            holder.setAutoCommit(false);
+            hold(holder, first.handle());
+            CompletableFuture<List<String>> running = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return receive(reader, r);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            org.awaitility.Awaitility.await("the pass's SEND of the first waits on its conversation")
+                    .atMost(Duration.ofSeconds(30)).until(() -> waitingForALock(source, backend));
+
+            schedule(s, c, second, T0.plusSeconds(4), "second");
+            assertEquals(List.of(), receive(s, c), "this look's pass is left to the running one");
+            holder.rollback();
+            assertEquals(List.of(), running.get(30, TimeUnit.SECONDS), "the running pass sent only the first");
+
+            assertEquals(List.of("first"), receive(s, c));
+            assertEquals(1, broker.waiting().sleepMillis("QT", MINUTE), "the send left to the pass is due");
+            assertEquals(List.of("second"), receive(s, c, PATIENCE), "moved by the next look");
+        }
+    }
+
+    private static void hold(Connection c, UUID conversation) throws Exception {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(
+                "SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = ? FOR UPDATE")) {
+            ps.setObject(1, conversation);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                assertEquals(true, rs.next(), "the conversation's row");
+            }
+        }
+    }
+
+    private static boolean waitingForALock(ConnectionSource source, String backend) throws Exception {
+        String blocked = backend.equals("H2")
+                ? "SELECT count(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"
+                : "SELECT count(*) FROM pg_locks WHERE NOT granted";
+        try (Connection c = source.open(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery(blocked)) {
+            rs.next();
+            return rs.getLong(1) > 0;
+        }
+    }
+
     private PortableBroker broker(ConnectionSource source) {
         Clock clock = new Clock() {
             @Override
@@ -153,7 +217,8 @@ class ScheduledSendWakeUpTest {
 
     private static DatabaseConfig database(String backend, String name) {
         return backend.equals("H2")
-                ? new DatabaseConfig("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
+                ? new DatabaseConfig("jdbc:h2:mem:" + name + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"
+                        + ";LOCK_TIMEOUT=60000", "sa", "")
                 : PostgresServer.get().newDatabase(name);
     }
 
@@ -165,7 +230,12 @@ class ScheduledSendWakeUpTest {
     }
 
     private static void schedule(BrokerSession s, Connection c, Conversation d, Instant due) throws Exception {
-        s.scheduleSend(d.handle(), "M", "later".getBytes(StandardCharsets.UTF_8), DueTime.at(due));
+        schedule(s, c, d, due, "later");
+    }
+
+    private static void schedule(BrokerSession s, Connection c, Conversation d, Instant due, String body)
+            throws Exception {
+        s.scheduleSend(d.handle(), "M", body.getBytes(StandardCharsets.UTF_8), DueTime.at(due));
         c.commit();
         s.afterCompletion(true);
     }
