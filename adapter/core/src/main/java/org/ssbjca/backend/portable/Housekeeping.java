@@ -128,7 +128,7 @@ final class Housekeeping {
      */
     private void pass(Instant at) {
         if (!passing.compareAndSet(false, true)) {
-            leftToPass.accumulateAndGet(at, (known, time) -> known == null || time.isBefore(known) ? time : known);
+            leftToPass.accumulateAndGet(at, Housekeeping::earlier);
             if (!passing.get()) { // the running pass ended before it could see this: noted here
                 scheduled(leftToPass.getAndSet(null));
             }
@@ -188,11 +188,15 @@ final class Housekeeping {
         if (due == null) {
             return;
         }
-        Instant before = nextDue.getAndAccumulate(due, (known, next) -> known == null || next.isBefore(known) ? next
-                : known);
+        Instant before = nextDue.getAndAccumulate(due, Housekeeping::earlier);
         if (before == null || due.isBefore(before)) {
             broker.signals().releaseAll();
         }
+    }
+
+    /** Returns the earlier of a time kept ({@code null}: none) and another. */
+    private static Instant earlier(Instant known, Instant next) {
+        return known == null || next.isBefore(known) ? next : known;
     }
 
     /**

@@ -47,20 +47,12 @@ class ConcurrentSetPriorityTest {
                 return null;
             }));
             Awaitility.await("the second waits for the first's row").atMost(Duration.ofSeconds(30))
-                    .until(() -> waitingForALock(h));
+                    .until(() -> RowLocks.someSessionWaits(h.db.source()));
             commitFirst.countDown();
 
             first.get(30, TimeUnit.SECONDS);
             second.get(30, TimeUnit.SECONDS);
             assertEquals(7, priority(h, group));
-        }
-    }
-
-    private static boolean waitingForALock(InboundHarness h) throws Exception {
-        try (Connection c = h.db.source().open(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted")) {
-            rs.next();
-            return rs.getLong(1) > 0;
         }
     }
 

@@ -8,7 +8,6 @@ import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.runPass;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,11 +48,7 @@ class ScheduledSendTransientFailureTest {
             shortLockTimeout(backend, p);
 
             holder.setAutoCommit(false);
-            try (PreparedStatement lock = holder.prepareStatement("SELECT conversation_handle"
-                    + " FROM ssb.conversation_endpoint WHERE conversation_handle = ? FOR UPDATE")) {
-                lock.setObject(1, d.handle());
-                lock.executeQuery().close();
-            }
+            RowLocks.holdConversation(holder, d.handle());
             runPass(broker, p); // the first SEND waits for the holder's lock past the timeout and fails
             holder.rollback();
             assertEquals(2, pending(p), "both kept");

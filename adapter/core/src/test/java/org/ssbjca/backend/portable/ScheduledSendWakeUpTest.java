@@ -150,7 +150,7 @@ class ScheduledSendWakeUpTest {
             schedule(s, c, first, T0.plusSeconds(5), "first");
             now.set(T0.plusSeconds(5));
             holder.setAutoCommit(false);
-            hold(holder, first.handle());
+            RowLocks.holdConversation(holder, first.handle());
             CompletableFuture<List<String>> running = CompletableFuture.supplyAsync(() -> {
                 try {
                     return receive(reader, r);
@@ -159,7 +159,7 @@ class ScheduledSendWakeUpTest {
                 }
             });
             org.awaitility.Awaitility.await("the pass's SEND of the first waits on its conversation")
-                    .atMost(Duration.ofSeconds(30)).until(() -> waitingForALock(source, backend));
+                    .atMost(Duration.ofSeconds(30)).until(() -> RowLocks.someSessionWaits(source));
 
             schedule(s, c, second, T0.plusSeconds(4), "second");
             assertEquals(List.of(), receive(s, c), "this look's pass is left to the running one");
@@ -169,27 +169,6 @@ class ScheduledSendWakeUpTest {
             assertEquals(List.of("first"), receive(s, c));
             assertEquals(1, broker.waiting().sleepMillis("QT", MINUTE), "the send left to the pass is due");
             assertEquals(List.of("second"), receive(s, c, PATIENCE), "moved by the next look");
-        }
-    }
-
-    private static void hold(Connection c, UUID conversation) throws Exception {
-        try (java.sql.PreparedStatement ps = c.prepareStatement(
-                "SELECT state FROM ssb.conversation_endpoint WHERE conversation_handle = ? FOR UPDATE")) {
-            ps.setObject(1, conversation);
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                assertEquals(true, rs.next(), "the conversation's row");
-            }
-        }
-    }
-
-    private static boolean waitingForALock(ConnectionSource source, String backend) throws Exception {
-        String blocked = backend.equals("H2")
-                ? "SELECT count(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL"
-                : "SELECT count(*) FROM pg_locks WHERE NOT granted";
-        try (Connection c = source.open(); java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery(blocked)) {
-            rs.next();
-            return rs.getLong(1) > 0;
         }
     }
 
