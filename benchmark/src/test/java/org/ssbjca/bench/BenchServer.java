@@ -117,6 +117,34 @@ final class BenchServer implements AutoCloseable {
         new ServerDeploymentHelper(client).undeploy(archive.getName());
     }
 
+    /**
+     * Lets Artemis hold {@code bytes} of messages per address in memory before it pages (WildFly's default address
+     * setting {@code #} pages from 10 MiB, about 9,800 of the benchmark's messages): the benchmark's backlogs of up to
+     * 20,000 messages then stay in memory, Artemis's best case, and its message count is not read through page
+     * counters. The setting applies at once (the server needs no reload).
+     */
+    void keepArtemisInMemory(long bytes) throws IOException {
+        ModelNode op = new ModelNode();
+        op.get("operation").set("write-attribute");
+        op.get("address").add("subsystem", "messaging-activemq").add("server", "default").add("address-setting", "#");
+        op.get("name").set("max-size-bytes");
+        op.get("value").set(bytes);
+        ModelNode result = client.execute(op);
+        if (!"success".equals(result.get("outcome").asString())) {
+            throw new IOException("cannot set the address setting's max-size-bytes: " + result);
+        }
+        if (result.hasDefined("response-headers", "process-state")) {
+            throw new IOException("setting max-size-bytes needs a " + result.get("response-headers", "process-state")
+                    + "; the benchmark expects it to apply at once");
+        }
+    }
+
+    /** @return the lines of the server log in which Artemis starts to page an address ({@code AMQ222038}) */
+    static List<String> pagingLines() throws IOException {
+        Path log = Path.of(System.getProperty("ssb.bench.baseDir"), "log", "server.log");
+        return Files.readAllLines(log).stream().filter(l -> l.contains("AMQ222038")).toList();
+    }
+
     /** @return messages on the Artemis queue (its runtime resource under the control jar's deployment) */
     long artemisDepth() throws IOException {
         return artemisDepth("BenchQueue");
