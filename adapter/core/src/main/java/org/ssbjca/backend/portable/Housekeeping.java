@@ -79,14 +79,20 @@ final class Housekeeping {
      */
     void runIfDue(PortableSession looking, boolean found) {
         tolerated(found, () -> repairIfDue(found));
-        if (!claimRun(nextRun, intervalNanos, found) && !claimDue(found)) {
+        boolean byInterval = claimRun(nextRun, intervalNanos, found);
+        Instant claimed = byInterval ? null : claimDue(found);
+        if (!byInterval && claimed == null) {
             return;
         }
         // asked in the looking session's transaction: a failure here is the caller's (on PostgreSQL it aborted that
-        // transaction), thrown so that it rolls back
+        // transaction), thrown so that it rolls back; the due time this look took is then noted again, for the next
         Instant at = broker.now();
+        Instant taken = claimed;
         try {
-            nextDue.getAndUpdate(due -> due != null && !at.isBefore(due) ? null : due); // this look handles it
+            Instant known = nextDue.getAndUpdate(due -> due != null && !at.isBefore(due) ? null : due);
+            if (known != null && !at.isBefore(known)) { // this look handles it
+                taken = earlier(taken, known);
+            }
             Connection c = looking.connection();
             if (!Jdbc.exists(c, broker.sql().anyTimerDue, at) && !Jdbc.exists(c, broker.sql().anyLifetimeDue, at)) {
                 Instant first = Jdbc.first(c, broker.sql().firstScheduledSendDue, rs -> Jdbc.instant(rs, "due_at"));
@@ -96,6 +102,7 @@ final class Housekeeping {
                 }
             }
         } catch (SQLException e) {
+            scheduled(taken);
             throw PortableSession.failure("looking for due conversation timers and lifetimes", e);
         }
         tolerated(found, () -> pass(at));
@@ -220,12 +227,12 @@ final class Housekeeping {
 
     /**
      * @param found whether the look found messages: such a look leaves the pass to one that found none
-     * @return whether the earliest scheduled send known is due and this caller won it (it is forgotten then: the pass
-     *         or the probe notes the next)
+     * @return the earliest scheduled send's due time when it is due and this caller won it (it is forgotten then: the
+     *         pass or the probe notes the next), else null
      */
-    private boolean claimDue(boolean found) {
+    private Instant claimDue(boolean found) {
         Instant due = nextDue.get();
-        return !found && due != null && !broker.now().isBefore(due) && nextDue.compareAndSet(due, null);
+        return !found && due != null && !broker.now().isBefore(due) && nextDue.compareAndSet(due, null) ? due : null;
     }
 
     /**

@@ -1,9 +1,11 @@
 package org.ssbjca.backend.portable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
@@ -169,6 +172,42 @@ class ScheduledSendWakeUpTest {
             assertEquals(List.of("first"), receive(s, c));
             assertEquals(1, broker.waiting().sleepMillis("QT", MINUTE), "the send left to the pass is due");
             assertEquals(List.of("second"), receive(s, c, PATIENCE), "moved by the next look");
+        }
+    }
+
+    /**
+     * A look that claimed a due send and then failed to ask whether anything is due (in its caller's transaction, which
+     * rolls back) gives the due time back: the next look moves the send, not the interval's next pass (never here).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aDueTimeClaimedByALookThatFailedIsMovedByTheNextLook(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "wake_failed_look"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection ddl = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = begin(s, c);
+            assertEquals(List.of(), receive(s, c), "the first look runs the interval's pass");
+            schedule(s, c, d, T0.plusSeconds(5));
+            now.set(T0.plusSeconds(5));
+            ddl.setAutoCommit(true);
+            // the look's check for due timers reads this column; the RECEIVE does not
+            try (Statement st = ddl.createStatement()) {
+                st.execute("ALTER TABLE ssb.conversation_endpoint RENAME COLUMN timer_expires_at TO renamed_by_test");
+            }
+            try {
+                assertThrows(BrokerException.class, () -> receive(s, c), "the look's check fails");
+            } finally {
+                c.rollback();
+                s.afterCompletion(false);
+                try (Statement st = ddl.createStatement()) {
+                    st.execute("ALTER TABLE ssb.conversation_endpoint RENAME COLUMN renamed_by_test"
+                            + " TO timer_expires_at");
+                }
+            }
+
+            assertEquals(1, broker.waiting().sleepMillis("QT", MINUTE), "the claimed due time is known again");
+            assertEquals(List.of("later"), receive(s, c, PATIENCE), "moved by the next look");
         }
     }
 
