@@ -129,10 +129,7 @@ final class BenchServer implements AutoCloseable {
         op.get("address").add("subsystem", "messaging-activemq").add("server", "default").add("address-setting", "#");
         op.get("name").set("max-size-bytes");
         op.get("value").set(bytes);
-        ModelNode result = client.execute(op);
-        if (!"success".equals(result.get("outcome").asString())) {
-            throw new IOException("cannot set the address setting's max-size-bytes: " + result);
-        }
+        ModelNode result = respond(op, "set the address setting's max-size-bytes");
         if (result.hasDefined("response-headers", "process-state")) {
             throw new IOException("setting max-size-bytes needs a " + result.get("response-headers", "process-state")
                     + "; the benchmark expects it to apply at once");
@@ -141,8 +138,12 @@ final class BenchServer implements AutoCloseable {
 
     /** @return the lines of the server log in which Artemis starts to page an address ({@code AMQ222038}) */
     static List<String> pagingLines() throws IOException {
-        Path log = Path.of(System.getProperty("ssb.bench.baseDir"), "log", "server.log");
-        return Files.readAllLines(log).stream().filter(l -> l.contains("AMQ222038")).toList();
+        return Files.readAllLines(serverLog()).stream().filter(l -> l.contains("AMQ222038")).toList();
+    }
+
+    /** @return the running server's log file */
+    private static Path serverLog() {
+        return Path.of(System.getProperty("ssb.bench.baseDir"), "log", "server.log");
     }
 
     /** @return messages on the Artemis queue (its runtime resource under the control jar's deployment) */
@@ -173,11 +174,16 @@ final class BenchServer implements AutoCloseable {
     }
 
     private ModelNode execute(ModelNode op, String what) throws IOException {
-        ModelNode result = client.execute(op);
-        if (!"success".equals(result.get("outcome").asString())) {
-            throw new IOException("cannot " + what + ": " + result);
+        return respond(op, what).get("result");
+    }
+
+    /** @return the whole response to a successful operation (its result and response headers) */
+    private ModelNode respond(ModelNode op, String what) throws IOException {
+        ModelNode response = client.execute(op);
+        if (!"success".equals(response.get("outcome").asString())) {
+            throw new IOException("cannot " + what + ": " + response);
         }
-        return result.get("result");
+        return response;
     }
 
     String productVersion() throws IOException {
@@ -191,7 +197,7 @@ final class BenchServer implements AutoCloseable {
 
     /** @return which journal Artemis runs, as its log says (AIO needs libaio), with the log line */
     static String journal() throws IOException {
-        Path log = Path.of(System.getProperty("ssb.bench.baseDir"), "log", "server.log");
+        Path log = serverLog();
         List<String> lines = Files.readAllLines(log);
         for (String line : lines) {
             if (line.contains("Using AIO Journal")) {

@@ -1274,11 +1274,7 @@ class BenchmarkIT {
                     boolean artemis = variant.startsWith("artemis");
                     int queued = n;
                     if (artemis) {
-                        control.fillArtemis(n, BODY);
-                        queued = (int) awaitArtemisDepth(n);
-                        if (queued != n) {
-                            shortOnArtemis("One database, round " + (round + 1), queued, n);
-                        }
+                        queued = fillArtemis(n, "One database, round " + (round + 1));
                     } else {
                         assertEquals(n, loadSsb(n), "messages queued");
                     }
@@ -1340,13 +1336,19 @@ class BenchmarkIT {
     }
 
     /**
-     * Artemis's queue held fewer messages than were sent before a drain (seen twice, 9,999 of 10,000, both times while
-     * Artemis paged the queue at WildFly's default 10 MiB; the cause not found). The run then drains and counts what
-     * the queue held, and the report says so; more than one short is a failure.
+     * Sends {@code sent} messages to the Artemis queue and returns how many it then holds. It has held one fewer (seen
+     * twice, 9,999 of 10,000, both times while Artemis paged the queue at WildFly's default 10 MiB; the cause not
+     * found): the run then drains and counts what the queue held, and the report says so; more than one short is a
+     * failure.
      *
      * @param where the drain, for the report's note ("One database, round 3", "Artemis drain (its jar)")
      */
-    private void shortOnArtemis(String where, int queued, int sent) {
+    private int fillArtemis(int sent, String where) throws Exception {
+        control.fillArtemis(sent, BODY);
+        int queued = (int) awaitArtemisDepth(sent);
+        if (queued == sent) {
+            return queued;
+        }
         assertTrue(queued < sent && queued >= sent - 1, "messages on the Artemis queue before the run: " + queued
                 + " of " + sent);
         String text = String.format(Locale.ROOT, "%s: Artemis's queue held %,d of the %,d messages sent before the run"
@@ -1354,6 +1356,7 @@ class BenchmarkIT {
                 sent, queued);
         log("%s", text);
         report.notes.add(text);
+        return queued;
     }
 
     /** The one-database phase's tables: {@value Payments#ACCOUNTS} accounts, no payment. */
@@ -1526,14 +1529,10 @@ class BenchmarkIT {
     private static final long ARTEMIS_MEMORY_BYTES = 100L << 20;
 
     private double drainArtemis(JavaArchive consumer, int messages) throws Exception {
-        control.fillArtemis(messages, BODY);
-        int queued = (int) awaitArtemisDepth(messages);
-        if (queued != messages) {
-            shortOnArtemis("Artemis drain (" + consumer.getName() + ")", queued, messages);
-        }
+        int queued = fillArtemis(messages, "Artemis drain (" + consumer.getName() + ")");
         control.arm(queued);
         server.deploy(consumer);
-        long[] r = awaitTimed(messages, () -> server.undeploy(consumer));
+        long[] r = awaitTimed(queued, () -> server.undeploy(consumer));
         assertTrue(r[1] != 0, consumer.getName() + " did not finish: " + Arrays.toString(r));
         assertEquals(0, awaitArtemisDepth(0), "the Artemis queue is empty after the run");
         requireOneMessagePerTransaction(consumer.getName(), r);
