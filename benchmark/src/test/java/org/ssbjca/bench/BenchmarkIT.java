@@ -155,6 +155,8 @@ class BenchmarkIT {
             }
             if (phases.contains("profile")) {
                 profile();
+            } else if (phases.contains("jfr")) {
+                jfrProfile(Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-profile.jfr"));
             }
             if (phases.contains("tracing")) {
                 tracing(); // last: it reloads the server with the opentelemetry subsystem

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -208,8 +207,8 @@ final class JfrProfile implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", name).toString();
     }
 
+    /** Keeps the recording where it was written (under {@code target/}), for reading with the JDK's {@code jfr}. */
     @Override
-    public void close() throws IOException {
-        Files.deleteIfExists(file);
+    public void close() {
     }
 }
