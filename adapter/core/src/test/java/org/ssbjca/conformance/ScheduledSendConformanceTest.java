@@ -40,6 +40,8 @@ class ScheduledSendConformanceTest {
 
     /** How long a test waits for what it expects before it fails: far above every bound below. */
     private static final Duration PATIENCE = Duration.ofSeconds(30);
+    /** How far the wall clock may run ahead of the monotonic one over a 2-second delay, with room to spare. */
+    private static final long SLEW_MILLIS = 10;
 
     @BackendTest
     void aDelayedSendArrivesNotBeforeItsTimeAndSoonAfter(Db db) {
@@ -59,7 +61,9 @@ class ScheduledSendConformanceTest {
         assertEquals("later", new String(got.get(0).body(), UTF_8));
         assertEquals(o.request, got.get(0).messageTypeName());
         assertFalse(arrivedAt.isBefore(s.dueAt()), "received at " + arrivedAt + ", due at " + s.dueAt());
-        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before) >= 2000, "not before 2 s");
+        // the due time is on the backend's clock, the wall clock, which time discipline may slew against the
+        // monotonic one by up to 0.05% (1 ms in 2 s): a RECEIVE not before its due time once measured under 2 s here
+        assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before) >= 2000 - SLEW_MILLIS, "not before 2 s");
         FIGURES.info(String.format("%s: a send delayed by 2000 ms reached a waiting RECEIVE %d ms after it was due", db,
                 lateMillis));
         if (db.broker() instanceof PortableBroker) {
