@@ -166,6 +166,12 @@ public final class Jdbc {
         return t == null ? null : t.toInstant();
     }
 
+    /** Returns the column at position {@code column} of the current row as an instant, or null. */
+    public static Instant instant(ResultSet rs, int column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+
     /**
      * On PostgreSQL, has every execution of one of the adapter's statements planned with its parameters and the
      * tables' sizes of that moment (pgjdbc's {@code prepareThreshold} 0 on this statement only: an unnamed statement,

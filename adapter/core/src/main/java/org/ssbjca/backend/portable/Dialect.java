@@ -1,22 +1,29 @@
 package org.ssbjca.backend.portable;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Set;
 import org.ssbjca.backend.BackendKind;
+import org.ssbjca.backend.Jdbc;
 
 /**
  * The two databases of the portable schema: their sequences' spelling, the SQL states that mean a session is gone
  * and those of a failure that passes. Their statements are {@link PortableSql#of}.
  */
 enum Dialect {
-    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq",
+    H2("NEXT VALUE FOR ssb.turn_seq", "NEXT VALUE FOR ssb.priority_request_seq", "m.enqueued_at",
             // connection broken, database closed, database called at shutdown; an I/O error (over TCP, the
             // server's socket closed as the client read: "IO Exception: java.io.EOFException")
             Set.of("90067", "90098", "90121", "90028", "90031"),
             // lock timeout, deadlock, concurrent update, statement cancelled (query timeout); a duplicate key: two
             // transactions creating one row at once (the first SEND on a conversation creating its group)
             Set.of("HYT00", "40001", "90131", "57014", "23505")),
+    // the enqueue time in microseconds since the epoch, PostgreSQL's own precision: pgjdbc reads a timestamp through a
+    // calendar it builds for each result set, a cost a reader would pay per message
     POSTGRESQL("nextval('ssb.turn_seq')", "nextval('ssb.priority_request_seq')",
+            "CAST(EXTRACT(EPOCH FROM m.enqueued_at) * 1000000 AS BIGINT)",
             // admin_shutdown, crash_shutdown, cannot_connect_now: the server ends or refuses the session
             Set.of("57P01", "57P02", "57P03"),
             // serialization failure, deadlock, lock_timeout, statement_timeout; a unique violation: two transactions
@@ -27,6 +34,11 @@ enum Dialect {
     final String nextTurn;
     /** An expression that takes the next priority request number. */
     final String nextPriorityRequest;
+    /**
+     * The enqueue time of message {@code m} as the queries of messages return it ({@link PortableSql#messageColumns}):
+     * the column itself, or, on PostgreSQL, its microseconds since the epoch ({@link #enqueueTime} reads either).
+     */
+    final String enqueuedAt;
     /** SQL states, besides class 08 (connection exception), that mean the session is gone. */
     @SuppressWarnings("ImmutableEnumChecker") // Set.of: immutable
     private final Set<String> sessionGoneStates;
@@ -34,9 +46,11 @@ enum Dialect {
     @SuppressWarnings("ImmutableEnumChecker") // Set.of: immutable
     private final Set<String> contentionStates;
 
-    Dialect(String nextTurn, String nextPriorityRequest, Set<String> sessionGoneStates, Set<String> contentionStates) {
+    Dialect(String nextTurn, String nextPriorityRequest, String enqueuedAt, Set<String> sessionGoneStates,
+            Set<String> contentionStates) {
         this.nextTurn = nextTurn;
         this.nextPriorityRequest = nextPriorityRequest;
+        this.enqueuedAt = enqueuedAt;
         this.sessionGoneStates = sessionGoneStates;
         this.contentionStates = contentionStates;
     }
@@ -60,6 +74,21 @@ enum Dialect {
      */
     boolean contention(SQLException e) {
         return e.getSQLState() != null && contentionStates.contains(e.getSQLState());
+    }
+
+    /**
+     * Returns the enqueue time a query of messages returned in {@code column} ({@link #enqueuedAt}), or null.
+     *
+     * @param rs a result set on the row
+     * @param column the column's position
+     * @throws SQLException if the driver cannot read it
+     */
+    Instant enqueueTime(ResultSet rs, int column) throws SQLException {
+        if (this != POSTGRESQL) {
+            return Jdbc.instant(rs, column);
+        }
+        long micros = rs.getLong(column);
+        return rs.wasNull() ? null : Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
     }
 
     static Dialect of(BackendKind kind) {

@@ -29,6 +29,11 @@ final class MessageStore {
 
     /** How many candidate groups one look at the queue considers before it pages on. */
     private static final int CANDIDATE_PAGE = 32;
+    /**
+     * The whole-queue RECEIVE's first column after the message's ({@link PortableSql#receiveNext}): whether it parked
+     * the group; then whether it took the last messages waiting, then the failed deliveries recorded.
+     */
+    private static final int PARKED_COLUMN = PortableSql.MESSAGE_COLUMN_COUNT + 1;
     /** The sequence number of messages the broker raises itself, outside the conversation's sequence. */
     static final long BROKER_SEQUENCE = -1;
 
@@ -290,13 +295,13 @@ final class MessageStore {
         List<BrokerMessage> batch;
         for (int run = 1; ; run++) {
             batch = st.listBetween(sql.keptPlanning(), statement, sql.keptPlanningEnded(), rs -> {
-                if (rs.getObject("queuing_order") == null) {
+                BrokerMessage m = readMessage(rs);
+                if (m == null) {
                     return null; // picked, but deleted meanwhile: none taken
                 }
-                parked[0] |= rs.getBoolean("parked");
-                last[0] |= rs.getBoolean("took_last");
-                BrokerMessage m = readMessage(rs);
-                int failed = rs.getInt("recorded_attempts");
+                parked[0] |= rs.getBoolean(PARKED_COLUMN);
+                last[0] |= rs.getBoolean(PARKED_COLUMN + 1);
+                int failed = rs.getInt(PARKED_COLUMN + 2);
                 if (!rs.wasNull()) {
                     attempts.put(DeliveryLedger.key(m), failed);
                 }
@@ -369,7 +374,7 @@ final class MessageStore {
 
     /** @param mayHaveDrained whether the group may have a priority ({@link Received#mayHaveDrainedPrioritised}) */
     private Received take(UUID group, String query, UUID key, int top, boolean mayHaveDrained) throws SQLException {
-        List<BrokerMessage> batch = st.list(query, MessageStore::readMessage, key, top);
+        List<BrokerMessage> batch = st.list(query, this::readMessage, key, top);
         if (batch.isEmpty()) {
             return Received.NOTHING;
         }
@@ -394,19 +399,29 @@ final class MessageStore {
         return new Received(Collections.unmodifiableList(batch), attempts, false, mayHaveDrained);
     }
 
-    private static BrokerMessage readMessage(ResultSet rs) throws SQLException {
+    /**
+     * Reads a message from the columns every query of messages returns first ({@link PortableSql#messageColumns}),
+     * by position: a reader reads every message this way, and a column found by its name costs a lookup each time.
+     *
+     * @return the message, or null on a row without one (the whole-queue RECEIVE's marker: its queuing order null)
+     */
+    private BrokerMessage readMessage(ResultSet rs) throws SQLException {
+        long queuingOrder = rs.getLong(1);
+        if (rs.wasNull()) {
+            return null;
+        }
         return BrokerMessage.builder()
-                .queuingOrder(rs.getLong("queuing_order"))
-                .conversationGroupId(Jdbc.uuid(rs, "conversation_group_id"))
-                .conversationHandle(Jdbc.uuid(rs, "conversation_handle"))
-                .messageSequenceNumber(rs.getLong("message_sequence_number"))
-                .messageTypeName(rs.getString("message_type_name"))
-                .body(rs.getBytes("message_body"))
-                .enqueueTime(Jdbc.instant(rs, "enqueued_at"))
-                .conversationId(Jdbc.uuid(rs, "conversation_id"))
-                .serviceName(rs.getString("service_name"))
-                .serviceContractName(rs.getString("service_contract_name"))
-                .traceContext(rs.getString("trace_context"))
+                .queuingOrder(queuingOrder)
+                .conversationGroupId(rs.getObject(2, UUID.class))
+                .conversationHandle(rs.getObject(3, UUID.class))
+                .messageSequenceNumber(rs.getLong(4))
+                .messageTypeName(rs.getString(5))
+                .body(rs.getBytes(6))
+                .enqueueTime(sql.dialect.enqueueTime(rs, 7))
+                .conversationId(rs.getObject(8, UUID.class))
+                .serviceName(rs.getString(9))
+                .serviceContractName(rs.getString(10))
+                .traceContext(rs.getString(11))
                 .build();
     }
 

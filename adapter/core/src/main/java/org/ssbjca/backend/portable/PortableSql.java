@@ -152,13 +152,21 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
             + " timer_expires_at = NULL WHERE conversation_handle = ?";
 
     // ---- messages
-    private static final String MESSAGE_SELECT = "SELECT m.queuing_order, m.conversation_group_id,"
-            + " m.conversation_handle, m.message_sequence_number, m.message_type_name, m.message_body, m.enqueued_at,"
-            + " e.conversation_id, e.service_name, e.service_contract_name, m.trace_context FROM ssb.message m"
-            + " LEFT JOIN ssb.conversation_endpoint e ON e.conversation_handle = m.conversation_handle";
-    final String messagesOfGroup = MESSAGE_SELECT + " WHERE m.conversation_group_id = ? ORDER BY m.queuing_order LIMIT ?";
-    final String messagesOfConversation =
-            MESSAGE_SELECT + " WHERE m.conversation_handle = ? ORDER BY m.queuing_order LIMIT ?";
+    /**
+     * Returns the columns every query of messages returns first, in this order, from message {@code m} and its
+     * endpoint {@code e}: read by position ({@link MessageStore}), the enqueue time as {@code dialect} writes it
+     * ({@link Dialect#enqueuedAt}).
+     */
+    static String messageColumns(Dialect dialect) {
+        return "m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
+                + " m.message_type_name, m.message_body, " + dialect.enqueuedAt + " AS enqueued_at, e.conversation_id,"
+                + " e.service_name, e.service_contract_name, m.trace_context";
+    }
+
+    /** How many columns {@link #messageColumns} names. */
+    static final int MESSAGE_COLUMN_COUNT = 11;
+    final String messagesOfGroup;
+    final String messagesOfConversation;
     final String deleteMessages = "DELETE FROM ssb.message WHERE queuing_order = ANY (?)";
     final String deleteMessagesOfConversation = "DELETE FROM ssb.message WHERE conversation_handle = ?";
     final String moveMessages = "UPDATE ssb.message SET conversation_group_id = ? WHERE conversation_handle = ?";
@@ -362,8 +370,17 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     /** The next-turn expression of this database: a sequence's next value. */
     final String nextTurnValue;
 
+    /** The database these statements are written for. */
+    final Dialect dialect;
+
     protected PortableSql(Dialect dialect) {
+        this.dialect = dialect;
         nextTurnValue = dialect.nextTurn;
+        String messages = "SELECT " + messageColumns(dialect)
+                + " FROM ssb.message m LEFT JOIN ssb.conversation_endpoint e"
+                + " ON e.conversation_handle = m.conversation_handle";
+        messagesOfGroup = messages + " WHERE m.conversation_group_id = ? ORDER BY m.queuing_order LIMIT ?";
+        messagesOfConversation = messages + " WHERE m.conversation_handle = ? ORDER BY m.queuing_order LIMIT ?";
         nextTurn = "UPDATE ssb.conversation_group SET turn = " + nextTurnValue + " WHERE conversation_group_id = ?";
         unparkHeld = "UPDATE ssb.conversation_group g SET turn = " + nextTurnValue
                 + " WHERE g.conversation_group_id = ? AND g.turn >= " + PARKED + " AND " + HAS_ANY_MESSAGE;

@@ -459,13 +459,12 @@ final class PostgresSql extends PortableSql {
                 + " + CASE WHEN (SELECT count(*) FROM picked) > " + TOP + " THEN 0 ELSE " + PARKED + " END"
                 + " WHERE conversation_group_id = (SELECT conversation_group_id FROM grp)"
                 + " AND EXISTS (SELECT 1 FROM taken) RETURNING turn >= " + PARKED + " AS parked)"
-                + " SELECT m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
-                + " m.message_type_name, m.message_body, m.enqueued_at, e.conversation_id, e.service_name,"
-                + " e.service_contract_name, (SELECT t.parked FROM turn t) AS parked,"
+                + " SELECT " + messageColumns(Dialect.POSTGRESQL)
+                + ", (SELECT t.parked FROM turn t) AS parked,"
                 + " CASE WHEN (SELECT t.parked FROM turn t) THEN NOT EXISTS (SELECT 1 FROM ssb.conversation_group o"
                 + " WHERE o.queue_name = ? AND o.turn < " + PARKED
                 + " AND o.conversation_group_id <> (SELECT conversation_group_id FROM grp)) ELSE FALSE END"
-                + " AS took_last, a.attempts AS recorded_attempts, m.trace_context"
+                + " AS took_last, a.attempts AS recorded_attempts"
                 + " FROM taken m"
                 + " LEFT JOIN LATERAL (SELECT x.conversation_id, x.service_name, x.service_contract_name"
                 + " FROM ssb.conversation_endpoint x WHERE x.conversation_handle = m.conversation_handle LIMIT 1) e"
