@@ -156,7 +156,7 @@ class BenchmarkIT {
             if (phases.contains("profile")) {
                 profile();
             } else if (phases.contains("jfr")) {
-                jfrProfile(Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-profile.jfr"));
+                jfrProfile();
             }
             if (phases.contains("tracing")) {
                 tracing(); // last: it reloads the server with the opentelemetry subsystem
@@ -337,7 +337,7 @@ class BenchmarkIT {
                 return;
             }
         }
-        jfrProfile(data.resolveSibling("bench-profile.jfr"));
+        jfrProfile();
     }
 
     /**
@@ -413,9 +413,11 @@ class BenchmarkIT {
      * change what PostgreSQL does per message (longer transactions, more contention) in the drain perf records.
      * ssb-jca with {@value #JFR_THREADS} readers, then the loop inside WildFly running ssb-jca's RECEIVE with as many
      * threads, each under a recording of its own started before its drain is loaded (a recording's start costs WildFly
-     * a burst of CPU): their samples per message side by side are what the adapter adds beyond that loop.
+     * a burst of CPU): their samples per message side by side are what the adapter adds beyond that loop. The
+     * recordings stay beside WildFly's base directory, for reading with the JDK's {@code jfr}.
      */
-    private void jfrProfile(Path file) throws Exception {
+    private void jfrProfile() throws Exception {
+        Path file = Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-profile.jfr");
         List<Map<String, Long>> ssb = jfrDrain(file, JfrProfile.READER_THREADS,
                 () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
         CpuMeter.Reading ssbCpu = lastCpuReading;
@@ -462,11 +464,9 @@ class BenchmarkIT {
         if (recording.isEmpty()) {
             return null;
         }
-        try (JfrProfile j = recording.get()) {
-            drain.run();
-            j.stop();
-            return j.samples(threads);
-        }
+        drain.run();
+        recording.get().stop();
+        return recording.get().samples(threads);
     }
 
     private static long all(List<Map<String, Long>> samples) {

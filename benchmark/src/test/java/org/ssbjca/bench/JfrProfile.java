@@ -20,7 +20,7 @@ import java.util.Optional;
  * of the delivery it is in (RECEIVE, the container's beforeDelivery, the MDB's call, afterDelivery's commit).
  * JFR samples a thread only while it runs Java code: a share of the samples is a share of the readers' Java CPU.
  */
-final class JfrProfile implements AutoCloseable {
+final class JfrProfile {
 
     private static final String NAME = "ssb-bench-profile";
     /** The WorkManager threads WildFly runs the adapter's readers on. */
@@ -205,10 +205,5 @@ final class JfrProfile implements AutoCloseable {
     /** A tool of the JDK this JVM runs on (WildFly runs on the same). */
     static String tool(String name) {
         return Path.of(System.getProperty("java.home"), "bin", name).toString();
-    }
-
-    /** Keeps the recording where it was written (under {@code target/}), for reading with the JDK's {@code jfr}. */
-    @Override
-    public void close() {
     }
 }

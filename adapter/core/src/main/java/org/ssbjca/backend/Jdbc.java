@@ -162,13 +162,15 @@ public final class Jdbc {
 
     /** Returns column {@code column} of the current row as an instant, or null. */
     public static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
+        return instant(rs.getObject(column, OffsetDateTime.class));
     }
 
     /** Returns the column at position {@code column} of the current row as an instant, or null. */
     public static Instant instant(ResultSet rs, int column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return instant(rs.getObject(column, OffsetDateTime.class));
+    }
+
+    private static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();
     }
 
