@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.Conversation;
@@ -233,6 +234,17 @@ public interface BrokerSession {
      * every successful end of the session's transaction may call it; a session never told holds nothing back.
      */
     default void deferWrites() {
+    }
+
+    /**
+     * Tells this session how to learn whether an XA branch of its owner's is open on {@link #connection()}: the
+     * owner that enlists the connection in XA transactions calls it once, before the first branch starts. Auto-commit
+     * alone does not tell (pgjdbc 42.7.13 and later leave it on inside a branch); a session never told treats
+     * auto-commit as outside any transaction.
+     *
+     * @param branchOpen true between a branch's start and its end; called on the thread that uses the session
+     */
+    default void knowBranchesBy(BooleanSupplier branchOpen) {
     }
 
     /**

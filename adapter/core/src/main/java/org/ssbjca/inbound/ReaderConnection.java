@@ -46,6 +46,7 @@ public final class ReaderConnection implements AutoCloseable {
                 lastOutcome = committed ? TransactionOutcome.COMMITTED : TransactionOutcome.ROLLED_BACK;
                 session.afterCompletion(committed);
             });
+            session.knowBranchesBy(completion::isActive);
             enlisted = database.enlistable(database.broker().xaResource(completion));
             timeoutIgnored = transactionTimeoutSeconds > 0
                     && !completion.limitTransactionTimeout(transactionTimeoutSeconds);

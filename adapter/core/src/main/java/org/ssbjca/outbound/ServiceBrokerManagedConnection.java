@@ -81,6 +81,7 @@ final class ServiceBrokerManagedConnection implements ManagedConnection, LazyEnl
                 }
                 session.afterCompletion(done);
             });
+            session.knowBranchesBy(completion::isActive);
             this.enlisted = new RecoveringXAResource(entry.broker().xaResource(completion), entry::recoveryResource,
                     this::isUsable);
         } catch (SQLException | RuntimeException e) {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Queue;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.ConversationEndedException;
@@ -55,6 +56,8 @@ final class DialogVerbs {
      * a transaction manager's thread rolled back meanwhile) is never written into a later one.
      */
     private volatile int transaction;
+    /** Whether an XA branch of the owner's is open on the connection ({@link #knowBranchesBy}); never by default. */
+    private volatile BooleanSupplier inBranch = () -> false;
 
     /**
      * A BEGIN DIALOG held back: the initiator's endpoint as it will be written (its group new), when it was called
@@ -86,6 +89,19 @@ final class DialogVerbs {
     /** From now on a BEGIN DIALOG may be held back until its first SEND ({@link #held}). */
     void deferWrites() {
         deferring = true;
+    }
+
+    /** @param branchOpen says whether an XA branch of the owner's is open on the connection */
+    void knowBranchesBy(BooleanSupplier branchOpen) {
+        inBranch = branchOpen;
+    }
+
+    /**
+     * Returns whether the connection works inside a transaction: an XA branch of the owner's, or its own (auto-commit
+     * off). Auto-commit alone does not tell: pgjdbc 42.7.13 and later leave it on inside an XA branch.
+     */
+    boolean inTransaction() throws SQLException {
+        return inBranch.getAsBoolean() || !c.getAutoCommit();
     }
 
     /**
@@ -183,7 +199,7 @@ final class DialogVerbs {
      * @return whether it was held back
      */
     private synchronized boolean hold(Endpoint me, Instant now) throws SQLException {
-        if (!deferring || c.getAutoCommit() || !knownToPass(me)) {
+        if (!deferring || !inTransaction() || !knownToPass(me)) {
             return false;
         }
         held = new Held(me, now, transaction);
@@ -215,7 +231,7 @@ final class DialogVerbs {
             UUID group = initiatorGroup(checks.fromQueue(), options);
             st.update(sql.insertEndpoint, handle, conversationId, true, group, fromService, toService,
                     contract, Endpoint.STARTED_OUTBOUND, expires, now);
-            if (!c.getAutoCommit()) {
+            if (inTransaction()) {
                 begun = new Endpoint(handle, conversationId, true, group, fromService, toService, contract,
                         Endpoint.STARTED_OUTBOUND, 0, expires);
             }
@@ -244,7 +260,7 @@ final class DialogVerbs {
                 Endpoint.STARTED_OUTBOUND, Jdbc.orNull(me.lifetimeExpiresAt, java.sql.Types.TIMESTAMP_WITH_TIMEZONE),
                 now);
         checks.refuseUnlessFound(me.service, me.farService, me.contract);
-        if (!c.getAutoCommit()) {
+        if (inTransaction()) {
             begun = me;
         }
     }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
@@ -99,6 +100,11 @@ final class PortableSession implements BrokerSession {
     }
 
     @Override
+    public void knowBranchesBy(BooleanSupplier branchOpen) {
+        dialogs.knowBranchesBy(branchOpen);
+    }
+
+    @Override
     public void flush() {
         dialogs.flushBeforeEnd();
     }
@@ -148,14 +154,14 @@ final class PortableSession implements BrokerSession {
      * In a transaction: a savepoint ({@link PortableSql#SAVEPOINT}) before the verbs, what they held back written
      * before its release, and on their failure the rollback to it, after which this session forgets what they began
      * or held back. Its other notes of the transaction stay (queues to signal, groups to check, endpoints removed):
-     * after the commit they cost a look that finds nothing. Outside one (autocommit) there is no savepoint to take:
+     * after the commit they cost a look that finds nothing. Outside one (autocommit, no XA branch open) there is no savepoint to take:
      * the default.
      */
     @Override
     public BrokerException attempt(Runnable verbs, Runnable cleanup) {
         settle();
         try {
-            if (st.connection().getAutoCommit()) {
+            if (!dialogs.inTransaction()) {
                 return BrokerSession.super.attempt(verbs, cleanup);
             }
             st.update(PortableSql.SAVEPOINT);

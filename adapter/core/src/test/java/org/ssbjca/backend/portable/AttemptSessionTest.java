@@ -31,11 +31,7 @@ class AttemptSessionTest {
     void refusedVerbsAreUndoneAndTheTransactionCommits(boolean deferring) throws Exception {
         try (CountedSession f = CountedSession.declared("attempt_refused_" + deferring)) {
             knowTheDeclaredObjects(f);
-            f.admin("CREATE FUNCTION refused_by_the_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                    + " RAISE EXCEPTION 'refused by the test'; END $$;"
-                    + " CREATE TRIGGER refused_by_the_test BEFORE INSERT ON ssb.message FOR EACH ROW"
-                    + " WHEN (NEW.message_body = '\\x" + hex(REFUSED) + "'::bytea)"
-                    + " EXECUTE FUNCTION refused_by_the_test()");
+            refuseTheBody(f);
             if (deferring) {
                 f.s.deferWrites();
             }
@@ -63,6 +59,29 @@ class AttemptSessionTest {
         }
     }
 
+    /**
+     * In an XA branch as pgjdbc 42.7.13 and later run one (auto-commit on, the branch's BEGIN alone), the session its
+     * owner tells of the branch takes the savepoint all the same: refused verbs are undone, the branch commits.
+     */
+    @Test
+    void inABranchWithAutoCommitOnRefusedVerbsAreUndoneAndTheBranchCommits() throws Exception {
+        try (CountedSession f = CountedSession.declared("attempt_refused_branch")) {
+            knowTheDeclaredObjects(f);
+            refuseTheBody(f);
+            f.s.deferWrites();
+            f.beginBranchWithAutoCommitOn();
+            BrokerException failed = f.s.attempt(() -> dialog(f, REFUSED), () -> {
+                throw new AssertionError("a savepoint undoes them: no cleanup");
+            });
+            Conversation after = dialog(f, BODY);
+            f.commitBranch();
+
+            assertNotNull(failed);
+            assertEquals(2, count(f, "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_id = '"
+                    + after.conversationId() + "'"), "the branch went on after the refused verbs, and committed");
+        }
+    }
+
     @Test
     void verbsThatSucceedCostTwoRoundTripsMore() throws Exception {
         try (CountedSession f = CountedSession.declared("attempt_round_trips")) {
@@ -82,6 +101,15 @@ class AttemptSessionTest {
             attempted = CountingSocketFactory.roundTrips() - attempted;
             assertEquals(plain + 2, attempted, "SAVEPOINT and RELEASE SAVEPOINT; " + plain + " without");
         }
+    }
+
+    /** A trigger that refuses every message whose body is {@link #REFUSED}. */
+    private static void refuseTheBody(CountedSession f) throws Exception {
+        f.admin("CREATE FUNCTION refused_by_the_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + " RAISE EXCEPTION 'refused by the test'; END $$;"
+                + " CREATE TRIGGER refused_by_the_test BEFORE INSERT ON ssb.message FOR EACH ROW"
+                + " WHEN (NEW.message_body = '\\x" + hex(REFUSED) + "'::bytea)"
+                + " EXECUTE FUNCTION refused_by_the_test()");
     }
 
     private static Conversation dialog(CountedSession f, byte[] body) {

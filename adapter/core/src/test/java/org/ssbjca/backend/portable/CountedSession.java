@@ -18,7 +18,10 @@ final class CountedSession implements AutoCloseable {
     final Connection c;
     final BrokerSession s;
     final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
-    private final DatabaseConfig config;
+    /** Whether a branch is open ({@link #beginBranchWithAutoCommitOn}), as the session is told. */
+    private final java.util.concurrent.atomic.AtomicBoolean branch = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The database, its connections' round trips counted. */
+    final DatabaseConfig config;
 
     /** The broker's schema prepared on the database (installed only when {@code create}). */
     CountedSession(DatabaseConfig database, boolean create) throws Exception {
@@ -28,6 +31,7 @@ final class CountedSession implements AutoCloseable {
         c = source.open();
         broker.prepareSchema(c, create);
         s = broker.session(c);
+        s.knowBranchesBy(branch::get);
     }
 
     /** A new database with the schema and {@link IdleGroupsReceiveTest#declare}'s declarations. */
@@ -46,6 +50,29 @@ final class CountedSession implements AutoCloseable {
         s.flush();
         c.commit();
         s.afterCompletion(true);
+    }
+
+    /**
+     * Opens a transaction as pgjdbc 42.7.13 and later open an XA branch: auto-commit stays on, the {@code BEGIN} goes
+     * alone, and the session learns of the branch only from its owner ({@link BrokerSession#knowBranchesBy}).
+     */
+    void beginBranchWithAutoCommitOn() throws SQLException {
+        c.setAutoCommit(true);
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute("BEGIN");
+        }
+        branch.set(true);
+    }
+
+    /** Ends the branch {@link #beginBranchWithAutoCommitOn} opened as its owner does: the session flushed first. */
+    void commitBranch() throws SQLException {
+        s.flush();
+        branch.set(false);
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute("COMMIT");
+        }
+        s.afterCompletion(true);
+        c.setAutoCommit(false);
     }
 
     /** Runs statements in a transaction of their own, on another connection (an operator's). */

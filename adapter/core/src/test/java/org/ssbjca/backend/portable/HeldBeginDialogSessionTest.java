@@ -43,6 +43,23 @@ class HeldBeginDialogSessionTest {
         }
     }
 
+    /**
+     * In an XA branch as pgjdbc 42.7.13 and later run one (auto-commit on, the branch's BEGIN alone), a session its
+     * owner tells of the branch holds BEGIN DIALOG back as in any transaction; the owner's flush writes it.
+     */
+    @Test
+    void aDeferringSessionInABranchWithAutoCommitOnHoldsBeginDialogUntilFlushed() throws Exception {
+        try (CountedSession f = CountedSession.declared("held_session_branch")) {
+            knowTheDeclaredObjects(f);
+            f.s.deferWrites();
+            f.beginBranchWithAutoCommitOn();
+            Conversation c = f.s.beginDialog("I", "T", "C", DialogOptions.defaults());
+            assertEquals(0, endpointsInTheTransaction(f, c), "held back");
+            f.commitBranch();
+            assertEquals(1, endpoints(f, c), "written by the flush before the commit");
+        }
+    }
+
     @Test
     void aHeldBeginDialogItsOwnerLetCommitUnwrittenIsLoggedAsADefect() throws Exception {
         try (CountedSession f = CountedSession.declared("held_session_lost");
@@ -68,6 +85,18 @@ class HeldBeginDialogSessionTest {
         Conversation c = f.s.beginDialog("I", "T", "C", DialogOptions.defaults());
         f.s.send(c.handle(), "M", BODY);
         f.commit();
+    }
+
+    /** @return the endpoints of the dialog the session's own transaction sees */
+    private static long endpointsInTheTransaction(CountedSession f, Conversation c) throws Exception {
+        try (PreparedStatement ps = f.c.prepareStatement(
+                "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ?")) {
+            ps.setObject(1, c.handle());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
     }
 
     private static long endpoints(CountedSession f, Conversation c) throws Exception {
