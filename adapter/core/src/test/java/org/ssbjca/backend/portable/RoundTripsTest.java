@@ -200,6 +200,41 @@ class RoundTripsTest {
     }
 
     /**
+     * A delivery's transaction as a reader runs it: an XA branch on the reader's connection, the RECEIVE, the branch's
+     * end and its one-phase commit. pgjdbc up to 42.7.12 sends the branch's {@code BEGIN} with the first statement;
+     * 42.7.13 and 42.7.14 send it alone when the branch starts, a round trip more for every message delivered.
+     */
+    @Test
+    void aReceiveInAnXaBranchAndItsOnePhaseCommitAreTwoRoundTrips() throws Exception {
+        try (Fixture f = new Fixture("round_trips_xa")) {
+            for (int i = 0; i < WARM_UP + 1; i++) {
+                f.dialog(DialogOptions.defaults());
+            }
+            javax.sql.XAConnection xa = new org.ssbjca.backend.ConnectionSource(f.counted.config).openXa();
+            try {
+                BrokerSession reader = f.counted.broker.session(xa.getConnection());
+                org.ssbjca.support.CompletionAwareXAResource branch = new org.ssbjca.support.CompletionAwareXAResource(
+                        xa.getXAResource(), reader::flush, reader::afterCompletion);
+                reader.knowBranchesBy(branch::isActive);
+                long[] trips = new long[WARM_UP + 1];
+                for (int i = 0; i < trips.length; i++) {
+                    long before = CountingSocketFactory.roundTrips();
+                    javax.transaction.xa.Xid xid = org.ssbjca.fakes.TestXid.next("round-trips");
+                    branch.start(xid, javax.transaction.xa.XAResource.TMNOFLAGS);
+                    assertEquals(1, reader.receive(ReceiveRequest.from("QT").top(1)).size());
+                    branch.end(xid, javax.transaction.xa.XAResource.TMSUCCESS);
+                    branch.commit(xid, true);
+                    trips[i] = CountingSocketFactory.roundTrips() - before;
+                }
+                assertEquals(2, trips[WARM_UP], "the RECEIVE (with the branch's BEGIN) and the COMMIT: "
+                        + java.util.Arrays.toString(trips));
+            } finally {
+                xa.close();
+            }
+        }
+    }
+
+    /**
      * Housekeeping (due timers, lifetimes and scheduled sends: three queries when nothing is due) runs after a look
      * that found nothing, not before a RECEIVE that finds a message: that message is not held back by it, unless a
      * whole interval more has passed (a queue so busy that no look comes back empty).
