@@ -1,5 +1,6 @@
 package org.ssbjca.backend.portable;
 
+import java.util.List;
 import org.ssbjca.backend.DeliveryLedger;
 
 /**
@@ -128,7 +129,7 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
     final String updateSendSequence =
             "UPDATE ssb.conversation_endpoint SET send_sequence = ?, state = ? WHERE conversation_handle = ?";
     /** The tables of declared objects, each with the trigger of {@code sql/portable/postgresql-catalog-version.sql}. */
-    static final java.util.List<String> CATALOG_TABLES = java.util.List.of("message_type", "contract",
+    static final List<String> CATALOG_TABLES = List.of("message_type", "contract",
             "contract_message_type", "service_queue", "service", "service_contract");
     final String updateState = "UPDATE ssb.conversation_endpoint SET state = ? WHERE conversation_handle = ?";
     final String deleteEndpoint = "DELETE FROM ssb.conversation_endpoint WHERE conversation_handle = ?";
@@ -158,13 +159,18 @@ abstract sealed class PortableSql permits PostgresSql, H2Sql {
      * ({@link Dialect#enqueuedAt}).
      */
     static String messageColumns(Dialect dialect) {
-        return "m.queuing_order, m.conversation_group_id, m.conversation_handle, m.message_sequence_number,"
-                + " m.message_type_name, m.message_body, " + dialect.enqueuedAt + " AS enqueued_at, e.conversation_id,"
-                + " e.service_name, e.service_contract_name, m.trace_context";
+        return String.join(", ", messageColumnList(dialect));
     }
 
-    /** How many columns {@link #messageColumns} names. */
-    static final int MESSAGE_COLUMN_COUNT = 11;
+    private static List<String> messageColumnList(Dialect dialect) {
+        return List.of("m.queuing_order", "m.conversation_group_id", "m.conversation_handle",
+                "m.message_sequence_number", "m.message_type_name", "m.message_body",
+                dialect.enqueuedAt + " AS enqueued_at", "e.conversation_id", "e.service_name",
+                "e.service_contract_name", "m.trace_context");
+    }
+
+    /** How many columns {@link #messageColumns} names, on every dialect. */
+    static final int MESSAGE_COLUMN_COUNT = messageColumnList(Dialect.H2).size();
     final String messagesOfGroup;
     final String messagesOfConversation;
     final String deleteMessages = "DELETE FROM ssb.message WHERE queuing_order = ANY (?)";
