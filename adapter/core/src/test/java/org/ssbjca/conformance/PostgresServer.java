@@ -14,7 +14,9 @@ import org.ssbjca.tiers.TestTier;
  * The one PostgreSQL server of a test JVM: the one named by {@code SSB_TEST_POSTGRES_URL} (with
  * {@code SSB_TEST_POSTGRES_USER} and {@code SSB_TEST_POSTGRES_PASSWORD}), or an embedded PostgreSQL started on first
  * use with {@code max_prepared_transactions} set so that two-phase XA works. Each fixture gets a database of its own
- * on it, so that one fixture's statistics never reach another's. Public for the tests of other packages.
+ * on it, so that one fixture's statistics never reach another's. On a server named by {@code SSB_TEST_POSTGRES_URL},
+ * which the build's test JVMs share, each JVM's databases end with its number ({@code ssbjca.test.fork}:
+ * {@code _f1}, {@code _f2}), so that two JVMs never drop each other's. Public for the tests of other packages.
  */
 public final class PostgresServer {
 
@@ -23,6 +25,8 @@ public final class PostgresServer {
 
     private final EmbeddedPostgres embedded;
     private final DatabaseConfig admin;
+    /** What this JVM's database names end with on a shared server: {@code _f} and its fork number; else nothing. */
+    private final String suffix;
 
     private PostgresServer() {
         String url = System.getenv("SSB_TEST_POSTGRES_URL");
@@ -30,6 +34,8 @@ public final class PostgresServer {
             embedded = null;
             admin = new DatabaseConfig(url, System.getenv("SSB_TEST_POSTGRES_USER"),
                     System.getenv("SSB_TEST_POSTGRES_PASSWORD"));
+            String fork = System.getProperty("ssbjca.test.fork", "");
+            suffix = fork.matches("_f[0-9]{1,3}") ? fork : "";
             return;
         }
         try {
@@ -41,6 +47,7 @@ public final class PostgresServer {
             throw new IllegalStateException("cannot start embedded PostgreSQL", e);
         }
         admin = new DatabaseConfig(embedded.getJdbcUrl("postgres", "postgres"), "postgres", "postgres");
+        suffix = "";
         Runtime.getRuntime().addShutdownHook(new Thread(this::stop));
     }
 
@@ -58,15 +65,17 @@ public final class PostgresServer {
     }
 
     /**
-     * Creates a new, empty database (dropping one of that name first).
+     * Creates a new, empty database (dropping one of that name first), named {@code fixture} and, on a shared server,
+     * this JVM's suffix.
      *
-     * @param name lower-case letters, digits and underscores
+     * @param fixture lower-case letters, digits and underscores
      * @return how to reach it
      */
-    public DatabaseConfig newDatabase(String name) {
-        if (!DATABASE_NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("not a test database name: " + name);
+    public DatabaseConfig newDatabase(String fixture) {
+        if (!DATABASE_NAME.matcher(fixture).matches()) {
+            throw new IllegalArgumentException("not a test database name: " + fixture);
         }
+        String name = fixture + suffix;
         try (Connection c = DriverManager.getConnection(admin.url(), admin.user(), admin.password());
                 Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + name);
