@@ -27,6 +27,8 @@ public final class PostgresServer {
     private final DatabaseConfig admin;
     /** What this JVM's database names end with on a shared server: {@code _f} and its fork number; else nothing. */
     private final String suffix;
+    /** The server's {@code max_prepared_transactions}, once read. */
+    private Integer preparedTransactions;
 
     private PostgresServer() {
         String url = System.getenv("SSB_TEST_POSTGRES_URL");
@@ -85,6 +87,26 @@ public final class PostgresServer {
         }
         String url = admin.url().replaceFirst("/[^/?]*(\\?|$)", "/" + name + "$1");
         return new DatabaseConfig(url, admin.user(), admin.password());
+    }
+
+    /**
+     * Skips the calling test (with the reason) on a server that cannot prepare transactions: a stock server's
+     * {@code max_prepared_transactions = 0}, as named by {@code SSB_TEST_POSTGRES_URL}. The embedded server prepares.
+     */
+    public synchronized void assumePreparedTransactions() {
+        if (preparedTransactions == null) {
+            try (Connection c = DriverManager.getConnection(admin.url(), admin.user(), admin.password());
+                    Statement s = c.createStatement();
+                    java.sql.ResultSet rs = s.executeQuery("SHOW max_prepared_transactions")) {
+                rs.next();
+                preparedTransactions = Integer.parseInt(rs.getString(1));
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot read max_prepared_transactions", e);
+            }
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(preparedTransactions > 0, () -> "the PostgreSQL server at "
+                + admin.url() + " has max_prepared_transactions = 0 (a stock server's default): two-phase commit"
+                + " cannot run on it");
     }
 
     private void stop() {

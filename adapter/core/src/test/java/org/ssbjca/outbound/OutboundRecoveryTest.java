@@ -40,6 +40,7 @@ class OutboundRecoveryTest {
     @ParameterizedTest(name = "connection {0}")
     @ValueSource(strings = {"destroyed", "cut by a database restart"})
     void aPreparedBranchIsCommittedThroughTheResourceAfterItsConnectionIsGone(String how) throws Exception {
+        PostgresServer.get().assumePreparedTransactions();
         DatabaseConfig pg = PostgresServer.get().newDatabase("outbound_recovery_" + how.split(" ")[0]);
         Matcher port = PORT.matcher(pg.url());
         assertTrue(port.find(), pg.url());

@@ -36,6 +36,7 @@ class PreparedTransactionsWarningTest {
 
     @Test
     void aServerThatPreparesIsNotWarnedAbout() throws Exception {
+        PostgresServer.get().assumePreparedTransactions();
         assertEquals(List.of(), prepare(PostgresServer.get().newDatabase("prepared_transactions_on")));
     }
 

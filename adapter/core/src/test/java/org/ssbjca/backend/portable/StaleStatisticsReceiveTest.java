@@ -45,9 +45,10 @@ class StaleStatisticsReceiveTest {
     /**
      * Buffers per RECEIVE on average over the drain: 36.6 when this was written; 57.5 to 57.6 at 51a2098 (three runs;
      * the bound was 60); 59.5 to 60.0 (four runs) once the statement read each message's failed deliveries (a probe
-     * of the empty ledger's primary key, 2 buffers per message).
+     * of the empty ledger's primary key, 2 buffers per message). Debian's PostgreSQL 15 with its stock settings: 70.3
+     * (226 at most), where the embedded PostgreSQL 17 gives about 60. A plan that reads the queue costs thousands.
      */
-    private static final int MAX_MEAN_BUFFERS = 70;
+    private static final int MAX_MEAN_BUFFERS = 80;
     /** A plan's line saying how many rows a join's filter read and threw away. */
     private static final Pattern JOIN_FILTER_REMOVED = Pattern.compile("Rows Removed by Join Filter: (\\d+)");
 
