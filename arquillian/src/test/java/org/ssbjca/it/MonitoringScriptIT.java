@@ -64,15 +64,18 @@ class MonitoringScriptIT {
             deployer.deploy("slow-boot");
             assertEquals(1, LogStore.serverLogLines(SlowBoot.STARTED));
 
+            long bootedBefore = LogStore.serverLogLines("WFLYSRV0025");
             long started = System.nanoTime();
             Cli first = script();
             long firstMillis = (System.nanoTime() - started) / 1_000_000;
             assertEquals(0, first.exit(), "the script succeeds on a slow server: " + first.output());
             assertTrue(first.output().contains("the server is still starting"),
                     "the reload outlasted jboss-cli's default wait, and the script said so: " + first.output());
+            // done when the server also logged its start (WFLYSRV0025), which can come after the endpoints answer
             await("the reload done on its own").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
                     .ignoreExceptions().until(() -> LogStore.serverLogLines(SlowBoot.STARTED) == 2
-                            && Scrape.get("/prometheus").statusCode() == 200);
+                            && Scrape.get("/prometheus").statusCode() == 200
+                            && LogStore.serverLogLines("WFLYSRV0025") == bootedBefore + 1);
             assertEquals("OK", deploymentStatus(), "the WAR deployed");
 
             long boots = LogStore.serverLogLines("WFLYSRV0025");
