@@ -78,7 +78,7 @@ public final class PostgresServer {
             throw new IllegalArgumentException("not a test database name: " + fixture);
         }
         String name = fixture + suffix;
-        try (Connection c = DriverManager.getConnection(admin.url(), admin.user(), admin.password());
+        try (Connection c = adminConnection();
                 Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + name);
             s.execute("CREATE DATABASE " + name);
@@ -95,7 +95,7 @@ public final class PostgresServer {
      */
     public synchronized void assumePreparedTransactions() {
         if (preparedTransactions == null) {
-            try (Connection c = DriverManager.getConnection(admin.url(), admin.user(), admin.password());
+            try (Connection c = adminConnection();
                     Statement s = c.createStatement();
                     java.sql.ResultSet rs = s.executeQuery("SHOW max_prepared_transactions")) {
                 rs.next();
@@ -107,6 +107,10 @@ public final class PostgresServer {
         org.junit.jupiter.api.Assumptions.assumeTrue(preparedTransactions > 0, () -> "the PostgreSQL server at "
                 + admin.url() + " has max_prepared_transactions = 0 (a stock server's default): two-phase commit"
                 + " cannot run on it");
+    }
+
+    private Connection adminConnection() throws SQLException {
+        return DriverManager.getConnection(admin.url(), admin.user(), admin.password());
     }
 
     private void stop() {

@@ -154,8 +154,8 @@ final class PortableSession implements BrokerSession {
      * In a transaction: a savepoint ({@link PortableSql#SAVEPOINT}) before the verbs, what they held back written
      * before its release, and on their failure the rollback to it, after which this session forgets what they began
      * or held back. Its other notes of the transaction stay (queues to signal, groups to check, endpoints removed):
-     * after the commit they cost a look that finds nothing. Outside one (autocommit, no XA branch open) there is no savepoint to take:
-     * the default.
+     * after the commit they cost a look that finds nothing. Outside one (autocommit, no XA branch open) there is no
+     * savepoint to take: the default.
      */
     @Override
     public BrokerException attempt(Runnable verbs, Runnable cleanup) {

@@ -20,8 +20,7 @@ final class CountedSession implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
     /** Whether a branch is open ({@link #beginBranchWithAutoCommitOn}), as the session is told. */
     private final java.util.concurrent.atomic.AtomicBoolean branch = new java.util.concurrent.atomic.AtomicBoolean();
-    /** The database, its connections' round trips counted. */
-    final DatabaseConfig config;
+    private final DatabaseConfig config;
 
     /** The broker's schema prepared on the database (installed only when {@code create}). */
     CountedSession(DatabaseConfig database, boolean create) throws Exception {

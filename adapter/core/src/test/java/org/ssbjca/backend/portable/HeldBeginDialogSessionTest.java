@@ -87,22 +87,21 @@ class HeldBeginDialogSessionTest {
         f.commit();
     }
 
-    /** @return the endpoints of the dialog the session's own transaction sees */
-    private static long endpointsInTheTransaction(CountedSession f, Conversation c) throws Exception {
-        try (PreparedStatement ps = f.c.prepareStatement(
-                "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ?")) {
-            ps.setObject(1, c.handle());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
+    /** @return the endpoints of the dialog that another connection sees (committed) */
+    private static long endpoints(CountedSession f, Conversation c) throws Exception {
+        try (java.sql.Connection other = new org.ssbjca.backend.ConnectionSource(f.broker.source().config()).open()) {
+            return endpoints(other, c);
         }
     }
 
-    private static long endpoints(CountedSession f, Conversation c) throws Exception {
-        try (java.sql.Connection other = new org.ssbjca.backend.ConnectionSource(f.broker.source().config()).open();
-                PreparedStatement ps = other.prepareStatement(
-                        "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ?")) {
+    /** @return the endpoints of the dialog that the session's own transaction sees */
+    private static long endpointsInTheTransaction(CountedSession f, Conversation c) throws Exception {
+        return endpoints(f.c, c);
+    }
+
+    private static long endpoints(java.sql.Connection on, Conversation c) throws Exception {
+        try (PreparedStatement ps = on.prepareStatement(
+                "SELECT COUNT(*) FROM ssb.conversation_endpoint WHERE conversation_handle = ?")) {
             ps.setObject(1, c.handle());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

@@ -210,7 +210,7 @@ class RoundTripsTest {
             for (int i = 0; i < WARM_UP + 1; i++) {
                 f.dialog(DialogOptions.defaults());
             }
-            javax.sql.XAConnection xa = new org.ssbjca.backend.ConnectionSource(f.counted.config).openXa();
+            javax.sql.XAConnection xa = f.counted.broker.source().openXa();
             try {
                 BrokerSession reader = f.counted.broker.session(xa.getConnection());
                 org.ssbjca.support.CompletionAwareXAResource branch = new org.ssbjca.support.CompletionAwareXAResource(
