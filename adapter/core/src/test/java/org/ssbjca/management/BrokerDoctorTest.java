@@ -89,7 +89,9 @@ class BrokerDoctorTest {
             h.execute(recipe("enable"));
 
             await("the prober found it enabled").until(() -> got.contains("after"));
-            // the reader that delivered may clear the mark a moment after the bean ran
+            // a reader still waiting in its RECEIVE when the queue was disabled (not parked: only one reader need
+            // find it) may take "after" once it is enabled; the mark then stays until the prober's next look, at most
+            // DisabledQueue.PROBE_MILLIS later
             await("the disabled mark cleared").until(() -> mx.getQueueDisabledSince() == null);
         }
     }
