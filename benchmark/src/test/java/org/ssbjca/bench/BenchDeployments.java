@@ -26,6 +26,7 @@ import org.ssbjca.bench.server.SsbBenchMdb;
 import org.ssbjca.bench.server.SsbReplyMdb;
 import org.ssbjca.bench.server.SsbTableMdb;
 import org.ssbjca.bench.server.SsbTracedMdb;
+import org.ssbjca.bench.server.ThreadCosts;
 import org.ssbjca.bench.server.TraceCounts;
 import org.ssbjca.bench.server.ArtemisReplyMdb;
 import org.ssbjca.bench.server.SsbSender;
@@ -57,9 +58,10 @@ final class BenchDeployments {
                 .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
                         BenchControlRegistration.class, SsbSender.class, ArtemisSender.class,
                         ContainerLoop.class, ContainerTaker.class, LatencyEvent.class, Payments.class,
-                        OneDbDataSource.class, TraceCounts.class)
+                        OneDbDataSource.class, TraceCounts.class, ThreadCosts.class)
                 .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
-                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, jdk.jfr\n"));
+                .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, jdk.jfr,"
+                        + " jdk.management\n"));
     }
 
     /** ssb-jca, one message per transaction, with {@code readers} readers. */

@@ -418,14 +418,30 @@ class BenchmarkIT {
      */
     private void jfrProfile() throws Exception {
         Path file = Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-profile.jfr");
-        List<Map<String, Long>> ssb = jfrDrain(file, JfrProfile.READER_THREADS,
-                () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
-        CpuMeter.Reading ssbCpu = lastCpuReading;
-        long ssbMessages = cpuMessages;
-        List<Map<String, Long>> loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"),
-                JfrProfile.LOOP_THREADS, () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
-        CpuMeter.Reading loopCpu = lastCpuReading;
-        long loopMessages = cpuMessages;
+        // both drains also read each delivery thread's CPU time and allocations at each delivery (ThreadCosts)
+        control.measureThreads(true);
+        List<Map<String, Long>> ssb;
+        List<Map<String, Long>> loop;
+        CpuMeter.Reading ssbCpu;
+        CpuMeter.Reading loopCpu;
+        long ssbMessages;
+        long loopMessages;
+        long[] ssbThreads;
+        long[] loopThreads;
+        try {
+            ssb = jfrDrain(file, JfrProfile.READER_THREADS,
+                    () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
+            ssbThreads = control.threadCosts();
+            ssbCpu = lastCpuReading;
+            ssbMessages = cpuMessages;
+            loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"), JfrProfile.LOOP_THREADS,
+                    () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
+            loopThreads = control.threadCosts();
+            loopCpu = lastCpuReading;
+            loopMessages = cpuMessages;
+        } finally {
+            control.measureThreads(false);
+        }
         if (ssb == null || loop == null || ssbCpu == null || loopCpu == null) {
             report.notes.add("The profile phase's JFR drains did not record (see the log).");
             return;
@@ -435,6 +451,12 @@ class BenchmarkIT {
         report.jfrProfile.add(String.format(Locale.ROOT, "| WildFly's CPU per message (/proc) in this drain, JFR's"
                 + " own sampling included | %.0f µs | %.0f µs |", ssbCpu.wildflyNanos() / 1e3 / ssbMessages,
                 loopCpu.wildflyNanos() / 1e3 / loopMessages));
+        report.jfrProfile.add(String.format(Locale.ROOT, "| of which the delivery threads' own CPU per message"
+                + " (ThreadMXBean on each thread, from its first delivery to its latest; %d and %d threads) | %s |"
+                + " %s |", ssbThreads[3], loopThreads[3], perCycle(ssbThreads, 0, 1e3, "µs"),
+                perCycle(loopThreads, 0, 1e3, "µs")));
+        report.jfrProfile.add(String.format(Locale.ROOT, "| the delivery threads' allocations per message (the same"
+                + " readings) | %s | %s |", perCycle(ssbThreads, 1, 1, "bytes"), perCycle(loopThreads, 1, 1, "bytes")));
         for (int i = 0; i < 2; i++) {
             report.jfrProfile.add(i == 0 ? "| **by component** (the innermost frame not the JDK's; the loop's own"
                     + " code counts as the MDB's) | | |" : "| **by step of the delivery** (the loop has none of the"
@@ -450,6 +472,17 @@ class BenchmarkIT {
                 .forEach(e -> report.jfrProfile.add(String.format(Locale.ROOT, "| `%s` | %s | |", e.getKey(),
                         perThousand(e.getValue(), all(ssb)))));
         log("profile: %s", report.jfrProfile);
+    }
+
+    /**
+     * @param costs {@code control.threadCosts()}: {CPU ns, bytes, cycles, threads}
+     * @param k which figure
+     * @param unit its divisor for {@code unitName}
+     * @return the figure per cycle, or "not measured"
+     */
+    private static String perCycle(long[] costs, int k, double unit, String unitName) {
+        return costs[2] == 0 ? "not measured" : String.format(Locale.ROOT, "%,.0f %s", costs[k] / unit / costs[2],
+                unitName);
     }
 
     /** A drain run under a JFR recording. */

@@ -61,6 +61,17 @@ public final class BenchControl implements BenchControlMXBean {
     }
 
     @Override
+    public void measureThreads(boolean on) {
+        Recorder.measureThreads(on);
+    }
+
+    @Override
+    public long[] threadCosts() {
+        ThreadCosts costs = Recorder.current().threads;
+        return costs == null ? new long[4] : costs.totals();
+    }
+
+    @Override
     public long[] progress() {
         Recorder.Run r = Recorder.current();
         return new long[] {r.committed.get(), r.delivered.get(), r.rolledBack.get()};

@@ -131,4 +131,18 @@ public interface BenchControlMXBean {
      *     loader's trace other than the sender's, no span, another span} ({@code TraceCounts})
      */
     long[] takeTraceCounts();
+
+    /**
+     * Makes the runs armed from now on read each delivery thread's CPU time and allocated bytes at each delivery, or
+     * stops it.
+     *
+     * @param on whether to measure
+     */
+    void measureThreads(boolean on);
+
+    /**
+     * @return the current run's delivery threads from each one's first delivery to its latest: {CPU ns, bytes
+     *     allocated, cycles, threads}; all 0 when it did not measure them
+     */
+    long[] threadCosts();
 }

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Recorder {
 
     private static volatile Run run = new Run(0, 0);
+    /** Whether the runs armed from now on measure their delivery threads ({@link ThreadCosts}). */
+    private static volatile boolean measureThreads;
 
     private Recorder() {
     }
@@ -42,6 +44,14 @@ public final class Recorder {
     }
 
     /**
+     * @param on whether the runs armed from now on read each delivery thread's CPU time and allocated bytes at each
+     *     delivery ({@link ThreadCosts}), for drains compared with each other only
+     */
+    static void measureThreads(boolean on) {
+        measureThreads = on;
+    }
+
+    /**
      * A delivery of {@code messages} messages starts, in the transaction the registry sees.
      *
      * @param registry the container's registry
@@ -51,6 +61,9 @@ public final class Recorder {
     public static void delivered(TransactionSynchronizationRegistry registry, int messages, String firstBody) {
         long now = System.nanoTime();
         Run r = run;
+        if (r.threads != null) {
+            r.threads.delivery();
+        }
         r.firstStart.compareAndSet(0, now);
         r.delivered.addAndGet(messages);
         if (r.receivedAt != null && firstBody != null) {
@@ -119,6 +132,8 @@ public final class Recorder {
 
         /** Whether its {@link LatencyEvent}s are recorded. */
         final boolean recorded;
+        /** Its delivery threads' costs, or null when not measured ({@link Recorder#measureThreads}). */
+        final ThreadCosts threads = measureThreads ? new ThreadCosts() : null;
 
         Run(int expected, int latencyIds) {
             this(expected, latencyIds, true);
