@@ -418,30 +418,20 @@ class BenchmarkIT {
      */
     private void jfrProfile() throws Exception {
         Path file = Path.of(System.getProperty("ssb.bench.baseDir")).resolveSibling("bench-profile.jfr");
-        // both drains also read each delivery thread's CPU time and allocations at each delivery (ThreadCosts)
+        // both drains also read each delivery thread's CPU time and allocations at each delivery (ThreadCosts); a
+        // drain that fails ends the benchmark, so nothing after them would measure
         control.measureThreads(true);
-        List<Map<String, Long>> ssb;
-        List<Map<String, Long>> loop;
-        CpuMeter.Reading ssbCpu;
-        CpuMeter.Reading loopCpu;
-        long ssbMessages;
-        long loopMessages;
-        long[] ssbThreads;
-        long[] loopThreads;
-        try {
-            ssb = jfrDrain(file, JfrProfile.READER_THREADS,
-                    () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
-            ssbThreads = control.threadCosts();
-            ssbCpu = lastCpuReading;
-            ssbMessages = cpuMessages;
-            loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"), JfrProfile.LOOP_THREADS,
-                    () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
-            loopThreads = control.threadCosts();
-            loopCpu = lastCpuReading;
-            loopMessages = cpuMessages;
-        } finally {
-            control.measureThreads(false);
-        }
+        List<Map<String, Long>> ssb = jfrDrain(file, JfrProfile.READER_THREADS,
+                () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
+        long[] ssbThreads = control.threadCosts();
+        CpuMeter.Reading ssbCpu = lastCpuReading;
+        long ssbMessages = cpuMessages;
+        List<Map<String, Long>> loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"),
+                JfrProfile.LOOP_THREADS, () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
+        long[] loopThreads = control.threadCosts();
+        CpuMeter.Reading loopCpu = lastCpuReading;
+        long loopMessages = cpuMessages;
+        control.measureThreads(false);
         if (ssb == null || loop == null || ssbCpu == null || loopCpu == null) {
             report.notes.add("The profile phase's JFR drains did not record (see the log).");
             return;
