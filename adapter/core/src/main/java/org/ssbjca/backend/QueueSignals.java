@@ -26,7 +26,8 @@ import java.util.function.BooleanSupplier;
 public final class QueueSignals {
 
     private final ConcurrentMap<String, Signal> signals = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, AtomicLong> arrivals = new ConcurrentHashMap<>();
+    /** By queue, then message type: read on every turn of a reader with priorities, so keyed without a new text. */
+    private final ConcurrentMap<String, ConcurrentMap<String, AtomicLong>> arrivals = new ConcurrentHashMap<>();
 
     /**
      * Returns the current generation; pass it to {@link #await}.
@@ -205,8 +206,8 @@ public final class QueueSignals {
      */
     public void committed(Map<String, TouchedQueues.Arrivals> committed) {
         committed.forEach((queue, arrived) -> {
-            arrived.types().forEach(
-                    type -> arrivals.computeIfAbsent(key(queue, type), k -> new AtomicLong()).incrementAndGet());
+            ConcurrentMap<String, AtomicLong> byType = arrivals.computeIfAbsent(queue, q -> new ConcurrentHashMap<>());
+            arrived.types().forEach(type -> byType.computeIfAbsent(type, t -> new AtomicLong()).incrementAndGet());
             wake(queue, arrived.groups(), false);
         });
     }
@@ -219,12 +220,9 @@ public final class QueueSignals {
      * @param messageType a message type
      */
     public long arrivals(String queue, String messageType) {
-        AtomicLong n = arrivals.get(key(queue, messageType));
+        ConcurrentMap<String, AtomicLong> byType = arrivals.get(queue);
+        AtomicLong n = byType == null || messageType == null ? null : byType.get(messageType);
         return n == null ? 0 : n.get();
-    }
-
-    private static String key(String queue, String messageType) {
-        return queue + '\u0000' + messageType;
     }
 
     /**

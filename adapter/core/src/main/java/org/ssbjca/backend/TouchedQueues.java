@@ -83,6 +83,9 @@ public final class TouchedQueues {
 
     /** Returns the queues added since the last call, in order, each with what arrived on it; empty afterwards. */
     public synchronized Map<String, Arrivals> drain() {
+        if (queues.isEmpty()) {
+            return Map.of(); // a reader's transaction, which sent nothing
+        }
         Map<String, Arrivals> out = new LinkedHashMap<>();
         queues.forEach((q, t) -> out.put(q, new Arrivals(Set.copyOf(t.types), t.groupsUnknown ? Arrivals.UNKNOWN
                 : t.count())));

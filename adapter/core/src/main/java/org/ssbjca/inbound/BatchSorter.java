@@ -73,7 +73,8 @@ final class BatchSorter {
         Batch batch = new Batch(messages);
         String priorityType = settings.priorityMessageType();
         for (BrokerMessage m : messages) {
-            int failed = attempts.getOrDefault(DeliveryLedger.key(m), 0);
+            // most batches have no failed delivery: no key is written for them
+            int failed = attempts.isEmpty() ? 0 : attempts.getOrDefault(DeliveryLedger.key(m), 0);
             if (failed >= settings.maxDeliveryAttempts()) {
                 deadLetter(batch, m, DeliveryLedger.deliveries(failed));
                 batch.deadLettered++;

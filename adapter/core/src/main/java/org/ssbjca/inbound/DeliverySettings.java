@@ -23,7 +23,8 @@ public final class DeliverySettings {
 
     private final String queue;
     private volatile int batchSize;
-    private volatile long waitTimeoutMillis;
+    /** {@code waitTimeout}, kept as a Duration: every turn reads it. */
+    private volatile Duration waitTimeout;
     private final boolean endsOnSystemMessages;
     private final boolean commitBeforeDelivery;
     private final int maxDeliveryAttempts;
@@ -49,7 +50,7 @@ public final class DeliverySettings {
         ActivationValues values = new ActivationValues(spec);
         queue = spec.getQueue().trim();
         batchSize = values.receiveBatchSize();
-        waitTimeoutMillis = values.waitTimeoutMillis();
+        waitTimeout = Duration.ofMillis(values.waitTimeoutMillis());
         endsOnSystemMessages = values.systemMessages() == ServiceBrokerActivationSpec.SystemMessages.END;
         commitBeforeDelivery = values.commitBeforeDelivery();
         maxDeliveryAttempts = values.maxDeliveryAttempts();
@@ -94,7 +95,7 @@ public final class DeliverySettings {
     }
 
     Duration waitTimeout() {
-        return Duration.ofMillis(waitTimeoutMillis);
+        return waitTimeout;
     }
 
     void waitTimeout(long millis) {
@@ -102,7 +103,7 @@ public final class DeliverySettings {
             throw new IllegalArgumentException("WaitTimeout must be between " + MIN_WAIT + " and " + MAX_WAIT
                     + " ms, was " + millis);
         }
-        waitTimeoutMillis = millis;
+        waitTimeout = Duration.ofMillis(millis);
     }
 
     boolean endsOnSystemMessages() {

@@ -40,6 +40,9 @@ final class PauseGate {
      * @throws InterruptedException if interrupted while parked
      */
     boolean awaitOpen(BooleanSupplier stopping) throws InterruptedException {
+        if (!closed) {
+            return !stopping.getAsBoolean(); // every turn of every reader passes here: no lock while it is open
+        }
         synchronized (lock) {
             if (closed && !stopping.getAsBoolean()) {
                 parked.incrementAndGet();

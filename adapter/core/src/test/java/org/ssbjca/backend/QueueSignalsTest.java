@@ -116,6 +116,8 @@ class QueueSignalsTest {
         assertEquals(2, signals.arrivals(QUEUE, "A"));
         assertEquals(1, signals.arrivals(QUEUE, "B"));
         assertEquals(0, signals.arrivals(QUEUE, "C"));
+        assertEquals(0, signals.arrivals("OtherQueue", "A"), "counted by queue");
+        assertEquals(0, signals.arrivals(QUEUE, null), "no type: none counted");
     }
 
     /** Starts {@code n} waiters of one kind, and returns once all of them wait. */

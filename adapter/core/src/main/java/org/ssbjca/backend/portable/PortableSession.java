@@ -345,8 +345,11 @@ final class PortableSession implements BrokerSession {
             LOG.heldBeginDialogNotWritten(lost);
         }
         Map<String, TouchedQueues.Arrivals> touched = touchedQueues.drain();
-        List<UUID> removed = new ArrayList<>();
+        List<UUID> removed = List.of(); // most transactions ended no conversation
         for (UUID handle = removedEndpoints.poll(); handle != null; handle = removedEndpoints.poll()) {
+            if (removed.isEmpty()) {
+                removed = new ArrayList<>();
+            }
             removed.add(handle);
         }
         java.util.Set<UUID> groups = messages.drainGroupsToCheck();
@@ -360,7 +363,9 @@ final class PortableSession implements BrokerSession {
             broker.signals().committed(touched);
             broker.unparkAfterCommit(groups);
             broker.committed(touched.keySet());
-            broker.endedEndpoints().ended(removed);
+            if (!removed.isEmpty()) {
+                broker.endedEndpoints().ended(removed); // a lock every session shares: not taken for nothing
+            }
         }
     }
 
