@@ -93,6 +93,13 @@ class BenchmarkIT {
      */
     private long lastWindowFrom;
     private long lastWindowTo;
+    /**
+     * While set (the profile phase's JFR drains), a drain's CPU window also reads WildFly's threads whose names begin
+     * with it ({@link TaskTimes}), from a tenth of the drain to nine tenths, into {@link #lastTaskTimes}.
+     */
+    private String taskPrefix;
+    /** {@link TaskTimes#since} of the last drain read with {@link #taskPrefix}, then the messages committed in it. */
+    private long[] lastTaskTimes;
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive rar() {
@@ -421,16 +428,23 @@ class BenchmarkIT {
         // both drains also read each delivery thread's CPU time and allocations at each delivery (ThreadCosts); a
         // drain that fails ends the benchmark, so nothing after them would measure
         control.measureThreads(true);
+        lastTaskTimes = null;
+        taskPrefix = JfrProfile.READER_THREADS;
         List<Map<String, Long>> ssb = jfrDrain(file, JfrProfile.READER_THREADS,
                 () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
         long[] ssbThreads = control.threadCosts();
+        long[] ssbTasks = lastTaskTimes;
         CpuMeter.Reading ssbCpu = lastCpuReading;
         long ssbMessages = cpuMessages;
+        lastTaskTimes = null;
+        taskPrefix = JfrProfile.LOOP_THREADS;
         List<Map<String, Long>> loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"),
                 JfrProfile.LOOP_THREADS, () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
         long[] loopThreads = control.threadCosts();
+        long[] loopTasks = lastTaskTimes;
         CpuMeter.Reading loopCpu = lastCpuReading;
         long loopMessages = cpuMessages;
+        taskPrefix = null;
         control.measureThreads(false);
         if (ssb == null || loop == null || ssbCpu == null || loopCpu == null) {
             report.notes.add("The profile phase's JFR drains did not record (see the log).");
@@ -447,6 +461,13 @@ class BenchmarkIT {
                 perCycle(loopThreads, 0, 1e3, "µs")));
         report.jfrProfile.add(String.format(Locale.ROOT, "| the delivery threads' allocations per message (the same"
                 + " readings) | %s | %s |", perCycle(ssbThreads, 1, 1, "bytes"), perCycle(loopThreads, 1, 1, "bytes")));
+        report.jfrProfile.add(String.format(Locale.ROOT, "| CPU per message of the threads of that name in user mode,"
+                + " then in the kernel (/proc/PID/task, from a tenth of the drain to nine tenths; %s and %s threads"
+                + " ran) | %s | %s |",
+                taskCount(ssbTasks), taskCount(loopTasks), perTask(ssbTasks, 0, 1), perTask(loopTasks, 0, 1)));
+        report.jfrProfile.add(String.format(Locale.ROOT, "| their context switches per message: voluntary (waiting for"
+                + " a reply, a lock, a signal), then involuntary (preempted) | %s | %s |", perTask(ssbTasks, 2, 3),
+                perTask(loopTasks, 2, 3)));
         for (int i = 0; i < 2; i++) {
             report.jfrProfile.add(i == 0 ? "| **by component** (the innermost frame not the JDK's; the loop's own"
                     + " code counts as the MDB's) | | |" : "| **by step of the delivery** (the loop has none of the"
@@ -470,6 +491,26 @@ class BenchmarkIT {
      * @param unit its divisor for {@code unitName}
      * @return the figure per cycle, or "not measured"
      */
+    /** @param tasks {@link #lastTaskTimes}, or null */
+    private static String taskCount(long[] tasks) {
+        return tasks == null ? "no" : String.valueOf(tasks[4]);
+    }
+
+    /**
+     * @param tasks {@link #lastTaskTimes} (ticks of 10 ms for CPU, counts for switches), or null
+     * @param first the first figure, {@code second} the one after the slash: CPU in µs per message when they are the
+     *     CPU ticks (0 and 1), else counts per message
+     */
+    private static String perTask(long[] tasks, int first, int second) {
+        if (tasks == null || tasks[5] <= 0) {
+            return "not measured";
+        }
+        double messages = tasks[5];
+        return first == 0 ? String.format(Locale.ROOT, "%.0f / %.0f µs", tasks[0] * 1e4 / messages,
+                tasks[1] * 1e4 / messages)
+                : String.format(Locale.ROOT, "%.2f / %.2f", tasks[first] / messages, tasks[second] / messages);
+    }
+
     private static String perCycle(long[] costs, int k, double unit, String unitName) {
         return costs[2] == 0 ? "not measured" : String.format(Locale.ROOT, "%,.0f %s", costs[k] / unit / costs[2],
                 unitName);
@@ -890,8 +931,9 @@ class BenchmarkIT {
                             Report.rate(median(inWildFlyReceive)), Rounds.median(inWildFlyReceiveToArtemis),
                             eachRound(inWildFlyReceiveToArtemis), cpuOf(inWildFlyReceive, false))
                             + receivesNote(receives) + String.format(Locale.ROOT, "; WildFly's JIT compilation in the"
-                                    + " timed windows, µs per message: ssb-jca %s, Artemis %s", jitOf(ssb),
-                                    jitOf(artemis)));
+                                    + " timed windows, µs per message: ssb-jca %s, Artemis %s, the loop inside WildFly"
+                                    + " running the readers' RECEIVE (deployed once) %s", jitOf(ssb), jitOf(artemis),
+                                    jitOf(inWildFlyReceive)));
         }
         report.target("per-message throughput ≥ 1.2× Artemis at 1, 2, 4 and 8 readers", "≥ 1.20× each",
                 ratios.toString(), met);
@@ -1690,7 +1732,7 @@ class BenchmarkIT {
         requireOneMessagePerTransaction(what, r);
         double rate = n * 1e9 / (r[1] - r[0]);
         log("%s: %,d in %.2f s = %s (rolled back: %d)", what, n, (r[1] - r[0]) / 1e9, Report.rate(rate), r[4]);
-        return new Drain(rate, lastCpuReading, cpuMessages);
+        return new Drain(rate, lastCpuReading, cpuMessages, lastCompilerNanos);
     }
 
     /** @return the median of the drains' rates */
@@ -1824,7 +1866,30 @@ class BenchmarkIT {
         }
         CpuMeter.Reading reading = cpu.read();
         long committed = control.progress()[0];
+        if (taskPrefix != null && committed < expected) {
+            readTasks(expected);
+        }
         return committed >= expected ? new CpuWindow(null, 0) : new CpuWindow(reading, committed);
+    }
+
+    /**
+     * Reads WildFly's threads named {@link #taskPrefix} now and again once nine tenths of the drain have committed
+     * (looking every 50 ms, so as not to load WildFly's management threads), into {@link #lastTaskTimes}: both
+     * readings fall while the drain runs, when every one of its threads is alive.
+     */
+    private void readTasks(int expected) throws InterruptedException {
+        TaskTimes before = TaskTimes.read(cpu.wildfly(), taskPrefix);
+        long from = control.progress()[0];
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        long[] p = control.progress();
+        while (p[0] < expected * 9L / 10 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            p = control.progress();
+        }
+        long[] times = TaskTimes.read(cpu.wildfly(), taskPrefix).since(before);
+        long to = control.progress()[0];
+        lastTaskTimes = java.util.Arrays.copyOf(times, times.length + 1);
+        lastTaskTimes[times.length] = to - from;
     }
 
     private CpuMeter.Reading cpuNow() {
