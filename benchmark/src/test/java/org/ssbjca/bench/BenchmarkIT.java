@@ -98,8 +98,8 @@ class BenchmarkIT {
      * with it ({@link TaskTimes}), from a tenth of the drain to nine tenths, into {@link #lastTaskTimes}.
      */
     private String taskPrefix;
-    /** {@link TaskTimes#since} of the last drain read with {@link #taskPrefix}, then the messages committed in it. */
-    private long[] lastTaskTimes;
+    /** What the threads named {@link #taskPrefix} did in the last drain read with it ({@code NONE}: not read). */
+    private TaskTimes.Span lastTaskTimes = TaskTimes.Span.NONE;
 
     @Deployment(name = "rar", order = 1, testable = false)
     static ResourceAdapterArchive rar() {
@@ -428,20 +428,20 @@ class BenchmarkIT {
         // both drains also read each delivery thread's CPU time and allocations at each delivery (ThreadCosts); a
         // drain that fails ends the benchmark, so nothing after them would measure
         control.measureThreads(true);
-        lastTaskTimes = null;
+        lastTaskTimes = TaskTimes.Span.NONE;
         taskPrefix = JfrProfile.READER_THREADS;
         List<Map<String, Long>> ssb = jfrDrain(file, JfrProfile.READER_THREADS,
                 () -> drainSsb(BenchDeployments.ssbConsumer(JFR_THREADS), THROUGHPUT, THROUGHPUT));
         long[] ssbThreads = control.threadCosts();
-        long[] ssbTasks = lastTaskTimes;
+        TaskTimes.Span ssbTasks = lastTaskTimes;
         CpuMeter.Reading ssbCpu = lastCpuReading;
         long ssbMessages = cpuMessages;
-        lastTaskTimes = null;
+        lastTaskTimes = TaskTimes.Span.NONE;
         taskPrefix = JfrProfile.LOOP_THREADS;
         List<Map<String, Long>> loop = jfrDrain(file.resolveSibling("bench-profile-loop.jfr"),
                 JfrProfile.LOOP_THREADS, () -> containerDrain(ReaderReceive.perMessage(), JFR_THREADS, THROUGHPUT));
         long[] loopThreads = control.threadCosts();
-        long[] loopTasks = lastTaskTimes;
+        TaskTimes.Span loopTasks = lastTaskTimes;
         CpuMeter.Reading loopCpu = lastCpuReading;
         long loopMessages = cpuMessages;
         taskPrefix = null;
@@ -464,10 +464,10 @@ class BenchmarkIT {
         report.jfrProfile.add(String.format(Locale.ROOT, "| CPU per message of the threads of that name in user mode,"
                 + " then in the kernel (/proc/PID/task, from a tenth of the drain to nine tenths; %s and %s threads"
                 + " ran) | %s | %s |",
-                taskCount(ssbTasks), taskCount(loopTasks), perTask(ssbTasks, 0, 1), perTask(loopTasks, 0, 1)));
+                ssbTasks.threads(), loopTasks.threads(), ssbTasks.cpuPerMessage(), loopTasks.cpuPerMessage()));
         report.jfrProfile.add(String.format(Locale.ROOT, "| their context switches per message: voluntary (waiting for"
-                + " a reply, a lock, a signal), then involuntary (preempted) | %s | %s |", perTask(ssbTasks, 2, 3),
-                perTask(loopTasks, 2, 3)));
+                + " a reply, a lock, a signal), then involuntary (preempted) | %s | %s |",
+                ssbTasks.switchesPerMessage(), loopTasks.switchesPerMessage()));
         for (int i = 0; i < 2; i++) {
             report.jfrProfile.add(i == 0 ? "| **by component** (the innermost frame not the JDK's; the loop's own"
                     + " code counts as the MDB's) | | |" : "| **by step of the delivery** (the loop has none of the"
@@ -491,26 +491,6 @@ class BenchmarkIT {
      * @param unit its divisor for {@code unitName}
      * @return the figure per cycle, or "not measured"
      */
-    /** @param tasks {@link #lastTaskTimes}, or null */
-    private static String taskCount(long[] tasks) {
-        return tasks == null ? "no" : String.valueOf(tasks[4]);
-    }
-
-    /**
-     * @param tasks {@link #lastTaskTimes} (ticks of 10 ms for CPU, counts for switches), or null
-     * @param first the first figure, {@code second} the one after the slash: CPU in µs per message when they are the
-     *     CPU ticks (0 and 1), else counts per message
-     */
-    private static String perTask(long[] tasks, int first, int second) {
-        if (tasks == null || tasks[5] <= 0) {
-            return "not measured";
-        }
-        double messages = tasks[5];
-        return first == 0 ? String.format(Locale.ROOT, "%.0f / %.0f µs", tasks[0] * 1e4 / messages,
-                tasks[1] * 1e4 / messages)
-                : String.format(Locale.ROOT, "%.2f / %.2f", tasks[first] / messages, tasks[second] / messages);
-    }
-
     private static String perCycle(long[] costs, int k, double unit, String unitName) {
         return costs[2] == 0 ? "not measured" : String.format(Locale.ROOT, "%,.0f %s", costs[k] / unit / costs[2],
                 unitName);
@@ -1879,17 +1859,15 @@ class BenchmarkIT {
      */
     private void readTasks(int expected) throws InterruptedException {
         TaskTimes before = TaskTimes.read(cpu.wildfly(), taskPrefix);
-        long from = control.progress()[0];
-        long deadline = System.nanoTime() + 120_000_000_000L;
         long[] p = control.progress();
+        long from = p[0];
+        long deadline = System.nanoTime() + 120_000_000_000L;
         while (p[0] < expected * 9L / 10 && System.nanoTime() < deadline) {
             Thread.sleep(50);
             p = control.progress();
         }
-        long[] times = TaskTimes.read(cpu.wildfly(), taskPrefix).since(before);
-        long to = control.progress()[0];
-        lastTaskTimes = java.util.Arrays.copyOf(times, times.length + 1);
-        lastTaskTimes[times.length] = to - from;
+        TaskTimes after = TaskTimes.read(cpu.wildfly(), taskPrefix);
+        lastTaskTimes = after.since(before, control.progress()[0] - from);
     }
 
     private CpuMeter.Reading cpuNow() {

@@ -258,7 +258,7 @@ final class CpuMeter {
             tasks.forEach(t -> {
                 try {
                     String stat = Files.readString(t.resolve("stat"));
-                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String comm = comm(stat);
                     if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
                         String[] f = fields(stat);
                         out.put(Long.parseLong(t.getFileName().toString()), Long.parseLong(f[11])
@@ -291,8 +291,13 @@ final class CpuMeter {
      * @return its fields after "pid (comm) ": [0] = state (field 3); [1] = the parent pid; utime = field 14 -> [11];
      *     stime [12]; cutime [13]; cstime [14]
      */
-    private static String[] fields(String stat) {
+    static String[] fields(String stat) {
         return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    }
+
+    /** @return a {@code /proc/.../stat} line's {@code comm}: the name between its brackets */
+    static String comm(String stat) {
+        return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     }
 
     /**

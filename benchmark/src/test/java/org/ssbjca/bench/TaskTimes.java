@@ -45,12 +45,10 @@ final class TaskTimes {
         for (Path task : ids) {
             try {
                 String stat = Files.readString(task.resolve("stat"));
-                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                if (!name.startsWith(comm)) {
+                if (!CpuMeter.comm(stat).startsWith(comm)) {
                     continue;
                 }
-                // after "(comm) ": state is field 3 of the whole line, utime 14, stime 15
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                String[] f = CpuMeter.fields(stat);
                 long[] t = {Long.parseLong(f[11]), Long.parseLong(f[12]), 0, 0};
                 for (String line : Files.readAllLines(task.resolve("status"))) {
                     if (line.startsWith("voluntary_ctxt_switches:")) {
@@ -68,11 +66,41 @@ final class TaskTimes {
     }
 
     /**
-     * @param earlier a reading of the same threads taken before this one
-     * @return {user ticks, system ticks, voluntary switches, involuntary switches, threads} between the two, summed
-     *     over the threads present in both; the threads counted are those that ran in between
+     * What the threads did between two readings, over the messages committed meanwhile.
+     *
+     * @param userTicks CPU in user mode, in ticks of 10 ms
+     * @param systemTicks CPU in the kernel, in ticks of 10 ms
+     * @param voluntary voluntary context switches
+     * @param involuntary involuntary context switches
+     * @param threads the threads that ran
+     * @param messages the messages committed between the readings
      */
-    long[] since(TaskTimes earlier) {
+    record Span(long userTicks, long systemTicks, long voluntary, long involuntary, long threads, long messages) {
+
+        /** Nothing read: every figure "not measured". */
+        static final Span NONE = new Span(0, 0, 0, 0, 0, 0);
+
+        private static final double MICROS_PER_TICK = 1e4;
+
+        /** @return "user / kernel µs" per message, or "not measured" */
+        String cpuPerMessage() {
+            return messages <= 0 ? "not measured" : String.format(java.util.Locale.ROOT, "%.0f / %.0f µs",
+                    userTicks * MICROS_PER_TICK / messages, systemTicks * MICROS_PER_TICK / messages);
+        }
+
+        /** @return "voluntary / involuntary" switches per message, or "not measured" */
+        String switchesPerMessage() {
+            return messages <= 0 ? "not measured" : String.format(java.util.Locale.ROOT, "%.2f / %.2f",
+                    voluntary / (double) messages, involuntary / (double) messages);
+        }
+    }
+
+    /**
+     * @param earlier a reading of the same threads taken before this one
+     * @param messages the messages committed between the two readings
+     * @return what the threads present in both did in between, summed; the threads counted are those that ran
+     */
+    Span since(TaskTimes earlier, long messages) {
         long[] sum = new long[5];
         byThread.forEach((id, now) -> {
             long[] then = earlier.byThread.get(id);
@@ -85,6 +113,6 @@ final class TaskTimes {
                 sum[4] += ran ? 1 : 0;
             }
         });
-        return sum;
+        return new Span(sum[0], sum[1], sum[2], sum[3], sum[4], messages);
     }
 }
