@@ -193,16 +193,17 @@ public final class ActivationMetrics {
         return Map.copyOf(inFlight);
     }
 
-    /** A delivery in flight: which conversation group, since when. */
+    /** A delivery in flight: which conversation group, since when (to the millisecond). */
     public static final class InFlight {
         private final java.util.UUID group;
         private final int messages;
-        private final Instant since;
+        /** {@link System#currentTimeMillis()} at its start: made on every delivery, read only by management. */
+        private final long sinceMillis;
 
-        InFlight(java.util.UUID group, int messages, Instant since) {
+        InFlight(java.util.UUID group, int messages, long sinceMillis) {
             this.group = group;
             this.messages = messages;
-            this.since = since;
+            this.sinceMillis = sinceMillis;
         }
 
         /** Returns the conversation group being delivered. */
@@ -217,7 +218,7 @@ public final class ActivationMetrics {
 
         /** Returns since when. */
         public Instant since() {
-            return since;
+            return Instant.ofEpochMilli(sinceMillis);
         }
     }
 }

@@ -7,7 +7,6 @@ import org.ssbjca.support.FlightEvents;
 import org.ssbjca.support.Tracing;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -264,7 +263,7 @@ public final class DeliverySteps {
     boolean deliver(Batch batch) {
         if (!batch.application.isEmpty()) {
             metrics.started(reader, new ActivationMetrics.InFlight(batch.group(), batch.application.size(),
-                    Instant.now()));
+                    System.currentTimeMillis()));
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction,
