@@ -45,7 +45,18 @@ record Spread(double median, double min, double max, int rounds) {
 
     /** @return "0.95× (0.90×–1.02×)": the median, then the range of the rounds; one round: "0.95× (1 round)" */
     String text() {
-        return rounds < 2 ? String.format(Locale.ROOT, "%.2f× (1 round)", median)
-                : String.format(Locale.ROOT, "%.2f× (%.2f×–%.2f×)", median, min, max);
+        return text(Double.NaN);
+    }
+
+    /**
+     * As {@link #text()}, the median with three decimals when within 0.005 of {@code line}, where two would round it
+     * onto or across the line: "0.968× (0.83×–0.99×)" against 0.97, not "0.97×" beside "missed".
+     *
+     * @param line the target the median is judged against (NaN: none)
+     */
+    String text(double line) {
+        String m = Math.abs(median - line) < 0.005 ? String.format(Locale.ROOT, "%.3f×", median)
+                : String.format(Locale.ROOT, "%.2f×", median);
+        return rounds < 2 ? m + " (1 round)" : String.format(Locale.ROOT, "%s (%.2f×–%.2f×)", m, min, max);
     }
 }

@@ -29,6 +29,17 @@ class SpreadTest {
         assertEquals(new Spread(2.0, 0.5, 2.0, 3), s);
     }
 
+    /** Near its line a median keeps a third decimal, so that 0.968 against 0.97 does not print as the line itself. */
+    @Test
+    void aMedianNearItsLineKeepsAThirdDecimal() {
+        Spread s = Spread.of(new double[] {0.99, 0.968, 0.83});
+        assertEquals("0.968× (0.83×–0.99×)", s.text(0.97));
+        assertEquals("0.97× (0.83×–0.99×)", s.text());
+        assertEquals("0.968× (1 round)", Spread.of(new double[] {0.968}).text(0.97));
+        assertEquals("0.98× (0.83×–0.99×)", Spread.of(new double[] {0.99, 0.98, 0.83}).text(0.97));
+        assertEquals("0.974× (0.83×–0.99×)", Spread.of(new double[] {0.99, 0.974, 0.83}).text(0.97));
+    }
+
     @Test
     void oneRoundSaysSo() {
         assertEquals("1.05× (1 round)", Spread.of(new double[] {1.05}).text());

@@ -56,8 +56,12 @@ public final class BenchControl implements BenchControlMXBean {
     public long[] await(long timeoutMillis) throws InterruptedException {
         Recorder.Run r = Recorder.current();
         r.await(timeoutMillis);
-        return new long[] {r.firstStart.get(), r.doneAt, r.committed.get(), r.delivered.get(), r.rolledBack.get(),
-            r.transactions.get(), r.mostPerTransaction.get()};
+        long[] out = java.util.Arrays.copyOf(new long[] {r.firstStart.get(), r.doneAt, r.committed.get(),
+            r.delivered.get(), r.rolledBack.get(), r.transactions.get(), r.mostPerTransaction.get()}, 7 + 9);
+        for (int k = 0; k < 9; k++) {
+            out[7 + k] = r.tenths.get(k);
+        }
+        return out;
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Where the benchmark's message-driven beans (of either messaging system) report each delivery: when it started and
@@ -126,6 +127,11 @@ public final class Recorder {
         final AtomicInteger transactions = new AtomicInteger();
         final AtomicInteger mostPerTransaction = new AtomicInteger();
         final CountDownLatch done = new CountDownLatch(1);
+        /**
+         * {@link System#nanoTime()} of the commits that brought the committed messages to a tenth, two tenths, ...
+         * nine tenths of {@link #expected} (0 for one not reached): a drain's rate without its start and its end.
+         */
+        final AtomicLongArray tenths = new AtomicLongArray(9);
         final long[] sentAt;
         final long[] receivedAt;
         volatile long doneAt;
@@ -150,9 +156,27 @@ public final class Recorder {
             transactions.incrementAndGet();
             mostPerTransaction.accumulateAndGet(messages, Math::max);
             int total = committed.addAndGet(messages);
+            markTenths(total - messages, total);
             if (total >= expected && total - messages < expected) {
                 doneAt = System.nanoTime();
                 done.countDown();
+            }
+        }
+
+        /**
+         * Marks the tenths of {@link #expected} that the committed count passed from {@code before} to {@code total}.
+         */
+        private void markTenths(int before, int total) {
+            if (expected < 10) {
+                return;
+            }
+            long from = (long) before * 10 / expected;
+            long to = Math.min(9, (long) total * 10 / expected);
+            if (to > from) {
+                long now = System.nanoTime();
+                for (long k = from + 1; k <= to; k++) {
+                    tenths.set((int) k - 1, now);
+                }
             }
         }
 
