@@ -169,6 +169,18 @@ public final class BenchControl implements BenchControlMXBean {
     }
 
     @Override
+    public long[] gcTotals() {
+        long count = 0;
+        long millis = 0;
+        for (java.lang.management.GarbageCollectorMXBean c
+                : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, c.getCollectionCount());
+            millis += Math.max(0, c.getCollectionTime());
+        }
+        return new long[] {count, millis};
+    }
+
+    @Override
     public void settle(String system, int count, int perSecond, int size) throws InterruptedException {
         latencyRun(system, count, perSecond, size, false);
     }

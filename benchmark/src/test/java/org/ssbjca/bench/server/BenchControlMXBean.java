@@ -97,6 +97,12 @@ public interface BenchControlMXBean {
     long[] latencyGcPauses();
 
     /**
+     * @return this JVM's (WildFly's) garbage collections so far, all collectors: {how many, their time in ms} (the
+     *     collectors' own accounting, whose time includes concurrent cycles)
+     */
+    long[] gcTotals();
+
+    /**
      * The sending side: {@code callers} threads each calling the sender EJB, one container transaction per call,
      * until {@code total} calls are done; nothing consumes meanwhile.
      *
