@@ -19,10 +19,12 @@ import org.ssbjca.api.UnrecoverableMessageException;
  * {@link TransientFailureException}.
  *
  * <p>The whole cause chain is looked at, since the container wraps what the bean throws (WildFly's EJB container
- * throws an {@code EJBException} whose cause is the bean's exception): first for the api's two types, which are the
- * bean's own word; then, from the root cause outward, for the listed classes, so that the failure nearest its origin
- * decides. Classes are matched by name along each exception's superclasses, so a class the adapter's class loader
- * cannot see (the application's own) still matches. Immutable and thread safe.
+ * throws an {@code EJBException} whose cause is the bean's exception): first for a container's refusal to call a bean
+ * at all ({@link #CONTAINER_REFUSALS}), which is transient whatever the lists say: the bean never saw the message, so
+ * the failure is not the message's; then for the api's two types, which are the bean's own word; then, from the root
+ * cause outward, for the listed classes, so that the failure nearest its origin decides. Classes are matched by name
+ * along each exception's superclasses, so a class the adapter's class loader cannot see (the application's own, the
+ * container's) still matches. Immutable and thread safe.
  */
 public final class FailurePolicy {
 
@@ -36,7 +38,15 @@ public final class FailurePolicy {
         TRANSIENT
     }
 
-    /** No classes listed: only the api's types decide. */
+    /**
+     * The exceptions by which a container refuses a call without making it: WildFly's, while the bean's component
+     * shuts down (an undeployment, {@code WFLYEJB0421}) or while the server is suspended. Matched by name, as the
+     * lists are.
+     */
+    static final Set<String> CONTAINER_REFUSALS =
+            Set.of("org.jboss.as.ejb3.component.EJBComponentUnavailableException");
+
+    /** No classes listed: only the api's types (and a container's refusal) decide. */
     static final FailurePolicy DEFAULT = new FailurePolicy(Set.of(), Set.of());
 
     /** The longest cause chain looked at. */
@@ -149,6 +159,11 @@ public final class FailurePolicy {
     public Verdict classify(Throwable failure) {
         List<Throwable> chain = chain(failure);
         for (Throwable t : chain) {
+            if (isA(t, CONTAINER_REFUSALS)) {
+                return Verdict.TRANSIENT;
+            }
+        }
+        for (Throwable t : chain) {
             if (t instanceof UnrecoverableMessageException) {
                 return Verdict.UNRECOVERABLE;
             }
@@ -170,6 +185,15 @@ public final class FailurePolicy {
             }
         }
         return Verdict.COUNTED;
+    }
+
+    private static boolean isA(Throwable t, Set<String> names) {
+        for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+            if (names.contains(c.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -167,6 +167,56 @@ class FailurePolicyTest {
         }
     }
 
+    /**
+     * A bean undeployed (or a server suspended) while its readers deliver: WildFly's proxy refuses each call without
+     * calling the bean. Before, each refusal counted an attempt, and a redeploy under load dead-lettered healthy
+     * messages (RedeployIT: 3 of 1,200 after three refusals each, {@code maxDeliveryAttempts} 3). Even a user's list
+     * that names every {@code RuntimeException} unrecoverable does not set a refused message aside.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aCallTheContainerRefusedCountsNoAttempt(String backend) throws Exception {
+        try (InboundHarness h = InboundBackends.harness(backend)) {
+            AtomicInteger refusals = new AtomicInteger(5);
+            List<Integer> attempts = new CopyOnWriteArrayList<>();
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            BrokerMessageListener proxy = m -> {
+                attempts.add(m.deliveryAttempt());
+                if (refusals.getAndDecrement() > 0) {
+                    throw new org.jboss.as.ejb3.component.EJBComponentUnavailableException(
+                            "WFLYEJB0421: Invocation cannot proceed as component is shutting down");
+                }
+                delivered.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders("1");
+            spec.setMaxDeliveryAttempts("2");
+            spec.setUnrecoverableExceptions("java.lang.RuntimeException");
+            h.activate(BrokerMessageListener.class, proxy, true, spec);
+            EndpointActivation a = h.ra.activations().get(0);
+
+            h.send("order");
+            Awaitility.await("delivered once the component takes calls").atMost(Duration.ofSeconds(60))
+                    .until(() -> !delivered.isEmpty() || a.metrics().deadLettered() > 0);
+
+            assertEquals(List.of("order"), delivered, "not dead-lettered: " + InboundFeaturesTest.deadLetters(h));
+            assertEquals(List.of(1, 1, 1, 1, 1, 1), attempts, "5 refusals, none counted toward maxDeliveryAttempts 2");
+        }
+    }
+
+    @Test
+    void aContainersRefusalIsTransientWhateverTheListsSay() throws Exception {
+        RuntimeException refusal = new org.jboss.as.ejb3.component.EJBComponentUnavailableException(
+                "WFLYEJB0512: Server is suspended"); // WildFly's containerSuspended(), the same class
+        FailurePolicy broad = FailurePolicy.of(ServiceBrokerActivationSpec.class, "java.lang.RuntimeException", "",
+                getClass().getClassLoader());
+        assertEquals(FailurePolicy.Verdict.TRANSIENT, broad.classify(refusal));
+        assertEquals(FailurePolicy.Verdict.TRANSIENT, FailurePolicy.DEFAULT.classify(refusal));
+        assertEquals(FailurePolicy.Verdict.TRANSIENT, broad.classify(new ContainerWrapper(refusal)),
+                "the bean called another component that was stopping");
+        assertEquals(FailurePolicy.Verdict.UNRECOVERABLE, broad.classify(new IllegalStateException()));
+    }
+
     @Test
     void theApisTypesWinAndListedClassesMatchFromTheRootCauseOutward() throws Exception {
         FailurePolicy p = FailurePolicy.of(ServiceBrokerActivationSpec.class, "java.lang.IllegalArgumentException",
