@@ -913,7 +913,8 @@ class BenchmarkIT {
             toOwnLoop.add(own);
             Spread steady = Spread.of(toInWildFlyReceiveSteady);
             toOwnLoopSteady.add(steady);
-            toOwnLoopFirst.add(Spread.of(toInWildFlyReceiveFirst));
+            Spread first = Spread.of(toInWildFlyReceiveFirst);
+            toOwnLoopFirst.add(first);
             rates.put(readers, new double[] {median(ssb), median(inWildFlyReceive)});
             report.headline(new Report.Headline(String.format(Locale.ROOT, "scaling, %d reader(s)", readers),
                     Spread.of(toArtemis), Spread.of(toLoop), own, Spread.of(artemisToLoop)));
@@ -940,7 +941,7 @@ class BenchmarkIT {
                                     + " two pairs (one with ssb-jca's drain first, one with the loop's): %s, %s; the"
                                     + " first pairs alone: %s, %s; both pairs from a tenth of each drain to nine"
                                     + " tenths: %s, %s", own.text(), eachRound(toInWildFlyReceive),
-                                    Spread.of(toInWildFlyReceiveFirst).text(), eachRound(toInWildFlyReceiveFirst),
+                                    first.text(), eachRound(toInWildFlyReceiveFirst),
                                     steady.text(), eachRound(toInWildFlyReceiveSteady)));
         }
         report.target("per-message throughput ≥ 1.2× Artemis at 1, 2, 4 and 8 readers", "≥ 1.20× each",
