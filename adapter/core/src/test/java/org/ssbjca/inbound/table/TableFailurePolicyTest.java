@@ -79,6 +79,45 @@ class TableFailurePolicyTest {
         }
     }
 
+    /**
+     * A table bean undeployed while its readers deliver: WildFly's proxy refuses the calls (its
+     * {@code EJBComponentUnavailableException}, a double here) without calling the bean. The row keeps its attempts,
+     * even with {@code maxAttempts} 2 and a list that names every {@code RuntimeException} unrecoverable.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"H2, transactional", "H2, leased", "PostgreSQL, transactional", "PostgreSQL, leased"})
+    void aRowWhoseCallsTheContainerRefusedKeepsItsAttempts(String kind, String mode) throws Exception {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+            TableActivationTest.createJobQueue(h);
+            TableActivationTest.execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'order')");
+            AtomicInteger refusals = new AtomicInteger(3);
+            List<String> delivered = new CopyOnWriteArrayList<>();
+            TableRowListener proxy = row -> {
+                if (refusals.getAndDecrement() > 0) {
+                    throw new org.jboss.as.ejb3.component.EJBComponentUnavailableException(
+                            "WFLYEJB0421: Invocation cannot proceed as component is shutting down");
+                }
+                delivered.add(row.payloadText() + " " + row.attempt());
+            };
+            TableActivationSpec spec = TableActivationTest.jobSpec(h, mode);
+            spec.setMaxAttempts("2");
+            spec.setRetryDelaySeconds("0");
+            spec.setPollMillis("50");
+            spec.setUnrecoverableExceptions("java.lang.RuntimeException");
+            FakeEndpointFactory factory = new FakeEndpointFactory(TableRowListener.class, proxy, true,
+                    h.context.transactions());
+            h.ra.endpointActivation(factory, spec);
+            try {
+                TableActivation a = TableActivationTest.activation(h, factory);
+                await().atMost(Duration.ofSeconds(60)).until(() -> !delivered.isEmpty() || a.counts().setAside() > 0);
+                assertEquals(List.of("order 1"), delivered, "3 refusals, none counted; set aside: "
+                        + a.counts().setAside());
+            } finally {
+                h.ra.endpointDeactivation(factory, spec);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({"H2, transactional", "H2, leased", "PostgreSQL, transactional", "PostgreSQL, leased"})
     void aRowSetAsideByThePolicySaysTheAttemptReallyMade(String kind, String mode) throws Exception {
