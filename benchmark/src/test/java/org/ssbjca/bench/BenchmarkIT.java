@@ -1798,13 +1798,14 @@ class BenchmarkIT {
         return new Drain(timed.rate(), lastCpuReading, cpuMessages, lastCompilerNanos, timed.steady());
     }
 
-    /** @return the median of the drains' rates */
+    /** @return a round's first drains, then its second ones (ssb-jca's and the loop's run twice a round) */
     private static List<Drain> both(List<Drain> first, List<Drain> again) {
         List<Drain> all = new ArrayList<>(first);
         all.addAll(again);
         return all;
     }
 
+    /** @return the median of the drains' rates */
     private static double median(List<Drain> drains) {
         return Rounds.median(drains.stream().mapToDouble(Drain::rate).toArray());
     }
