@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
+import org.postgresql.jdbc.AutoSave;
 
 /**
  * The prepared statements of one connection, each prepared once and run again with new parameters, as
@@ -21,6 +24,8 @@ public final class Statements {
     private static final int MAX_KEPT = 256;
 
     private final Connection connection;
+    /** pgjdbc's connection, when the statements run on one ({@link #beginsInItsWrite}); null otherwise. */
+    private final BaseConnection pg;
     private final Map<String, PreparedStatement> kept = new HashMap<>();
     /** The texts run between settings, by their query: the same instance each time, so a lookup hashes it once. */
     private final Map<String, Between> betweens = new HashMap<>();
@@ -28,6 +33,7 @@ public final class Statements {
     /** @param connection the connection the statements run on */
     public Statements(Connection connection) {
         this.connection = connection;
+        this.pg = connection instanceof BaseConnection b ? b : null;
     }
 
     /** Returns the connection the statements run on. */
@@ -71,6 +77,9 @@ public final class Statements {
      * other statement of the connection (the application's) runs under them. A query failure aborts the transaction,
      * which ends them too. The text is left to the server's plan cache, which settles on a generic plan after a few
      * executions, instead of being planned at each one ({@link Jdbc#customPlans}).
+     * <p>
+     * When the query would begin the connection's transaction on pgjdbc, its {@code BEGIN} goes in the same write
+     * ({@link #beginsInItsWrite}).
      *
      * @param before a statement that returns one row, run first
      * @param sql the query
@@ -105,11 +114,17 @@ public final class Statements {
     /** Runs a query between its settings ({@link #listBetween}) and returns what {@code reader} read of its rows. */
     private <R> R between(String before, String sql, String after, Reader<R> reader, Object... params)
             throws SQLException {
-        String text = text(before, sql, after);
+        boolean begins = beginsInItsWrite();
+        String text = text(before, sql, after, begins);
         PreparedStatement ps = prepare(text, false);
         try {
             Jdbc.bind(ps, params);
-            ps.execute(); // the first result: before's row
+            if (begins) {
+                executeBegun(ps);
+                ps.getMoreResults(); // past the BEGIN's count: before's row
+            } else {
+                ps.execute(); // the first result: before's row
+            }
             if (!ps.getMoreResults()) {
                 throw new SQLException("no result from the query between its settings: " + sql);
             }
@@ -204,17 +219,54 @@ public final class Statements {
         }
     }
 
-    /** Returns the three statements' text, put together once per query and settings. */
-    private String text(String before, String sql, String after) {
+    /**
+     * Returns whether the next statement would make pgjdbc begin the connection's transaction: auto-commit off and no
+     * transaction open, as after an XA branch's start (pgjdbc up to 42.7.12 sends the branch's {@code BEGIN} with its
+     * first statement) or a commit. pgjdbc would then send its {@code BEGIN} as a simple query and flush it alone, the
+     * statement in a second write: PostgreSQL reads, answers and flushes each on its own, and the caller, when it
+     * reads before the second answer is in, waits twice. Not when pgjdbc would begin otherwise: read only (its
+     * {@code BEGIN READ ONLY}) or saving points ({@code autosave}).
+     */
+    private boolean beginsInItsWrite() throws SQLException {
+        return pg != null && !pg.getAutoCommit() && pg.getTransactionState() == TransactionState.IDLE
+                && pg.getAutosave() == AutoSave.NEVER && !pg.isReadOnly();
+    }
+
+    /**
+     * Runs a text that begins with {@code BEGIN} ({@link #beginsInItsWrite}), all its statements in one write: pgjdbc
+     * is told not to begin one itself (auto-commit on, for that one call; it then sees from the server's answer that
+     * the transaction is open). Auto-commit is off again when it returns or throws.
+     */
+    private void executeBegun(PreparedStatement ps) throws SQLException {
+        pg.setAutoCommit(true);
+        try {
+            ps.execute();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                pg.setAutoCommit(false);
+            } catch (SQLException | RuntimeException closed) {
+                e.addSuppressed(closed);
+            }
+            throw e;
+        }
+        pg.setAutoCommit(false);
+    }
+
+    /** Returns the three statements' text, put together once per query and settings; after a BEGIN when asked. */
+    private String text(String before, String sql, String after, boolean begins) {
         Between b = betweens.get(sql);
         if (b == null || !b.before.equals(before) || !b.after.equals(after)) {
-            b = new Between(before, after, joined(before, sql, after));
+            String text = joined(before, sql, after);
+            b = new Between(before, after, text, BEGIN + text);
             if (betweens.size() < MAX_KEPT) {
                 betweens.put(sql, b);
             }
         }
-        return b.text;
+        return begins ? b.begun : b.text;
     }
+
+    /** What {@link #beginsInItsWrite} puts before the statements. */
+    private static final String BEGIN = "BEGIN;\n";
 
     /**
      * Returns the one text {@link #listBetween} and {@link #firstBetween} send for a query between its settings:
@@ -234,8 +286,8 @@ public final class Statements {
         R read(ResultSet rs) throws SQLException;
     }
 
-    /** A query's text between its settings. */
-    private record Between(String before, String after, String text) {
+    /** A query's text between its settings, alone and after a {@code BEGIN}. */
+    private record Between(String before, String after, String text, String begun) {
     }
 
     private PreparedStatement prepare(String sql) throws SQLException {

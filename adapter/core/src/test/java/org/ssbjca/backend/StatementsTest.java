@@ -58,6 +58,72 @@ class StatementsTest {
         }
     }
 
+    /**
+     * On PostgreSQL a query run between its settings that begins the transaction sends its {@code BEGIN} in its own
+     * write (RoundTripsTest counts the writes): the transaction it begins is the connection's, as pgjdbc's own would
+     * be. Its writes are undone by the rollback, kept by the commit; a later query of the same transaction begins
+     * none; auto-commit stays off.
+     */
+    @Test
+    void onPostgresqlAQueryThatBeginsTheTransactionBeginsTheConnectionsOwn() throws Exception {
+        DatabaseConfig db = org.ssbjca.conformance.PostgresServer.get().newDatabase("statements_begin");
+        try (Connection c = new ConnectionSource(db).open()) {
+            Statements st = new Statements(c);
+            st.update("CREATE TABLE t (id INT PRIMARY KEY)");
+            c.commit();
+            org.postgresql.core.BaseConnection pg = (org.postgresql.core.BaseConnection) c;
+            for (int i = 0; i < 7; i++) { // past pgjdbc's prepare threshold: prepared on the server too
+                assertEquals(org.postgresql.core.TransactionState.IDLE, pg.getTransactionState());
+                assertEquals(Integer.valueOf(i), inserted(st, i));
+                assertEquals(org.postgresql.core.TransactionState.OPEN, pg.getTransactionState(), "begun");
+                assertFalse(c.getAutoCommit(), "auto-commit off again");
+                assertEquals(Integer.valueOf(100 + i), inserted(st, 100 + i), "the same transaction");
+                if (i % 2 == 0) {
+                    c.rollback();
+                } else {
+                    c.commit();
+                }
+            }
+            assertEquals(List.of(1, 3, 5, 101, 103, 105), st.list("SELECT id FROM t ORDER BY id", rs -> rs.getInt(1)),
+                    "the rolled back transactions' rows undone, the committed ones' kept");
+            c.rollback();
+        }
+    }
+
+    /**
+     * On PostgreSQL a query that began the transaction and failed leaves it failed, auto-commit off: the rollback ends
+     * it and the connection goes on.
+     */
+    @Test
+    void onPostgresqlAQueryThatBeganTheTransactionAndFailedLeavesItToTheRollback() throws Exception {
+        DatabaseConfig db = org.ssbjca.conformance.PostgresServer.get().newDatabase("statements_begin_failed");
+        try (Connection c = new ConnectionSource(db).open()) {
+            Statements st = new Statements(c);
+            st.update("CREATE TABLE t (id INT PRIMARY KEY)");
+            c.commit();
+            org.postgresql.core.BaseConnection pg = (org.postgresql.core.BaseConnection) c;
+            assertThrows(SQLException.class, () -> inserted(st, 1, "0"), "division by zero");
+            assertFalse(c.getAutoCommit());
+            assertEquals(org.postgresql.core.TransactionState.FAILED, pg.getTransactionState());
+            c.rollback();
+            assertEquals(Integer.valueOf(2), inserted(st, 2));
+            c.commit();
+            assertEquals(List.of(2), st.list("SELECT id FROM t", rs -> rs.getInt(1)));
+            c.rollback();
+        }
+    }
+
+    private static Integer inserted(Statements st, int id) throws SQLException {
+        return inserted(st, id, "1");
+    }
+
+    /** Inserts {@code id} between two settings' statements, the last one dividing by {@code divisor}. */
+    private static Integer inserted(Statements st, int id, String divisor) throws SQLException {
+        return st.firstBetween("SELECT set_config('ssbjca.test', 'on', true)",
+                "INSERT INTO t VALUES (? / " + divisor + ") RETURNING id", "SELECT set_config('ssbjca.test', '', true)",
+                rs -> rs.getInt(1), id);
+    }
+
     private static boolean isClosed(PreparedStatement ps) {
         try {
             return ps.isClosed();

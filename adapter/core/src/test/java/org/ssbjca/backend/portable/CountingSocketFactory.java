@@ -9,15 +9,22 @@ import java.net.Socket;
 
 /**
  * pgjdbc's {@code socketFactory}: sockets that count, per thread, the round trips made on them: each first read after
- * a write (the driver waiting for the server's answer to what it sent).
+ * a write (the driver waiting for the server's answer to what it sent); and the writes (each a flush of the driver's
+ * buffer: a packet the server reads on its own).
  */
 public final class CountingSocketFactory extends UnconnectedSocketFactory {
 
     private static final ThreadLocal<long[]> ROUND_TRIPS = ThreadLocal.withInitial(() -> new long[1]);
+    private static final ThreadLocal<long[]> WRITES = ThreadLocal.withInitial(() -> new long[1]);
 
     /** @return the round trips this thread made on sockets of this factory so far */
     public static long roundTrips() {
         return ROUND_TRIPS.get()[0];
+    }
+
+    /** @return the writes this thread made on sockets of this factory so far */
+    public static long writes() {
+        return WRITES.get()[0];
     }
 
     /**
@@ -66,12 +73,14 @@ public final class CountingSocketFactory extends UnconnectedSocketFactory {
                     @Override
                     public void write(int b) throws IOException {
                         wrote = true;
+                        WRITES.get()[0]++;
                         super.out.write(b);
                     }
 
                     @Override
                     public void write(byte[] b, int off, int len) throws IOException {
                         wrote = true;
+                        WRITES.get()[0]++;
                         super.out.write(b, off, len);
                     }
                 };

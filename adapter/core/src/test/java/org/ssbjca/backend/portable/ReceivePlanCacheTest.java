@@ -71,7 +71,10 @@ class ReceivePlanCacheTest {
             Map<String, long[]> after = plans(c);
             long ranSettled = settled.entrySet().stream().filter(e -> after.containsKey(e.getKey()))
                     .mapToLong(e -> after.get(e.getKey())[0] - e.getValue()[0]).sum();
-            assertTrue(ranSettled >= GROWTH, "the drain ran the plan settled before it: " + ranSettled + " times");
+            // a RECEIVE that is not the first statement of its transaction (after the priorities' probe, once per
+            // interval) runs the text without the BEGIN (Statements.listBetween): a plan of its own
+            assertTrue(ranSettled >= GROWTH * 99L / 100, "the drain ran the plan settled before it: " + ranSettled
+                    + " times of " + GROWTH);
             assertTrue(total <= (long) MAX_SCANNED_ROWS_PER_RECEIVE * GROWTH, String.format("%d rows read by"
                     + " sequential scans for %d RECEIVEs, by table: %s", total, GROWTH, scanned));
         }

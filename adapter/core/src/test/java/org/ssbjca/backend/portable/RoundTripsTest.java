@@ -17,11 +17,13 @@ import org.ssbjca.backend.BrokerSession;
  * The round trips of the hot paths on PostgreSQL, counted on the wire ({@link CountingSocketFactory}), once pgjdbc
  * has prepared the statements on the server (from their fifth execution).
  * <p>
- * pgjdbc sends a statement in the same round trip as the {@code BEGIN} of its transaction, unless the server had to
- * describe the statement (a parameter sent with no type, such as pgjdbc's NULL timestamp) and its result has a
- * column of variable length: then every execution first sends what is queued with a {@code Sync} and waits (the
- * {@code BEGIN} alone, or an empty {@code Sync}), a round trip more. Seen before {@link org.ssbjca.backend.Jdbc} typed
- * its NULL timestamps: BEGIN DIALOG with its first SEND and the commit took 5 round trips instead of 3.
+ * pgjdbc sends a statement in the same round trip as the {@code BEGIN} of its transaction (in a write of its own, but
+ * for the RECEIVE, which sends it itself: {@link #aReceiveInAnXaBranchAndItsOnePhaseCommitAreTwoRoundTrips}), unless
+ * the server had to describe the statement (a parameter sent with no type, such as pgjdbc's NULL timestamp) and its
+ * result has a column of variable length: then every execution first sends what is queued with a {@code Sync} and
+ * waits (the {@code BEGIN} alone, or an empty {@code Sync}), a round trip more. Seen before
+ * {@link org.ssbjca.backend.Jdbc} typed its NULL timestamps: BEGIN DIALOG with its first SEND and the commit took 5
+ * round trips instead of 3.
  */
 class RoundTripsTest {
 
@@ -203,6 +205,9 @@ class RoundTripsTest {
      * A delivery's transaction as a reader runs it: an XA branch on the reader's connection, the RECEIVE, the branch's
      * end and its one-phase commit. pgjdbc up to 42.7.12 sends the branch's {@code BEGIN} with the first statement;
      * 42.7.13 and 42.7.14 send it alone when the branch starts, a round trip more for every message delivered.
+     * <p>
+     * Two writes: pgjdbc 42.7.12 would write its {@code BEGIN} alone, just before the RECEIVE (3 writes, seen before
+     * the RECEIVE began the transaction in its own write: {@link org.ssbjca.backend.Statements#listBetween}).
      */
     @Test
     void aReceiveInAnXaBranchAndItsOnePhaseCommitAreTwoRoundTrips() throws Exception {
@@ -217,17 +222,22 @@ class RoundTripsTest {
                         xa.getXAResource(), reader::flush, reader::afterCompletion);
                 reader.knowBranchesBy(branch::isActive);
                 long[] trips = new long[WARM_UP + 1];
+                long[] writes = new long[WARM_UP + 1];
                 for (int i = 0; i < trips.length; i++) {
                     long before = CountingSocketFactory.roundTrips();
+                    long written = CountingSocketFactory.writes();
                     javax.transaction.xa.Xid xid = org.ssbjca.fakes.TestXid.next("round-trips");
                     branch.start(xid, javax.transaction.xa.XAResource.TMNOFLAGS);
                     assertEquals(1, reader.receive(ReceiveRequest.from("QT").top(1)).size());
                     branch.end(xid, javax.transaction.xa.XAResource.TMSUCCESS);
                     branch.commit(xid, true);
                     trips[i] = CountingSocketFactory.roundTrips() - before;
+                    writes[i] = CountingSocketFactory.writes() - written;
                 }
                 assertEquals(2, trips[WARM_UP], "the RECEIVE (with the branch's BEGIN) and the COMMIT: "
                         + java.util.Arrays.toString(trips));
+                assertEquals(2, writes[WARM_UP], "the branch's BEGIN in the RECEIVE's own write, then the COMMIT: "
+                        + java.util.Arrays.toString(writes));
             } finally {
                 xa.close();
             }
