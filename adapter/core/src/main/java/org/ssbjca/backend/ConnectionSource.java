@@ -6,6 +6,8 @@ import java.util.Properties;
 import java.util.ResourceBundle;
 import javax.sql.XAConnection;
 import javax.sql.XADataSource;
+import javax.transaction.xa.XAException;
+import javax.transaction.xa.Xid;
 import org.ssbjca.support.AdapterLog;
 
 /**
@@ -42,8 +44,7 @@ public final class ConnectionSource {
      */
     public XAConnection openXa() throws SQLException {
         if (config.kind() == BackendKind.POSTGRESQL) {
-            return new org.postgresql.xa.PGXAConnection(
-                    openPostgresql().unwrap(org.postgresql.core.BaseConnection.class));
+            return new PostgresqlXaConnection(openPostgresql().unwrap(org.postgresql.core.BaseConnection.class));
         }
         return config.user() == null ? xaDataSource.getXAConnection()
                 : xaDataSource.getXAConnection(config.user(), config.password());
@@ -91,6 +92,44 @@ public final class ConnectionSource {
         }
         c.setAutoCommit(false);
         return c;
+    }
+
+    /**
+     * pgjdbc's XA connection, whose branch completions wait for a statement of {@link Statements} that carries its
+     * transaction's {@code BEGIN}: that statement runs with the driver's auto-commit on, and pgjdbc refuses to roll
+     * back or commit then, after its XA resource has forgotten the branch (a rollback from a transaction manager's
+     * reaper, on its own thread, would leave the transaction open on the server for the connection's next one). Both
+     * hold the driver's connection's monitor ({@link Statements#beginMonitor}); nothing else of pgjdbc's takes it.
+     */
+    private static final class PostgresqlXaConnection extends org.postgresql.xa.PGXAConnection {
+
+        private final Object monitor;
+
+        PostgresqlXaConnection(org.postgresql.core.BaseConnection connection) throws SQLException {
+            super(connection);
+            this.monitor = Statements.beginMonitor(connection);
+        }
+
+        @Override
+        public int prepare(Xid xid) throws XAException {
+            synchronized (monitor) {
+                return super.prepare(xid);
+            }
+        }
+
+        @Override
+        public void commit(Xid xid, boolean onePhase) throws XAException {
+            synchronized (monitor) {
+                super.commit(xid, onePhase);
+            }
+        }
+
+        @Override
+        public void rollback(Xid xid) throws XAException {
+            synchronized (monitor) {
+                super.rollback(xid);
+            }
+        }
     }
 
     /** The adapter's PostgreSQL driver, used directly ({@link #openPostgresql}); loaded on a PostgreSQL's first use. */

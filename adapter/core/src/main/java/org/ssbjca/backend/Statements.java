@@ -235,21 +235,35 @@ public final class Statements {
     /**
      * Runs a text that begins with {@code BEGIN} ({@link #beginsInItsWrite}), all its statements in one write: pgjdbc
      * is told not to begin one itself (auto-commit on, for that one call; it then sees from the server's answer that
-     * the transaction is open). Auto-commit is off again when it returns or throws.
+     * the transaction is open). Auto-commit is off again when it returns or throws. It holds {@link #beginMonitor}
+     * meanwhile, so that the adapter's XA connection does not complete the branch then, from another thread.
      */
     private void executeBegun(PreparedStatement ps) throws SQLException {
-        pg.setAutoCommit(true);
-        try {
-            ps.execute();
-        } catch (SQLException | RuntimeException e) {
+        synchronized (beginMonitor(pg)) {
+            pg.setAutoCommit(true);
             try {
-                pg.setAutoCommit(false);
-            } catch (SQLException | RuntimeException closed) {
-                e.addSuppressed(closed);
+                ps.execute();
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    pg.setAutoCommit(false);
+                } catch (SQLException | RuntimeException closed) {
+                    e.addSuppressed(closed);
+                }
+                throw e;
             }
-            throw e;
+            pg.setAutoCommit(false);
         }
-        pg.setAutoCommit(false);
+    }
+
+    /**
+     * Returns what a statement that carries its transaction's {@code BEGIN} holds while the driver's auto-commit is on
+     * for it, and what the adapter's PostgreSQL XA connection holds to complete a branch: pgjdbc refuses to commit or
+     * roll back while auto-commit is on. The driver's connection itself.
+     *
+     * @param connection pgjdbc's connection (not a handle)
+     */
+    public static Object beginMonitor(BaseConnection connection) {
+        return connection;
     }
 
     /** Returns the three statements' text, put together once per query and settings; after a BEGIN when asked. */

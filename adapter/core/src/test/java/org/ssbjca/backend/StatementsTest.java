@@ -113,6 +113,82 @@ class StatementsTest {
         }
     }
 
+    /**
+     * A transaction manager's reaper rolls a branch back from its own thread, also while the branch's first statement
+     * is still running on the reader's: the statement that carries its transaction's {@code BEGIN} runs with pgjdbc's
+     * auto-commit on, and pgjdbc refuses a rollback then ("Cannot rollback when autoCommit is enabled"), after its XA
+     * resource has already forgotten the branch, leaving the transaction open on the server for the connection's next
+     * one. The rollback waits for the statement instead, as pgjdbc made it wait before, and the branch is rolled back.
+     */
+    @Test
+    void onPostgresqlARollbackFromAnotherThreadWaitsForTheStatementThatBeganTheBranch() throws Exception {
+        DatabaseConfig db = org.ssbjca.conformance.PostgresServer.get().newDatabase("statements_begin_reaper");
+        ConnectionSource source = new ConnectionSource(db);
+        javax.sql.XAConnection xa = source.openXa();
+        try (Connection blocker = source.open()) {
+            Connection handle = xa.getConnection();
+            Connection physical = handle.unwrap(Connection.class);
+            Statements st = new Statements(physical);
+            st.update("CREATE TABLE t (id INT PRIMARY KEY)"); // auto-commit on: no branch yet
+            try (java.sql.Statement s = blocker.createStatement()) {
+                s.execute("INSERT INTO t VALUES (1)"); // uncommitted: an insert of 1 waits for it
+            }
+            javax.transaction.xa.XAResource branch = xa.getXAResource();
+            javax.transaction.xa.Xid xid = org.ssbjca.fakes.TestXid.next("reaper");
+            branch.start(xid, javax.transaction.xa.XAResource.TMNOFLAGS);
+            java.util.concurrent.CompletableFuture<Integer> statement = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> {
+                        try {
+                            return inserted(st, 1);
+                        } catch (SQLException e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            int pid = physical.unwrap(org.postgresql.PGConnection.class).getBackendPID();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> waitsForALock(blocker, pid));
+            Thread[] reaper = new Thread[1];
+            java.util.concurrent.CompletableFuture<Void> rollback = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> {
+                        reaper[0] = Thread.currentThread();
+                        try {
+                            branch.end(xid, javax.transaction.xa.XAResource.TMFAIL);
+                            branch.rollback(xid);
+                        } catch (javax.transaction.xa.XAException e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    });
+            // waiting for the statement: on the connection's monitor, or on pgjdbc's lock (without the BEGIN)
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> rollback.isDone()
+                    || reaper[0] != null && (reaper[0].getState() == Thread.State.BLOCKED
+                    || reaper[0].getState() == Thread.State.WAITING));
+            blocker.rollback(); // the statement goes on
+            assertEquals(Integer.valueOf(1), statement.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            rollback.get(30, java.util.concurrent.TimeUnit.SECONDS); // threw before: autoCommit was on
+            assertEquals(org.postgresql.core.TransactionState.IDLE,
+                    physical.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState(), "rolled back");
+            try (java.sql.Statement s = blocker.createStatement();
+                    java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "the branch's insert undone");
+            }
+            blocker.rollback();
+        } finally {
+            xa.close();
+        }
+    }
+
+    /** Returns whether the backend {@code pid} waits for a lock. */
+    private static boolean waitsForALock(Connection c, int pid) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = ?")) {
+            ps.setInt(1, pid);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
     private static Integer inserted(Statements st, int id) throws SQLException {
         return inserted(st, id, "1");
     }
