@@ -80,11 +80,14 @@ class RoundTripsTest {
                     DialogOptions.defaults().withLifetime(Duration.ofHours(1)))) {
                 for (int i = 0; i <= WARM_UP; i++) {
                     long before = CountingSocketFactory.roundTrips();
+                    long written = CountingSocketFactory.writes();
                     f.s.beginDialogAndSend("I", "T", "C", options, "M", BODY);
                     f.commit();
                     if (i == WARM_UP) {
                         assertEquals(2, CountingSocketFactory.roundTrips() - before,
                                 "BEGIN DIALOG and SEND in one statement (with the BEGIN), the COMMIT; " + options);
+                        assertEquals(2, CountingSocketFactory.writes() - written,
+                                "the BEGIN in the statement's own write, then the COMMIT; " + options);
                     }
                 }
             }
