@@ -66,11 +66,8 @@ class StatementsTest {
      */
     @Test
     void onPostgresqlAQueryThatBeginsTheTransactionBeginsTheConnectionsOwn() throws Exception {
-        DatabaseConfig db = org.ssbjca.conformance.PostgresServer.get().newDatabase("statements_begin");
-        try (Connection c = new ConnectionSource(db).open()) {
+        try (Connection c = withTable("statements_begin")) {
             Statements st = new Statements(c);
-            st.update("CREATE TABLE t (id INT PRIMARY KEY)");
-            c.commit();
             org.postgresql.core.BaseConnection pg = (org.postgresql.core.BaseConnection) c;
             for (int i = 0; i < 7; i++) { // past pgjdbc's prepare threshold: prepared on the server too
                 assertEquals(org.postgresql.core.TransactionState.IDLE, pg.getTransactionState());
@@ -96,11 +93,8 @@ class StatementsTest {
      */
     @Test
     void onPostgresqlAQueryThatBeganTheTransactionAndFailedLeavesItToTheRollback() throws Exception {
-        DatabaseConfig db = org.ssbjca.conformance.PostgresServer.get().newDatabase("statements_begin_failed");
-        try (Connection c = new ConnectionSource(db).open()) {
+        try (Connection c = withTable("statements_begin_failed")) {
             Statements st = new Statements(c);
-            st.update("CREATE TABLE t (id INT PRIMARY KEY)");
-            c.commit();
             org.postgresql.core.BaseConnection pg = (org.postgresql.core.BaseConnection) c;
             assertThrows(SQLException.class, () -> inserted(st, 1, "0"), "division by zero");
             assertFalse(c.getAutoCommit());
@@ -187,6 +181,18 @@ class StatementsTest {
                 return rs.next() && rs.getBoolean(1);
             }
         }
+    }
+
+    /**
+     * Returns a connection, auto-commit off, to a new PostgreSQL database with a table {@code t (id INT PRIMARY KEY)}.
+     */
+    private static Connection withTable(String database) throws SQLException {
+        Connection c = new ConnectionSource(org.ssbjca.conformance.PostgresServer.get().newDatabase(database)).open();
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+        }
+        c.commit();
+        return c;
     }
 
     private static Integer inserted(Statements st, int id) throws SQLException {
