@@ -91,6 +91,31 @@ enum Dialect {
         return rs.wasNull() ? null : Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
     }
 
+    /** PostgreSQL plans a prepared statement's first five executions for their parameters (its plan cache). */
+    private static final int CUSTOM_PLANS = 5;
+
+    /**
+     * Returns how many looks a reader's first wait runs back to back on an empty queue before it first sleeps, so
+     * that its RECEIVE's plan is cached before messages come. On PostgreSQL: pgjdbc's {@code prepareThreshold}
+     * executions until the statement is kept prepared on the server, PostgreSQL's five custom plans after it and the
+     * generic plan's own, and one for the first look, whose text carries its transaction's BEGIN
+     * (docs/design/begin-in-the-first-write.md). None on H2, and none when pgjdbc keeps no statement prepared
+     * ({@code prepareThreshold=0}) or its connection is not reachable.
+     *
+     * @param driverConnection the driver's connection the looks run on
+     */
+    int primingLooks(java.sql.Connection driverConnection) {
+        if (this != POSTGRESQL) {
+            return 0;
+        }
+        try {
+            int threshold = driverConnection.unwrap(org.postgresql.PGConnection.class).getPrepareThreshold();
+            return threshold == 0 ? 0 : Math.max(1, threshold) + CUSTOM_PLANS + 1;
+        } catch (SQLException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     static Dialect of(BackendKind kind) {
         return switch (kind) {
             case H2 -> H2;

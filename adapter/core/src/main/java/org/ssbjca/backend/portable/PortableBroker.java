@@ -256,6 +256,10 @@ public final class PortableBroker implements Broker {
         return source;
     }
 
+    Dialect dialect() {
+        return dialect;
+    }
+
     PortableSql sql() {
         return sql;
     }

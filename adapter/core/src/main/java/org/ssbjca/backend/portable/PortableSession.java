@@ -50,6 +50,11 @@ final class PortableSession implements BrokerSession {
     private final Set<String> waitingOn = ConcurrentHashMap.newKeySet();
     private volatile boolean cancelled;
     private final AtomicBoolean woken = new AtomicBoolean();
+    /**
+     * Looks at a whole queue still to run before an empty one makes this session's RECEIVE sleep ({@link
+     * Dialect#primingLooks}); -1 until its first RECEIVE. Read and written by the thread that receives.
+     */
+    private int primingLooks = -1;
     /** The earliest due time of the scheduled sends of the current transaction; null: none. */
     private java.time.Instant scheduledDue;
 
@@ -232,9 +237,15 @@ final class PortableSession implements BrokerSession {
         settle();
         waitingOn.add(request.queue());
         boolean checkedByReceive = messages.checksEnabled(request);
-        Received got = broker.waiting().await(request.queue(), request.timeout(),
-                MessageStore.wholeQueue(request), this::waitEnds, this::waitEnding,
-                () -> lookOnce(request, priorities, skipHeld, checkedByReceive));
+        boolean wholeQueue = MessageStore.wholeQueue(request);
+        if (primingLooks < 0) {
+            primingLooks = broker.dialect().primingLooks(statementsOn(handle));
+        }
+        Received got = broker.waiting().await(request.queue(), request.timeout(), wholeQueue, this::waitEnds,
+                this::waitEnding, () -> wholeQueue && primingLooks > 0, () -> {
+                    primingLooks = Math.max(0, primingLooks - (wholeQueue ? 1 : 0));
+                    return lookOnce(request, priorities, skipHeld, checkedByReceive);
+                });
         return got == null ? Received.NOTHING : got;
     }
 

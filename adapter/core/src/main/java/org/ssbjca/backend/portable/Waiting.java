@@ -12,7 +12,8 @@ import org.ssbjca.support.WaitEvent;
 /**
  * WAITFOR for the portable schema: look at the queue, and while there is nothing, sleep until the queue is signalled
  * (a sending transaction committed), a bounded fallback interval passed or a scheduled send is due, then look again.
- * Never busy-polls.
+ * Never busy-polls: only a caller's bounded run of looks without sleeps, a new connection's priming of its RECEIVE
+ * ({@link Dialect#primingLooks}), goes from one look to the next at once.
  */
 final class Waiting {
 
@@ -54,6 +55,18 @@ final class Waiting {
      */
     <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, BooleanSupplier ending,
             Supplier<T> look) {
+        return await(queue, timeout, anyGroup, cancelled, ending, () -> false, look);
+    }
+
+    /**
+     * As {@link #await(String, Duration, boolean, BooleanSupplier, BooleanSupplier, Supplier)}, and while {@code
+     * lookAgain} says so after a look that found nothing, looks again at once instead of sleeping: a new connection's
+     * reader runs its statement until its plan is cached ({@link Dialect#primingLooks}).
+     *
+     * @param lookAgain read after each look that found nothing, while the wait has time left
+     */
+    <T> T await(String queue, Duration timeout, boolean anyGroup, BooleanSupplier cancelled, BooleanSupplier ending,
+            BooleanSupplier lookAgain, Supplier<T> look) {
         boolean forever = ReceiveRequest.FOREVER.equals(timeout);
         long deadline = forever ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
         // true while this waiter holds a wake-up meant for one interchangeable waiter: handed on if it will not look
@@ -77,6 +90,9 @@ final class Waiting {
             long remainingMillis = forever ? Long.MAX_VALUE : (deadline - System.nanoTime()) / 1_000_000L;
             if (remainingMillis <= 0) {
                 return null;
+            }
+            if (lookAgain.getAsBoolean()) {
+                continue;
             }
             try {
                 woken = sleep(queue, generation, remainingMillis, anyGroup, ending);

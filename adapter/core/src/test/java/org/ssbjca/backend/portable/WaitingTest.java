@@ -153,6 +153,24 @@ class WaitingTest {
     }
 
     /**
+     * While the caller says to look again, a look that found nothing is followed at once by another, not by a sleep;
+     * then the waiter sleeps until the signal (the fallback is a minute).
+     */
+    @Test
+    void anEmptyLookIsFollowedAtOnceWhileTheCallerSaysSo() throws Exception {
+        AtomicInteger primes = new AtomicInteger(3);
+        CompletableFuture<String> reader = CompletableFuture.supplyAsync(() -> waiting.await(QUEUE,
+                Duration.ofMinutes(2), true, () -> false, () -> false, () -> primes.getAndDecrement() > 0,
+                this::look), threads);
+        await("the waiter sleeps").atMost(Duration.ofSeconds(30)).until(() -> signals.waiters(QUEUE, true) == 1);
+        assertEquals(4, looks.get(), "the first look and three more at once");
+        queue.add("m1");
+        signals.committed(Map.of(QUEUE, new TouchedQueues.Arrivals(Set.of("M"), 1)));
+        assertEquals("m1", reader.get(30, TimeUnit.SECONDS));
+        assertEquals(5, looks.get());
+    }
+
+    /**
      * A waiter that another waiter's signal left asleep until its fallback look was not woken by a signal: its event
      * says so (it said "signalled", with a wake-up as long as the fallback interval).
      */
