@@ -60,6 +60,37 @@ final class Issue49 {
         return null;
     }
 
+    /**
+     * Whether a max above {@link LastPublished}'s is out of reach, judged on the same two takes after 10 ms idle as
+     * {@link #p50OutOfReach} (their maxima, ms). Each message's latency holds one such take, so the slowest of a
+     * number of messages is expected to be at least as slow as the slowest of as many takes; the takes are no more
+     * than one round's messages (the max is over three rounds), so a take above the bound shows the bound out of
+     * reach, and a take below it shows nothing. A p99 over its bound is never out of reach by this.
+     *
+     * @param p99 ssb-jca's p99, ms
+     * @param max ssb-jca's max, ms
+     * @return what shows the max out of reach, naming the measurement, or null when the p99 is over its bound, the
+     *     max is not over its, or neither take's max exceeds the max's bound
+     */
+    static String maxOutOfReach(double p99, double max, double ceilingTakeMax, double readersTakeMax) {
+        double bound = LastPublished.LATENCY_MAX_MS;
+        if (p99 > LastPublished.LATENCY_P99_MS || max <= bound) {
+            return null;
+        }
+        String row = "the latency row \"taking a message from PostgreSQL after 10 ms idle\"";
+        if (ceilingTakeMax > bound) {
+            return String.format(Locale.ROOT, "p99 met; the max out of reach of any consumer that takes each message"
+                    + " from the database: the ceiling's plain statement alone took up to %.3f ms (%s), above %.2f"
+                    + " ms", ceilingTakeMax, row, bound);
+        }
+        if (readersTakeMax > bound) {
+            return String.format(Locale.ROOT, "p99 met; the max out of reach with ssb-jca's RECEIVE: the statement"
+                    + " alone, without a container, took up to %.3f ms (%s), above %.2f ms (the ceiling's plain"
+                    + " statement %.3f ms)", readersTakeMax, row, bound, ceilingTakeMax);
+        }
+        return null;
+    }
+
     /** @return whether ssb-jca's p99 and max are no worse than {@link LastPublished}'s */
     static boolean tailNoWorse(double p99, double max) {
         return p99 <= LastPublished.LATENCY_P99_MS && max <= LastPublished.LATENCY_MAX_MS;

@@ -53,6 +53,25 @@ class Issue49Test {
         assertNull(Issue49.p50OutOfReach(0.319, 0.290, 0.319), "a take at the bound does not show it out of reach");
     }
 
+    /**
+     * A max over the bound is out of reach only when a take alone exceeds the bound, and only with the p99 met; the
+     * take that exceeds it is named.
+     */
+    @Test
+    void maxOutOfReachNamesTheTakeThatExceedsTheBound() {
+        double bound = LastPublished.LATENCY_MAX_MS;
+        double p99 = LastPublished.LATENCY_P99_MS;
+        String readers = Issue49.maxOutOfReach(p99, bound + 1, bound - 1, bound + 0.5);
+        assertTrue(readers.contains("out of reach with ssb-jca's RECEIVE") && readers.contains(
+                String.format(java.util.Locale.ROOT, "%.3f ms", bound + 0.5)), readers);
+        String any = Issue49.maxOutOfReach(p99, bound + 1, bound + 0.25, bound + 0.5);
+        assertTrue(any.contains("out of reach of any consumer") && any.contains(
+                String.format(java.util.Locale.ROOT, "%.3f ms", bound + 0.25)), any);
+        assertNull(Issue49.maxOutOfReach(p99, bound + 1, bound, bound), "takes at the bound show nothing");
+        assertNull(Issue49.maxOutOfReach(p99 + 0.01, bound + 1, bound + 2, bound + 2), "the p99 missed stays missed");
+        assertNull(Issue49.maxOutOfReach(p99, bound, bound + 2, bound + 2), "a max within the bound needs no reach");
+    }
+
     /** p99 and max are each held to the last published run's. */
     @Test
     void theTailMayNotBeWorseThanTheLastPublishedRun() {

@@ -67,6 +67,19 @@ final class LatencyStages implements AutoCloseable {
     /** What the recording shows: the messages it could place, and how many it could not. */
     record Result(List<Message> messages, int unplaced) {
 
+        /**
+         * @param count how many
+         * @return the slowest {@code count} messages one by one, slowest first: "total ms: each stage's ms", the
+         *     stages in the order of {@link #STAGES}
+         */
+        String describeSlowest(int count) {
+            return messages.stream().sorted(Comparator.comparingLong(Message::total).reversed()).limit(count)
+                    .map(m -> String.format(Locale.ROOT, "%.3f ms: %s", m.total() / 1e6, java.util.Arrays.stream(
+                            m.stages()).mapToObj(n -> String.format(Locale.ROOT, "%.3f", n / 1e6))
+                            .collect(java.util.stream.Collectors.joining(" / "))))
+                    .collect(java.util.stream.Collectors.joining("; "));
+        }
+
         /** @return "mean of each stage, ms" over the slowest {@code share} of the messages (1.0: all) */
         String describe(double share) {
             List<Message> sorted = new ArrayList<>(messages);
