@@ -1,7 +1,9 @@
 package org.ssbjca.brokers;
 
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.ssbjca.api.BrokerException;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.DatabaseConfig;
 
@@ -29,13 +31,15 @@ public final class DeliveryContext {
     private final BrokerSession session;
     private final Object transactionKey;
     private final Consumer<UUID> beforeEnd;
+    private final BooleanSupplier branchActive;
 
     private DeliveryContext(DatabaseConfig database, BrokerSession session, Object transactionKey,
-            Consumer<UUID> beforeEnd) {
+            Consumer<UUID> beforeEnd, BooleanSupplier branchActive) {
         this.database = database;
         this.session = session;
         this.transactionKey = transactionKey;
         this.beforeEnd = beforeEnd;
+        this.branchActive = branchActive;
     }
 
     /**
@@ -44,12 +48,20 @@ public final class DeliveryContext {
      *
      * @param database the database the caller wants
      * @param transactionKey the caller's current transaction, or null when it has none
+     * @throws BrokerException if it is that delivery, in a JTA transaction whose branch on the reader's connection
+     *         has ended while the bean runs: the transaction manager rolled it back (its timeout passed), and the
+     *         connection, out of it, would commit each statement on its own
      */
     public static BrokerSession sessionFor(DatabaseConfig database, Object transactionKey) {
         DeliveryContext c = CURRENT.get();
         Object key = transactionKey == null ? NO_TRANSACTION : transactionKey;
         if (c == null || !key.equals(c.transactionKey) || !database.equals(c.database)) {
             return null;
+        }
+        if (c.branchActive != null && !c.branchActive.getAsBoolean()) {
+            throw new BrokerException("the delivery's transaction is no longer active: the transaction manager ended"
+                    + " it while the bean ran (rolled back when its timeout passed); nothing more can be done in it,"
+                    + " and the message will be delivered again");
         }
         return c.session;
     }
@@ -63,21 +75,24 @@ public final class DeliveryContext {
      *        local transaction, or null when the bean's verbs must not share the reader's session
      */
     public static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey) {
-        enter(database, session, transactionKey, null);
+        enter(database, session, transactionKey, null, null);
     }
 
     /**
      * As {@link #enter(DatabaseConfig, BrokerSession, Object)}, with what the reader does before a verb of the bean
-     * ends a conversation on the delivery's session.
+     * ends a conversation on the delivery's session, and how to tell that the delivery's transaction ended.
      *
      * @param beforeEnd called with the conversation handle, on this thread, in the delivery's transaction, before
      *        END CONVERSATION (normally, WITH ERROR or WITH CLEANUP) removes the conversation's messages from the
      *        queue; null: nothing
+     * @param branchActive in a delivery in a JTA transaction, whether the reader's branch in it is still active (not
+     *        ended by the transaction manager): the bean's verbs and JDBC work fail once it is not; null: no JTA
+     *        transaction on the reader's connection (its local transaction)
      */
     public static void enter(DatabaseConfig database, BrokerSession session, Object transactionKey,
-            Consumer<UUID> beforeEnd) {
+            Consumer<UUID> beforeEnd, BooleanSupplier branchActive) {
         CURRENT.set(transactionKey == null ? null
-                : new DeliveryContext(database, session, transactionKey, beforeEnd));
+                : new DeliveryContext(database, session, transactionKey, beforeEnd, branchActive));
     }
 
     /**

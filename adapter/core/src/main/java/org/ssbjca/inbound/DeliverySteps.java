@@ -267,7 +267,7 @@ public final class DeliverySteps {
             Object transaction = activation.transactionKey();
             DeliveryContext.enter(activation.database().source().config(), connection.session(),
                     transaction == null && localTransaction ? DeliveryContext.NO_TRANSACTION : transaction,
-                    handle -> sorter.takeBeforeEnding(batch, handle));
+                    handle -> sorter.takeBeforeEnding(batch, handle), localTransaction ? null : connection::inBranch);
             DeliveryEvent event = FlightEvents.begun(new DeliveryEvent());
             try {
                 Tracing tracing = activation.tracing();

@@ -72,6 +72,14 @@ public final class ReaderConnection implements AutoCloseable {
         return new ReaderConnection(database, transactionTimeoutSeconds, markTransactionRollbackOnly);
     }
 
+    /**
+     * Returns whether the connection works in a JTA transaction's branch now: started by the transaction manager and
+     * not yet ended (a reaper's rollback ends it while the bean may still run).
+     */
+    public boolean inBranch() {
+        return completion.isActive();
+    }
+
     /** Returns whether a transaction timeout was asked for and the driver's XA resource ignores it. */
     public boolean timeoutIgnored() {
         return timeoutIgnored;

@@ -209,7 +209,13 @@ public class ConnectionHandle implements ServiceBrokerConnection {
             if (current == null) {
                 throw new BrokerException("the broker connection behind this JDBC connection is closed");
             }
-            if (delivery != null && current.deliverySession() != delivery) {
+            BrokerSession now;
+            try {
+                now = current.deliverySession();
+            } catch (BrokerException ended) { // the delivery's transaction ended under the bean
+                throw new SQLException(ended.getMessage(), ended);
+            }
+            if (delivery != null && now != delivery) {
                 throw new SQLException("this JDBC connection was taken in a delivery and is the delivery's own: it"
                         + " works only on the thread of the delivery, in the delivery's transaction, until the"
                         + " delivery ends; take jdbcConnection() again where the statement runs (another thread or"

@@ -120,6 +120,29 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
         this.transactionTimeoutSeconds = seconds;
     }
 
+    /**
+     * Rolls back the transaction of the delivery this thread is making, from another thread and while the bean runs,
+     * as Narayana's reaper does when the transaction times out (every branch ended with {@code TMFAIL}, then rolled
+     * back); returns once it is done. The delivery's {@code afterDelivery} then throws, as WildFly's commit of a
+     * transaction the reaper rolled back does ({@code ARJUNA012117}).
+     *
+     * @throws Exception if the rollback failed
+     */
+    public static void reaperRollback() throws Exception {
+        Endpoint e = DELIVERING.get();
+        if (e == null || e.xid == null) {
+            throw new IllegalStateException("no transacted delivery on this thread");
+        }
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                e.rollbackAll();
+            } catch (XAException x) {
+                throw new java.util.concurrent.CompletionException(x);
+            }
+        }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        e.reaped = true;
+    }
+
     /** Marks the delivery in progress on this thread for rollback, like {@code MessageDrivenContext}. */
     public static void setRollbackOnly() {
         FakeTransactions.ROLLBACK_ONLY.set(Boolean.TRUE);
@@ -213,6 +236,8 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
         private long begun;
         private boolean inDelivery;
         boolean failed;
+        /** Whether {@link #reaperRollback} rolled the current transaction back. */
+        private volatile boolean reaped;
         /** Resources enlisted by the bean: each with its branch, and whether it joined the reader's. */
         private final Map<String, XAResource> enlisted = new LinkedHashMap<>();
         private final Map<String, Xid> branches = new LinkedHashMap<>();
@@ -307,6 +332,12 @@ public final class FakeEndpointFactory implements MessageEndpointFactory {
             int timeout = transactionTimeoutSeconds;
             boolean timedOut = timeout > 0 && System.nanoTime() - begun > timeout * 1_000_000_000L;
             try {
+                if (reaped) {
+                    reaped = false;
+                    rollbacks.incrementAndGet();
+                    throw new jakarta.resource.spi.LocalTransactionException("simulated: ARJUNA012117 the reaper"
+                            + " rolled the transaction back while the bean ran");
+                }
                 if (timedOut) {
                     rollbackAll();
                     rollbacks.incrementAndGet();

@@ -131,7 +131,8 @@ final class TableTurn {
      */
     private void callBean() throws Exception {
         DeliveryContext.enter(activation.database().source().config(), connection.session(),
-                transaction.contextKey(activation.transactionKey()));
+                transaction.contextKey(activation.transactionKey()), null,
+                transaction == TableTransaction.XA ? connection::inBranch : null);
         DeliveryEvent event = rows.isEmpty() ? null : FlightEvents.begun(new DeliveryEvent());
         try {
             for (TableRow row : rows) {
