@@ -85,7 +85,8 @@ class DeliveryJdbcConnectionTest {
         }
     }
 
-    private static List<Integer> ids(InboundHarness h) throws Exception {
+    /** @return the ids in {@code app_row}, as a connection of its own reads them */
+    static List<Integer> ids(InboundHarness h) throws Exception {
         List<Integer> ids = new CopyOnWriteArrayList<>();
         try (Connection c = h.db.source().open(); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT id FROM app_row ORDER BY id")) {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.resource.spi.ManagedConnection;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
@@ -77,24 +76,12 @@ class ReaperRollbackTest {
 
             await().atMost(Duration.ofSeconds(30)).until(() -> f.commits.get() >= 1 && calls.get() == 2);
             assertEquals(1, f.rollbacks.get(), "the reaper's");
-            assertEquals(List.of(), ids(h), "no row written after the rollback");
+            assertEquals(List.of(), DeliveryJdbcConnectionTest.ids(h), "no row written after the rollback");
             assertEquals(0, h.depth(InboundHarness.INITIATOR_QUEUE), "no reply sent after the rollback");
             assertEquals(2, refusals.size(), String.valueOf(refusals));
             for (Throwable refusal : refusals) {
                 assertTrue(String.valueOf(refusal.getMessage()).contains("no longer active"), String.valueOf(refusal));
             }
         }
-    }
-
-    private static List<Integer> ids(InboundHarness h) throws Exception {
-        List<Integer> ids = new CopyOnWriteArrayList<>();
-        try (Connection c = h.db.source().open(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT id FROM app_row ORDER BY id")) {
-            while (rs.next()) {
-                ids.add(rs.getInt(1));
-            }
-            c.rollback();
-        }
-        return ids;
     }
 }
