@@ -243,7 +243,9 @@ final class PortableSession implements BrokerSession {
         }
         Received got = broker.waiting().await(request.queue(), request.timeout(), wholeQueue, this::waitEnds,
                 this::waitEnding, () -> wholeQueue && primingLooks > 0, () -> {
-                    primingLooks = Math.max(0, primingLooks - (wholeQueue ? 1 : 0));
+                    if (wholeQueue && primingLooks > 0) {
+                        primingLooks--;
+                    }
                     return lookOnce(request, priorities, skipHeld, checkedByReceive);
                 });
         return got == null ? Received.NOTHING : got;
