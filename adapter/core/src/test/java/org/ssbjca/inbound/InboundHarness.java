@@ -170,18 +170,41 @@ public final class InboundHarness implements AutoCloseable {
      *
      * @return the bodies received
      */
-    public java.util.List<String> receiveThroughConnectionFactory(java.time.Duration timeout)
-            throws jakarta.resource.ResourceException {
+    public java.util.List<String> receiveThroughConnectionFactory(java.time.Duration timeout) {
+        java.util.List<String> bodies = new java.util.ArrayList<>();
+        withBrokerConnection(broker -> broker.receive(org.ssbjca.api.ReceiveRequest.from(TARGET_QUEUE)
+                .timeout(timeout)).forEach(m -> bodies.add(m.bodyAsText())));
+        return bodies;
+    }
+
+    /** What a bean does with a connection of the connection factory. */
+    @FunctionalInterface
+    public interface BeanWork {
+        void run(org.ssbjca.api.ServiceBrokerConnection broker) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} on a new connection of this adapter's connection factory, as a bean gets one where it runs
+     * (in a delivery: on the delivery's session), and destroys the connection after it.
+     *
+     * @throws IllegalStateException wrapping what {@code work} threw, if it is checked
+     */
+    public void withBrokerConnection(BeanWork work) {
         org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory mcf =
                 new org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory();
-        mcf.setResourceAdapter(ra);
-        jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
-        try (org.ssbjca.api.ServiceBrokerConnection broker =
-                (org.ssbjca.api.ServiceBrokerConnection) mc.getConnection(null, null)) {
-            return broker.receive(org.ssbjca.api.ReceiveRequest.from(TARGET_QUEUE).timeout(timeout)).stream()
-                    .map(org.ssbjca.api.BrokerMessage::bodyAsText).toList();
-        } finally {
-            mc.destroy();
+        try {
+            mcf.setResourceAdapter(ra);
+            jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
+            try (org.ssbjca.api.ServiceBrokerConnection broker =
+                    (org.ssbjca.api.ServiceBrokerConnection) mc.getConnection(null, null)) {
+                work.run(broker);
+            } finally {
+                mc.destroy();
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.resource.spi.ManagedConnection;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -16,7 +15,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.inbound.InboundHarness;
 
@@ -33,43 +31,32 @@ class DeliveryJdbcConnectionTest {
     void theDeliverysJdbcConnectionRefusesWorkOnAnotherThreadOrInAnotherTransaction() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
             h.execute("CREATE TABLE app_row (id INT PRIMARY KEY)");
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<Throwable> outcomes = new CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                try {
-                    ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        Connection jdbc = broker.jdbcConnection();
-                        try (Statement s = jdbc.createStatement()) {
-                            s.executeUpdate("INSERT INTO app_row VALUES (1)"); // on the delivery's thread: allowed
-                        }
-                        Object delivery = h.context.transactions().getTransactionKey();
-                        // the delivery's transaction suspended
-                        h.context.transactions().begin("a REQUIRES_NEW method's transaction");
-                        try (Statement s = jdbc.createStatement()) {
-                            s.executeUpdate("INSERT INTO app_row VALUES (3)");
-                            outcomes.add(new AssertionError("the INSERT in another transaction ran"));
-                        } catch (java.sql.SQLException e) {
-                            outcomes.add(e);
-                        } finally {
-                            h.context.transactions().begin(delivery); // resumed
-                        }
-                        CompletableFuture.runAsync(() -> {
-                            try (Statement s = jdbc.createStatement()) {
-                                s.executeUpdate("INSERT INTO app_row VALUES (2)");
-                            } catch (Exception e) {
-                                throw new CompletionException(e);
-                            }
-                        }).handle((ok, failure) -> outcomes.add(failure == null
-                                ? new AssertionError("the other thread's INSERT ran") : failure.getCause())).join();
-                    } finally {
-                        mc.destroy();
-                    }
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
+            BrokerMessageListener bean = m -> h.withBrokerConnection(broker -> {
+                Connection jdbc = broker.jdbcConnection();
+                try (Statement s = jdbc.createStatement()) {
+                    s.executeUpdate("INSERT INTO app_row VALUES (1)"); // on the delivery's thread: allowed
                 }
-            };
+                Object delivery = h.context.transactions().getTransactionKey();
+                // the delivery's transaction suspended
+                h.context.transactions().begin("a REQUIRES_NEW method's transaction");
+                try (Statement s = jdbc.createStatement()) {
+                    s.executeUpdate("INSERT INTO app_row VALUES (3)");
+                    outcomes.add(new AssertionError("the INSERT in another transaction ran"));
+                } catch (java.sql.SQLException e) {
+                    outcomes.add(e);
+                } finally {
+                    h.context.transactions().begin(delivery); // resumed
+                }
+                CompletableFuture.runAsync(() -> {
+                    try (Statement s = jdbc.createStatement()) {
+                        s.executeUpdate("INSERT INTO app_row VALUES (2)");
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }).handle((ok, failure) -> outcomes.add(failure == null
+                        ? new AssertionError("the other thread's INSERT ran") : failure.getCause())).join();
+            });
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, h.spec());
 
             h.send("ping");

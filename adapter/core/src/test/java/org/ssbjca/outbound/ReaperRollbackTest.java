@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.resource.spi.ManagedConnection;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -16,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.conformance.PostgresServer;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.inbound.InboundHarness;
@@ -37,38 +35,29 @@ class ReaperRollbackTest {
         try (InboundHarness h = backend.equals("h2") ? new InboundHarness()
                 : new InboundHarness(PostgresServer.get().newDatabase("reaper_rollback"), true)) {
             h.execute("CREATE TABLE app_row (id INT PRIMARY KEY)");
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<Throwable> refusals = new CopyOnWriteArrayList<>();
             AtomicInteger calls = new AtomicInteger();
             BrokerMessageListener bean = m -> {
                 if (calls.incrementAndGet() > 1) {
                     return; // delivered again: nothing more
                 }
-                try {
-                    ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        Connection jdbc = broker.jdbcConnection(); // taken in the transaction, used after its end
-                        FakeEndpointFactory.reaperRollback();
-                        try (Statement s = jdbc.createStatement()) {
-                            s.executeUpdate("INSERT INTO app_row VALUES (1)");
-                            refusals.add(new AssertionError("the INSERT ran"));
-                        } catch (java.sql.SQLException e) {
-                            refusals.add(e);
-                        }
-                        try {
-                            broker.send(Conversation.ofHandle(m.conversationHandle()), InboundHarness.REQUEST,
-                                    "reply".getBytes(StandardCharsets.UTF_8));
-                            refusals.add(new AssertionError("the SEND ran"));
-                        } catch (RuntimeException e) {
-                            refusals.add(e);
-                        }
-                    } finally {
-                        mc.destroy();
+                h.withBrokerConnection(broker -> {
+                    Connection jdbc = broker.jdbcConnection(); // taken in the transaction, used after its end
+                    FakeEndpointFactory.reaperRollback();
+                    try (Statement s = jdbc.createStatement()) {
+                        s.executeUpdate("INSERT INTO app_row VALUES (1)");
+                        refusals.add(new AssertionError("the INSERT ran"));
+                    } catch (java.sql.SQLException e) {
+                        refusals.add(e);
                     }
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
+                    try {
+                        broker.send(Conversation.ofHandle(m.conversationHandle()), InboundHarness.REQUEST,
+                                "reply".getBytes(StandardCharsets.UTF_8));
+                        refusals.add(new AssertionError("the SEND ran"));
+                    } catch (RuntimeException e) {
+                        refusals.add(e);
+                    }
+                });
             };
             FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, h.spec());
 

@@ -43,8 +43,6 @@ class TableReaderStopTest {
                     received.addAll(h.receiveThroughConnectionFactory(Duration.ofSeconds(5)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                } catch (jakarta.resource.ResourceException e) {
-                    throw new IllegalStateException(e);
                 }
             };
             TableActivationSpec spec = TableActivationTest.messageSpec(h);
