@@ -2,7 +2,6 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import jakarta.resource.spi.ManagedConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,8 +10,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.ssbjca.api.BrokerMessageListener;
-import org.ssbjca.api.ServiceBrokerConnection;
-import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * A bean that ends the conversation of a message with recorded failed deliveries, then fails (issue 45, point 2):
@@ -29,13 +26,12 @@ class EndedConversationFailureTest {
             throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend);
              org.ssbjca.fakes.LogRecords logs = org.ssbjca.fakes.LogRecords.of(DeliverySteps.class)) {
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<Integer> attempts = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
                 attempts.add(m.deliveryAttempt());
                 if (m.deliveryAttempt() == 2) {
-                    endThroughTheConnectionFactory(mcf, m);
+                    // on the reader's session, in the delivery's transaction
+                    h.withBrokerConnection(broker -> broker.endConversation(m.conversation()));
                 }
                 if (m.deliveryAttempt() < 3) {
                     throw new IllegalStateException("failing attempt " + m.deliveryAttempt());
@@ -96,20 +92,6 @@ class EndedConversationFailureTest {
             assertEquals(java.util.Map.of("m1", 2, "m2", 2), attempts, "m2's failure after the END was counted");
             assertEquals(java.util.Map.of("m1", 3, "m2", 2), calls);
             assertEquals(0, a.metrics().reconnects(), "no reader failed on a lock wait: " + a.metrics().lastError());
-        }
-    }
-
-    private static void endThroughTheConnectionFactory(ServiceBrokerManagedConnectionFactory mcf,
-            org.ssbjca.api.BrokerMessage m) {
-        try {
-            ManagedConnection mc = mcf.createManagedConnection(null, null);
-            try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                broker.endConversation(m.conversation()); // on the reader's session, in the delivery's transaction
-            } finally {
-                mc.destroy();
-            }
-        } catch (jakarta.resource.ResourceException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

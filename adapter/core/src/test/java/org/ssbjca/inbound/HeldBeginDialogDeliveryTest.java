@@ -10,9 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.conformance.PostgresServer;
-import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * A bean that begins dialogs through the connection factory while it handles a delivery (on PostgreSQL, the
@@ -27,26 +25,15 @@ class HeldBeginDialogDeliveryTest {
     void aDialogABeanBeginsAndSendsNothingOnIsWrittenWithTheDelivery(boolean transacted) throws Exception {
         String database = "held_begin_delivery_" + transacted;
         try (InboundHarness h = new InboundHarness(PostgresServer.get().newDatabase(database), true)) {
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<UUID> begun = new CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                try {
-                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        // in the first delivery the first is written when called (the broker finds the declared
-                        // objects) and the second held; in the second both are held
-                        for (int i = 0; i < 2; i++) {
-                            begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
-                                    InboundHarness.CONTRACT).handle());
-                        }
-                    } finally {
-                        mc.destroy();
-                    }
-                } catch (jakarta.resource.ResourceException e) {
-                    throw new IllegalStateException(e);
+            BrokerMessageListener bean = m -> h.withBrokerConnection(broker -> {
+                // in the first delivery the first is written when called (the broker finds the declared objects)
+                // and the second held; in the second both are held
+                for (int i = 0; i < 2; i++) {
+                    begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
+                            InboundHarness.CONTRACT).handle());
                 }
-            };
+            });
             h.activate(BrokerMessageListener.class, bean, transacted, h.spec());
             EndpointActivation a = h.ra.activations().get(0);
 
@@ -70,29 +57,22 @@ class HeldBeginDialogDeliveryTest {
         String database = "held_begin_failing_" + transacted;
         org.ssbjca.backend.DatabaseConfig config = PostgresServer.get().newDatabase(database);
         try (InboundHarness h = new InboundHarness(config, true)) {
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<UUID> begun = new CopyOnWriteArrayList<>();
             java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
             BrokerMessageListener bean = m -> {
                 if (calls.incrementAndGet() > 1) {
                     return; // delivered again: nothing more to begin
                 }
-                try {
-                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        for (int i = 0; i < 2; i++) { // the first written when called, the second held
-                            begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
-                                    InboundHarness.CONTRACT).handle());
-                        }
-                    } finally {
-                        mc.destroy();
+                h.withBrokerConnection(broker -> {
+                    for (int i = 0; i < 2; i++) { // the first written when called, the second held
+                        begun.add(broker.beginDialog(InboundHarness.TARGET, InboundHarness.INITIATOR,
+                                InboundHarness.CONTRACT).handle());
                     }
-                    try (java.sql.Connection other = java.sql.DriverManager.getConnection(config.url(),
-                            config.user(), config.password()); java.sql.Statement st = other.createStatement()) {
-                        st.execute("DELETE FROM ssb.service WHERE service_name = '" + InboundHarness.INITIATOR + "'");
-                    }
-                } catch (jakarta.resource.ResourceException | java.sql.SQLException e) {
+                });
+                try (java.sql.Connection other = java.sql.DriverManager.getConnection(config.url(),
+                        config.user(), config.password()); java.sql.Statement st = other.createStatement()) {
+                    st.execute("DELETE FROM ssb.service WHERE service_name = '" + InboundHarness.INITIATOR + "'");
+                } catch (java.sql.SQLException e) {
                     throw new IllegalStateException(e);
                 }
             };

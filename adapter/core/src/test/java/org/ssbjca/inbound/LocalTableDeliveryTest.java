@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.resource.ResourceException;
-import jakarta.resource.spi.ManagedConnection;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,14 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ssbjca.api.BrokerMessageListener;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.brokers.AzureSqlDatabaseDouble;
 import org.ssbjca.fakes.FakeEndpointFactory;
 import org.ssbjca.inbound.table.TableActivation;
 import org.ssbjca.inbound.table.TableActivationSpec;
 import org.ssbjca.inbound.table.TableActivationTest;
-import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * A table activation whose bean has no container transaction ({@code NOT_SUPPORTED}): the reader's local transaction
@@ -60,11 +57,9 @@ class LocalTableDeliveryTest {
             boolean pg = h.db.source().config().url().startsWith("jdbc:postgresql:");
             h.execute("CREATE TABLE Messaging.Handled (MessageBody " + (pg ? "BYTEA" : "VARBINARY(1000)")
                     + " NOT NULL)", "ALTER TABLE Messaging.Message ADD Attempts INT DEFAULT 0 NOT NULL");
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             AtomicInteger poisonCalls = new AtomicInteger();
             TableRowListener bean = row -> {
-                insertHandled(mcf, row.payloadBytes());
+                insertHandled(h, row.payloadBytes());
                 if ("m2".equals(row.payloadText())) {
                     poisonCalls.incrementAndGet();
                     throw new IllegalStateException("the third row fails after its insert");
@@ -189,20 +184,14 @@ class LocalTableDeliveryTest {
     }
 
     /** The bean's own SQL, through the connection factory's JDBC connection, as an application writes it. */
-    private static void insertHandled(ServiceBrokerManagedConnectionFactory mcf, byte[] body) {
-        try {
-            ManagedConnection mc = mcf.createManagedConnection(null, null);
-            try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null);
-                    PreparedStatement ps = broker.jdbcConnection().prepareStatement(
-                            "INSERT INTO Messaging.Handled (MessageBody) VALUES (?)")) {
+    private static void insertHandled(InboundHarness h, byte[] body) {
+        h.withBrokerConnection(broker -> {
+            try (PreparedStatement ps = broker.jdbcConnection().prepareStatement(
+                    "INSERT INTO Messaging.Handled (MessageBody) VALUES (?)")) {
                 ps.setBytes(1, body);
                 ps.executeUpdate();
-            } finally {
-                mc.destroy();
             }
-        } catch (ResourceException | SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        });
     }
 
     private static List<String> handled(InboundHarness h) throws SQLException {

@@ -12,9 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ReceiveRequest;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.fakes.FakeEndpointFactory;
-import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * A bean whose listener method is not transacted ({@code NOT_SUPPORTED}) replies and ends the conversation it handles
@@ -28,20 +26,13 @@ class NonTransactedReplyTest {
         // a lock wait would last H2's 30 s lock timeout: the bound below is a third of it
         try (InboundHarness h = new InboundHarness("jdbc:h2:mem:inbound-" + java.util.UUID.randomUUID()
                 + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=30000")) {
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<String> failures = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
                 try {
-                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
+                    h.withBrokerConnection(broker -> {
                         broker.sendText(m.conversation(), InboundHarness.REQUEST, "echo: " + m.bodyAsText());
                         broker.endConversation(m.conversation());
-                    } finally {
-                        mc.destroy();
-                    }
-                } catch (jakarta.resource.ResourceException e) {
-                    throw new IllegalStateException(e);
+                    });
                 } catch (RuntimeException e) {
                     failures.add(e.getMessage());
                     throw e;
@@ -73,25 +64,14 @@ class NonTransactedReplyTest {
     @Test
     void aNonTransactedBeansReplyRollsBackWithTheReceiveWhenItThrows() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-            BrokerMessageListener bean = m -> {
-                try {
-                    jakarta.resource.spi.ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection broker = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        broker.sendText(m.conversation(), InboundHarness.REQUEST, "echo " + calls.incrementAndGet());
-                        if (calls.get() == 1) {
-                            throw new IllegalStateException("the first attempt fails after replying");
-                        }
-                        broker.endConversation(m.conversation());
-                    } finally {
-                        mc.destroy();
-                    }
-                } catch (jakarta.resource.ResourceException e) {
-                    throw new IllegalStateException(e);
+            BrokerMessageListener bean = m -> h.withBrokerConnection(broker -> {
+                broker.sendText(m.conversation(), InboundHarness.REQUEST, "echo " + calls.incrementAndGet());
+                if (calls.get() == 1) {
+                    throw new IllegalStateException("the first attempt fails after replying");
                 }
-            };
+                broker.endConversation(m.conversation());
+            });
             h.activate(BrokerMessageListener.class, bean, false, h.spec());
             EndpointActivation a = h.ra.activations().get(0);
 

@@ -4,7 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import jakarta.resource.spi.ManagedConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,12 +20,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
-import org.ssbjca.api.ServiceBrokerConnection;
 import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
-import org.ssbjca.outbound.ServiceBrokerManagedConnectionFactory;
 
 /**
  * Malformed priority requests on a conversation the bean ends (issue 44, point 4): END CONVERSATION removes every
@@ -69,27 +66,18 @@ class PriorityRequestsOnEndedConversationsTest {
             boolean commitBeforeDelivery) throws Exception {
         try (InboundHarness h = InboundBackends.harness(backend);
                 LogRecords log = LogRecords.of(Class.forName("org.ssbjca.inbound.BatchSorter"))) {
-            ServiceBrokerManagedConnectionFactory mcf = new ServiceBrokerManagedConnectionFactory();
-            mcf.setResourceAdapter(h.ra);
             List<String> seen = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
                 seen.add(m.bodyAsText());
-                try {
-                    ManagedConnection mc = mcf.createManagedConnection(null, null);
-                    try (ServiceBrokerConnection c = (ServiceBrokerConnection) mc.getConnection(null, null)) {
-                        c.sendText(m.conversation(), InboundHarness.REQUEST, "done: " + m.bodyAsText());
-                        switch (action) {
-                            case END -> c.endConversation(m.conversation());
-                            case END_WITH_CLEANUP -> c.endConversationWithCleanup(m.conversation());
-                            case END_WITH_ERROR -> c.endConversationWithError(m.conversation(), 42, "no more");
-                            case LEAVE_OPEN -> { }
-                        }
-                    } finally {
-                        mc.destroy();
+                h.withBrokerConnection(c -> {
+                    c.sendText(m.conversation(), InboundHarness.REQUEST, "done: " + m.bodyAsText());
+                    switch (action) {
+                        case END -> c.endConversation(m.conversation());
+                        case END_WITH_CLEANUP -> c.endConversationWithCleanup(m.conversation());
+                        case END_WITH_ERROR -> c.endConversationWithError(m.conversation(), 42, "no more");
+                        case LEAVE_OPEN -> { }
                     }
-                } catch (jakarta.resource.ResourceException e) {
-                    throw new IllegalStateException(e);
-                }
+                });
             };
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setMaxReaders(commitBeforeDelivery ? "1" : "2");
