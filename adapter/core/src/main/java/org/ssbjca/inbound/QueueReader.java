@@ -11,9 +11,10 @@ import org.ssbjca.support.AdapterLog;
 
 /**
  * One reader of a queue activation, on the shared {@link ReaderLoop}: each turn one delivery transaction in the
- * activation's {@link DeliveryMode}. It connects one reader at a time per activation, waits while the activation is
- * paused, looks for priority requests when a scan is due, and redelivers dead letters an operator asked for. An
- * empty queue is waited on in the RECEIVE, which {@link #wake} and a stop end early.
+ * activation's {@link DeliveryMode}. It connects first beside the activation's other readers and reconnects one at a
+ * time with them ({@link #connect}), waits while the activation is paused, looks for priority requests when a scan is
+ * due, and redelivers dead letters an operator asked for. An empty queue is waited on in the RECEIVE, which
+ * {@link #wake} and a stop end early.
  */
 final class QueueReader extends ReaderLoop {
 
@@ -23,6 +24,8 @@ final class QueueReader extends ReaderLoop {
     private final DeliverySettings settings;
     /** When the reader's last connect or turn began ({@link System#nanoTime()}): what its failure saw dates from it. */
     private volatile long lookedAt = System.nanoTime();
+    /** Whether the reader connected, or tried to, before: its later connects are reconnects. Its own thread's. */
+    private boolean connectedBefore;
 
     QueueReader(EndpointActivation activation, int id) {
         super("reader " + id + " of " + activation.name(), activation.settings().newBackoff());
@@ -175,31 +178,69 @@ final class QueueReader extends ReaderLoop {
         return !lost && (connection == null || connection.alive());
     }
 
+    /**
+     * Connects the reader. Its first connect opens its connection beside the activation's other readers, so that a
+     * deployment's readers all deliver after one connect's time; a reconnect after a failure opens it one reader of
+     * the activation at a time (its reconnect gate), so that a database that comes back is not met by every reader at
+     * once. Then, one reader at a time in both cases, it checks the platform, the broker and the queue: a reader that
+     * finds its queue enabled again moves a page of its transmissions meanwhile.
+     */
     @Override
     protected void connect() throws Exception {
-        activation.reconnectGate().acquire();
-        lookedAt = System.nanoTime();
-        try {
-            if (!isStopped()) {
-                ReaderConnection connection = ReaderConnection.open(activation.database(),
-                        settings.transactionTimeout(), activation::setTransactionRollbackOnly);
-                connected(connection);
-                // its batches are sorted by the failed deliveries their RECEIVE read (BatchSorter.prepare)
-                connection.session().readAttemptsWithReceive();
-                if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
-                    LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeout(),
-                            activation.database().source().config());
-                }
-                activation.requirePlatform();
-                activation.requireBroker(connection.connection());
-                requireQueueReady(connection);
-                java.time.Instant since = activation.disabledQueue().enabled();
-                if (since != null) {
-                    LOG.queueEnabledAgain(name(), settings.queue(), since);
+        java.util.concurrent.Semaphore gate = activation.reconnectGate();
+        boolean first = !connectedBefore;
+        connectedBefore = true;
+        if (first) {
+            if (open()) {
+                gate.acquire();
+                try {
+                    check();
+                } finally {
+                    gate.release();
                 }
             }
+            return;
+        }
+        gate.acquire();
+        try {
+            if (open()) {
+                check();
+            }
         } finally {
-            activation.reconnectGate().release();
+            gate.release();
+        }
+    }
+
+    /** Opens the reader's connection and hands it to the loop; false (none opened) once the reader is stopped. */
+    private boolean open() throws Exception {
+        lookedAt = System.nanoTime();
+        if (isStopped()) {
+            return false;
+        }
+        ReaderConnection connection = ReaderConnection.open(activation.database(), settings.transactionTimeout(),
+                activation::setTransactionRollbackOnly);
+        connected(connection);
+        // its batches are sorted by the failed deliveries their RECEIVE read (BatchSorter.prepare)
+        connection.session().readAttemptsWithReceive();
+        if (connection.timeoutIgnored() && activation.reports().firstIgnoredTimeout()) {
+            LOG.transactionTimeoutIgnored(activation.name(), settings.transactionTimeout(),
+                    activation.database().source().config());
+        }
+        return true;
+    }
+
+    /** Checks, unless the reader is stopped, what its connection reads from: the platform, the broker, the queue. */
+    private void check() throws Exception {
+        if (isStopped()) {
+            return;
+        }
+        ReaderConnection connection = connection();
+        activation.requirePlatform();
+        activation.requireBroker(connection.connection());
+        requireQueueReady(connection);
+        java.time.Instant since = activation.disabledQueue().enabled();
+        if (since != null) {
+            LOG.queueEnabledAgain(name(), settings.queue(), since);
         }
     }
 
