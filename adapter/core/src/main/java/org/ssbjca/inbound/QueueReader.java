@@ -187,27 +187,34 @@ final class QueueReader extends ReaderLoop {
      */
     @Override
     protected void connect() throws Exception {
-        java.util.concurrent.Semaphore gate = activation.reconnectGate();
         boolean first = !connectedBefore;
         connectedBefore = true;
         if (first) {
             if (open()) {
-                gate.acquire();
-                try {
+                atTheGate(this::check);
+            }
+        } else {
+            atTheGate(() -> {
+                if (open()) {
                     check();
-                } finally {
-                    gate.release();
                 }
-            }
-            return;
+            });
         }
-        gate.acquire();
+    }
+
+    /** A step of a connect that needs the activation's reconnect gate. */
+    @FunctionalInterface
+    private interface GatedStep {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code step} holding the activation's reconnect gate: one reader of the activation at a time. */
+    private void atTheGate(GatedStep step) throws Exception {
+        activation.reconnectGate().acquire();
         try {
-            if (open()) {
-                check();
-            }
+            step.run();
         } finally {
-            gate.release();
+            activation.reconnectGate().release();
         }
     }
 
