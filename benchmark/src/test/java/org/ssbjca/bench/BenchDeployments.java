@@ -64,9 +64,15 @@ final class BenchDeployments {
                         + " jdk.management\n"));
     }
 
+    /** The EJB name of {@link #ssbConsumer}'s bean. */
+    static final String SSB_BEAN = "SsbBenchMdb";
+
+    /** The EJB name of {@link #artemisConsumer}'s bean. */
+    static final String ARTEMIS_BEAN = "ArtemisBenchMdb";
+
     /** ssb-jca, one message per transaction, with {@code readers} readers. */
     static JavaArchive ssbConsumer(int readers) {
-        return consumer("bench-ssb-" + readers + ".jar", SsbBenchMdb.class, "SsbBenchMdb", "maxReaders", readers);
+        return consumer("bench-ssb-" + readers + ".jar", SsbBenchMdb.class, SSB_BEAN, "maxReaders", readers);
     }
 
     /**
@@ -103,7 +109,7 @@ final class BenchDeployments {
 
     /** Artemis with {@code sessions} sessions. */
     static JavaArchive artemisConsumer(int sessions) {
-        return consumer("bench-artemis-" + sessions + ".jar", ArtemisBenchMdb.class, "ArtemisBenchMdb", "maxSession",
+        return consumer("bench-artemis-" + sessions + ".jar", ArtemisBenchMdb.class, ARTEMIS_BEAN, "maxSession",
                 sessions);
     }
 

@@ -118,6 +118,19 @@ final class BenchServer implements AutoCloseable {
     }
 
     /**
+     * Starts or stops the delivery of a deployed message-driven bean: WildFly's {@code start-delivery} and
+     * {@code stop-delivery} operations, which activate or deactivate the bean's endpoint at its resource adapter (the
+     * readers or sessions start or stop) while the deployment, its classes and its bean pool stay.
+     */
+    void delivery(JavaArchive archive, String ejbName, boolean active) throws IOException {
+        ModelNode op = new ModelNode();
+        op.get("operation").set(active ? "start-delivery" : "stop-delivery");
+        op.get("address").add("deployment", archive.getName()).add("subsystem", "ejb3")
+                .add("message-driven-bean", ejbName);
+        respond(op, (active ? "start" : "stop") + " the delivery of " + ejbName + " in " + archive.getName());
+    }
+
+    /**
      * Lets Artemis hold {@code bytes} of messages per address in memory before it pages (WildFly's default address
      * setting {@code #} pages from 10 MiB, about 9,800 of the benchmark's messages): the benchmark's backlogs of up to
      * 20,000 messages then stay in memory, Artemis's best case, and its message count is not read through page
