@@ -875,11 +875,11 @@ class BenchmarkIT {
             double[] artemisToLoop = new double[Rounds.SCALING];
             // the RECEIVE statement of each database consumer in the first round: executions, mean ms in PostgreSQL
             Map<String, double[]> receives = new HashMap<>();
-            // Since the run after AM both beans of a count are deployed once, as the loops' code is, and each drain
-            // starts and stops their delivery (their endpoint's activation: the readers or sessions start, connect
-            // and stop as they did with a deployment per drain); one drain of each, not timed, before the rounds
-            // warms what the drains of a count share (the adapter's or the Artemis RA's code at this count, the
-            // container's); the rows give the JIT compilation that remains.
+            // Both beans of a count are deployed once, as the loops' code is; each drain starts and stops their
+            // delivery (their endpoint's activation: the readers or sessions start, connect and stop per drain, as
+            // the loops' threads connect per drain). One drain of each, not timed, before the rounds warms what the
+            // drains of a count share (the adapter's or the Artemis RA's code at this count, the container's); the
+            // rows give the JIT compilation that remains. method.md says since which run.
             JavaArchive ssbBean = BenchDeployments.ssbConsumer(readers);
             JavaArchive artemisBean = BenchDeployments.artemisConsumer(readers);
             deployOnce(ssbBean, BenchDeployments.SSB_BEAN);
