@@ -177,9 +177,10 @@ public final class EndpointActivation {
                     + DeliverySettings.MAX_READERS + ", was " + n);
         }
         List<QueueReader> added = new ArrayList<>();
+        StartCheck startedTogether = new StartCheck();
         synchronized (this) {
             while (readers.size() < n && !stopped) {
-                QueueReader reader = new QueueReader(this, ++nextReaderId);
+                QueueReader reader = new QueueReader(this, ++nextReaderId, startedTogether);
                 readers.add(reader);
                 added.add(reader);
             }

@@ -3,11 +3,14 @@ package org.ssbjca.inbound;
 import jakarta.resource.spi.UnavailableException;
 import jakarta.resource.spi.endpoint.MessageEndpoint;
 import java.sql.SQLException;
+import java.util.concurrent.Callable;
 
 import org.ssbjca.api.BrokerException;
 import org.ssbjca.api.QueueDisabledException;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.support.AdapterLog;
+import org.ssbjca.support.ConnectEvent;
+import org.ssbjca.support.FlightEvents;
 
 /**
  * One reader of a queue activation, on the shared {@link ReaderLoop}: each turn one delivery transaction in the
@@ -26,11 +29,19 @@ final class QueueReader extends ReaderLoop {
     private volatile long lookedAt = System.nanoTime();
     /** Whether the reader connected, or tried to, before: its later connects are reconnects. Its own thread's. */
     private boolean connectedBefore;
+    /** The check this reader shares with the readers started with it, on its first connect. */
+    private final StartCheck startCheck;
 
-    QueueReader(EndpointActivation activation, int id) {
+    /**
+     * @param activation the reader's activation
+     * @param id its number in the activation
+     * @param startCheck the check shared by the readers started with it
+     */
+    QueueReader(EndpointActivation activation, int id, StartCheck startCheck) {
         super("reader " + id + " of " + activation.name(), activation.settings().newBackoff());
         this.activation = activation;
         this.settings = activation.settings();
+        this.startCheck = startCheck;
     }
 
     @Override
@@ -183,36 +194,32 @@ final class QueueReader extends ReaderLoop {
      * deployment's readers all deliver after one connect's time; a reconnect after a failure opens it one reader of
      * the activation at a time (its reconnect gate), so that a database that comes back is not met by every reader at
      * once. Then, one reader at a time in both cases, it checks the platform, the broker and the queue: a reader that
-     * finds its queue enabled again moves a page of its transmissions meanwhile.
+     * finds its queue enabled again moves a page of its transmissions meanwhile. On their first connect the readers
+     * started together share one check that passed ({@link StartCheck}). A connect that succeeds is a flight recorder
+     * event ({@link ConnectEvent}).
      */
     @Override
     protected void connect() throws Exception {
         boolean first = !connectedBefore;
         connectedBefore = true;
-        if (first) {
-            if (open()) {
-                atTheGate(this::check);
-            }
-        } else {
-            atTheGate(() -> {
-                if (open()) {
-                    check();
-                }
-            });
+        ConnectEvent event = FlightEvents.begun(new ConnectEvent());
+        boolean checked = first
+                ? open() && atTheGate(() -> startCheck.runUnlessPassed(this::check))
+                : atTheGate(() -> open() && check());
+        if (connection() != null && !isStopped()) {
+            ConnectEvent.finish(event, settings.queue(), name(), !first, checked);
         }
     }
 
-    /** A step of a connect that needs the activation's reconnect gate. */
-    @FunctionalInterface
-    private interface GatedStep {
-        void run() throws Exception;
-    }
-
-    /** Runs {@code step} holding the activation's reconnect gate: one reader of the activation at a time. */
-    private void atTheGate(GatedStep step) throws Exception {
+    /**
+     * Runs {@code step} holding the activation's reconnect gate: one reader of the activation at a time.
+     *
+     * @return what {@code step} returned
+     */
+    private boolean atTheGate(Callable<Boolean> step) throws Exception {
         activation.reconnectGate().acquire();
         try {
-            step.run();
+            return step.call();
         } finally {
             activation.reconnectGate().release();
         }
@@ -236,10 +243,14 @@ final class QueueReader extends ReaderLoop {
         return true;
     }
 
-    /** Checks, unless the reader is stopped, what its connection reads from: the platform, the broker, the queue. */
-    private void check() throws Exception {
+    /**
+     * Checks, unless the reader is stopped, what its connection reads from: the platform, the broker, the queue.
+     *
+     * @return whether it checked (false when the reader was stopped)
+     */
+    private boolean check() throws Exception {
         if (isStopped()) {
-            return;
+            return false;
         }
         ReaderConnection connection = connection();
         activation.requirePlatform();
@@ -249,6 +260,7 @@ final class QueueReader extends ReaderLoop {
         if (since != null) {
             LOG.queueEnabledAgain(name(), settings.queue(), since);
         }
+        return true;
     }
 
     @Override

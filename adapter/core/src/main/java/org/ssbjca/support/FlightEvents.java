@@ -2,7 +2,7 @@ package org.ssbjca.support;
 
 /**
  * The one rule for beginning the adapter's flight recorder events ({@link ReceiveEvent}, {@link WaitEvent},
- * {@link DeliveryEvent}).
+ * {@link DeliveryEvent}, {@link ConnectEvent}).
  */
 public final class FlightEvents {
 

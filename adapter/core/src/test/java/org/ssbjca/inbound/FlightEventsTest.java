@@ -17,6 +17,7 @@ import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.backend.QueueSignals;
 import org.ssbjca.fakes.FlightRecordings;
+import org.ssbjca.support.ConnectEvent;
 import org.ssbjca.support.DeliveryEvent;
 import org.ssbjca.support.ReceiveEvent;
 import org.ssbjca.support.WaitEvent;
@@ -173,6 +174,38 @@ class FlightEventsTest {
         assertEquals(4, call.getInt("messages"));
         assertEquals(calls.get(0).get(0).conversationGroupId().toString(), call.getString("group"));
         assertTrue(call.getBoolean("succeeded"));
+    }
+
+    /**
+     * An activation's start is one {@code Connect} event for each of its readers, with the default settings; the
+     * readers started together checked the queue once, the first of them at the reconnect gate, and the others relied
+     * on that check.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void theReadersStartedTogetherCheckTheirQueueOnceAndEachConnectIsRecorded(String backend) throws Exception {
+        int readers = 4;
+        List<RecordedEvent> events;
+        try (InboundHarness h = InboundBackends.harness(backend);
+                Recording recording = new Recording(Configuration.getConfiguration("default"))) {
+            recording.start();
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders(String.valueOf(readers));
+            h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> { }, true, spec);
+            QueueSignals signals = h.ra.activations().get(0).database().broker().signals();
+            await().until(() -> signals.waiters(InboundHarness.TARGET_QUEUE, true) == readers);
+            recording.stop();
+            events = FlightRecordings.events(recording);
+        }
+        List<RecordedEvent> connects = events.stream().filter(e -> e.getEventType().getName().equals(
+                ConnectEvent.NAME)).toList();
+        assertEquals(readers, connects.size(), "one connect a reader: " + connects);
+        assertEquals(readers, connects.stream().map(e -> e.getString("reader")).distinct().count(),
+                connects.toString());
+        assertTrue(connects.stream().allMatch(e -> InboundHarness.TARGET_QUEUE.equals(e.getString("queue"))
+                && !e.getBoolean("reconnect")), "first connects of the queue's readers: " + connects);
+        assertEquals(1, connects.stream().filter(e -> e.getBoolean("checked")).count(),
+                "one reader checked, the others relied on its check: " + connects);
     }
 
     private static RecordedEvent only(List<RecordedEvent> events, String name) {
