@@ -46,12 +46,15 @@ public final class TcpProxy implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    /** Closes every connection that goes through the proxy; new ones are still accepted. */
+    /**
+     * Closes every connection that goes through the proxy; new ones are still accepted. One that opens while the cut
+     * runs may stay open, and stays known to the proxy for a later cut.
+     */
     public void cut() {
         for (Socket s : sockets) {
             closeQuietly(s);
+            sockets.remove(s);
         }
-        sockets.clear();
     }
 
     /** @return the most connections that were being opened at the same time, since {@link #resetCounts()} */
