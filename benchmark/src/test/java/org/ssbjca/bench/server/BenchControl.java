@@ -56,8 +56,9 @@ public final class BenchControl implements BenchControlMXBean {
     public long[] await(long timeoutMillis) throws InterruptedException {
         Recorder.Run r = Recorder.current();
         r.await(timeoutMillis);
-        long[] out = java.util.Arrays.copyOf(new long[] {r.firstStart.get(), r.doneAt, r.committed.get(),
-            r.delivered.get(), r.rolledBack.get(), r.transactions.get(), r.mostPerTransaction.get()}, 7 + 9);
+        long[] commits = r.commits();
+        long[] out = java.util.Arrays.copyOf(new long[] {r.firstStart.get(), r.doneAt, commits[0],
+            r.delivered.get(), r.rolledBack.get(), commits[1], r.mostPerTransaction.get()}, 7 + 9);
         for (int k = 0; k < 9; k++) {
             out[7 + k] = r.tenths.get(k);
         }
@@ -78,7 +79,7 @@ public final class BenchControl implements BenchControlMXBean {
     @Override
     public long[] progress() {
         Recorder.Run r = Recorder.current();
-        return new long[] {r.committed.get(), r.delivered.get(), r.rolledBack.get()};
+        return new long[] {r.commits()[0], r.delivered.get(), r.rolledBack.get()};
     }
 
     @Override

@@ -121,10 +121,13 @@ public final class Recorder {
         final int expected;
         final AtomicLong firstStart = new AtomicLong();
         final AtomicInteger delivered = new AtomicInteger();
-        final AtomicInteger committed = new AtomicInteger();
         final AtomicInteger rolledBack = new AtomicInteger();
-        /** Committed transactions, and the most messages one of them took. */
-        final AtomicInteger transactions = new AtomicInteger();
+        /**
+         * Committed transactions (the high 32 bits) and the messages they took (the low 32 bits), counted in one step:
+         * a reading of both while later transactions commit (more messages queued than the run expects) agrees.
+         */
+        private final AtomicLong commits = new AtomicLong();
+        /** The most messages one committed transaction took. */
         final AtomicInteger mostPerTransaction = new AtomicInteger();
         final CountDownLatch done = new CountDownLatch(1);
         /**
@@ -153,9 +156,8 @@ public final class Recorder {
         }
 
         void committedTransaction(int messages) {
-            transactions.incrementAndGet();
             mostPerTransaction.accumulateAndGet(messages, Math::max);
-            int total = committed.addAndGet(messages);
+            int total = committed(commits.addAndGet((1L << 32) + messages));
             markTenths(total - messages, total);
             if (total >= expected && total - messages < expected) {
                 doneAt = System.nanoTime();
@@ -178,6 +180,16 @@ public final class Recorder {
                     tenths.set((int) k - 1, now);
                 }
             }
+        }
+
+        /** @return the committed transactions and their messages, read together: {messages, transactions} */
+        long[] commits() {
+            long both = commits.get();
+            return new long[] {committed(both), both >>> 32};
+        }
+
+        private static int committed(long commits) {
+            return (int) (commits & 0xFFFF_FFFFL);
         }
 
         boolean await(long millis) throws InterruptedException {
