@@ -206,7 +206,7 @@ final class QueueReader extends ReaderLoop {
         boolean checked = first
                 ? open() && atTheGate(() -> startCheck.runUnlessPassed(this::check))
                 : atTheGate(() -> open() && check());
-        if (connection() != null && !isStopped()) {
+        if (!isStopped()) { // open() returns without a connection only to a stopped reader
             ConnectEvent.finish(event, settings.queue(), name(), !first, checked);
         }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class StartCheckTest {
     void aCheckThatPassedStandsForTheReadersStartedWithIt() throws Exception {
         StartCheck together = new StartCheck();
         AtomicInteger checks = new AtomicInteger();
-        java.util.concurrent.Callable<Boolean> passes = () -> {
+        Callable<Boolean> passes = () -> {
             checks.incrementAndGet();
             return true;
         };
