@@ -1,5 +1,6 @@
 package org.ssbjca.it;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,16 +12,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.management.ObjectName;
+import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.OperateOnDeployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.ResourceAdapterArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.ssbjca.api.Conversation;
+import org.ssbjca.it.beans.LateEchoReaders;
 import org.ssbjca.it.support.Deployments;
 import org.ssbjca.it.support.IronJacamar;
+import org.ssbjca.it.support.RemoteJmx;
 import org.ssbjca.sample.echo.EchoClient;
 
 /**
@@ -28,7 +35,8 @@ import org.ssbjca.sample.echo.EchoClient;
  * runs in (its own process id for {@code <pid>}): {@code jcmd} starts a recording with the adapter's events on, the
  * echo sample answers requests, {@code jcmd} dumps and stops it, and {@code jfr print} shows the EchoService reader's
  * wait, its RECEIVE and the bean's call. The RAR's events load in WildFly's module system (its manifest's {@code
- * jdk.jfr}).
+ * jdk.jfr}). The page's recipe for a slow start is run too: a bean deployed while a recording with the default settings
+ * runs shows one {@code Connect} event per reader, one of which checked the queue.
  */
 @ExtendWith(ArquillianExtension.class)
 class FlightEventsIT {
@@ -44,6 +52,62 @@ class FlightEventsIT {
     @Deployment(name = "ejb", order = 2)
     static JavaArchive ejb() {
         return Deployments.ejbSample(FlightEventsIT.class);
+    }
+
+    @Deployment(name = "late", order = 3, managed = false, testable = false)
+    static JavaArchive late() {
+        return Deployments.ejbJar("flight-events-late.jar", LateEchoReaders.class);
+    }
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Test
+    @RunAsClient
+    void aBeanDeployedDuringARecordingShowsItsReadersConnects() throws Exception {
+        String pid;
+        try (RemoteJmx jmx = RemoteJmx.connect()) {
+            pid = jmx.server().getAttribute(new ObjectName("java.lang:type=Runtime"), "Pid").toString();
+        }
+        Path dir = Files.createTempDirectory("ssb-jca-jfr");
+        Path file = dir.resolve("ssb-jca.jfr");
+        try {
+            // the page's commands with the default settings: Connect is on in them
+            String started = run("jcmd", pid, "JFR.start", "name=ssb-jca-start", "settings=default");
+            assertTrue(started.contains("Started recording"), started);
+            List<String> connects;
+            try {
+                deployer.deploy("late");
+                try {
+                    // the readers connect on the work manager's threads, after the deployment returns
+                    connects = await().atMost(Duration.ofSeconds(60)).until(() -> {
+                        Files.deleteIfExists(file);
+                        run("jcmd", pid, "JFR.dump", "name=ssb-jca-start", "filename=" + file);
+                        return events(run("jfr", "print", "--events", "org.ssbjca.Connect", file.toString()))
+                                .stream().filter(e -> e.contains("queue = \"" + LateEchoReaders.QUEUE + "\""))
+                                .toList();
+                    }, found -> found.size() >= LateEchoReaders.READERS);
+                } finally {
+                    deployer.undeploy("late");
+                }
+            } finally {
+                run("jcmd", pid, "JFR.stop", "name=ssb-jca-start");
+            }
+            assertEquals(LateEchoReaders.READERS, connects.size(), "one connect per reader: " + connects);
+            assertTrue(connects.stream().allMatch(e -> e.contains("reconnect = false")), "first connects: " + connects);
+            assertEquals(1, connects.stream().filter(e -> e.contains("checked = true")).count(),
+                    "one reader checked the queue for the three: " + connects);
+            assertEquals(LateEchoReaders.READERS, connects.stream().map(FlightEventsIT::reader).distinct().count(),
+                    "three readers: " + connects);
+        } finally {
+            Files.deleteIfExists(file);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** @return the {@code reader} field of a printed event */
+    private static String reader(String event) {
+        return event.lines().filter(l -> l.trim().startsWith("reader = ")).findFirst().orElse("");
     }
 
     @Test
