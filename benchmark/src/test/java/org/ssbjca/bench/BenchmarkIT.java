@@ -9,12 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -67,12 +67,19 @@ class BenchmarkIT {
     private static final int IDLE_GROUPS = QUICK ? 1_000 : 10_000;
     /** The Artemis queue the reply phase's MDB answers to (declared in bench-jms.xml). */
     private static final String REPLY_QUEUE = "BenchReplyQueue";
+    /** The statement profiles' orders: the most called first, or the most execution time first. */
+    private static final Comparator<StatementCounts.Totals> MOST_CALLED =
+            Comparator.comparingLong(StatementCounts.Totals::calls).reversed();
+    private static final Comparator<StatementCounts.Totals> MOST_TIME =
+            Comparator.comparingDouble(StatementCounts.Totals::execMillis).reversed();
     /** Idle conversations the next {@link #loadSsb} adds before the busy ones. */
     private int idleToLoad;
 
     private final Report report = new Report();
     private final LoadSampler load = new LoadSampler();
     private BenchPostgres pg;
+    /** pg_stat_statements as {@link #markStatements} last read it. */
+    private StatementCounts statementsBefore;
     private SsbLoader loader;
     private BenchServer server;
     private BenchControlMXBean control;
@@ -244,7 +251,7 @@ class BenchmarkIT {
             for (String system : Rounds.order(round, List.of("ssb", "artemis", "loop", "in-wildfly", "loop-receive",
                     "in-wildfly-receive"))) {
                 if (first && ("ssb".equals(system) || "loop".equals(system))) {
-                    resetStatements();
+                    markStatements();
                 }
                 switch (system) {
                     case "ssb" -> {
@@ -614,7 +621,7 @@ class BenchmarkIT {
                         // compilation) does not fall on the round's first messages
                         settleBeforeDrain("latency round " + (round + 1) + ", " + system);
                         if (profile) {
-                            resetStatements();
+                            markStatements();
                         }
                         CpuMeter.Reading before = cpuNow();
                         long[] maintained = toSsb && cpu != null ? cpu.maintenance() : null;
@@ -636,7 +643,7 @@ class BenchmarkIT {
                         sum[0] += pauses[0];
                         sum[1] = Math.max(sum[1], pauses[1]);
                         if (profile) {
-                            profileStatements(LATENCY, report.latencyProfile, " ORDER BY calls DESC LIMIT 10");
+                            profileStatements(LATENCY, report.latencyProfile, false, MOST_CALLED, 10);
                         }
                     } finally {
                         server.undeploy(consumer);
@@ -900,7 +907,7 @@ class BenchmarkIT {
                             "in-wildfly", "loop", "in-wildfly-receive-again", "ssb-again"))) {
                         boolean counted = round == 0 && !"artemis".equals(system) && !system.endsWith("-again");
                         if (counted) {
-                            resetStatements();
+                            markStatements();
                         }
                         switch (system) {
                             case "ssb" -> ssb.add(ssbDrain(ssbBean, SCALING));
@@ -920,7 +927,7 @@ class BenchmarkIT {
                             receives.put(system, topStatement());
                             if ("ssb".equals(system) && readers == 8) {
                                 // what ssb-jca runs per message beside its RECEIVE where it costs PostgreSQL the most
-                                profileStatements(SCALING, report.scalingProfile, PROFILE_REST);
+                                profileStatements(SCALING, report.scalingProfile, true, MOST_CALLED, 15);
                             }
                         }
                     }
@@ -969,6 +976,11 @@ class BenchmarkIT {
                                     + " timed windows, µs per message: ssb-jca %s, Artemis %s, the loop inside WildFly"
                                     + " running the readers' RECEIVE %s (all three deployed once)", jitOf(ssb),
                                     jitOf(artemis), jitOf(inWildFlyReceive))
+                            + String.format(Locale.ROOT, "; the last delivery thread's first delivery, ms after the"
+                                    + " drain's first, the median of the timed drains: ssb-jca %s, Artemis %s, the loop"
+                                    + " inside WildFly running the readers' RECEIVE %s",
+                                    lastStartOf(both(ssb, ssbAgain)), lastStartOf(artemis),
+                                    lastStartOf(both(inWildFlyReceive, inWildFlyReceiveAgain)))
                             + String.format(Locale.ROOT, "; ssb-jca / that loop, each round the geometric mean of its"
                                     + " two pairs (one with ssb-jca's drain first, one with the loop's): %s, %s; the"
                                     + " first pairs alone: %s, %s; both pairs from a tenth of each drain to nine"
@@ -1303,12 +1315,12 @@ class BenchmarkIT {
             for (String system : Rounds.order(round, List.of("ssb", "artemis"))) {
                 if ("ssb".equals(system)) {
                     if (round == 0) {
-                        resetStatements();
+                        markStatements();
                     }
                     ssb.add(ssbDrain(BenchDeployments.ssbReplyConsumer(), n, () -> assertEquals(n,
                             loader.depth(SsbLoader.CLIENT_QUEUE), "every ssb-jca reply committed")));
                     if (round == 0) {
-                        profileStatements(n, report.replyProfile, " ORDER BY total_exec_time DESC LIMIT 15");
+                        profileStatements(n, report.replyProfile, false, MOST_TIME, 15);
                     }
                 } else {
                     artemis.add(artemisDrain(BenchDeployments.artemisReplyConsumer(), n));
@@ -1708,7 +1720,7 @@ class BenchmarkIT {
      */
     private Drain ssbOutbound(String way, int n, boolean profile) throws Exception {
         if (profile) {
-            resetStatements();
+            markStatements();
         }
         CpuMeter.Reading before = cpuNow();
         lastWindowFrom = System.nanoTime();
@@ -1716,7 +1728,7 @@ class BenchmarkIT {
         lastWindowTo = System.nanoTime();
         CpuMeter.Reading used = since(before);
         if (profile) {
-            profileStatements(n, report.outboundProfile, " ORDER BY total_exec_time DESC LIMIT 15");
+            profileStatements(n, report.outboundProfile, false, MOST_TIME, 15);
         }
         assertEquals(0, sent[1], "no ssb-jca send failed (" + way + ")");
         assertEquals(n, loader.depth(), "every ssb-jca send committed its message (" + way + ")");
@@ -1755,7 +1767,8 @@ class BenchmarkIT {
      * JIT compilation in that window, and its rate from a tenth of its messages to nine tenths ({@link Timed#steady};
      * NaN where not measured).
      */
-    private record Drain(double rate, CpuMeter.Reading cpu, long cpuMessages, long compilerNanos, double steady) {
+    private record Drain(double rate, CpuMeter.Reading cpu, long cpuMessages, long compilerNanos, double steady,
+            double lastStartMillis) {
 
         /** A drain whose JIT compilation and middle span are not read. */
         Drain(double rate, CpuMeter.Reading cpu, long cpuMessages) {
@@ -1764,7 +1777,12 @@ class BenchmarkIT {
 
         /** A drain whose middle span is not read. */
         Drain(double rate, CpuMeter.Reading cpu, long cpuMessages, long compilerNanos) {
-            this(rate, cpu, cpuMessages, compilerNanos, Double.NaN);
+            this(rate, cpu, cpuMessages, compilerNanos, Double.NaN, Double.NaN);
+        }
+
+        /** A drain timed in WildFly ({@link Timed}). */
+        Drain(Timed timed, CpuMeter.Reading cpu, long cpuMessages, long compilerNanos) {
+            this(timed.rate(), cpu, cpuMessages, compilerNanos, timed.steady(), timed.lastStartMillis());
         }
     }
 
@@ -1777,8 +1795,9 @@ class BenchmarkIT {
      *     deliveries before the JIT has compiled their paths, nor the end, where the threads run out of work one by
      *     one; NaN when a mark is missing
      * @param first the first tenth: from the first delivery's start to the commit that brought it to a tenth
+     * @param startsMillis each delivery thread's first delivery, ms after the drain's first, in order
      */
-    private record Timed(double rate, double steady, double first) {
+    private record Timed(double rate, double steady, double first, List<Double> startsMillis) {
 
         /**
          * @param r what {@code control.await} returned for a run of {@code n} messages, one per transaction
@@ -1786,19 +1805,29 @@ class BenchmarkIT {
          */
         static Timed of(long[] r, int n) {
             double rate = n * 1e9 / (r[1] - r[0]);
+            List<Double> starts = r.length <= 16 ? List.of()
+                    : Arrays.stream(r, 16, r.length).mapToObj(ns -> ns / 1e6).toList();
             if (r.length < 16 || r[7] == 0 || r[15] == 0 || n < 10) {
-                return new Timed(rate, Double.NaN, Double.NaN);
+                return new Timed(rate, Double.NaN, Double.NaN, starts);
             }
             // with one message per transaction, the commit marking k tenths is the one that made ceil(k * n / 10)
             long tenth = (n + 9L) / 10;
             long nineTenths = (9L * n + 9) / 10;
-            return new Timed(rate, (nineTenths - tenth) * 1e9 / (r[15] - r[7]), tenth * 1e9 / (r[7] - r[0]));
+            return new Timed(rate, (nineTenths - tenth) * 1e9 / (r[15] - r[7]), tenth * 1e9 / (r[7] - r[0]), starts);
+        }
+
+        /** @return the last delivery thread's first delivery, ms after the drain's first (NaN: not read) */
+        double lastStartMillis() {
+            return startsMillis.isEmpty() ? Double.NaN : startsMillis.get(startsMillis.size() - 1);
         }
 
         /** @return "; the first tenth 2,345 msg/s, a tenth to nine tenths 3,012 msg/s", or "" when not measured */
         String tenthsText() {
-            return Double.isNaN(steady) ? "" : "; the first tenth " + Report.rate(first)
+            String text = Double.isNaN(steady) ? "" : "; the first tenth " + Report.rate(first)
                     + ", a tenth to nine tenths " + Report.rate(steady);
+            return startsMillis.isEmpty() ? text : text + "; the threads' first deliveries at "
+                    + startsMillis.stream().map(ms -> String.format(Locale.ROOT, "%.1f", ms))
+                            .collect(java.util.stream.Collectors.joining(", ")) + " ms";
         }
     }
 
@@ -1808,12 +1837,12 @@ class BenchmarkIT {
 
     private Drain ssbDrain(JavaArchive consumer, int messages, AfterRun afterRun) throws Exception {
         Timed timed = drainSsb(consumer, messages, messages, afterRun, null);
-        return new Drain(timed.rate(), lastCpuReading, cpuMessages, lastCompilerNanos, timed.steady());
+        return new Drain(timed, lastCpuReading, cpuMessages, lastCompilerNanos);
     }
 
     private Drain artemisDrain(JavaArchive consumer, int messages) throws Exception {
         Timed timed = drainArtemis(consumer, messages);
-        return new Drain(timed.rate(), lastCpuReading, cpuMessages, lastCompilerNanos, timed.steady());
+        return new Drain(timed, lastCpuReading, cpuMessages, lastCompilerNanos);
     }
 
     /** The plain JDBC loop ({@link JdbcCeiling}) drains {@code messages} with {@code threads} threads. */
@@ -1866,7 +1895,7 @@ class BenchmarkIT {
         Timed timed = Timed.of(r, n);
         log("%s: %,d in %.2f s = %s%s%s (rolled back: %d)", what, n, (r[1] - r[0]) / 1e9,
                 Report.rate(timed.rate()), timed.tenthsText(), collectionsSince(gcBefore), r[4]);
-        return new Drain(timed.rate(), lastCpuReading, cpuMessages, lastCompilerNanos, timed.steady());
+        return new Drain(timed, lastCpuReading, cpuMessages, lastCompilerNanos);
     }
 
     /** @return a round's first drains, then its second ones (ssb-jca's and the loop's run twice a round) */
@@ -1918,6 +1947,16 @@ class BenchmarkIT {
         long messages = read.stream().mapToLong(Drain::cpuMessages).sum();
         return messages == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f",
                 read.stream().mapToLong(Drain::compilerNanos).sum() / 1e3 / messages);
+    }
+
+    /**
+     * @return the median over the drains of their last delivery thread's first delivery, ms after the drain's first,
+     *     and the largest, e.g. "12.3 (at most 40.1)"; "n/a" when not read
+     */
+    private static String lastStartOf(List<Drain> drains) {
+        double[] ms = drains.stream().mapToDouble(Drain::lastStartMillis).filter(v -> !Double.isNaN(v)).toArray();
+        return ms.length == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f (at most %.1f)", Rounds.median(ms),
+                Arrays.stream(ms).max().getAsDouble());
     }
 
     /** @return "; median of 3 rounds: a / b / c msg/s" or "" for one round */
@@ -2087,48 +2126,56 @@ class BenchmarkIT {
 
     // ---- profile and figures
 
-    private void resetStatements() throws SQLException {
-        try (Connection c = pg.connect(); Statement s = c.createStatement()) {
-            s.execute("SELECT pg_stat_statements_reset()");
-        }
+    /** Reads {@code pg_stat_statements} whole: the profiles that follow count what ran after this. */
+    private void markStatements() throws SQLException {
+        statementsBefore = StatementCounts.read(pg);
     }
 
-    /** @return the calls and the mean execution time of the most called statement since the last reset */
+    /** @return what ran since {@link #markStatements}, the benchmark's own reads and the schema's upkeep left out */
+    private List<StatementCounts.Totals> statementsSinceMark() throws SQLException {
+        return StatementCounts.read(pg).since(statementsBefore).stream()
+                .filter(t -> !t.query().contains("pg_stat_statements") && !t.query().startsWith("TRUNCATE")
+                        && !t.query().startsWith("VACUUM") && !t.query().startsWith("ANALYZE")
+                        && !t.query().startsWith("CREATE"))
+                .toList();
+    }
+
+    /**
+     * @return the calls, the mean execution time (ms), the plannings and their mean time (ms) of the most called
+     *         statement since {@link #markStatements}
+     */
     private double[] topStatement() throws SQLException {
-        try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, plans, mean_plan_time FROM pg_stat_statements"
-                     + " WHERE query LIKE 'WITH%' ORDER BY calls DESC LIMIT 1")) {
-            return rs.next() ? new double[] {rs.getDouble(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4)}
-                    : new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
-        }
+        return statementsSinceMark().stream().filter(t -> t.query().startsWith("WITH")).min(MOST_CALLED)
+                .map(t -> new double[] {t.calls(), t.meanExecMillis(), t.plans(), t.meanPlanMillis()})
+                .orElse(new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
     }
 
     /** The statement profile of a drain: the loader's statements left out, the most called first. */
-    private static final String PROFILE_REST = " AND query NOT LIKE 'INSERT INTO ssb.conversation_%'"
-            + " AND query NOT LIKE 'INSERT INTO ssb.message %' ORDER BY calls DESC LIMIT 15";
-
     private void profileStatements(int messages) throws SQLException {
-        profileStatements(messages, report.profile, PROFILE_REST);
+        profileStatements(messages, report.profile, true, MOST_CALLED, 15);
     }
 
-    /** @param rest more conditions (the loader's statements left out) and the order */
-    private void profileStatements(int messages, List<String> into, String rest) throws SQLException {
-        try (Connection c = pg.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT calls, mean_exec_time, plans, mean_plan_time, query"
-                     + " FROM pg_stat_statements"
-                     + " WHERE query NOT LIKE '%pg_stat_statements%' AND query NOT LIKE 'TRUNCATE%'"
-                     + " AND query NOT LIKE 'VACUUM%' AND query NOT LIKE 'ANALYZE%' AND query NOT LIKE 'CREATE%'"
-                     + rest)) {
-            while (rs.next()) {
-                String q = rs.getString(5).replaceAll("\\s+", " ");
-                if (q.length() > 160) {
-                    q = q.substring(0, 157) + "...";
-                }
-                into.add(String.format(Locale.ROOT, "| %.3f | %.3f | %.3f | %.3f | `%s` |",
-                        rs.getLong(1) / (double) messages, rs.getDouble(2),
-                        rs.getLong(3) / (double) Math.max(1, rs.getLong(1)), rs.getDouble(4), q.replace("|", "\\|")));
-            }
-        }
+    /**
+     * Adds the statements run since {@link #markStatements} to a profile's rows.
+     *
+     * @param loaderLeftOut whether the loader's inserts of conversations and messages are left out
+     * @param order which come first
+     * @param limit how many rows at most
+     */
+    private void profileStatements(int messages, List<String> into, boolean loaderLeftOut,
+            Comparator<StatementCounts.Totals> order, int limit) throws SQLException {
+        statementsSinceMark().stream()
+                .filter(t -> !loaderLeftOut || !(t.query().startsWith("INSERT INTO ssb.conversation_")
+                        || t.query().startsWith("INSERT INTO ssb.message ")))
+                .sorted(order).limit(limit).forEach(t -> {
+                    String q = t.query().replaceAll("\\s+", " ");
+                    if (q.length() > 160) {
+                        q = q.substring(0, 157) + "...";
+                    }
+                    into.add(String.format(Locale.ROOT, "| %.3f | %.3f | %.3f | %.3f | `%s` |",
+                            t.calls() / (double) messages, t.meanExecMillis(),
+                            t.plans() / (double) Math.max(1, t.calls()), t.meanPlanMillis(), q.replace("|", "\\|")));
+                });
     }
 
     /** @return p50, p99 and max in ms over every round's messages, after checking that each was received */

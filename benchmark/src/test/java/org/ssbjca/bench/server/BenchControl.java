@@ -62,6 +62,9 @@ public final class BenchControl implements BenchControlMXBean {
         for (int k = 0; k < 9; k++) {
             out[7 + k] = r.tenths.get(k);
         }
+        long[] starts = r.threadStarts();
+        out = java.util.Arrays.copyOf(out, 16 + starts.length);
+        System.arraycopy(starts, 0, out, 16, starts.length);
         return out;
     }
 

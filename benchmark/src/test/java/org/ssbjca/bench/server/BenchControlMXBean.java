@@ -18,7 +18,9 @@ public interface BenchControlMXBean {
      * @return {first delivery's start (nanoTime), the run's end (nanoTime, 0 if it did not end), committed messages,
      *         delivered messages, rolled-back deliveries, committed transactions, the most messages one committed
      *         transaction took, then nine nanoTimes: the commits that brought the committed messages to a tenth, two
-     *         tenths, ... nine tenths of the expected (0 for one not reached)}
+     *         tenths, ... nine tenths of the expected (0 for one not reached), then each delivery thread's first
+     *         delivery, nanoseconds after the run's first began, in order (the first 0): how far apart the drain's
+     *         readers or threads started}
      * @throws InterruptedException if interrupted
      */
     long[] await(long timeoutMillis) throws InterruptedException;

@@ -3,6 +3,7 @@ package org.ssbjca.bench.server;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,6 +18,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class Recorder {
 
     private static volatile Run run = new Run(0, 0);
+    /** The run in which this thread last delivered: its first delivery in a run is noted once. */
+    private static final ThreadLocal<Run> LAST_RUN = new ThreadLocal<>();
     /** Whether the runs armed from now on measure their delivery threads ({@link ThreadCosts}). */
     private static volatile boolean measureThreads;
 
@@ -66,6 +69,10 @@ public final class Recorder {
             r.threads.delivery();
         }
         r.firstStart.compareAndSet(0, now);
+        if (LAST_RUN.get() != r) {
+            LAST_RUN.set(r);
+            r.threadStarts.add(now);
+        }
         r.delivered.addAndGet(messages);
         if (r.receivedAt != null && firstBody != null) {
             int id = idOf(firstBody);
@@ -120,6 +127,8 @@ public final class Recorder {
         final int number = RUNS.incrementAndGet();
         final int expected;
         final AtomicLong firstStart = new AtomicLong();
+        /** {@link System#nanoTime()} of each delivery thread's first delivery in this run. */
+        private final ConcurrentLinkedQueue<Long> threadStarts = new ConcurrentLinkedQueue<>();
         final AtomicInteger delivered = new AtomicInteger();
         final AtomicInteger rolledBack = new AtomicInteger();
         /**
@@ -190,6 +199,12 @@ public final class Recorder {
 
         private static int committed(long commits) {
             return (int) (commits & 0xFFFF_FFFFL);
+        }
+
+        /** @return each delivery thread's first delivery, nanoseconds after the run's first, in order */
+        long[] threadStarts() {
+            long first = firstStart.get();
+            return threadStarts.stream().mapToLong(t -> t - first).sorted().toArray();
         }
 
         boolean await(long millis) throws InterruptedException {
