@@ -1384,12 +1384,12 @@ class BenchmarkIT {
         List<String> variants = List.of("ssb", "ssb-xa", "artemis-xa");
         Map<String, List<Drain>> drains = new HashMap<>();
         Map<String, List<PgCounters.PerMessage>> counts = new HashMap<>();
-        double[] toArtemis = new double[Rounds.COUNT];
-        double[] toXa = new double[Rounds.COUNT];
+        double[] toArtemis = new double[Rounds.ONE_DATABASE];
+        double[] toXa = new double[Rounds.ONE_DATABASE];
         JavaArchive driver = BenchDeployments.driver();
         server.deploy(driver);
         try {
-            for (int round = 0; round < Rounds.COUNT; round++) {
+            for (int round = 0; round < Rounds.ONE_DATABASE; round++) {
                 for (String variant : Rounds.order(round, variants)) {
                     JavaArchive consumer = switch (variant) {
                         case "ssb" -> BenchDeployments.ssbOneDbConsumer();
