@@ -189,4 +189,83 @@ class CircuitBreakerTest {
         assertEquals("ssb-jca activation property 'breakerMaxDelay' must be between 5000 and 3600000, was 100",
                 e.getMessage());
     }
+
+    /**
+     * failure-policy.md: the first probe after {@code breakerDelay}, each failed probe's delay doubled up to
+     * {@code breakerMaxDelay}, every delay cut at random by up to 20%.
+     */
+    @Test
+    void eachFailedProbeDoublesTheDelayUpToTheMaximumEachCutByUpTo20Percent() throws Exception {
+        List<Long> delays = new CopyOnWriteArrayList<>();
+        CircuitBreaker b = new BreakerSettings(2, 60_000, 100, 250).newBreaker(new CircuitBreaker.Listener() {
+            @Override
+            public void opened(int failures, boolean probe, long probeInMillis, String lastError) {
+                delays.add(probeInMillis);
+            }
+
+            @Override
+            public void closed(long openMillis) {
+            }
+        });
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        b.failed("m1", "x");
+        long openedAt = System.nanoTime(); // before the breaker's own reading of the time
+        b.failed("m2", "x");
+        for (int probe = 1; probe <= 3; probe++) {
+            // the breaker holds the reader until its probe is due
+            assertTrue(b.awaitTurn(() -> System.nanoTime() > deadline), "probe " + probe + " came");
+            long waited = System.nanoTime() - openedAt;
+            long delay = delays.get(probe - 1);
+            assertTrue(waited >= delay * 1_000_000L, "probe " + probe + " after " + waited + " ns, its delay " + delay);
+            openedAt = System.nanoTime();
+            b.failed("m1", "x");
+        }
+        assertEquals(4, delays.size(), "opened, then three failed probes: " + delays);
+        long[][] bounds = {{80, 100}, {160, 200}, {200, 250}, {200, 250}};
+        for (int i = 0; i < bounds.length; i++) {
+            long d = delays.get(i);
+            assertTrue(d >= bounds[i][0] && d <= bounds[i][1], "delay " + (i + 1) + " was " + d + ": " + delays);
+        }
+    }
+
+    /** The first probe too comes after {@code breakerDelay} less a random part of up to 20%. */
+    @Test
+    void theFirstProbeDelaysSpreadBetweenFourFifthsOfTheDelayAndTheDelay() {
+        Set<Long> delays = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 50; i++) {
+            CircuitBreaker b = new BreakerSettings(2, 60_000, 1000, 300_000).newBreaker(new CircuitBreaker.Listener() {
+                @Override
+                public void opened(int failures, boolean probe, long probeInMillis, String lastError) {
+                    delays.add(probeInMillis);
+                }
+
+                @Override
+                public void closed(long openMillis) {
+                }
+            });
+            b.failed("m1", "x");
+            b.failed("m2", "x");
+        }
+        assertTrue(delays.stream().allMatch(d -> d >= 800 && d <= 1000), delays.toString());
+        assertTrue(delays.size() > 1, "50 breakers, one delay: " + delays);
+    }
+
+    /** activation-properties.md: {@code breakerDelay} at least 100 and at most 3600000, named when refused. */
+    @Test
+    void aBreakerDelayOutOfItsRangeFailsTheActivationNamingIt() throws Exception {
+        ServiceBrokerActivationSpec spec = new ServiceBrokerActivationSpec();
+        spec.setQueue("Q");
+        spec.setBreakerThreshold("3");
+        for (String bad : List.of("99", "3600001")) {
+            spec.setBreakerDelay(bad);
+            InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate);
+            assertEquals("ssb-jca activation property 'breakerDelay' must be between 100 and 3600000, was " + bad,
+                    e.getMessage());
+        }
+        spec.setBreakerDelay("100");
+        spec.setBreakerMaxDelay("3600001");
+        InvalidPropertyException e = assertThrows(InvalidPropertyException.class, spec::validate);
+        assertEquals("ssb-jca activation property 'breakerMaxDelay' must be between 100 and 3600000, was 3600001",
+                e.getMessage());
+    }
 }

@@ -261,6 +261,14 @@ class FailurePolicyTest {
                     (BrokerMessageListener) m -> { }, true, notAnException));
             assertTrue(refused.getMessage().contains("'transientExceptions' must list exception classes (subclasses"
                     + " of java.lang.Throwable), but 'java.lang.String' is not one"), refused.getMessage());
+
+            ServiceBrokerActivationSpec both = h.spec();
+            both.setUnrecoverableExceptions("java.lang.IllegalArgumentException, java.net.ConnectException");
+            both.setTransientExceptions("java.net.ConnectException");
+            refused = assertThrows(ResourceException.class, () -> h.activate(BrokerMessageListener.class,
+                    (BrokerMessageListener) m -> { }, true, both));
+            assertTrue(refused.getMessage().contains("'transientExceptions' must not name a class that"
+                    + " unrecoverableExceptions names, was 'java.net.ConnectException' in both"), refused.getMessage());
             assertEquals(0, h.ra.activations().size());
         }
     }

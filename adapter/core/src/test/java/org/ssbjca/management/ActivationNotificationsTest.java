@@ -2,12 +2,15 @@ package org.ssbjca.management;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.management.Jmx.SERVER;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
 import javax.management.MBeanNotificationInfo;
 import javax.management.Notification;
 import javax.management.NotificationListener;
@@ -18,6 +21,8 @@ import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.api.DialogOptions;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.CircuitBreaker;
 import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
@@ -104,6 +109,72 @@ class ActivationNotificationsTest {
                 return c;
             });
             await("delivered once the queue exists").until(() -> done.contains("finally"));
+        }
+    }
+
+    /**
+     * failure-policy.md's "What you see": an outage opens the breaker (SSBJCA0240, {@code org.ssbjca.breaker.opened}
+     * with the activation, the failures, the probe's delay and the error; the MXBean's breaker attributes), a failed
+     * probe says so (SSBJCA0241, opened again), the first success closes it (SSBJCA0242,
+     * {@code org.ssbjca.breaker.closed}).
+     */
+    @Test
+    void anOutageIsNotifiedAsTheBreakerOpensAndClosesAndLogged() throws Exception {
+        try (InboundHarness h = new InboundHarness();
+                LogRecords log = LogRecords.of(CircuitBreaker.class)) {
+            AtomicBoolean down = new AtomicBoolean(true);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                if (down.get()) {
+                    throw new IllegalStateException("the stock service is down");
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders("4"); // several messages fail at once: one message failing alone never opens it
+            spec.setMaxDeliveryAttempts("50");
+            spec.setBreakerThreshold("2");
+            spec.setBreakerDelay("200");
+            spec.setBreakerMaxDelay("400");
+            h.activate(BrokerMessageListener.class, bean, true, spec);
+            EndpointActivation a = Jmx.onlyActivation(h);
+            ObjectName name = ObjectNames.activation(a.name());
+            List<Notification> got = listen(name);
+            for (int i = 0; i < 5; i++) {
+                h.send("order " + i);
+            }
+
+            Notification opened = awaitType(got, ActivationNotifications.BREAKER_OPENED);
+            CompositeData data = (CompositeData) opened.getUserData();
+            assertEquals(a.name(), data.get("activation"));
+            int failures = (Integer) data.get("failures");
+            assertTrue(failures >= 2, "at least the threshold: " + failures);
+            long probeIn = (Long) data.get("probeInMillis");
+            assertTrue(probeIn >= 160 && probeIn <= 200, "breakerDelay less up to 20%: " + probeIn);
+            assertTrue(((String) data.get("error")).contains("the stock service is down"), (String) data.get("error"));
+            ActivationMXBean mx = Jmx.proxy(a);
+            assertEquals(1, mx.getBreakerTrips());
+            assertTrue(mx.isBreakerOpen());
+            assertTrue(mx.getBreakerOpenedAt() != null, "BreakerOpenedAt while open");
+            await("a failed probe").until(() -> !log.messages(Level.WARNING, "SSBJCA0241").isEmpty());
+            List<String> openedLines = log.messages(Level.WARNING, "SSBJCA0240");
+            assertEquals(1, openedLines.size(), openedLines.toString());
+            assertTrue(openedLines.get(0).contains("circuit breaker open after " + failures + " failed deliveries in a"
+                    + " row"), openedLines.toString());
+            assertTrue(got.stream().filter(n -> n.getType().equals(ActivationNotifications.BREAKER_OPENED))
+                    .count() >= 2, "a failed probe opens it again, notified");
+            assertEquals(1, mx.getBreakerTrips(), "a failed probe is not a new trip");
+
+            down.set(false);
+            Notification closed = awaitType(got, ActivationNotifications.BREAKER_CLOSED);
+            CompositeData closedData = (CompositeData) closed.getUserData();
+            assertEquals(a.name(), closedData.get("activation"));
+            assertTrue((Long) closedData.get("openMillis") >= probeIn, "open at least until the first probe");
+            await("every order delivered").until(() -> done.size() == 5);
+            assertEquals(1, log.messages(Level.INFO, "SSBJCA0242").size());
+            assertEquals("CLOSED", mx.getBreakerState());
+            assertNull(mx.getBreakerNextProbe());
+            SERVER.removeNotificationListener(name, (NotificationListener) got);
         }
     }
 
