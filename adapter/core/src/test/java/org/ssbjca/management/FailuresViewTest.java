@@ -56,6 +56,11 @@ class FailuresViewTest {
             List<DeadLetterInfo> found = mx.searchDeadLetters("order-2", 0, 10);
             assertEquals(List.of("order-2"), found.stream().map(DeadLetterInfo::getBody).toList());
             assertEquals(1, mx.searchDeadLetters("TIMED OUT", 0, 10).size(), "the error, case ignored");
+            // console-failures.md: up to 200 characters
+            assertEquals(0, mx.searchDeadLetters("x".repeat(200), 0, 10).size());
+            IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                    () -> mx.searchDeadLetters("x".repeat(201), 0, 10));
+            assertEquals("the text must be at most 200 characters, was 201", tooLong.getMessage());
             assertArrayEquals("order-2".getBytes(StandardCharsets.UTF_8),
                     mx.exportDeadLetterBody(found.get(0).getId()));
             assertThrows(IllegalArgumentException.class, () -> mx.exportDeadLetterBody(found.get(0).getId() + 100));
