@@ -60,7 +60,7 @@ public final class InboundHarness implements AutoCloseable {
      * @param declare whether to declare the broker objects now
      */
     public InboundHarness(org.ssbjca.backend.DatabaseConfig database, boolean declare) throws Exception {
-        this(database, declare, 200L);
+        this(database, declare, 200L, true);
     }
 
     /**
@@ -73,11 +73,23 @@ public final class InboundHarness implements AutoCloseable {
      */
     public static InboundHarness polling(long fallbackPollMillis) throws Exception {
         return new InboundHarness(new org.ssbjca.backend.DatabaseConfig("jdbc:h2:mem:inbound-" + UUID.randomUUID()
-                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", null, null), true, fallbackPollMillis);
+                + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=5000", null, null), true, fallbackPollMillis, true);
     }
 
-    private InboundHarness(org.ssbjca.backend.DatabaseConfig database, boolean declare, long fallbackPollMillis)
-            throws Exception {
+    /**
+     * An adapter with {@code createSchema} off, on a database whose schema someone else installed; nothing declared.
+     *
+     * @param database the adapter's database, with its credentials
+     * @return the started harness
+     * @throws Exception if the adapter cannot start
+     */
+    public static InboundHarness withoutSchemaCreation(org.ssbjca.backend.DatabaseConfig database) throws Exception {
+        return new InboundHarness(database, false, 200L, false);
+    }
+
+    private InboundHarness(org.ssbjca.backend.DatabaseConfig database, boolean declare, long fallbackPollMillis,
+            boolean createSchema) throws Exception {
+        ra.setCreateSchema(createSchema);
         ra.setConnectionUrl(database.url());
         ra.setUser(database.user());
         ra.setPassword(database.password());

@@ -1,14 +1,22 @@
 package org.ssbjca.inbound;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.conformance.PostgresServer;
 
@@ -35,10 +43,64 @@ class SchemaPrivilegeTest {
                         e.getMessage());
             }
         } finally {
-            try (Connection c = DriverManager.getConnection(owner.url(), owner.user(), owner.password());
-                    Statement s = c.createStatement()) {
-                s.execute("DROP ROLE " + role);
+            dropRole(owner, role);
+        }
+    }
+
+    /**
+     * backends.md's DBA way: the owner installs the schema (the adapter's own install scripts, run as the owner) and
+     * grants the adapter's user the statements of the page, read from it; the adapter, {@code createSchema} off, then
+     * declares, sends and delivers as that user.
+     */
+    @Test
+    void aUserGrantedTheTablesDeliversWithCreateSchemaOff() throws Exception {
+        DatabaseConfig owner = PostgresServer.get().newDatabase("schema_granted");
+        String role = "ssb_app_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (InboundHarness installed = new InboundHarness(owner, false)) {
+            installed.db.prepareSchema(); // install.sql and postgresql-catalog-version.sql, as the owner
+        }
+        try (Connection c = DriverManager.getConnection(owner.url(), owner.user(), owner.password());
+                Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'app'");
+            List<String> grants = pageGrants();
+            assertEquals(3, grants.size(), grants.toString());
+            for (String grant : grants) {
+                s.execute(grant.replace(" TO app;", " TO " + role)); // as written but for the user's name
             }
+        }
+        try {
+            try (InboundHarness h = InboundHarness.withoutSchemaCreation(
+                    new DatabaseConfig(owner.url(), role, "app"))) {
+                h.declare();
+                List<String> delivered = new CopyOnWriteArrayList<>();
+                h.activate(BrokerMessageListener.class, (BrokerMessageListener) m -> delivered.add(m.bodyAsText()),
+                        true, h.spec());
+                h.send("granted");
+                await("delivered as the granted user").atMost(Duration.ofSeconds(30))
+                        .until(() -> delivered.contains("granted"));
+                assertEquals(List.of("granted"), delivered);
+            }
+        } finally {
+            dropRole(owner, role);
+        }
+    }
+
+    /** @return the GRANT statements of backends.md's block for a DBA, as written */
+    private static List<String> pageGrants() throws Exception {
+        String page = Files.readString(Path.of(System.getProperty("basedir", "."))
+                .resolve("../../docs/guide/backends.md"));
+        int start = page.indexOf("```sql\nGRANT ");
+        assertTrue(start >= 0, "backends.md has the DBA's grants");
+        String block = page.substring(start + "```sql\n".length(), page.indexOf("```", start + 6));
+        return block.lines().filter(l -> l.startsWith("GRANT ")).toList();
+    }
+
+    /** Drops the role and what the owner granted it. */
+    private static void dropRole(DatabaseConfig owner, String role) throws SQLException {
+        try (Connection c = DriverManager.getConnection(owner.url(), owner.user(), owner.password());
+                Statement s = c.createStatement()) {
+            s.execute("DROP OWNED BY " + role);
+            s.execute("DROP ROLE " + role);
         }
     }
 }
