@@ -18,8 +18,8 @@ public final class LogRecords extends Handler implements AutoCloseable {
     private final Level previous;
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
 
-    private LogRecords(Class<?> source) {
-        logger = Logger.getLogger(source.getName());
+    private LogRecords(String source) {
+        logger = Logger.getLogger(source);
         previous = logger.getLevel();
         logger.setLevel(Level.ALL);
         setLevel(Level.ALL);
@@ -31,7 +31,15 @@ public final class LogRecords extends Handler implements AutoCloseable {
      * @return the capture; close it to stop
      */
     public static LogRecords of(Class<?> source) {
-        return new LogRecords(source);
+        return new LogRecords(source.getName());
+    }
+
+    /**
+     * @param logger the name of the logger to capture (a class another package cannot name), debug included
+     * @return the capture; close it to stop
+     */
+    public static LogRecords named(String logger) {
+        return new LogRecords(logger);
     }
 
     /**

@@ -10,12 +10,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
+import org.ssbjca.fakes.LogRecords;
+import org.ssbjca.inbound.EndpointActivation;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
@@ -32,13 +35,17 @@ class BrokerDoctorTest {
     /** The conversation handle of the poison message on the receiving side, as the bean saw it. */
     private static final java.util.concurrent.atomic.AtomicReference<java.util.UUID> poisonHandle =
             new java.util.concurrent.atomic.AtomicReference<>();
+    /** The queue readers' logger (their class is the inbound package's own). */
+    private static final String READER_LOGGER = "org.ssbjca.inbound.QueueReader";
     private static final Path PAGE = Path.of("").toAbsolutePath().resolve("../../docs/operations/broker-doctor.md");
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aDisabledQueueIsShownWithItsSuspectAndItsWaitingMessagesAndEnabledThroughTheMxBean(String backend)
             throws Exception {
-        try (InboundHarness h = InboundBackends.harness(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords readers = LogRecords.named(READER_LOGGER);
+                LogRecords activations = LogRecords.of(EndpointActivation.class)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ActivationMXBean mx = activate(h, got);
             h.send("poison");
@@ -65,8 +72,18 @@ class BrokerDoctorTest {
             org.awaitility.Awaitility.await("parked, not retrying").during(java.time.Duration.ofMillis(1500))
                     .atMost(java.time.Duration.ofSeconds(5)).until(() -> mx.getReconnects() - reconnects <= 1);
 
+            // the page: "It says so once, at WARN, SSBJCA0260, naming the failed delivery the adapter counted last"
+            List<String> parked = readers.messages(Level.WARNING, "SSBJCA0260");
+            assertEquals(1, parked.size(), "once for the three readers: " + parked);
+            assertTrue(parked.get(0).contains("queue " + InboundHarness.TARGET_QUEUE + " is disabled")
+                    && parked.get(0).contains("poison refused"), parked.get(0));
+
             mx.enableQueue();
 
+            List<String> enabled = activations.messages(Level.INFO, "SSBJCA0262");
+            assertEquals(1, enabled.size(), enabled.toString());
+            assertTrue(enabled.get(0).contains("an operator enabled queue " + InboundHarness.TARGET_QUEUE),
+                    enabled.get(0));
             assertNull(mx.getQueueDisabledSince(), "the readers let go at once");
             await("delivered once enabled").until(() -> got.contains("sent while disabled"));
             await("QueueDisabled cleared as the readers read").until(() -> !mx.isQueueDisabled());
@@ -78,7 +95,8 @@ class BrokerDoctorTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void theParkedReadersFindTheQueueEnabledByHand(String backend) throws Exception {
-        try (InboundHarness h = InboundBackends.harness(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords readers = LogRecords.named(READER_LOGGER)) {
             List<String> got = new CopyOnWriteArrayList<>();
             ActivationMXBean mx = activate(h, got);
             h.execute(recipe("disable"));
@@ -93,6 +111,12 @@ class BrokerDoctorTest {
             // find it) may take "after" once it is enabled; the mark then stays until the prober's next look, at most
             // DisabledQueue.PROBE_MILLIS later
             await("the disabled mark cleared").until(() -> mx.getQueueDisabledSince() == null);
+            // the page: "the prober finds it so at its next look (SSBJCA0261)", once
+            await("the prober says so").until(() -> !readers.messages(Level.INFO, "SSBJCA0261").isEmpty());
+            List<String> again = readers.messages(Level.INFO, "SSBJCA0261");
+            assertEquals(1, again.size(), again.toString());
+            assertTrue(again.get(0).contains("queue " + InboundHarness.TARGET_QUEUE + " is enabled again"),
+                    again.get(0));
         }
     }
 
