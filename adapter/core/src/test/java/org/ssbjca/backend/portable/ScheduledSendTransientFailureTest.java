@@ -1,6 +1,7 @@
 package org.ssbjca.backend.portable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.broker;
 import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.database;
 import static org.ssbjca.backend.portable.ScheduledSendCancelRaceTest.receive;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +23,7 @@ import org.ssbjca.api.DialogOptions;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
 import org.ssbjca.backend.DueTime;
+import org.ssbjca.fakes.LogRecords;
 
 /**
  * A due scheduled send whose SEND fails for a reason that passes (another transaction holds the conversation past the
@@ -74,7 +77,8 @@ class ScheduledSendTransientFailureTest {
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aSendToAnEndedConversationIsDropped(String backend) throws Exception {
         ConnectionSource source = new ConnectionSource(database(backend, "scheduled_ended"));
-        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open()) {
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open();
+                LogRecords log = LogRecords.of(ScheduledSends.class)) {
             IdleGroupsReceiveTest.declare(broker, c);
             BrokerSession s = broker.session(c);
             Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
@@ -92,7 +96,44 @@ class ScheduledSendTransientFailureTest {
                         return pending(p) == 0;
                     });
             assertEquals(List.of(), receive(s, c), "never sent");
+            assertDroppedOnce(log, d, "conversation handle " + d.handle() + " no longer exists");
         }
+    }
+
+    /** delayed-sends.md: a send whose target service is gone when it comes due is dropped, with SSBJCA0300. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendWhoseTargetServiceIsGoneIsDropped(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "scheduled_gone"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open();
+                LogRecords log = LogRecords.of(ScheduledSends.class)) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+            s.scheduleSend(d.handle(), "M", "due".getBytes(StandardCharsets.UTF_8),
+                    DueTime.at(Instant.now().plusMillis(300)));
+            c.commit();
+            s.afterCompletion(true);
+            try (Statement st = c.createStatement()) {
+                st.execute("DELETE FROM ssb.service WHERE service_name = 'T'");
+            }
+            c.commit();
+
+            Awaitility.await("the pass drops it").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        runPass(broker, p);
+                        return pending(p) == 0;
+                    });
+            assertDroppedOnce(log, d, "target service 'T' does not exist");
+        }
+    }
+
+    /** One SSBJCA0300 WARN, naming the conversation, saying the send is dropped and why. */
+    private static void assertDroppedOnce(LogRecords log, Conversation d, String why) {
+        List<String> dropped = log.messages(Level.WARNING, "SSBJCA0300");
+        assertEquals(1, dropped.size(), dropped.toString());
+        assertTrue(dropped.get(0).contains("on conversation " + d.handle()) && dropped.get(0).contains("is dropped: ")
+                && dropped.get(0).contains(why), dropped.get(0));
     }
 
     private static void shortLockTimeout(String backend, Connection p) throws Exception {
