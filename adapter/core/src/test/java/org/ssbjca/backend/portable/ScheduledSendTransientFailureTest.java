@@ -73,6 +73,54 @@ class ScheduledSendTransientFailureTest {
         }
     }
 
+    /**
+     * delayed-sends.md: a kept send says so at DEBUG ({@code SSBJCA0323}) for its first four failures in a row, then at
+     * WARN ({@code SSBJCA0324}) at each one; once the lock is gone it is sent.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void aSendStillFailingAfterFourTriesWarns(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "scheduled_still_kept"));
+        try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open();
+             Connection holder = source.open(); LogRecords log = LogRecords.of(ScheduledSends.class)) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            BrokerSession s = broker.session(c);
+            Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+            s.scheduleSend(d.handle(), "M", "held".getBytes(StandardCharsets.UTF_8),
+                    DueTime.at(Instant.now().minusSeconds(1)));
+            c.commit();
+            s.afterCompletion(true);
+            shortLockTimeout(backend, p);
+            holder.setAutoCommit(false);
+            RowLocks.holdConversation(holder, d.handle());
+
+            // backoffs of 250, 500, 1000 and 2000 ms before the fifth try
+            Awaitility.await("the fifth failure in a row").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+                        runPass(broker, p);
+                        return !log.messages(Level.WARNING, "SSBJCA0324").isEmpty();
+                    });
+            holder.rollback();
+            List<String> kept = log.messages(Level.FINE, "SSBJCA0323");
+            assertEquals(4, kept.size(), kept.toString());
+            for (int i = 0; i < 4; i++) {
+                assertTrue(kept.get(i).contains("could not be sent, " + (i + 1) + " time(s) in a row"), kept.get(i));
+            }
+            List<String> still = log.messages(Level.WARNING, "SSBJCA0324");
+            assertEquals(1, still.size(), still.toString());
+            assertTrue(still.get(0).contains("still could not be sent, 5 times in a row"), still.get(0));
+
+            List<String> got = new ArrayList<>();
+            Awaitility.await("sent once the lock is gone").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> {
+                        runPass(broker, p);
+                        got.addAll(receive(s, c));
+                        return !got.isEmpty();
+                    });
+            assertEquals(List.of("held"), got);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void aSendToAnEndedConversationIsDropped(String backend) throws Exception {
