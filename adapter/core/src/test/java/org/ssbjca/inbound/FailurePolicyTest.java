@@ -136,7 +136,8 @@ class FailurePolicyTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void transientFailuresAreRetriedWithoutCountingAnAttempt(String backend) throws Exception {
-        try (InboundHarness h = InboundBackends.harness(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords log = LogRecords.of(DeliverySteps.class)) {
             ServiceBrokerActivationSpec spec = h.spec();
             spec.setTransientExceptions("java.net.ConnectException");
             List<Integer> attempts = attemptsUntilDelivered(h, spec, 6, left -> left % 2 == 0
@@ -145,6 +146,12 @@ class FailurePolicyTest {
 
             assertEquals(List.of(1, 1, 1, 1, 1, 1, 1), attempts,
                     "6 failures, none counted toward maxDeliveryAttempts 2");
+            // the page: "SSBJCA0244 (DEBUG: a failure found transient)", one a failure
+            List<String> found = log.messages(Level.FINE, "SSBJCA0244");
+            assertEquals(6, found.size(), found.toString());
+            assertTrue(found.stream().allMatch(m -> m.contains("is transient (failure policy)")), found.toString());
+            assertTrue(found.stream().anyMatch(m -> m.contains("connection refused"))
+                    && found.stream().anyMatch(m -> m.contains("the stock service is down")), found.toString());
         }
     }
 
