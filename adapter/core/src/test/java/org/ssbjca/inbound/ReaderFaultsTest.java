@@ -136,6 +136,11 @@ class ReaderFaultsTest {
             // same reader failing again; not a missing or disabled queue
             assertTrue(logs.withStackTrace(Level.WARNING, "SSBJCA0020") >= 1, "SSBJCA0020 with the stack trace: "
                     + logs.messages(Level.WARNING, "SSBJCA0020"));
+            List<String> again = logs.messages(Level.WARNING, "SSBJCA0027");
+            assertTrue(!again.isEmpty() && again.stream().allMatch(m -> m.matches(
+                    "(?s).* failed again \\(failure ([2-9]|\\d{2,}) in a row\\): .*; reconnecting in \\d+ ms")),
+                    "SSBJCA0027 for the failures after a reader's first, without a trace at WARN: " + again);
+            assertEquals(0, logs.withStackTrace(Level.WARNING, "SSBJCA0027"));
             assertEquals(List.of(), logs.messages(Level.WARNING, "SSBJCA0025"), "no queue reported failing");
         } finally {
             server.stop();
