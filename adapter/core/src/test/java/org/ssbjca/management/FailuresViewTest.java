@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ssbjca.api.BrokerMessageListener;
+import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.inbound.InboundBackends;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.inbound.ServiceBrokerActivationSpec;
@@ -26,7 +28,8 @@ class FailuresViewTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"H2", "PostgreSQL"})
     void deadLettersAreGroupedSearchedExportedAndAGroupRedeliveredAtARate(String backend) throws Exception {
-        try (InboundHarness h = InboundBackends.harness(backend)) {
+        try (InboundHarness h = InboundBackends.harness(backend);
+                LogRecords log = LogRecords.of(RedeliveryJob.class)) {
             AtomicBoolean refusing = new AtomicBoolean(true);
             List<String> done = new CopyOnWriteArrayList<>();
             BrokerMessageListener bean = m -> {
@@ -73,6 +76,11 @@ class FailuresViewTest {
             assertEquals(3, started.getTotal());
             await("the job done").until(() -> "DONE".equals(mx.getRedeliveryJob().getState()));
             assertEquals(3, mx.getRedeliveryJob().getRedelivered());
+            // console-failures.md: SSBJCA0280 when a redelivery starts
+            List<String> startedLines = log.messages(Level.INFO, "SSBJCA0280");
+            assertEquals(1, startedLines.size(), startedLines.toString());
+            assertTrue(startedLines.get(0).contains("redelivery of group " + orders.getKey() + " started: 3 dead"
+                    + " letter(s) at 20.0 per second"), startedLines.get(0));
             assertEquals(List.of("order-1", "order-2", "order-3"), done, "the group, oldest first");
             assertEquals(List.of("ping"), mx.listDeadLetters(10).stream().map(DeadLetterInfo::getBody).toList());
         }

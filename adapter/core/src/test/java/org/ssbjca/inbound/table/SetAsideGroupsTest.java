@@ -9,11 +9,13 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
 import javax.management.JMX;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.ssbjca.api.TableRowListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
 import org.ssbjca.inbound.InboundHarness;
 import org.ssbjca.management.ObjectNames;
 import org.ssbjca.management.RedeliveryJobInfo;
@@ -77,7 +79,8 @@ class SetAsideGroupsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"H2", "PostgreSQL"})
     void aGroupOrASelectionIsReQueuedAtALimitedRateWithProgressAndCancel(String kind) throws Exception {
-        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false)) {
+        try (InboundHarness h = new InboundHarness(TableActivationTest.database(kind), false);
+                LogRecords log = LogRecords.named("org.ssbjca.management.RedeliveryJob")) {
             setFiveRowsAside(h);
             List<String> delivered = new CopyOnWriteArrayList<>();
             Started started = start(h, delivered);
@@ -96,6 +99,11 @@ class SetAsideGroupsTest {
                 assertEquals("group " + group, job.getDescription());
                 await("the group re-queued").until(() -> "DONE".equals(mx.getRequeueJob().getState()));
                 assertEquals(3, mx.getRequeueJob().getRedelivered());
+                // console-failures.md: SSBJCA0313 when a re-queue starts
+                List<String> startedLines = log.messages(Level.INFO, "SSBJCA0313");
+                assertEquals(1, startedLines.size(), startedLines.toString());
+                assertTrue(startedLines.get(0).contains("re-queue of group " + group + " started: 3 set-aside row(s)"
+                        + " at 1000.0 per second"), startedLines.get(0));
                 await("the group's rows delivered").until(() -> delivered.size() == 3);
                 assertEquals(List.of("a", "b", "e"), delivered.stream().sorted().toList(), "the group only");
 
