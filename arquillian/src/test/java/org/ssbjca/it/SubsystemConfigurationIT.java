@@ -83,7 +83,9 @@ class SubsystemConfigurationIT {
             deployer.deploy("zero-setup-rar");
             Cli refused = cli();
             assertNotEquals(0, refused.exit(), "refused beside the zero-setup RAR: " + refused.output());
-            assertTrue(refused.output().contains("ssb-jca.rar"), refused.output());
+            // the texts docs/operations/troubleshooting.md and configuration.md give
+            assertTrue(refused.output().contains("WFLYCTL0212: Duplicate resource")
+                    && refused.output().contains("\\\"deployment\\\" => \\\"ssb-jca.rar\\\""), refused.output());
             assertFalse(exists(), "the refused batch left no resource adapter behind");
             FIGURES.info("the script beside the zero-setup RAR is refused: "
                     + refused.output().strip().replace('\n', ' '));
@@ -100,6 +102,9 @@ class SubsystemConfigurationIT {
                     .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
 
             assertEquals(0, LogStore.serverLogLines("IJ020016"), "XA recovery on for the connection definition");
+            // faults-and-recovery.md: "SSBJCA0006 at start", the branches named after the adapter
+            assertTrue(LogStore.serverLogLines("SSBJCA0006: WildFly's transaction manager recovers the readers'"
+                    + " branches under the names \"ssb-jca <database>\"") >= 1, "SSBJCA0006 in server.log");
             assertEquals(List.of("connectionUrl"), children("config-properties"),
                     "no user or password in the configuration: the adapter read them from MicroProfile Config");
 
@@ -142,7 +147,8 @@ class SubsystemConfigurationIT {
 
             Cli second = cli();
             assertNotEquals(0, second.exit(), "a second run is refused: " + second.output());
-            assertTrue(second.output().contains("ssb-jca"), second.output());
+            assertTrue(second.output().contains("WFLYCTL0212: Duplicate resource")
+                    && second.output().contains("(\"resource-adapter\" => \"ssb-jca\")"), second.output());
             FIGURES.info("a second run of the script is refused: " + second.output().strip().replace('\n', ' '));
             String after = "subsystem-after-" + UUID.randomUUID();
             db.sendOne(QUEUE, after);
