@@ -197,16 +197,7 @@ class CircuitBreakerTest {
     @Test
     void eachFailedProbeDoublesTheDelayUpToTheMaximumEachCutByUpTo20Percent() throws Exception {
         List<Long> delays = new CopyOnWriteArrayList<>();
-        CircuitBreaker b = new BreakerSettings(2, 60_000, 100, 250).newBreaker(new CircuitBreaker.Listener() {
-            @Override
-            public void opened(int failures, boolean probe, long probeInMillis, String lastError) {
-                delays.add(probeInMillis);
-            }
-
-            @Override
-            public void closed(long openMillis) {
-            }
-        });
+        CircuitBreaker b = new BreakerSettings(2, 60_000, 100, 250).newBreaker(probeDelaysInto(delays));
         long deadline = System.nanoTime() + 10_000_000_000L;
         b.failed("m1", "x");
         long openedAt = System.nanoTime(); // before the breaker's own reading of the time
@@ -233,21 +224,26 @@ class CircuitBreakerTest {
     void theFirstProbeDelaysSpreadBetweenFourFifthsOfTheDelayAndTheDelay() {
         Set<Long> delays = ConcurrentHashMap.newKeySet();
         for (int i = 0; i < 50; i++) {
-            CircuitBreaker b = new BreakerSettings(2, 60_000, 1000, 300_000).newBreaker(new CircuitBreaker.Listener() {
-                @Override
-                public void opened(int failures, boolean probe, long probeInMillis, String lastError) {
-                    delays.add(probeInMillis);
-                }
-
-                @Override
-                public void closed(long openMillis) {
-                }
-            });
+            CircuitBreaker b = new BreakerSettings(2, 60_000, 1000, 300_000).newBreaker(probeDelaysInto(delays));
             b.failed("m1", "x");
             b.failed("m2", "x");
         }
         assertTrue(delays.stream().allMatch(d -> d >= 800 && d <= 1000), delays.toString());
         assertTrue(delays.size() > 1, "50 breakers, one delay: " + delays);
+    }
+
+    /** @return a listener that adds each delay before a probe to {@code delays} */
+    private static CircuitBreaker.Listener probeDelaysInto(java.util.Collection<Long> delays) {
+        return new CircuitBreaker.Listener() {
+            @Override
+            public void opened(int failures, boolean probe, long probeInMillis, String lastError) {
+                delays.add(probeInMillis);
+            }
+
+            @Override
+            public void closed(long openMillis) {
+            }
+        };
     }
 
     /** activation-properties.md: {@code breakerDelay} at least 100 and at most 3600000, named when refused. */
