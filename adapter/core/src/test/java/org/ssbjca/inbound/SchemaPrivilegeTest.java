@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -19,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.backend.DatabaseConfig;
 import org.ssbjca.conformance.PostgresServer;
+import org.ssbjca.docs.Docs;
 
 /**
  * backends.md: on PostgreSQL the adapter's user needs the {@code CREATE} privilege on the database to create the
@@ -30,11 +29,7 @@ class SchemaPrivilegeTest {
     @Test
     void aUserWithoutCreateOnTheDatabaseIsToldWhyTheSchemaCannotBePrepared() throws Exception {
         DatabaseConfig owner = PostgresServer.get().newDatabase("schema_privilege");
-        String role = "ssb_app_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        try (Connection c = DriverManager.getConnection(owner.url(), owner.user(), owner.password());
-                Statement s = c.createStatement()) {
-            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'app'");
-        }
+        String role = newRole(owner, List.of());
         try {
             try (InboundHarness h = new InboundHarness(new DatabaseConfig(owner.url(), role, "app"), false)) {
                 SQLException e = assertThrows(SQLException.class, h.db::prepareSchema);
@@ -55,19 +50,12 @@ class SchemaPrivilegeTest {
     @Test
     void aUserGrantedTheTablesDeliversWithCreateSchemaOff() throws Exception {
         DatabaseConfig owner = PostgresServer.get().newDatabase("schema_granted");
-        String role = "ssb_app_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         try (InboundHarness installed = new InboundHarness(owner, false)) {
             installed.db.prepareSchema(); // install.sql and postgresql-catalog-version.sql, as the owner
         }
-        try (Connection c = DriverManager.getConnection(owner.url(), owner.user(), owner.password());
-                Statement s = c.createStatement()) {
-            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'app'");
-            List<String> grants = pageGrants();
-            assertEquals(3, grants.size(), grants.toString());
-            for (String grant : grants) {
-                s.execute(grant.replace(" TO app;", " TO " + role)); // as written but for the user's name
-            }
-        }
+        List<String> grants = pageGrants();
+        assertEquals(3, grants.size(), grants.toString());
+        String role = newRole(owner, grants);
         try {
             try (InboundHarness h = InboundHarness.withoutSchemaCreation(
                     new DatabaseConfig(owner.url(), role, "app"))) {
@@ -85,14 +73,28 @@ class SchemaPrivilegeTest {
         }
     }
 
-    /** @return the GRANT statements of backends.md's block for a DBA, as written */
-    private static List<String> pageGrants() throws Exception {
-        String page = Files.readString(Path.of(System.getProperty("basedir", "."))
-                .resolve("../../docs/guide/backends.md"));
-        int start = page.indexOf("```sql\nGRANT ");
-        assertTrue(start >= 0, "backends.md has the DBA's grants");
-        String block = page.substring(start + "```sql\n".length(), page.indexOf("```", start + 6));
-        return block.lines().filter(l -> l.startsWith("GRANT ")).toList();
+    /** @return the GRANT statements of backends.md's SQL block for a DBA, as written */
+    private static List<String> pageGrants() {
+        return Docs.codeBlocks("docs/guide/backends.md", "## PostgreSQL and H2", "sql").stream()
+                .flatMap(String::lines).filter(l -> l.startsWith("GRANT ")).toList();
+    }
+
+    /**
+     * Creates a login role with PostgreSQL's defaults, then runs {@code grants} for it (written for the user
+     * {@code app}).
+     *
+     * @return the role's name
+     */
+    private static String newRole(DatabaseConfig owner, List<String> grants) throws SQLException {
+        String role = "ssb_app_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = DriverManager.getConnection(owner.url(), owner.user(), owner.password());
+                Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'app'");
+            for (String grant : grants) {
+                s.execute(grant.replace(" TO app;", " TO " + role)); // as written but for the user's name
+            }
+        }
+        return role;
     }
 
     /** Drops the role and what the owner granted it. */

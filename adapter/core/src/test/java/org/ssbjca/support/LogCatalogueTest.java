@@ -70,7 +70,7 @@ class LogCatalogueTest {
     /** A log id the guide or operations pages promise is one an operator looks for: some test names it. */
     @Test
     void everyLogIdTheUsersPagesNameIsNamedByATest() throws IOException {
-        Path root = CORE.resolve("../..").normalize();
+        Path root = Docs.root();
         Set<String> named = new TreeSet<>();
         for (String pages : List.of("docs/guide", "docs/operations")) {
             named.addAll(ids(root.resolve(pages), ".md"));

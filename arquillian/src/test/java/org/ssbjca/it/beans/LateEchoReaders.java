@@ -12,7 +12,7 @@ import org.ssbjca.api.BrokerMessageListener;
  */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "queue", propertyValue = LateEchoReaders.QUEUE),
-    @ActivationConfigProperty(propertyName = "maxReaders", propertyValue = "3")
+    @ActivationConfigProperty(propertyName = "maxReaders", propertyValue = "" + LateEchoReaders.READERS)
 })
 @ResourceAdapter("ssb-jca.rar")
 public class LateEchoReaders implements BrokerMessageListener {

@@ -57,13 +57,12 @@ public final class BenchControl implements BenchControlMXBean {
         Recorder.Run r = Recorder.current();
         r.await(timeoutMillis);
         long[] commits = r.commits();
+        long[] starts = r.threadStarts();
         long[] out = java.util.Arrays.copyOf(new long[] {r.firstStart.get(), r.doneAt, commits[0],
-            r.delivered.get(), r.rolledBack.get(), commits[1], r.mostPerTransaction.get()}, 7 + 9);
+            r.delivered.get(), r.rolledBack.get(), commits[1], r.mostPerTransaction.get()}, 7 + 9 + starts.length);
         for (int k = 0; k < 9; k++) {
             out[7 + k] = r.tenths.get(k);
         }
-        long[] starts = r.threadStarts();
-        out = java.util.Arrays.copyOf(out, 16 + starts.length);
         System.arraycopy(starts, 0, out, 16, starts.length);
         return out;
     }
