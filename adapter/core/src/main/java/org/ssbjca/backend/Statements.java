@@ -195,6 +195,25 @@ public final class Statements {
     }
 
     /**
+     * As {@link #exists}, for a query whose answer is a hint rather than part of the transaction's work (whether a
+     * queue has prioritised groups): when no transaction is open yet and the query would make pgjdbc begin one
+     * ({@link #beginsInItsWrite}), it runs in a transaction of its own instead (the driver's auto-commit on for that
+     * one call), so that the statement after it still begins the transaction in its own write and runs its one text
+     * kept prepared ({@link #listBetween}). Otherwise it runs in the connection's transaction, as {@link #exists}. Its
+     * answer is as of its own snapshot either way, which under read committed is the case anyway.
+     *
+     * @param sql query
+     * @param params parameters ({@link Jdbc#bind})
+     * @throws SQLException on error
+     */
+    public boolean existsAhead(String sql, Object... params) throws SQLException {
+        if (!beginsInItsWrite()) {
+            return exists(sql, params);
+        }
+        return autoCommitted(() -> exists(sql, params));
+    }
+
+    /**
      * Closes the statements kept, for a caller that goes on using the connection without them (a session in a
      * transaction of its own on a connection that outlives it); each is closed even if another fails.
      *
@@ -234,15 +253,23 @@ public final class Statements {
 
     /**
      * Runs a text that begins with {@code BEGIN} ({@link #beginsInItsWrite}), all its statements in one write: pgjdbc
-     * is told not to begin one itself (auto-commit on, for that one call; it then sees from the server's answer that
-     * the transaction is open). Auto-commit is off again when it returns or throws. It holds {@link #beginMonitor}
-     * meanwhile, so that the adapter's XA connection does not complete the branch then, from another thread.
+     * is told not to begin one itself (auto-commit on, for that one call: {@link #autoCommitted}; it then sees from
+     * the server's answer that the transaction is open).
      */
     private void executeBegun(PreparedStatement ps) throws SQLException {
+        autoCommitted(ps::execute);
+    }
+
+    /**
+     * Makes one call with pgjdbc's auto-commit on, off again when it returns or throws, holding {@link #beginMonitor}
+     * meanwhile, so that the adapter's XA connection does not complete the branch then, from another thread.
+     */
+    private <R> R autoCommitted(Call<R> call) throws SQLException {
         synchronized (beginMonitor(pg)) {
             pg.setAutoCommit(true);
+            R result;
             try {
-                ps.execute();
+                result = call.run();
             } catch (SQLException | RuntimeException e) {
                 try {
                     pg.setAutoCommit(false);
@@ -252,7 +279,14 @@ public final class Statements {
                 throw e;
             }
             pg.setAutoCommit(false);
+            return result;
         }
+    }
+
+    /** A call on the connection. */
+    @FunctionalInterface
+    private interface Call<R> {
+        R run() throws SQLException;
     }
 
     /**

@@ -249,7 +249,8 @@ final class MessageStore {
     /**
      * Whether the queue may have prioritised groups, so that its RECEIVE must try them first: believed for
      * {@link GroupPresence#RECHECK_NANOS} after a probe ({@link PortableSql#anyPriority}) found some or none; a priority
-     * set through this JVM ends a "none" at once.
+     * set through this JVM ends a "none" at once. The probe is a hint, run ahead of the transaction the RECEIVE then
+     * begins ({@link Statements#existsAhead}).
      */
     private boolean mayHavePriorities(String queue) throws SQLException {
         GroupPresence presence = broker.priorities();
@@ -260,7 +261,7 @@ final class MessageStore {
             return false;
         }
         GroupPresence.Ask ask = presence.ask();
-        if (st.exists(sql.anyPriority, queue)) {
+        if (st.existsAhead(sql.anyPriority, queue)) {
             presence.found(queue);
             return true;
         }

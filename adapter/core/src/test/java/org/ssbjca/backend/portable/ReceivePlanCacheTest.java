@@ -8,12 +8,14 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.ReceiveRequest;
 import org.ssbjca.backend.BackgroundRunner;
 import org.ssbjca.backend.BrokerSession;
 import org.ssbjca.backend.ConnectionSource;
+import org.ssbjca.backend.GroupPresence;
 import org.ssbjca.conformance.PostgresServer;
 
 /**
@@ -45,6 +47,38 @@ class ReceivePlanCacheTest {
             assertTrue(one[1] <= 5, "custom plans (one planning each) of " + EXECUTIONS + " executions: " + one[1]
                     + "; generic: " + one[0]);
             assertTrue(one[0] >= EXECUTIONS - 10, "generic plans: " + one[0]);
+        }
+    }
+
+    /**
+     * The probe for prioritised groups, due every {@link GroupPresence#RECHECK_NANOS}, runs before the RECEIVE whose
+     * text it decides but not in the transaction the RECEIVE begins: the RECEIVE stays the first statement of its
+     * transaction and runs its one text, kept prepared. When the probe began the transaction, the RECEIVE after it
+     * ran a second text (without the BEGIN), which a reader runs too seldom for pgjdbc to keep it prepared: PostgreSQL
+     * planned it at each run.
+     */
+    @Test
+    void aProbeForPrioritiesLeavesTheReceiveItsOneTextKeptPrepared() throws Exception {
+        ConnectionSource source = new ConnectionSource(PostgresServer.get().newDatabase("receive_plan_probed"));
+        AtomicLong nanos = new AtomicLong();
+        try (PortableBroker broker = new PortableBroker(source, BackgroundRunner.daemonThreads(),
+                PortableOptions.defaults(), nanos::get); Connection c = source.open()) {
+            IdleGroupsReceiveTest.declare(broker, c);
+            IdleGroupsReceiveTest.send(broker, c, EXECUTIONS, 1);
+            BrokerSession reader = broker.session(c);
+            for (int i = 0; i < EXECUTIONS; i++) {
+                if (i % 3 == 0) {
+                    nanos.addAndGet(GroupPresence.RECHECK_NANOS); // the probe is due again
+                }
+                assertEquals(1, reader.receive(ReceiveRequest.from("QT").top(1)).size());
+                c.commit();
+                reader.afterCompletion(true);
+            }
+            Map<String, long[]> plans = plans(c);
+            assertEquals(1, plans.size(), "one text kept prepared: " + plans.values().stream()
+                    .map(p -> p[0] + " generic, " + p[1] + " custom").toList());
+            assertTrue(plans.values().iterator().next()[0] >= EXECUTIONS - 10, "generic plans: "
+                    + plans.values().iterator().next()[0]);
         }
     }
 
