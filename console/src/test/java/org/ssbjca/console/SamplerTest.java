@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,9 +57,14 @@ class SamplerTest {
         final Map<String, long[]> deliveredAndDepth = new LinkedHashMap<>();
         final List<String> unreadable = new ArrayList<>();
         final Map<String, Integer> depthReads = new LinkedHashMap<>();
+        /** When set, the activations cannot even be listed: the whole reading fails. */
+        boolean listingFails;
 
         @Override
         public List<String> names() {
+            if (listingFails) {
+                throw new IllegalStateException("the activations' MXBeans cannot be listed");
+            }
             return new ArrayList<>(deliveredAndDepth.keySet());
         }
 
@@ -142,6 +151,52 @@ class SamplerTest {
         assertEquals(List.of(2.0, 2.0), delivered(histories.of("B").orElseThrow()),
                 "no interval across the failed reading");
         assertEquals(List.of(12.0, 10.0, 10.0, 12.0), delivered(histories.overall()));
+    }
+
+    /**
+     * A whole reading that fails (docs/operations/console.md): {@code SSBJCA0283} once until a reading succeeds, and
+     * again at the next failure; no point for the failed readings, and the next point's rate spans them.
+     */
+    @Test
+    void aWholeReadingThatFailsIsLoggedOnceUntilOneSucceedsAndLeavesAGap() {
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                logged.add(r.getLevel() + " " + r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger("org.ssbjca.console");
+        logger.addHandler(handler);
+        try {
+            tick(0, 0);
+            tick(50, 10);
+            beans.listingFails = true;
+            tick(100, 20);
+            tick(150, 30);
+            assertEquals(1, logged.size(), logged.toString());
+            assertTrue(logged.get(0).startsWith("WARNING SSBJCA0283: the console's charts could not read the"
+                    + " activations, their history has a gap until a reading succeeds"), logged.get(0));
+            beans.listingFails = false;
+            tick(200, 40);
+            beans.listingFails = true;
+            tick(250, 50);
+            assertEquals(2, logged.size(), "logged again once a reading had succeeded: " + logged);
+            List<Point> points = histories.of("A").orElseThrow().points();
+            assertEquals(List.of(10.0, 10.0), delivered(histories.of("A").orElseThrow()));
+            assertEquals(3 * Histories.PERIOD_SECONDS * 1000L, points.get(1).millis() - points.get(0).millis(),
+                    "no point for the two failed readings");
+        } finally {
+            logger.removeHandler(handler);
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -19,11 +20,13 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.Conversation;
 import org.ssbjca.fakes.FakeCdi;
+import org.ssbjca.fakes.LogRecords;
 
 /**
  * A bean whose deployment has OpenTelemetry as a CDI bean (what WildFly's subsystem gives a CDI deployment) is called
@@ -35,13 +38,16 @@ class DeploymentTracingTest {
 
     private static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String SENDER_SPAN = "00f067aa0ba902b7";
+    /** The logger of the lookup of a deployment's OpenTelemetry (a class of another package). */
+    private static final String LOGGER = "org.ssbjca.support.CdiOpenTelemetry";
 
     @Test
     void aDeploymentWithOpenTelemetryGetsAConsumerSpanChildOfTheSendersSpan() throws Exception {
         InMemorySpanExporter exported = InMemorySpanExporter.create();
         try (SdkTracerProvider provider = SdkTracerProvider.builder()
                 .addSpanProcessor(SimpleSpanProcessor.create(exported)).build();
-                InboundHarness h = InboundBackends.harness("H2")) {
+                InboundHarness h = InboundBackends.harness("H2");
+                LogRecords log = LogRecords.named(LOGGER)) {
             AtomicReference<SpanContext> seen = new AtomicReference<>();
             BrokerMessageListener bean = m -> seen.set(Span.current().getSpanContext());
             ClassLoader deployment = bean.getClass().getClassLoader();
@@ -51,6 +57,11 @@ class DeploymentTracingTest {
             } finally {
                 FakeCdi.uninstall(deployment);
             }
+            // found once, at the activation's start (docs/guide/tracing.md)
+            List<String> found = log.messages(Level.INFO, "SSBJCA0320");
+            assertEquals(1, found.size(), found.toString());
+            assertTrue(found.get(0).contains("delivers in consumer spans of its deployment's OpenTelemetry ("
+                    + OpenTelemetrySdk.class.getName() + ")"), found.get(0));
 
             Conversation sent = inSendersSpan(() -> h.send("order"));
             // the span ends once the bean's call has returned, after the bean saw it
@@ -75,10 +86,17 @@ class DeploymentTracingTest {
 
     @Test
     void aDeploymentWithoutOpenTelemetryStartsNoSpan() throws Exception {
-        try (InboundHarness h = InboundBackends.harness("H2")) {
+        try (InboundHarness h = InboundBackends.harness("H2"); LogRecords log = LogRecords.named(LOGGER)) {
             AtomicReference<SpanContext> seen = new AtomicReference<>();
             BrokerMessageListener bean = m -> seen.set(Span.current().getSpanContext());
             activateWithAnotherContextLoader(h, bean);
+            // at DEBUG, with the reason (docs/guide/tracing.md)
+            List<String> none = log.messages(Level.FINE, "SSBJCA0321");
+            assertEquals(1, none.size(), none.toString());
+            assertTrue(none.get(0).contains("starts no consumer span: no CDI container answers for it")
+                    && none.get(0).endsWith("a message's trace context is made current around the bean's call"),
+                    none.get(0));
+            assertEquals(List.of(), log.messages(Level.INFO, "SSBJCA0320"));
 
             inSendersSpan(() -> h.send("order"));
             Awaitility.await("the delivery").until(() -> seen.get() != null);

@@ -173,7 +173,8 @@ class TableActivationMBeanTest {
     @ParameterizedTest(name = "{0}, {1}")
     @MethodSource("databasesAndModes")
     void setAsideRowsAreCountedAndTheOperationsRedeliverAndPurgeThem(String kind, String mode) throws Exception {
-        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+        try (InboundHarness h = new InboundHarness(database(kind), false);
+             LogRecords log = LogRecords.of(TableActivation.class)) {
             createJobQueue(h);
             insertJob(h, 1, -60, "poison");
             TableActivationSpec spec = jobSpec(h, mode);
@@ -199,6 +200,12 @@ class TableActivationMBeanTest {
                 assertEquals(1, mbean.purgeSetAside());
                 assertEquals(0, mbean.getSetAsideRows());
                 assertEquals(0, count(h, "SELECT COUNT(*) FROM Job_Queue"));
+                // each operation logged (docs/reference/messages.md), naming the activation and the rows' count
+                List<String> logged = log.messages(Level.INFO, "SSBJCA0115");
+                assertEquals(2, logged.size(), logged.toString());
+                assertTrue(logged.get(0).endsWith(": 1 set-aside row(s) redelivered at an operator's request")
+                        && logged.get(1).endsWith(": 1 set-aside row(s) purged at an operator's request"),
+                        logged.toString());
             } finally {
                 h.ra.endpointDeactivation(factory, spec);
             }

@@ -413,7 +413,8 @@ public class TableActivationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("databases")
     void aLeaseThatEndsWhileTheBeanRunsIsCountedAsLost(String kind) throws Exception {
-        try (InboundHarness h = new InboundHarness(database(kind), false)) {
+        try (InboundHarness h = new InboundHarness(database(kind), false);
+             LogRecords log = LogRecords.of(TableReader.class)) {
             createJobQueue(h);
             execute(h, "INSERT INTO Job_Queue (Priority, Payload) VALUES (1, 'slow')");
             java.util.concurrent.CountDownLatch secondTakingDone = new java.util.concurrent.CountDownLatch(1);
@@ -456,6 +457,11 @@ public class TableActivationTest {
                 assertEquals(1, activation.deliveredRows(), "the late completion delivered nothing more");
                 await().atMost(Duration.ofSeconds(30)).until(() -> factory.rollbacks.get() == 1);
                 assertEquals(1, count(h, "SELECT COUNT(*) FROM Job_Queue WHERE Last_Attempt_End_Date IS NOT NULL"));
+                // the operator's line (docs/reference/messages.md): which row, and what to raise
+                List<String> lost = log.messages(Level.WARNING, "SSBJCA0112");
+                assertEquals(1, lost.size(), lost.toString());
+                assertTrue(lost.get(0).contains("ended before its delivery committed")
+                        && lost.get(0).contains("Raise leaseSeconds above the longest delivery"), lost.get(0));
             } finally {
                 secondTakingDone.countDown();
                 h.ra.endpointDeactivation(factory, spec);
