@@ -36,4 +36,19 @@ class DialectTest {
         assertFalse(Dialect.H2.contention(new SQLException("Referential integrity constraint violation", "23506")));
         assertFalse(Dialect.H2.contention(new SQLException("no state")));
     }
+
+    /**
+     * The failures docs/guide/delayed-sends.md says a scheduled send is kept after (tried again later, not dropped),
+     * by backend: a lock wait that ran out, a deadlock, a serialization failure, a concurrent insert of the same key,
+     * a statement timeout, and H2's concurrent update.
+     */
+    @Test
+    void everyFailureTheDelayedSendsPageKeepsIsContention() {
+        for (String state : java.util.List.of("55P03", "40P01", "40001", "23505", "57014")) {
+            assertTrue(Dialect.POSTGRESQL.contention(new SQLException("failed", state)), "PostgreSQL " + state);
+        }
+        for (String state : java.util.List.of("HYT00", "40001", "23505", "57014", "90131")) {
+            assertTrue(Dialect.H2.contention(new SQLException("failed", state)), "H2 " + state);
+        }
+    }
 }

@@ -86,14 +86,8 @@ class ScheduledSendTransientFailureTest {
              Connection holder = source.open(); LogRecords log = LogRecords.of(ScheduledSends.class)) {
             IdleGroupsReceiveTest.declare(broker, c);
             BrokerSession s = broker.session(c);
-            Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
-            s.scheduleSend(d.handle(), "M", "held".getBytes(StandardCharsets.UTF_8),
-                    DueTime.at(Instant.now().minusSeconds(1)));
-            c.commit();
-            s.afterCompletion(true);
             shortLockTimeout(backend, p);
-            holder.setAutoCommit(false);
-            RowLocks.holdConversation(holder, d.handle());
+            aDueSendHeld(s, c, holder);
 
             // backoffs of 250, 500, 1000 and 2000 ms before the fifth try
             Awaitility.await("the fifth failure in a row").atMost(Duration.ofSeconds(30))
@@ -123,11 +117,66 @@ class ScheduledSendTransientFailureTest {
     }
 
     /**
-     * delayed-sends.md: a send whose conversation ended, or whose target service is gone, when it comes due is dropped,
-     * with one SSBJCA0300 saying why.
+     * delayed-sends.md: the failures in a row are counted by each node. A send this node tried twice waits 250 ms,
+     * then 500; its next failure on another node (another broker on the same database) waits 250 ms again.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"H2", "PostgreSQL"})
+    void eachNodeCountsTheFailuresItSaw(String backend) throws Exception {
+        ConnectionSource source = new ConnectionSource(database(backend, "scheduled_two_nodes"));
+        try (PortableBroker one = broker(source); PortableBroker other = broker(source); Connection c = source.open();
+             Connection p = source.open(); Connection q = source.open(); Connection holder = source.open()) {
+            IdleGroupsReceiveTest.declare(one, c);
+            shortLockTimeout(backend, p);
+            shortLockTimeout(backend, q);
+            aDueSendHeld(one.session(c), c, holder);
+            try {
+                assertBackoff(Duration.ofMillis(250), one, p);
+                assertBackoff(Duration.ofMillis(500), one, p);
+                assertBackoff(Duration.ofMillis(250), other, q);
+            } finally {
+                holder.rollback();
+            }
+        }
+    }
+
+    /** Schedules a send already due on a new dialog, committed, and holds its conversation's lock on {@code holder}. */
+    private static void aDueSendHeld(BrokerSession s, Connection c, Connection holder) throws Exception {
+        Conversation d = s.beginDialog("I", "T", "C", DialogOptions.defaults());
+        s.scheduleSend(d.handle(), "M", "held".getBytes(StandardCharsets.UTF_8),
+                DueTime.at(Instant.now().minusSeconds(1)));
+        c.commit();
+        s.afterCompletion(true);
+        holder.setAutoCommit(false);
+        RowLocks.holdConversation(holder, d.handle());
+    }
+
+    /**
+     * Waits until the kept send is due, runs one pass of {@code node}, which fails on the held lock, and asserts the
+     * send's new due time is {@code backoff} after the failure (the pass's start and end bound it).
+     */
+    private static void assertBackoff(Duration backoff, PortableBroker node, Connection p) throws Exception {
+        Instant due = dueTimes(p).get(0).toInstant();
+        Awaitility.await("due").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> Instant.now().isAfter(due));
+        Instant before = Instant.now();
+        runPass(node, p);
+        Instant after = Instant.now();
+        assertEquals(1, pending(p), "kept");
+        Instant next = dueTimes(p).get(0).toInstant();
+        Duration tolerance = Duration.ofMillis(2); // the microseconds the row keeps, the clocks' reading
+        assertTrue(!next.isBefore(before.plus(backoff).minus(tolerance))
+                && !next.isAfter(after.plus(backoff).plus(tolerance)), "due " + next + ", " + backoff + " after a"
+                + " failure between " + before + " and " + after);
+    }
+
+    /**
+     * delayed-sends.md: a send whose conversation ended, whose message type is no longer in the contract, or whose
+     * target service is gone, when it comes due is dropped, with one SSBJCA0300 saying why.
      */
     @ParameterizedTest(name = "{0}, {1}")
-    @CsvSource({"H2, ended", "PostgreSQL, ended", "H2, service gone", "PostgreSQL, service gone"})
+    @CsvSource({"H2, ended", "PostgreSQL, ended", "H2, service gone", "PostgreSQL, service gone", "H2, type dropped",
+        "PostgreSQL, type dropped"})
     void aSendThatCannotBeSentWhenDueIsDropped(String backend, String why) throws Exception {
         ConnectionSource source = new ConnectionSource(database(backend, "scheduled_dropped"));
         try (PortableBroker broker = broker(source); Connection c = source.open(); Connection p = source.open();
@@ -139,14 +188,21 @@ class ScheduledSendTransientFailureTest {
                     DueTime.at(Instant.now().plusMillis(300)));
             c.commit();
             s.afterCompletion(true);
-            boolean ended = why.equals("ended");
-            if (ended) {
-                s.endConversation(d.handle(), null, null);
-            } else {
-                try (Statement st = c.createStatement()) {
-                    st.execute("DELETE FROM ssb.service WHERE service_name = 'T'");
+            String because = switch (why) {
+                case "ended" -> {
+                    s.endConversation(d.handle(), null, null);
+                    yield "conversation handle " + d.handle() + " no longer exists";
                 }
-            }
+                case "type dropped" -> {
+                    execute(c, "DELETE FROM ssb.contract_message_type WHERE contract_name = 'C'"
+                            + " AND message_type_name = 'M'");
+                    yield "message type 'M' is not part of contract 'C'";
+                }
+                default -> {
+                    execute(c, "DELETE FROM ssb.service WHERE service_name = 'T'");
+                    yield "target service 'T' does not exist";
+                }
+            };
             c.commit();
             s.afterCompletion(true);
 
@@ -156,8 +212,7 @@ class ScheduledSendTransientFailureTest {
                         return pending(p) == 0;
                     });
             assertEquals(List.of(), receive(s, c), "never sent");
-            assertDroppedOnce(log, d, ended ? "conversation handle " + d.handle() + " no longer exists"
-                    : "target service 'T' does not exist");
+            assertDroppedOnce(log, d, because);
         }
     }
 
@@ -167,6 +222,12 @@ class ScheduledSendTransientFailureTest {
         assertEquals(1, dropped.size(), dropped.toString());
         assertTrue(dropped.get(0).contains("on conversation " + d.handle()) && dropped.get(0).contains("is dropped: ")
                 && dropped.get(0).contains(why), dropped.get(0));
+    }
+
+    private static void execute(Connection c, String sql) throws Exception {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
     }
 
     private static void shortLockTimeout(String backend, Connection p) throws Exception {
