@@ -167,6 +167,17 @@ class ConsoleIT {
                 }
                 return listed.size() == 3;
             });
+            // one group's priority set: it comes first in the list the answer gives (the order below then re-sets all)
+            HttpResponse<String> prioritised = call("PUT", OPERATOR, activation + "/groups/" + listed.get(1)
+                    + "/priority", "{\"priority\": 200}", true);
+            assertEquals(200, prioritised.statusCode(), prioritised.body());
+            Matcher firstListed = GROUP.matcher(prioritised.body());
+            assertTrue(firstListed.find() && firstListed.group(1).equals(listed.get(1)), prioritised.body());
+            assertEquals("[]", call("GET", VIEWER, activation + "/in-flight", null, false).body(), "paused: none");
+            HttpResponse<String> unknown = call("GET", VIEWER, "api/activations/NoSuchBean%40NoSuchQueue", null,
+                    false);
+            assertEquals(404, unknown.statusCode(), unknown.body());
+            assertTrue(unknown.body().contains("no activation NoSuchBean@NoSuchQueue"), unknown.body());
             List<String> wanted = List.of(listed.get(2), listed.get(0), listed.get(1));
             String order = "[\"" + String.join("\",\"", wanted) + "\"]";
             assertEquals(403, call("PUT", VIEWER, activation + "/groups/order", order, true).statusCode());
@@ -211,6 +222,11 @@ class ConsoleIT {
             assertTrue(id.find(), listedLetters);
             assertEquals("[]", call("GET", VIEWER, activation + "/dead-letters?after=" + id.group(1), null, false)
                     .body(), "the page after the last id is empty");
+            // the filters of console.md: another message type, and younger than the hour asked for, touch none
+            assertEquals("{\"redelivered\":0}", call("POST", OPERATOR, activation
+                    + "/dead-letters/redeliver?messageType=NoSuchType&max=10", null, true).body());
+            assertEquals("{\"purged\":0}", call("DELETE", OPERATOR, activation + "/dead-letters?olderThanMinutes=60",
+                    null, true).body());
             HttpResponse<String> purged = call("DELETE", OPERATOR, activation + "/dead-letters", null, true);
             assertEquals("{\"purged\":1}", purged.body());
 

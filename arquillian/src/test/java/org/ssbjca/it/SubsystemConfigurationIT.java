@@ -210,6 +210,13 @@ class SubsystemConfigurationIT {
             Cli statistics = command("/subsystem=resource-adapters/resource-adapter=ssb-jca/statistics=extended"
                     + ":read-attribute(name=Delivered)");
             assertTrue(statistics.output().contains("\"result\" => 1L"), statistics.output());
+            // what monitoring.md shows jboss-cli reading of the adapter: its deployment, and the pool of the script's
+            // connection definition
+            Cli status = command("/deployment=ssb-jca.rar:read-attribute(name=status)");
+            assertTrue(status.output().contains("\"result\" => \"OK\""), status.output());
+            Cli pool = command("/subsystem=resource-adapters/resource-adapter=ssb-jca/connection-definitions="
+                    + "ssb-ConnectionFactory:read-attribute(name=max-pool-size)");
+            assertTrue(pool.output().contains("\"result\" => 50"), pool.output());
             long scrapeStart = System.nanoTime();
             String lines = metricLines();
             long scrapeMillis = (System.nanoTime() - scrapeStart) / 1_000_000;
