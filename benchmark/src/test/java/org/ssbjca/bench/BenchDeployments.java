@@ -19,6 +19,7 @@ import org.ssbjca.bench.server.BenchControlRegistration;
 import org.ssbjca.bench.server.ContainerLoop;
 import org.ssbjca.bench.server.ContainerTaker;
 import org.ssbjca.bench.server.LatencyEvent;
+import org.ssbjca.bench.server.LoopTakeEvent;
 import org.ssbjca.bench.server.Bodies;
 import org.ssbjca.bench.server.Recorder;
 import org.ssbjca.bench.server.SsbBatchMdb;
@@ -57,8 +58,8 @@ final class BenchDeployments {
         return ShrinkWrap.create(JavaArchive.class, CONTROL)
                 .addClasses(Recorder.class, Bodies.class, BenchControlMXBean.class, BenchControl.class,
                         BenchControlRegistration.class, SsbSender.class, ArtemisSender.class,
-                        ContainerLoop.class, ContainerTaker.class, LatencyEvent.class, Payments.class,
-                        OneDbDataSource.class, TraceCounts.class, ThreadCosts.class)
+                        ContainerLoop.class, LoopTakeEvent.class, ContainerTaker.class, LatencyEvent.class,
+                        Payments.class, OneDbDataSource.class, TraceCounts.class, ThreadCosts.class)
                 .addAsManifestResource("bench-jms.xml", "bench-jms.xml")
                 .setManifest(new StringAsset("Manifest-Version: 1.0\nDependencies: deployment.ssb-jca.rar, jdk.jfr,"
                         + " jdk.management\n"));

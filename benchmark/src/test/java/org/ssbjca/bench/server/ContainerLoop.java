@@ -113,6 +113,8 @@ public final class ContainerLoop {
                 try {
                     tm.getTransaction().enlistResource(resource);
                     byte[] body = null;
+                    LoopTakeEvent event = new LoopTakeEvent();
+                    event.begin();
                     for (int look = 0; body == null && look < LOOKS; look++) {
                         try (ResultSet rs = rows(take, between)) {
                             if (rs.next()) {
@@ -120,6 +122,8 @@ public final class ContainerLoop {
                             }
                         }
                     }
+                    event.taken = body != null;
+                    event.commit();
                     if (body != null) {
                         taker.taken(new String(body, StandardCharsets.UTF_8));
                     }
