@@ -2145,8 +2145,7 @@ class BenchmarkIT {
      *         statement since {@link #markStatements}
      */
     private double[] topStatement() throws SQLException {
-        return statementsSinceMark().stream().filter(t -> t.query().startsWith("WITH"))
-                .max(Comparator.comparingLong(StatementCounts.Totals::calls))
+        return statementsSinceMark().stream().filter(t -> t.query().startsWith("WITH")).sorted(MOST_CALLED).findFirst()
                 .map(t -> new double[] {t.calls(), t.meanExecMillis(), t.plans(), t.meanPlanMillis()})
                 .orElse(new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN});
     }
