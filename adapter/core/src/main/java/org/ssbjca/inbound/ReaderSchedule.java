@@ -29,6 +29,9 @@ public final class ReaderSchedule<R extends Reader> {
     /** How long an activation's stop waits, at most, for its readers' deliveries in flight. */
     static final long STOP_WAIT_MILLIS = 30_000;
 
+    /** The stop's bound in use: {@link #STOP_WAIT_MILLIS}, shortened by tests only. */
+    static volatile long stopWaitMillis = STOP_WAIT_MILLIS;
+
     private final Object owner;
     private final List<R> readers;
     private final AdapterLog log;
@@ -97,8 +100,9 @@ public final class ReaderSchedule<R extends Reader> {
      */
     public void stop(List<R> stopping) {
         stopping.forEach(Reader::stop);
-        for (R r : TaskEnd.notEndedWithin(STOP_WAIT_MILLIS, stopping, Reader::end)) {
-            log.readerDidNotStop(r.name(), STOP_WAIT_MILLIS);
+        long bound = stopWaitMillis;
+        for (R r : TaskEnd.notEndedWithin(bound, stopping, Reader::end)) {
+            log.readerDidNotStop(r.name(), bound);
         }
     }
 

@@ -2,6 +2,7 @@ package org.ssbjca.inbound;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -10,12 +11,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.ssbjca.api.BrokerMessage;
 import org.ssbjca.api.BrokerMessageListener;
 import org.ssbjca.api.ConversationGroupListener;
 import org.ssbjca.fakes.FakeEndpointFactory;
+import org.ssbjca.fakes.LogRecords;
 
 /** The reader loop against fakes of the container: transactions, rollbacks, system messages, stopping. */
 class QueueReaderTest {
@@ -154,6 +157,57 @@ class QueueReaderTest {
             assertEquals(0, f.pairingErrors.get());
             assertEquals(0, f.liveEndpoints.get(), "every endpoint released");
             await().until(() -> h.context.fakeWorkManager().liveThreads() <= 1);
+        }
+    }
+
+    /**
+     * faults-and-recovery.md: a deactivation waits for the deliveries in flight at most its bound (30 s, shortened
+     * here), then returns and says the reader it left (SSBJCA0011); the delivery it left still ends as its bean ends,
+     * committed, and its endpoint is released then: nothing lost, nothing delivered twice.
+     */
+    @Test
+    void aStopWaitsForADeliveryInFlightAtMostItsBoundAndLeavesItToFinish() throws Exception {
+        assertEquals(30_000, ReaderSchedule.STOP_WAIT_MILLIS, "the bound faults-and-recovery.md gives");
+        ReaderSchedule.stopWaitMillis = 500;
+        try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
+            CountDownLatch inBean = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<String> done = new CopyOnWriteArrayList<>();
+            BrokerMessageListener bean = m -> {
+                inBean.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                done.add(m.bodyAsText());
+            };
+            ServiceBrokerActivationSpec spec = h.spec();
+            spec.setMaxReaders("1");
+            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+            h.send("outlasts the stop");
+            assertTrue(inBean.await(10, TimeUnit.SECONDS));
+
+            Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
+            stopper.start();
+            try {
+                stopper.join(10_000);
+                assertFalse(stopper.isAlive(), "the deactivation returned after its bound, the bean still running");
+                assertEquals(List.of(), done, "the bean had not returned");
+                List<String> said = log.messages(Level.WARNING, "SSBJCA0011");
+                assertEquals(1, said.size(), said.toString());
+                assertTrue(said.get(0).contains("did not stop within 500 ms"), said.get(0));
+            } finally {
+                release.countDown();
+            }
+            await("the delivery left running ends").atMost(Duration.ofSeconds(30))
+                    .until(() -> f.liveEndpoints.get() == 0);
+            assertEquals(List.of("outlasts the stop"), done);
+            assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "the delivery left running committed");
+            assertEquals(0, f.rollbacks.get());
+            assertEquals(0, f.pairingErrors.get());
+        } finally {
+            ReaderSchedule.stopWaitMillis = ReaderSchedule.STOP_WAIT_MILLIS;
         }
     }
 
