@@ -3,9 +3,11 @@ package org.ssbjca.console;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jol.info.GraphLayout;
 
 /** The ring: the latest points in order, a gap, the capacity. */
 class HistoryTest {
@@ -47,5 +49,23 @@ class HistoryTest {
     void aCapacityBelowOneIsRefused() {
         assertEquals("capacity 0 is below 1",
                 assertThrows(IllegalArgumentException.class, () -> new History(0)).getMessage());
+    }
+
+    /**
+     * console.md: an hour of points (720, one per 5 s) in "about 75 KB per activation": a full ring's retained size as
+     * this JVM lays it out (JOL), with its latest sample, from 65 to 85 KB.
+     */
+    @Test
+    void anHourOfPointsTakesAbout75KilobytesPerActivation() {
+        assertEquals(720, Histories.CAPACITY, "an hour at one point per 5 s");
+        History h = new History(Histories.CAPACITY);
+        for (int i = 0; i <= Histories.CAPACITY + 10; i++) {
+            h.add(new Sample(i * 5000L, 10L * i, i, i, i, 10L * i, 20L * i, 3, 100 + i, i));
+        }
+        assertEquals(Histories.CAPACITY, h.points().size(), "the ring full");
+        // JDK 17 gives no field offsets of a record's fields through Unsafe; JOL then finds them by probing
+        System.setProperty("jol.magicFieldOffset", "true");
+        long bytes = GraphLayout.parseInstance(h).totalSize();
+        assertTrue(bytes >= 65_000 && bytes <= 85_000, "retained bytes of a full hour: " + bytes);
     }
 }
