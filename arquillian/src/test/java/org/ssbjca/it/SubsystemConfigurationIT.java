@@ -154,6 +154,18 @@ class SubsystemConfigurationIT {
             db.sendOne(QUEUE, after);
             await("still delivered after the refused run").atMost(Duration.ofSeconds(60))
                     .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", after) == 1);
+
+            // configuration.md: a wrong password makes the readers fail, on PostgreSQL with "password authentication
+            // failed". The role's password changed and its sessions ended: the readers reconnect with the old one.
+            assertEquals(0, LogStore.serverLogLines("password authentication failed"), "no failed login yet");
+            long readerFailures = LogStore.serverLogLines("SSBJCA0020");
+            db.execute("ALTER ROLE " + role + " PASSWORD 'pw-" + UUID.randomUUID() + "'");
+            db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '" + role + "'");
+            await("the readers fail on the wrong password").atMost(Duration.ofSeconds(60))
+                    .until(() -> LogStore.serverLogLines("password authentication failed") >= 1);
+            assertTrue(LogStore.serverLogLines("SSBJCA0020") > readerFailures, "a reader failure said (SSBJCA0020)");
+            FIGURES.info("with a wrong password: " + LogStore.serverLogLines("password authentication failed")
+                    + " line(s) of server.log with \"password authentication failed\"");
         } finally {
             try {
                 if (beansDeployed) {
