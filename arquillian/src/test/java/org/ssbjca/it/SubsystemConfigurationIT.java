@@ -24,6 +24,7 @@ import org.jboss.dmr.ModelNode;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.ssbjca.it.beans.DefaultAdapterRecordingService;
 import org.ssbjca.it.beans.Recorder;
 import org.ssbjca.it.beans.SubsystemRecordingService;
 import org.ssbjca.it.support.BrokerDb;
@@ -68,6 +69,64 @@ class SubsystemConfigurationIT {
     @TargetsContainer(ManualServer.QUALIFIER)
     static WebArchive beans() {
         return Deployments.testWar("subsystem-it.war", SubsystemRecordingService.class, Recorder.class);
+    }
+
+    @Deployment(name = "default-adapter-beans", managed = false, testable = false)
+    @TargetsContainer(ManualServer.QUALIFIER)
+    static WebArchive defaultAdapterBeans() {
+        return Deployments.testWar("default-adapter-it.war", DefaultAdapterRecordingService.class, Recorder.class);
+    }
+
+    /**
+     * docs/guide/deploying-in-wildfly.md on WildFly's default {@code standalone.xml} (no messaging subsystem): a bean
+     * that names no resource adapter is refused ({@code default-resource-adapter-name-service} not found, as
+     * troubleshooting.md quotes it); the page's command and a reload make ssb-jca the default, and the same bean then
+     * receives, through the zero-setup RAR on the server's PostgreSQL.
+     */
+    @Test
+    @RunAsClient
+    void onStandaloneXmlTheDocumentedCommandMakesSsbJcaTheBeansDefault() {
+        Postgres pg = Postgres.get();
+        BrokerDb db = BrokerDb.of(pg).declare(DefaultAdapterRecordingService.QUEUE);
+        ManualServer.resetBaseDir();
+        java.util.Map<String, String> config = new java.util.HashMap<>(ManualServer.config("-Dssb.jca.url="
+                + pg.jdbcUrl() + " -Dssb.jca.user=" + pg.user() + " -Dssb.jca.password=" + pg.password()));
+        config.put("serverConfig", "standalone.xml");
+        controller.start(ManualServer.QUALIFIER, config);
+        boolean beansDeployed = false;
+        try {
+            deployer.deploy("zero-setup-rar");
+            Exception refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+                    () -> deployer.deploy("default-adapter-beans"), "the bean refused on standalone.xml");
+            assertTrue(LogStore.serverLogLines("jboss.ejb.default-resource-adapter-name-service") >= 1,
+                    "the refusal troubleshooting.md quotes, in server.log: " + refused);
+            try {
+                deployer.undeploy("default-adapter-beans");
+            } catch (RuntimeException notLeftDeployed) {
+                // the failed deployment was rolled back: nothing to remove
+            }
+
+            Cli setDefault = command("/subsystem=ejb3:write-attribute(name=default-resource-adapter-name,"
+                    + " value=ssb-jca.rar)");
+            assertEquals(0, setDefault.exit(), setDefault.output());
+            assertEquals(0, ServerAdmin.reload().exit());
+            await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                    .until(() -> "running".equals(serverState()));
+            deployer.deploy("default-adapter-beans");
+            beansDeployed = true;
+            String body = "default-adapter-" + UUID.randomUUID();
+            db.sendOne(DefaultAdapterRecordingService.QUEUE, body);
+            await("recorded by the bean on the default resource adapter").atMost(Duration.ofSeconds(60))
+                    .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
+        } finally {
+            try {
+                if (beansDeployed) {
+                    deployer.undeploy("default-adapter-beans");
+                }
+            } finally {
+                controller.stop(ManualServer.QUALIFIER);
+            }
+        }
     }
 
     @Test
