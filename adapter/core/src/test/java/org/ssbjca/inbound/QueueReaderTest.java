@@ -126,23 +126,10 @@ class QueueReaderTest {
     @Test
     void stoppingWaitsForTheDeliveryInFlightAndReleasesEverything() throws Exception {
         try (InboundHarness h = new InboundHarness()) {
-            CountDownLatch inBean = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            List<String> done = new CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                inBean.countDown();
-                try {
-                    release.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                done.add(m.bodyAsText());
-            };
-            ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders("3");
-            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
-            h.send("slow");
-            assertTrue(inBean.await(10, TimeUnit.SECONDS));
+            HeldDelivery held = aDeliveryHeldInItsBean(h, "3", "slow");
+            FakeEndpointFactory f = held.factory();
+            CountDownLatch release = held.release();
+            List<String> done = held.done();
 
             Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
             stopper.start();
@@ -170,23 +157,10 @@ class QueueReaderTest {
         assertEquals(30_000, ReaderSchedule.STOP_WAIT_MILLIS, "the bound faults-and-recovery.md gives");
         ReaderSchedule.stopWaitMillis = 500;
         try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
-            CountDownLatch inBean = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            List<String> done = new CopyOnWriteArrayList<>();
-            BrokerMessageListener bean = m -> {
-                inBean.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                done.add(m.bodyAsText());
-            };
-            ServiceBrokerActivationSpec spec = h.spec();
-            spec.setMaxReaders("1");
-            FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
-            h.send("outlasts the stop");
-            assertTrue(inBean.await(10, TimeUnit.SECONDS));
+            HeldDelivery held = aDeliveryHeldInItsBean(h, "1", "outlasts the stop");
+            FakeEndpointFactory f = held.factory();
+            CountDownLatch release = held.release();
+            List<String> done = held.done();
 
             Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
             stopper.start();
@@ -211,4 +185,36 @@ class QueueReaderTest {
         }
     }
 
+    /**
+     * A transacted bean's delivery held in its call until {@code release} is counted down (at most 30 s).
+     *
+     * @param factory the bean's endpoint factory
+     * @param release lets the bean return
+     * @param done the bodies of the calls that returned
+     */
+    private record HeldDelivery(FakeEndpointFactory factory, CountDownLatch release, List<String> done) {
+    }
+
+    /** Activates a transacted bean with {@code maxReaders}, sends {@code body} and returns once the bean holds it. */
+    private static HeldDelivery aDeliveryHeldInItsBean(InboundHarness h, String maxReaders, String body)
+            throws Exception {
+        CountDownLatch inBean = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> done = new CopyOnWriteArrayList<>();
+        BrokerMessageListener bean = m -> {
+            inBean.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            done.add(m.bodyAsText());
+        };
+        ServiceBrokerActivationSpec spec = h.spec();
+        spec.setMaxReaders(maxReaders);
+        FakeEndpointFactory f = h.activate(BrokerMessageListener.class, bean, true, spec);
+        h.send(body);
+        assertTrue(inBean.await(10, TimeUnit.SECONDS), "the bean called");
+        return new HeldDelivery(f, release, done);
+    }
 }
