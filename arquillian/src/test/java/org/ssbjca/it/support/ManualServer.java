@@ -49,14 +49,16 @@ public final class ManualServer {
     }
 
     /**
-     * The container configuration a test starts the manual server with: its port offset and base directory, plus the
-     * test's own JVM arguments.
+     * The container configuration a test starts the manual server with: {@code standalone-full.xml}, its port offset
+     * and base directory, plus the test's own JVM arguments.
      *
      * @param jvmArguments more JVM arguments (system properties of the node), or an empty string
      * @return the map for {@code ContainerController.start}
      */
     public static Map<String, String> config(String jvmArguments) {
-        return Map.of("javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
+        // the server configuration named each time: Arquillian keeps a start's override for the starts after it
+        return Map.of("serverConfig", "standalone-full.xml",
+                "javaVmArguments", "-Xms128m -Xmx1g -XX:MaxMetaspaceSize=512m -Djava.net.preferIPv4Stack=true"
                 + " -Djava.awt.headless=true -Djboss.socket.binding.port-offset="
                 + Integer.getInteger("ssb.it.manualPortOffset", 100)
                 + " -Djboss.server.base.dir=" + baseDir() + (jvmArguments.isEmpty() ? "" : " " + jvmArguments));
