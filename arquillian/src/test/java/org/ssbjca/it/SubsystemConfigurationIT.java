@@ -4,13 +4,16 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.ContainerController;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -81,7 +84,8 @@ class SubsystemConfigurationIT {
      * docs/guide/deploying-in-wildfly.md on WildFly's default {@code standalone.xml} (no messaging subsystem): a bean
      * that names no resource adapter is refused ({@code default-resource-adapter-name-service} not found, as
      * troubleshooting.md quotes it); the page's command and a reload make ssb-jca the default, and the same bean then
-     * receives, through the zero-setup RAR on the server's PostgreSQL.
+     * receives, through the zero-setup RAR on the server's PostgreSQL. Then monitoring.md's jboss-cli path to the
+     * zero-setup RAR's pool reads its size.
      */
     @Test
     @RunAsClient
@@ -89,14 +93,14 @@ class SubsystemConfigurationIT {
         Postgres pg = Postgres.get();
         BrokerDb db = BrokerDb.of(pg).declare(DefaultAdapterRecordingService.QUEUE);
         ManualServer.resetBaseDir();
-        java.util.Map<String, String> config = new java.util.HashMap<>(ManualServer.config("-Dssb.jca.url="
+        Map<String, String> config = new HashMap<>(ManualServer.config("-Dssb.jca.url="
                 + pg.jdbcUrl() + " -Dssb.jca.user=" + pg.user() + " -Dssb.jca.password=" + pg.password()));
         config.put("serverConfig", "standalone.xml");
         controller.start(ManualServer.QUALIFIER, config);
         boolean beansDeployed = false;
         try {
             deployer.deploy("zero-setup-rar");
-            Exception refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+            Exception refused = assertThrows(Exception.class,
                     () -> deployer.deploy("default-adapter-beans"), "the bean refused on standalone.xml");
             assertTrue(LogStore.serverLogLines("jboss.ejb.default-resource-adapter-name-service") >= 1,
                     "the refusal troubleshooting.md quotes, in server.log: " + refused);
@@ -109,15 +113,18 @@ class SubsystemConfigurationIT {
             Cli setDefault = command("/subsystem=ejb3:write-attribute(name=default-resource-adapter-name,"
                     + " value=ssb-jca.rar)");
             assertEquals(0, setDefault.exit(), setDefault.output());
-            assertEquals(0, ServerAdmin.reload().exit());
-            await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
-                    .until(() -> "running".equals(serverState()));
+            reloaded();
             deployer.deploy("default-adapter-beans");
             beansDeployed = true;
             String body = "default-adapter-" + UUID.randomUUID();
             db.sendOne(DefaultAdapterRecordingService.QUEUE, body);
             await("recorded by the bean on the default resource adapter").atMost(Duration.ofSeconds(60))
                     .until(() -> db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", body) == 1);
+            // monitoring.md's jboss-cli read of the zero-setup RAR's pool, the path as the page types it
+            Cli pool = command("/deployment=ssb-jca.rar/subsystem=resource-adapters/ironjacamar=ironjacamar/"
+                    + "resource-adapter=ssb-jca.rar/connection-definitions=java\\:\\/ssb\\/ConnectionFactory"
+                    + ":read-attribute(name=max-pool-size)");
+            assertTrue(pool.output().contains("\"result\" => 50"), pool.output());
         } finally {
             try {
                 if (beansDeployed) {
@@ -193,9 +200,7 @@ class SubsystemConfigurationIT {
             // when handed out)
             assertEquals(0, command("/subsystem=resource-adapters/resource-adapter=ssb-jca/connection-definitions="
                     + "ssb-ConnectionFactory/config-properties=validationIntervalMillis:add(value=0)").exit());
-            assertEquals(0, ServerAdmin.reload().exit());
-            await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
-                    .until(() -> "running".equals(serverState()));
+            reloaded();
             String encrypted = "subsystem-encrypted-" + UUID.randomUUID();
             db.sendOne(QUEUE, encrypted);
             await("delivered with the decrypted password").atMost(Duration.ofSeconds(60))
@@ -262,9 +267,7 @@ class SubsystemConfigurationIT {
             Cli script = cli();
             assertEquals(0, script.exit(), "the script ran: " + script.output());
             // the metrics subsystem exports resources that existed when the server (re)started
-            assertEquals(0, ServerAdmin.reload().exit());
-            await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
-                    .until(() -> "running".equals(serverState()));
+            reloaded();
 
             deployer.deploy("subsystem-beans");
             beansDeployed = true;
@@ -304,6 +307,23 @@ class SubsystemConfigurationIT {
                     "the adapter started on PostgreSQL, each time (before and after the reload)");
             FIGURES.info("the adapter read its database from MicroProfile Config (a directory config source) and"
                     + " recorded the message in PostgreSQL");
+
+            // configuration.md: "Change a setting later with ...connectionUrl:write-attribute(name=value, value=...)
+            // and a reload": the URL set wins over MicroProfile Config's, the user and password still come from it
+            String moved = "ssb_moved_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            db.execute("CREATE DATABASE " + moved);
+            try (BrokerDb movedDb = new BrokerDb(pg.jdbcUrl(moved), pg.user(), pg.password()).declare(QUEUE)) {
+                Cli change = command("/subsystem=resource-adapters/resource-adapter=ssb-jca/config-properties="
+                        + "connectionUrl:write-attribute(name=value, value=\"" + pg.jdbcUrl(moved) + "\")");
+                assertEquals(0, change.exit(), change.output());
+                reloaded();
+                String afterChange = "moved-" + UUID.randomUUID();
+                movedDb.sendOne(QUEUE, afterChange);
+                await("recorded in the database the changed URL names").atMost(Duration.ofSeconds(60))
+                        .until(() -> movedDb.count("SELECT COUNT(*) FROM it_record WHERE body = ?", afterChange) == 1);
+                assertEquals(0, db.count("SELECT COUNT(*) FROM it_record WHERE body = ?", afterChange),
+                        "nothing recorded in the first database");
+            }
         } finally {
             try {
                 if (beansDeployed) {
@@ -337,6 +357,13 @@ class SubsystemConfigurationIT {
 
     private static int managementPort() {
         return Integer.getInteger("ssb.it.manualManagementPort", 10090);
+    }
+
+    /** Reloads the manual server and waits until it runs again. */
+    private static void reloaded() {
+        assertEquals(0, ServerAdmin.reload().exit());
+        await("reloaded").atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                .until(() -> "running".equals(serverState()));
     }
 
     /** @return the manual server's {@code server-state} */

@@ -78,6 +78,14 @@ public final class Postgres {
         return jdbcUrl;
     }
 
+    /**
+     * @param database another database of the same server
+     * @return its JDBC URL: {@link #jdbcUrl()} naming {@code database}, with the same parameters
+     */
+    public String jdbcUrl(String database) {
+        return jdbcUrl.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + database);
+    }
+
     /** @return the user name */
     public String user() {
         return user;
