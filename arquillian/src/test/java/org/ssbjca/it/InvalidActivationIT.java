@@ -92,7 +92,7 @@ class InvalidActivationIT {
         return withProperty(AnyReader.class, "unrecoverableExceptions", "java.lang.Error,");
     }
 
-    private static JavaArchive withProperty(String name, String value) {
+    static JavaArchive withProperty(String name, String value) {
         return withProperty(AnyReader.class, name, value);
     }
 
