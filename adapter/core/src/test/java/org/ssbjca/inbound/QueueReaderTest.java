@@ -128,17 +128,15 @@ class QueueReaderTest {
         try (InboundHarness h = new InboundHarness()) {
             HeldDelivery held = aDeliveryHeldInItsBean(h, "3", "slow");
             FakeEndpointFactory f = held.factory();
-            CountDownLatch release = held.release();
-            List<String> done = held.done();
 
             Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
             stopper.start();
             Awaitility.await("deactivation waits for the delivery in flight").during(Duration.ofMillis(300))
                     .atMost(Duration.ofSeconds(30)).until(stopper::isAlive);
-            release.countDown();
+            held.release().countDown();
             stopper.join(10_000);
 
-            assertEquals(List.of("slow"), done);
+            assertEquals(List.of("slow"), held.done());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "the delivery in flight committed");
             assertEquals(0, f.rollbacks.get());
             assertEquals(0, f.pairingErrors.get());
@@ -159,24 +157,22 @@ class QueueReaderTest {
         try (InboundHarness h = new InboundHarness(); LogRecords log = LogRecords.of(EndpointActivation.class)) {
             HeldDelivery held = aDeliveryHeldInItsBean(h, "1", "outlasts the stop");
             FakeEndpointFactory f = held.factory();
-            CountDownLatch release = held.release();
-            List<String> done = held.done();
 
             Thread stopper = new Thread(() -> h.ra.endpointDeactivation(f, null));
             stopper.start();
             try {
                 stopper.join(10_000);
                 assertFalse(stopper.isAlive(), "the deactivation returned after its bound, the bean still running");
-                assertEquals(List.of(), done, "the bean had not returned");
+                assertEquals(List.of(), held.done(), "the bean had not returned");
                 List<String> said = log.messages(Level.WARNING, "SSBJCA0011");
                 assertEquals(1, said.size(), said.toString());
                 assertTrue(said.get(0).contains("did not stop within 500 ms"), said.get(0));
             } finally {
-                release.countDown();
+                held.release().countDown();
             }
             await("the delivery left running ends").atMost(Duration.ofSeconds(30))
                     .until(() -> f.liveEndpoints.get() == 0);
-            assertEquals(List.of("outlasts the stop"), done);
+            assertEquals(List.of("outlasts the stop"), held.done());
             assertEquals(0, h.depth(InboundHarness.TARGET_QUEUE), "the delivery left running committed");
             assertEquals(0, f.rollbacks.get());
             assertEquals(0, f.pairingErrors.get());
